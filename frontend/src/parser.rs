@@ -1,0 +1,1 @@
+//! Parsing PTX text into an [`ast::Module`](crate::ast::Module).

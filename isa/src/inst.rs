@@ -1,0 +1,402 @@
+//! Instructions: the [`Op`] enum (operation plus every typed modifier), operands and guards.
+//!
+//! Operand conventions, relied on by the interpreter, the JIT and the timing model:
+//! - `dsts` holds written operands in PTX order (`setp`'s `p|q` gives two; vector loads give one
+//!   [`Operand::Vector`]); `srcs` holds read operands in PTX order. Memory addresses are
+//!   [`Operand::Address`] in `srcs` (first for stores and atomics, only one for loads).
+//! - Immediates hold the literal's value as 64 bits: integers sign- or zero-extended, floats as the
+//!   IEEE bits of the operand's own float type (an `f32` operand holds f32 bits).
+
+use crate::function::{BlockId, FuncId, SymbolRef, VReg};
+use crate::special::SpecialReg;
+use crate::types::{BoolOp, CacheOp, CmpOp, MemOrder, Rounding, Scope, StateSpace, Type};
+
+/// A source location in the PTX text the instruction came from (1-based).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SrcLoc {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A guard predicate `@p` / `@!p`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Guard {
+    pub pred: VReg,
+    pub negated: bool,
+}
+
+/// A memory address `[base+offset]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddrBase {
+    /// A register holding an address (or, for `.shared`/`.local`, a window offset).
+    Reg(VReg),
+    /// The address of a variable.
+    Symbol(SymbolRef),
+    /// An absolute address (`[0x100]`).
+    Absolute,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Address {
+    pub base: AddrBase,
+    pub offset: i64,
+}
+
+/// An instruction operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    Reg(VReg),
+    /// A predicate source read negated (`!p`), as `setp`'s combining operand allows.
+    NotPred(VReg),
+    /// An immediate (see the module docs for its encoding).
+    Imm(u64),
+    Special(SpecialReg),
+    /// The address of a variable plus a byte offset, as a value (`mov.u64 %rd, sym;`).
+    /// For `.shared`/`.local` variables the value is the offset in that space's window.
+    SymbolAddr { sym: SymbolRef, offset: i64 },
+    /// A function's address (`mov.u64 %rd, func;`).
+    FuncAddr(FuncId),
+    Address(Address),
+    /// `{a, b, c, d}`: the elements of a vector access or a pack/unpack `mov`.
+    Vector(Vec<Operand>),
+    /// `_`: a destination whose value is discarded.
+    Sink,
+}
+
+impl Operand {
+    /// The register this operand reads or writes directly, if it is one.
+    pub fn reg(&self) -> Option<VReg> {
+        match self {
+            Operand::Reg(r) | Operand::NotPred(r) => Some(*r),
+            Operand::Address(Address { base: AddrBase::Reg(r), .. }) => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// Every register this operand mentions (vector elements and address bases included).
+    pub fn regs(&self) -> impl Iterator<Item = VReg> + '_ {
+        let (single, many): (Option<VReg>, &[Operand]) = match self {
+            Operand::Vector(v) => (None, v.as_slice()),
+            other => (other.reg(), &[]),
+        };
+        single.into_iter().chain(many.iter().filter_map(Operand::reg))
+    }
+}
+
+/// `.lo` / `.hi` / `.wide` of integer `mul` and `mad`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MulMode {
+    Lo,
+    Hi,
+    Wide,
+}
+
+/// The operation of a carry-chain instruction (`add.cc`, `addc`, `sub.cc`, `subc`, `mad.cc`, `madc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CarryOp {
+    Add,
+    Sub,
+    /// `mad{c}.lo{.cc}`.
+    MadLo,
+    /// `mad{c}.hi{.cc}`.
+    MadHi,
+}
+
+/// The kind of a float `div`, `rcp` or `sqrt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatPrecision {
+    /// IEEE-compliant, with this rounding.
+    Rounded(Rounding),
+    /// `.approx`: the manual's error bounds.
+    Approx,
+    /// `.full` (div.f32 only): at most 2 ulp.
+    Full,
+}
+
+/// Approximate unary float functions (always `.approx` for f32; `rcp/rsqrt/...approx.f64` too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TranscFn {
+    Rsqrt,
+    Sin,
+    Cos,
+    Ex2,
+    Lg2,
+    Tanh,
+}
+
+/// `testp`'s property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TestProp {
+    Finite,
+    Infinite,
+    Number,
+    NotANumber,
+    Normal,
+    Subnormal,
+}
+
+/// `prmt`'s mode (`None` in [`Op::Prmt`] is the default generic permute).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrmtMode {
+    F4e,
+    B4e,
+    Rc8,
+    Ecl,
+    Ecr,
+    Rc16,
+}
+
+/// `shf`'s direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShiftDir {
+    Left,
+    Right,
+}
+
+/// Shift-amount handling of `shf` and `bmsk`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShiftMode {
+    Clamp,
+    Wrap,
+}
+
+/// The rounding of a `cvt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CvtRounding {
+    /// No modifier (exact conversions, or integer-to-integer).
+    None,
+    /// `.rn .rna .rz .rm .rp`: float results.
+    Float(Rounding),
+    /// `.rni .rzi .rmi .rpi`: round to an integral value.
+    Int(Rounding),
+}
+
+/// Read-modify-write operation of `atom` / `red`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomOp {
+    Add,
+    Inc,
+    Dec,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Exch,
+    Cas,
+}
+
+/// What a `bar`/`barrier` instruction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarrierKind {
+    /// Wait until the expected number of threads arrived.
+    Sync,
+    /// Arrive without waiting.
+    Arrive,
+    /// Wait, and reduce a predicate across the participating threads.
+    Red(BarRedOp),
+}
+
+/// The reduction of `bar.red`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarRedOp {
+    Popc,
+    And,
+    Or,
+}
+
+/// `membar`'s level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MembarLevel {
+    Cta,
+    Gl,
+    Sys,
+}
+
+/// `vote.sync`'s mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
+}
+
+/// `shfl.sync`'s mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// `match.sync`'s mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatchMode {
+    Any,
+    All,
+}
+
+/// `redux.sync`'s operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduxOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+/// The operation of an instruction with all of its modifiers, typed.
+///
+/// Matched exhaustively (no `_ =>` arms) by the interpreter, the JIT and the timing classifier,
+/// so a new operation makes the compiler list every place that must handle it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    // ---- integer arithmetic: d, a, b (, c)
+    IAdd { ty: Type, sat: bool },
+    ISub { ty: Type, sat: bool },
+    IMul { ty: Type, mode: MulMode },
+    IMad { ty: Type, mode: MulMode, sat: bool },
+    Mul24 { ty: Type, hi: bool },
+    Mad24 { ty: Type, hi: bool, sat: bool },
+    IDiv { ty: Type },
+    IRem { ty: Type },
+    IAbs { ty: Type },
+    INeg { ty: Type },
+    IMin { ty: Type },
+    IMax { ty: Type },
+    /// d = c + |a - b|.
+    Sad { ty: Type },
+    /// Carry chains; the carry flag (CC.CF) is per-thread state.
+    Carry { op: CarryOp, ty: Type, carry_in: bool, carry_out: bool },
+
+    // ---- bit manipulation
+    Popc { ty: Type },
+    Clz { ty: Type },
+    Bfind { ty: Type, shift_amount: bool },
+    Brev { ty: Type },
+    Bfe { ty: Type },
+    Bfi { ty: Type },
+    Prmt { mode: Option<PrmtMode> },
+    Shf { dir: ShiftDir, mode: ShiftMode },
+    Bmsk { mode: ShiftMode },
+    /// Logic ops also work on predicates (`ty == Pred`).
+    And { ty: Type },
+    Or { ty: Type },
+    Xor { ty: Type },
+    Not { ty: Type },
+    CNot { ty: Type },
+    Shl { ty: Type },
+    Shr { ty: Type },
+
+    // ---- floating point
+    FAdd { ty: Type, rnd: Option<Rounding>, ftz: bool, sat: bool },
+    FSub { ty: Type, rnd: Option<Rounding>, ftz: bool, sat: bool },
+    FMul { ty: Type, rnd: Option<Rounding>, ftz: bool, sat: bool },
+    /// `fma` and rounded `mad`: single rounding of a*b+c.
+    Fma { ty: Type, rnd: Rounding, ftz: bool, sat: bool },
+    FDiv { ty: Type, prec: FloatPrecision, ftz: bool },
+    Rcp { ty: Type, prec: FloatPrecision, ftz: bool },
+    Sqrt { ty: Type, prec: FloatPrecision, ftz: bool },
+    /// Approximate functions: rsqrt, sin, cos, ex2, lg2, tanh.
+    Transc { func: TranscFn, ty: Type, ftz: bool },
+    FAbs { ty: Type, ftz: bool },
+    FNeg { ty: Type, ftz: bool },
+    FMin { ty: Type, ftz: bool, nan: bool },
+    FMax { ty: Type, ftz: bool, nan: bool },
+    Copysign { ty: Type },
+    Testp { prop: TestProp, ty: Type },
+
+    // ---- comparison and selection
+    /// dsts: p (, q); srcs: a, b (, c when `combine` is set).
+    Setp { cmp: CmpOp, ty: Type, combine: Option<BoolOp>, ftz: bool },
+    Set { cmp: CmpOp, dty: Type, sty: Type, combine: Option<BoolOp>, ftz: bool },
+    /// d = c ? a : b.
+    Selp { ty: Type },
+    /// d = (c >= 0) ? a : b, c of type `cty`.
+    Slct { ty: Type, cty: Type, ftz: bool },
+
+    // ---- data movement and conversion
+    Mov { ty: Type },
+    /// `mov.bN d, {a, b, ...}`: concatenates the elements, first element lowest.
+    Pack { ty: Type },
+    /// `mov.bN {a, b, ...}, s`: splits `s`, lowest bits to the first element.
+    Unpack { ty: Type },
+    Cvt { dty: Type, sty: Type, rnd: CvtRounding, ftz: bool, sat: bool },
+    /// `cvta.space` (to generic) or `cvta.to.space` (from generic).
+    Cvta { space: StateSpace, to_generic: bool, ty: Type },
+    Ld { space: StateSpace, ty: Type, vec: u8, order: MemOrder, scope: Option<Scope>, cache: Option<CacheOp>, nc: bool },
+    St { space: StateSpace, ty: Type, vec: u8, order: MemOrder, scope: Option<Scope>, cache: Option<CacheOp> },
+    Ldu { space: StateSpace, ty: Type, vec: u8 },
+    /// dsts: d; srcs: address, b (, c for cas).
+    Atom { space: StateSpace, op: AtomOp, ty: Type, order: MemOrder, scope: Option<Scope> },
+    /// srcs: address, b.
+    Red { space: StateSpace, op: AtomOp, ty: Type, order: MemOrder, scope: Option<Scope> },
+
+    // ---- synchronisation
+    /// srcs: barrier id (, thread count) (, predicate for `Red`); dsts: d for `Red`.
+    Bar { kind: BarrierKind, aligned: bool },
+    Membar { level: MembarLevel },
+    Fence { order: MemOrder, scope: Scope },
+
+    // ---- warp-level
+    /// dsts: d; srcs: a (predicate), membermask.
+    Vote { mode: VoteMode },
+    /// dsts: d (, p); srcs: a, b, c, membermask.
+    Shfl { mode: ShflMode },
+    /// dsts: d (, p); srcs: a, membermask.
+    Match { mode: MatchMode, ty: Type },
+    Activemask,
+    /// dsts: d; srcs: a, membermask.
+    Redux { op: ReduxOp, ty: Type },
+
+    // ---- control
+    /// Ends the block; a guarded branch falls through to the next block otherwise.
+    Bra { target: BlockId, uni: bool },
+    /// Calls `callee`; `args`/`rets` are `.param` variables of the caller.
+    Call { callee: FuncId, uni: bool, args: Vec<SymbolRef>, rets: Vec<SymbolRef> },
+    Ret { uni: bool },
+    Exit,
+    Trap,
+    /// An instruction that parsed but that warpsim cannot execute (textures, surfaces, ...).
+    /// `text` is the opcode with its modifiers, as written.
+    Unsupported { text: String },
+}
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    pub guard: Option<Guard>,
+    pub op: Op,
+    pub dsts: Vec<Operand>,
+    pub srcs: Vec<Operand>,
+    pub loc: SrcLoc,
+}
+
+impl Inst {
+    /// Whether this instruction ends its basic block.
+    pub fn is_terminator(&self) -> bool {
+        matches!(self.op, Op::Bra { .. } | Op::Ret { .. } | Op::Exit | Op::Trap)
+    }
+
+    /// Whether control can continue to the next instruction in layout order.
+    pub fn can_fall_through(&self) -> bool {
+        !self.is_terminator() || self.guard.is_some()
+    }
+
+    /// Registers read: sources, the guard, and registers inside address operands.
+    pub fn uses(&self) -> impl Iterator<Item = VReg> + '_ {
+        self.guard
+            .map(|g| g.pred)
+            .into_iter()
+            .chain(self.srcs.iter().flat_map(Operand::regs))
+    }
+
+    /// Registers written.
+    pub fn defs(&self) -> impl Iterator<Item = VReg> + '_ {
+        self.dsts.iter().flat_map(Operand::regs)
+    }
+}

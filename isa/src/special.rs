@@ -1,0 +1,115 @@
+//! Special (read-only, hardware-provided) registers such as `%tid.x` and `%clock64`.
+
+use crate::types::{Dim, Type};
+use std::fmt;
+
+/// A special register readable with `mov` (or as a source operand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpecialReg {
+    Tid(Dim),
+    Ntid(Dim),
+    Ctaid(Dim),
+    Nctaid(Dim),
+    LaneId,
+    WarpId,
+    NWarpId,
+    SmId,
+    NSmId,
+    GridId,
+    Clock,
+    ClockHi,
+    Clock64,
+    GlobalTimer,
+    GlobalTimerLo,
+    GlobalTimerHi,
+    LanemaskEq,
+    LanemaskLt,
+    LanemaskLe,
+    LanemaskGt,
+    LanemaskGe,
+    DynamicSmemSize,
+    TotalSmemSize,
+}
+
+impl SpecialReg {
+    /// Parses a special register from its base name (with `%`) and optional component
+    /// (`"%tid"`, `Some("x")`). A dimensioned register without component is not accepted.
+    pub fn from_name(base: &str, component: Option<&str>) -> Option<SpecialReg> {
+        let dim = component.and_then(Dim::from_name);
+        let plain = |r: SpecialReg| if component.is_none() { Some(r) } else { None };
+        match base {
+            "%tid" => dim.map(SpecialReg::Tid),
+            "%ntid" => dim.map(SpecialReg::Ntid),
+            "%ctaid" => dim.map(SpecialReg::Ctaid),
+            "%nctaid" => dim.map(SpecialReg::Nctaid),
+            "%laneid" => plain(SpecialReg::LaneId),
+            "%warpid" => plain(SpecialReg::WarpId),
+            "%nwarpid" => plain(SpecialReg::NWarpId),
+            "%smid" => plain(SpecialReg::SmId),
+            "%nsmid" => plain(SpecialReg::NSmId),
+            "%gridid" => plain(SpecialReg::GridId),
+            "%clock" => plain(SpecialReg::Clock),
+            "%clock_hi" => plain(SpecialReg::ClockHi),
+            "%clock64" => plain(SpecialReg::Clock64),
+            "%globaltimer" => plain(SpecialReg::GlobalTimer),
+            "%globaltimer_lo" => plain(SpecialReg::GlobalTimerLo),
+            "%globaltimer_hi" => plain(SpecialReg::GlobalTimerHi),
+            "%lanemask_eq" => plain(SpecialReg::LanemaskEq),
+            "%lanemask_lt" => plain(SpecialReg::LanemaskLt),
+            "%lanemask_le" => plain(SpecialReg::LanemaskLe),
+            "%lanemask_gt" => plain(SpecialReg::LanemaskGt),
+            "%lanemask_ge" => plain(SpecialReg::LanemaskGe),
+            "%dynamic_smem_size" => plain(SpecialReg::DynamicSmemSize),
+            "%total_smem_size" => plain(SpecialReg::TotalSmemSize),
+            _ => None,
+        }
+    }
+
+    /// Whether `name` (with `%`) is the base name of some special register.
+    pub fn is_special_name(base: &str) -> bool {
+        SpecialReg::from_name(base, None).is_some() || SpecialReg::from_name(base, Some("x")).is_some()
+    }
+
+    /// The register's natural type.
+    pub fn ty(self) -> Type {
+        match self {
+            SpecialReg::Clock64 | SpecialReg::GlobalTimer | SpecialReg::GridId => Type::U64,
+            _ => Type::U32,
+        }
+    }
+}
+
+impl fmt::Display for SpecialReg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (base, dim) = match self {
+            SpecialReg::Tid(d) => ("%tid", Some(d)),
+            SpecialReg::Ntid(d) => ("%ntid", Some(d)),
+            SpecialReg::Ctaid(d) => ("%ctaid", Some(d)),
+            SpecialReg::Nctaid(d) => ("%nctaid", Some(d)),
+            SpecialReg::LaneId => ("%laneid", None),
+            SpecialReg::WarpId => ("%warpid", None),
+            SpecialReg::NWarpId => ("%nwarpid", None),
+            SpecialReg::SmId => ("%smid", None),
+            SpecialReg::NSmId => ("%nsmid", None),
+            SpecialReg::GridId => ("%gridid", None),
+            SpecialReg::Clock => ("%clock", None),
+            SpecialReg::ClockHi => ("%clock_hi", None),
+            SpecialReg::Clock64 => ("%clock64", None),
+            SpecialReg::GlobalTimer => ("%globaltimer", None),
+            SpecialReg::GlobalTimerLo => ("%globaltimer_lo", None),
+            SpecialReg::GlobalTimerHi => ("%globaltimer_hi", None),
+            SpecialReg::LanemaskEq => ("%lanemask_eq", None),
+            SpecialReg::LanemaskLt => ("%lanemask_lt", None),
+            SpecialReg::LanemaskLe => ("%lanemask_le", None),
+            SpecialReg::LanemaskGt => ("%lanemask_gt", None),
+            SpecialReg::LanemaskGe => ("%lanemask_ge", None),
+            SpecialReg::DynamicSmemSize => ("%dynamic_smem_size", None),
+            SpecialReg::TotalSmemSize => ("%total_smem_size", None),
+        };
+        f.write_str(base)?;
+        if let Some(d) = dim {
+            write!(f, ".{}", d.name())?;
+        }
+        Ok(())
+    }
+}
