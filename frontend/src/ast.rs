@@ -211,6 +211,8 @@ pub enum OperandKind<'a> {
     Name { name: &'a str, component: Option<&'a str> },
     /// `!%p`
     NotName { name: &'a str },
+    /// `%p|%q`: the two predicate destinations of `setp`, `shfl.sync`'s `d|p`, `match`'s `d|p`.
+    Pair { first: &'a str, second: &'a str },
     /// `sym+8` / `sym-8` outside brackets.
     NameOffset { name: &'a str, offset: i64 },
     Int { bits: u64 },
