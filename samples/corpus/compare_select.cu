@@ -106,7 +106,7 @@ extern "C" __global__ void setp_combine(const int *a, const int *b, const float 
     int i = threadIdx.x;
     int x = a[i], y = b[i], z = a[i + 32];
     float fx = f[i], fy = f[i + 32];
-    unsigned r0, r1, r2, r3, r4, r5;
+    unsigned r0, r1, r2, r3, r4, r5 = 0;
     asm volatile("{\n\t.reg .pred c, p, q;\n\t"
                  "setp.ne.s32 c, %6, 0;\n\t"
                  "setp.lt.and.s32 p, %7, %8, c;\n\t"
