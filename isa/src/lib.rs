@@ -22,3 +22,24 @@ pub use function::{
 pub use inst::*;
 pub use special::SpecialReg;
 pub use types::*;
+
+pub mod analysis;
+pub mod bitset;
+pub mod builder;
+pub mod cfg;
+pub mod dom;
+pub mod liveness;
+pub mod loops;
+pub mod print;
+pub mod regalloc;
+pub mod verify;
+
+pub use analysis::{FunctionAnalysis, ModuleAnalysis};
+pub use bitset::BitSet;
+pub use cfg::Cfg;
+pub use dom::{Dominators, PostDominators, Reconvergence};
+pub use liveness::Liveness;
+pub use loops::{Loop, LoopForest};
+pub use print::{FunctionText, Printer, disassemble};
+pub use regalloc::{AllocError, Allocation, Interference, PhysReg};
+pub use verify::{Violation, ViolationKind, verify_function, verify_module};

@@ -1,0 +1,953 @@
+//! Text forms of the ISA: opcode mnemonics ([`Op`]'s `Display`), operands and instructions in
+//! PTX-like syntax ([`Printer`]), and the annotated listing of `warpsim dis`
+//! ([`FunctionText`], [`disassemble`]).
+//!
+//! Mnemonics list modifiers in the order PTX documents them (`fma.rn.ftz.sat.f32`,
+//! `ld.relaxed.gpu.global.nc.v4.f32`, `setp.lt.and.ftz.f32`, `cvt.rzi.sat.s32.f32`), so they
+//! read like what NVRTC emits. The listing is meant for people and for golden tests: it is
+//! deterministic, and its shape is documented on [`FunctionText`].
+
+use crate::analysis::{FunctionAnalysis, ModuleAnalysis};
+use crate::function::{
+    BlockId, FuncId, FuncKind, Function, Linkage, Module, SymbolRef, VReg, Variable,
+};
+use crate::inst::{
+    AddrBase, Address, AtomOp, BarRedOp, BarrierKind, CarryOp, CvtRounding, FloatPrecision, Inst,
+    MatchMode, MembarLevel, MulMode, Op, Operand, PrmtMode, ReduxOp, ShflMode, ShiftDir, ShiftMode,
+    TestProp, TranscFn, VoteMode,
+};
+use crate::types::{MemOrder, Type};
+use std::borrow::Cow;
+use std::fmt::{self, Display, Formatter};
+
+/// Adapts a closure to `Display`.
+struct DisplayFn<F>(F);
+
+impl<F: Fn(&mut Formatter<'_>) -> fmt::Result> Display for DisplayFn<F> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        (self.0)(f)
+    }
+}
+
+impl Display for Op {
+    /// The mnemonic with its modifiers (`add.s32`, `bra.uni`); a call also names its callee
+    /// (`call.uni fn3`), since which function is called is part of what the operation is.
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write_mnemonic(f, self)?;
+        if let Op::Call { callee, .. } = self {
+            write!(f, " {callee}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `.name` when `on`.
+fn flag(f: &mut Formatter<'_>, on: bool, name: &str) -> fmt::Result {
+    if on { write!(f, ".{name}") } else { Ok(()) }
+}
+
+/// Writes `.name` for a present modifier.
+fn opt<T: Display>(f: &mut Formatter<'_>, m: Option<T>) -> fmt::Result {
+    match m {
+        Some(m) => write!(f, ".{m}"),
+        None => Ok(()),
+    }
+}
+
+fn order_name(order: MemOrder) -> Option<&'static str> {
+    (order != MemOrder::Weak).then(|| order.name())
+}
+
+fn space_name(space: crate::types::StateSpace) -> Option<&'static str> {
+    (space != crate::types::StateSpace::Generic).then(|| space.name())
+}
+
+fn vec_name(vec: u8) -> Option<String> {
+    (vec > 1).then(|| format!("v{vec}"))
+}
+
+fn mul_mode(mode: MulMode) -> &'static str {
+    match mode {
+        MulMode::Lo => "lo",
+        MulMode::Hi => "hi",
+        MulMode::Wide => "wide",
+    }
+}
+
+fn precision(prec: FloatPrecision) -> &'static str {
+    match prec {
+        FloatPrecision::Rounded(r) => r.name(),
+        FloatPrecision::Approx => "approx",
+        FloatPrecision::Full => "full",
+    }
+}
+
+fn shift_mode(mode: ShiftMode) -> &'static str {
+    match mode {
+        ShiftMode::Clamp => "clamp",
+        ShiftMode::Wrap => "wrap",
+    }
+}
+
+fn atom_op(op: AtomOp) -> &'static str {
+    match op {
+        AtomOp::Add => "add",
+        AtomOp::Inc => "inc",
+        AtomOp::Dec => "dec",
+        AtomOp::Min => "min",
+        AtomOp::Max => "max",
+        AtomOp::And => "and",
+        AtomOp::Or => "or",
+        AtomOp::Xor => "xor",
+        AtomOp::Exch => "exch",
+        AtomOp::Cas => "cas",
+    }
+}
+
+/// Writes the mnemonic and modifiers of `op` (a call's callee excluded).
+fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
+    // Each arm writes the base name and modifiers; the trailing types follow.
+    let tys: &[Type] = match op {
+        Op::IAdd { ty, sat } | Op::ISub { ty, sat } => {
+            f.write_str(if matches!(op, Op::IAdd { .. }) {
+                "add"
+            } else {
+                "sub"
+            })?;
+            flag(f, *sat, "sat")?;
+            std::slice::from_ref(ty)
+        }
+        Op::IMul { ty, mode } => {
+            write!(f, "mul.{}", mul_mode(*mode))?;
+            std::slice::from_ref(ty)
+        }
+        Op::IMad { ty, mode, sat } => {
+            write!(f, "mad.{}", mul_mode(*mode))?;
+            flag(f, *sat, "sat")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Mul24 { ty, hi } => {
+            write!(f, "mul24.{}", if *hi { "hi" } else { "lo" })?;
+            std::slice::from_ref(ty)
+        }
+        Op::Mad24 { ty, hi, sat } => {
+            write!(f, "mad24.{}", if *hi { "hi" } else { "lo" })?;
+            flag(f, *sat, "sat")?;
+            std::slice::from_ref(ty)
+        }
+        Op::IDiv { ty } => named(f, "div", ty)?,
+        Op::IRem { ty } => named(f, "rem", ty)?,
+        Op::IAbs { ty } => named(f, "abs", ty)?,
+        Op::INeg { ty } => named(f, "neg", ty)?,
+        Op::IMin { ty } => named(f, "min", ty)?,
+        Op::IMax { ty } => named(f, "max", ty)?,
+        Op::Sad { ty } => named(f, "sad", ty)?,
+        Op::Carry {
+            op: carry,
+            ty,
+            carry_in,
+            carry_out,
+        } => {
+            let (base, mode) = match carry {
+                CarryOp::Add => ("add", None),
+                CarryOp::Sub => ("sub", None),
+                CarryOp::MadLo => ("mad", Some("lo")),
+                CarryOp::MadHi => ("mad", Some("hi")),
+            };
+            f.write_str(base)?;
+            if *carry_in {
+                f.write_str("c")?;
+            }
+            opt(f, mode)?;
+            flag(f, *carry_out, "cc")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Popc { ty } => named(f, "popc", ty)?,
+        Op::Clz { ty } => named(f, "clz", ty)?,
+        Op::Bfind { ty, shift_amount } => {
+            f.write_str("bfind")?;
+            flag(f, *shift_amount, "shiftamt")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Brev { ty } => named(f, "brev", ty)?,
+        Op::Bfe { ty } => named(f, "bfe", ty)?,
+        Op::Bfi { ty } => named(f, "bfi", ty)?,
+        Op::Prmt { mode } => {
+            f.write_str("prmt.b32")?;
+            opt(
+                f,
+                mode.map(|m| match m {
+                    PrmtMode::F4e => "f4e",
+                    PrmtMode::B4e => "b4e",
+                    PrmtMode::Rc8 => "rc8",
+                    PrmtMode::Ecl => "ecl",
+                    PrmtMode::Ecr => "ecr",
+                    PrmtMode::Rc16 => "rc16",
+                }),
+            )?;
+            &[]
+        }
+        Op::Shf { dir, mode } => {
+            let dir = match dir {
+                ShiftDir::Left => "l",
+                ShiftDir::Right => "r",
+            };
+            write!(f, "shf.{dir}.{}", shift_mode(*mode))?;
+            &[Type::B32]
+        }
+        Op::Bmsk { mode } => {
+            write!(f, "bmsk.{}", shift_mode(*mode))?;
+            &[Type::B32]
+        }
+        Op::And { ty } => named(f, "and", ty)?,
+        Op::Or { ty } => named(f, "or", ty)?,
+        Op::Xor { ty } => named(f, "xor", ty)?,
+        Op::Not { ty } => named(f, "not", ty)?,
+        Op::CNot { ty } => named(f, "cnot", ty)?,
+        Op::Shl { ty } => named(f, "shl", ty)?,
+        Op::Shr { ty } => named(f, "shr", ty)?,
+        Op::FAdd { ty, rnd, ftz, sat }
+        | Op::FSub { ty, rnd, ftz, sat }
+        | Op::FMul { ty, rnd, ftz, sat } => {
+            f.write_str(match op {
+                Op::FAdd { .. } => "add",
+                Op::FSub { .. } => "sub",
+                _ => "mul",
+            })?;
+            opt(f, rnd.map(|r| r.name()))?;
+            flag(f, *ftz, "ftz")?;
+            flag(f, *sat, "sat")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Fma { ty, rnd, ftz, sat } => {
+            write!(f, "fma.{}", rnd.name())?;
+            flag(f, *ftz, "ftz")?;
+            flag(f, *sat, "sat")?;
+            std::slice::from_ref(ty)
+        }
+        Op::FDiv { ty, prec, ftz } | Op::Rcp { ty, prec, ftz } | Op::Sqrt { ty, prec, ftz } => {
+            let name = match op {
+                Op::FDiv { .. } => "div",
+                Op::Rcp { .. } => "rcp",
+                _ => "sqrt",
+            };
+            write!(f, "{name}.{}", precision(*prec))?;
+            flag(f, *ftz, "ftz")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Transc { func, ty, ftz } => {
+            let name = match func {
+                TranscFn::Rsqrt => "rsqrt",
+                TranscFn::Sin => "sin",
+                TranscFn::Cos => "cos",
+                TranscFn::Ex2 => "ex2",
+                TranscFn::Lg2 => "lg2",
+                TranscFn::Tanh => "tanh",
+            };
+            write!(f, "{name}.approx")?;
+            flag(f, *ftz, "ftz")?;
+            std::slice::from_ref(ty)
+        }
+        Op::FAbs { ty, ftz } | Op::FNeg { ty, ftz } => {
+            f.write_str(if matches!(op, Op::FAbs { .. }) {
+                "abs"
+            } else {
+                "neg"
+            })?;
+            flag(f, *ftz, "ftz")?;
+            std::slice::from_ref(ty)
+        }
+        Op::FMin { ty, ftz, nan } | Op::FMax { ty, ftz, nan } => {
+            f.write_str(if matches!(op, Op::FMin { .. }) {
+                "min"
+            } else {
+                "max"
+            })?;
+            flag(f, *ftz, "ftz")?;
+            flag(f, *nan, "NaN")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Copysign { ty } => named(f, "copysign", ty)?,
+        Op::Testp { prop, ty } => {
+            let prop = match prop {
+                TestProp::Finite => "finite",
+                TestProp::Infinite => "infinite",
+                TestProp::Number => "number",
+                TestProp::NotANumber => "notanumber",
+                TestProp::Normal => "normal",
+                TestProp::Subnormal => "subnormal",
+            };
+            write!(f, "testp.{prop}")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Setp {
+            cmp,
+            ty,
+            combine,
+            ftz,
+        } => {
+            write!(f, "setp.{}", cmp.name())?;
+            opt(f, combine.map(|b| b.name()))?;
+            flag(f, *ftz, "ftz")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Set {
+            cmp,
+            dty,
+            sty,
+            combine,
+            ftz,
+        } => {
+            write!(f, "set.{}", cmp.name())?;
+            opt(f, combine.map(|b| b.name()))?;
+            flag(f, *ftz, "ftz")?;
+            return write!(f, ".{dty}.{sty}");
+        }
+        Op::Selp { ty } => named(f, "selp", ty)?,
+        Op::Slct { ty, cty, ftz } => {
+            f.write_str("slct")?;
+            flag(f, *ftz, "ftz")?;
+            return write!(f, ".{ty}.{cty}");
+        }
+        Op::Mov { ty } | Op::Pack { ty } | Op::Unpack { ty } => named(f, "mov", ty)?,
+        Op::Cvt {
+            dty,
+            sty,
+            rnd,
+            ftz,
+            sat,
+        } => {
+            f.write_str("cvt")?;
+            match rnd {
+                CvtRounding::None => {}
+                CvtRounding::Float(r) => write!(f, ".{}", r.name())?,
+                CvtRounding::Int(r) => write!(f, ".{}i", r.name())?,
+            }
+            flag(f, *ftz, "ftz")?;
+            flag(f, *sat, "sat")?;
+            return write!(f, ".{dty}.{sty}");
+        }
+        Op::Cvta {
+            space,
+            to_generic,
+            ty,
+        } => {
+            f.write_str("cvta")?;
+            flag(f, !*to_generic, "to")?;
+            write!(f, ".{space}")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Ld {
+            space,
+            ty,
+            vec,
+            order,
+            scope,
+            cache,
+            nc,
+        } => {
+            f.write_str("ld")?;
+            opt(f, order_name(*order))?;
+            opt(f, scope.map(|s| s.name()))?;
+            opt(f, space_name(*space))?;
+            opt(f, cache.map(|c| c.name()))?;
+            flag(f, *nc, "nc")?;
+            opt(f, vec_name(*vec))?;
+            std::slice::from_ref(ty)
+        }
+        Op::St {
+            space,
+            ty,
+            vec,
+            order,
+            scope,
+            cache,
+        } => {
+            f.write_str("st")?;
+            opt(f, order_name(*order))?;
+            opt(f, scope.map(|s| s.name()))?;
+            opt(f, space_name(*space))?;
+            opt(f, cache.map(|c| c.name()))?;
+            opt(f, vec_name(*vec))?;
+            std::slice::from_ref(ty)
+        }
+        Op::Ldu { space, ty, vec } => {
+            f.write_str("ldu")?;
+            opt(f, space_name(*space))?;
+            opt(f, vec_name(*vec))?;
+            std::slice::from_ref(ty)
+        }
+        Op::Atom {
+            space,
+            op: aop,
+            ty,
+            order,
+            scope,
+        }
+        | Op::Red {
+            space,
+            op: aop,
+            ty,
+            order,
+            scope,
+        } => {
+            f.write_str(if matches!(op, Op::Atom { .. }) {
+                "atom"
+            } else {
+                "red"
+            })?;
+            opt(f, order_name(*order))?;
+            opt(f, scope.map(|s| s.name()))?;
+            opt(f, space_name(*space))?;
+            write!(f, ".{}", atom_op(*aop))?;
+            std::slice::from_ref(ty)
+        }
+        Op::Bar { kind, aligned } => {
+            f.write_str(if *aligned { "bar" } else { "barrier" })?;
+            return match kind {
+                BarrierKind::Sync => f.write_str(".sync"),
+                BarrierKind::Arrive => f.write_str(".arrive"),
+                BarrierKind::Red(BarRedOp::Popc) => f.write_str(".red.popc.u32"),
+                BarrierKind::Red(BarRedOp::And) => f.write_str(".red.and.pred"),
+                BarrierKind::Red(BarRedOp::Or) => f.write_str(".red.or.pred"),
+            };
+        }
+        Op::Membar { level } => {
+            return f.write_str(match level {
+                MembarLevel::Cta => "membar.cta",
+                MembarLevel::Gl => "membar.gl",
+                MembarLevel::Sys => "membar.sys",
+            });
+        }
+        Op::Fence { order, scope } => return write!(f, "fence.{}.{}", order.name(), scope.name()),
+        Op::Vote { mode } => {
+            return f.write_str(match mode {
+                VoteMode::All => "vote.sync.all.pred",
+                VoteMode::Any => "vote.sync.any.pred",
+                VoteMode::Uni => "vote.sync.uni.pred",
+                VoteMode::Ballot => "vote.sync.ballot.b32",
+            });
+        }
+        Op::Shfl { mode } => {
+            let mode = match mode {
+                ShflMode::Up => "up",
+                ShflMode::Down => "down",
+                ShflMode::Bfly => "bfly",
+                ShflMode::Idx => "idx",
+            };
+            return write!(f, "shfl.sync.{mode}.b32");
+        }
+        Op::Match { mode, ty } => {
+            let mode = match mode {
+                MatchMode::Any => "any",
+                MatchMode::All => "all",
+            };
+            write!(f, "match.{mode}.sync")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Activemask => return f.write_str("activemask.b32"),
+        Op::Redux { op: rop, ty } => {
+            let name = match rop {
+                ReduxOp::Add => "add",
+                ReduxOp::Min => "min",
+                ReduxOp::Max => "max",
+                ReduxOp::And => "and",
+                ReduxOp::Or => "or",
+                ReduxOp::Xor => "xor",
+            };
+            write!(f, "redux.sync.{name}")?;
+            std::slice::from_ref(ty)
+        }
+        Op::Bra { uni, .. } => return write!(f, "bra{}", if *uni { ".uni" } else { "" }),
+        Op::Call { uni, .. } => return write!(f, "call{}", if *uni { ".uni" } else { "" }),
+        Op::Ret { uni } => return write!(f, "ret{}", if *uni { ".uni" } else { "" }),
+        Op::Exit => return f.write_str("exit"),
+        Op::Trap => return f.write_str("trap"),
+        Op::Unsupported { text } => return f.write_str(text),
+    };
+    for ty in tys {
+        write!(f, ".{ty}")?;
+    }
+    Ok(())
+}
+
+/// Writes a base name and hands back the single type to append.
+fn named<'t>(f: &mut Formatter<'_>, name: &str, ty: &'t Type) -> Result<&'t [Type], fmt::Error> {
+    f.write_str(name)?;
+    Ok(std::slice::from_ref(ty))
+}
+
+/// The type an immediate source operand of `op` is encoded in, when it is a float type whose
+/// literal should print as PTX hex-float (`0f3F800000`, `0d3FF0000000000000`).
+fn float_imm_type(op: &Op, src: usize) -> Option<Type> {
+    let ty = match op {
+        Op::FAdd { ty, .. }
+        | Op::FSub { ty, .. }
+        | Op::FMul { ty, .. }
+        | Op::Fma { ty, .. }
+        | Op::FDiv { ty, .. }
+        | Op::Rcp { ty, .. }
+        | Op::Sqrt { ty, .. }
+        | Op::Transc { ty, .. }
+        | Op::FAbs { ty, .. }
+        | Op::FNeg { ty, .. }
+        | Op::FMin { ty, .. }
+        | Op::FMax { ty, .. }
+        | Op::Copysign { ty }
+        | Op::Testp { ty, .. }
+        | Op::Setp { ty, .. }
+        | Op::Selp { ty }
+        | Op::Mov { ty }
+        | Op::St { ty, .. }
+        | Op::Atom { ty, .. }
+        | Op::Red { ty, .. } => *ty,
+        Op::Set { sty, .. } | Op::Cvt { sty, .. } => *sty,
+        Op::Slct { ty, cty, .. } => {
+            if src == 2 {
+                *cty
+            } else {
+                *ty
+            }
+        }
+        _ => return None,
+    };
+    matches!(ty, Type::F32 | Type::F64).then_some(ty)
+}
+
+fn write_imm(f: &mut Formatter<'_>, value: u64, ty: Option<Type>) -> fmt::Result {
+    match ty {
+        Some(Type::F32) => write!(f, "0f{:08X}", value as u32),
+        Some(Type::F64) => write!(f, "0d{value:016X}"),
+        _ => {
+            let signed = value as i64;
+            if signed.unsigned_abs() < 1 << 32 {
+                write!(f, "{signed}")
+            } else {
+                write!(f, "0x{value:X}")
+            }
+        }
+    }
+}
+
+fn write_offset(f: &mut Formatter<'_>, offset: i64) -> fmt::Result {
+    match offset {
+        0 => Ok(()),
+        o if o > 0 => write!(f, "+{o}"),
+        o => write!(f, "{o}"),
+    }
+}
+
+/// Names registers, symbols and functions of one function (and its module, when known) for
+/// printing operands and instructions.
+#[derive(Clone, Copy, Debug)]
+pub struct Printer<'a> {
+    /// The module, for global symbols and functions; without it they print as `g3` / `fn3`.
+    pub module: Option<&'a Module>,
+    /// The function whose registers and symbols are named.
+    pub func: &'a Function,
+}
+
+impl<'a> Printer<'a> {
+    /// A printer for `func`, a function of `module` when given.
+    pub fn new(module: Option<&'a Module>, func: &'a Function) -> Printer<'a> {
+        Printer { module, func }
+    }
+
+    /// The register's declared name (`%r3`), or its id (`v3`) when out of range.
+    pub fn reg_name(&self, v: VReg) -> Cow<'a, str> {
+        match self.func.regs.get(v.index()) {
+            Some(r) => Cow::Borrowed(r.name.as_str()),
+            None => Cow::Owned(v.to_string()),
+        }
+    }
+
+    /// A symbol's declared name, or a placeholder (`param3`, `ret0`, `l2`, `g1`) when it does
+    /// not resolve.
+    pub fn symbol_name(&self, s: SymbolRef) -> Cow<'a, str> {
+        let var: Option<&'a Variable> = match s {
+            SymbolRef::Param(i) => self.func.params.get(i as usize),
+            SymbolRef::Ret(i) => self.func.rets.get(i as usize),
+            SymbolRef::Local(l) => self.func.locals.get(l.index()),
+            SymbolRef::Global(g) => self.module.and_then(|m| m.globals.get(g.index())),
+        };
+        match (var, s) {
+            (Some(v), _) => Cow::Borrowed(v.name.as_str()),
+            (None, SymbolRef::Param(i)) => Cow::Owned(format!("param{i}")),
+            (None, SymbolRef::Ret(i)) => Cow::Owned(format!("ret{i}")),
+            (None, SymbolRef::Local(l)) => Cow::Owned(l.to_string()),
+            (None, SymbolRef::Global(g)) => Cow::Owned(g.to_string()),
+        }
+    }
+
+    /// A function's name, or its id (`fn3`) without a module.
+    pub fn func_name(&self, id: FuncId) -> Cow<'a, str> {
+        match self.module.and_then(|m| m.functions.get(id.index())) {
+            Some(f) => Cow::Borrowed(f.name.as_str()),
+            None => Cow::Owned(id.to_string()),
+        }
+    }
+
+    /// An operand: `%r3`, `!%p1`, `42`, `%tid.x`, `sym+8`, `[%rd1+16]`, `{%f1, %f2}`, `_`.
+    /// Immediates print as integers; [`Printer::inst`] prints float ones in hex-float form.
+    pub fn operand<'b>(&'b self, op: &'b Operand) -> impl Display + 'b {
+        DisplayFn(move |f: &mut Formatter<'_>| self.write_operand(f, op, None))
+    }
+
+    fn write_address(&self, f: &mut Formatter<'_>, a: &Address) -> fmt::Result {
+        f.write_str("[")?;
+        match a.base {
+            AddrBase::Reg(v) => {
+                f.write_str(&self.reg_name(v))?;
+                write_offset(f, a.offset)?;
+            }
+            AddrBase::Symbol(s) => {
+                f.write_str(&self.symbol_name(s))?;
+                write_offset(f, a.offset)?;
+            }
+            AddrBase::Absolute => write!(f, "{}", a.offset)?,
+        }
+        f.write_str("]")
+    }
+
+    fn write_operand(&self, f: &mut Formatter<'_>, op: &Operand, imm: Option<Type>) -> fmt::Result {
+        match op {
+            Operand::Reg(v) => f.write_str(&self.reg_name(*v)),
+            Operand::NotPred(v) => write!(f, "!{}", self.reg_name(*v)),
+            Operand::Imm(value) => write_imm(f, *value, imm),
+            Operand::Special(s) => write!(f, "{s}"),
+            Operand::SymbolAddr { sym, offset } => {
+                f.write_str(&self.symbol_name(*sym))?;
+                write_offset(f, *offset)
+            }
+            Operand::FuncAddr(id) => f.write_str(&self.func_name(*id)),
+            Operand::Address(a) => self.write_address(f, a),
+            Operand::Vector(elems) => {
+                f.write_str("{")?;
+                for (i, e) in elems.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    self.write_operand(f, e, imm)?;
+                }
+                f.write_str("}")
+            }
+            Operand::Sink => f.write_str("_"),
+        }
+    }
+
+    /// An instruction in PTX-like syntax: `@!%p1 add.s32 %r1, %r2, 4;`, `bra.uni bb3;`,
+    /// `setp.lt.s32 %p1|%p2, %r1, 0;`, `call.uni (retval0), foo, (param0, param1);`.
+    pub fn inst<'b>(&'b self, inst: &'b Inst) -> impl Display + 'b {
+        DisplayFn(move |f: &mut Formatter<'_>| self.write_inst(f, inst))
+    }
+
+    fn write_inst(&self, f: &mut Formatter<'_>, inst: &Inst) -> fmt::Result {
+        if let Some(g) = inst.guard {
+            write!(
+                f,
+                "@{}{} ",
+                if g.negated { "!" } else { "" },
+                self.reg_name(g.pred)
+            )?;
+        }
+        write_mnemonic(f, &inst.op)?;
+        let mut first = true;
+        match &inst.op {
+            Op::Bra { target, .. } => {
+                write!(f, " {target}")?;
+                first = false;
+            }
+            Op::Call {
+                callee, args, rets, ..
+            } => {
+                f.write_str(" ")?;
+                if !rets.is_empty() {
+                    self.write_symbol_list(f, rets)?;
+                    f.write_str(", ")?;
+                }
+                f.write_str(&self.func_name(*callee))?;
+                if !args.is_empty() {
+                    f.write_str(", ")?;
+                    self.write_symbol_list(f, args)?;
+                }
+                first = false;
+            }
+            _ => {}
+        }
+        let pair = matches!(
+            inst.op,
+            Op::Setp { .. } | Op::Shfl { .. } | Op::Match { .. }
+        );
+        for (i, d) in inst.dsts.iter().enumerate() {
+            f.write_str(if first {
+                " "
+            } else if pair && i > 0 {
+                "|"
+            } else {
+                ", "
+            })?;
+            first = false;
+            self.write_operand(f, d, None)?;
+        }
+        for (i, s) in inst.srcs.iter().enumerate() {
+            f.write_str(if first { " " } else { ", " })?;
+            first = false;
+            self.write_operand(f, s, float_imm_type(&inst.op, i))?;
+        }
+        f.write_str(";")
+    }
+
+    fn write_symbol_list(&self, f: &mut Formatter<'_>, syms: &[SymbolRef]) -> fmt::Result {
+        f.write_str("(")?;
+        for (i, s) in syms.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(&self.symbol_name(*s))?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// A variable declaration: `.shared .align 4 .b8 tile[1024]` (`.align` only when it differs
+/// from the element size).
+fn write_var(f: &mut Formatter<'_>, v: &Variable) -> fmt::Result {
+    write!(f, ".{}", v.space)?;
+    if u64::from(v.align) != v.elem_bytes() {
+        write!(f, " .align {}", v.align)?;
+    }
+    if v.vec > 1 {
+        write!(f, " .v{}", v.vec)?;
+    }
+    write!(f, " .{} {}", v.ty, v.name)?;
+    match v.count {
+        Some(0) => f.write_str("[]"),
+        Some(n) => write!(f, "[{n}]"),
+        None => Ok(()),
+    }
+}
+
+fn linkage_prefix(l: Linkage) -> &'static str {
+    match l {
+        Linkage::Internal => "",
+        Linkage::Visible => ".visible ",
+        Linkage::Extern => ".extern ",
+        Linkage::Weak => ".weak ",
+        Linkage::Common => ".common ",
+    }
+}
+
+fn write_var_list(f: &mut Formatter<'_>, vars: &[Variable]) -> fmt::Result {
+    f.write_str("(")?;
+    for (i, v) in vars.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write_var(f, v)?;
+    }
+    f.write_str(")")
+}
+
+/// Column at which an instruction's annotations start (after PC and text).
+const TEXT_WIDTH: usize = 44;
+
+/// The annotated listing of one function, as `warpsim dis` prints it.
+///
+/// ```text
+/// .visible .entry saxpy(.param .u32 saxpy_param_0, .param .f32 saxpy_param_1, ...)
+/// // regs 9, preds 1 per thread; 17 vregs, 3 blocks, 20 insts
+/// {
+/// bb0:  // preds: none; loop depth 0
+///      0  ld.param.u32 %r2, [saxpy_param_0];            // %r2→R0 | live: %r2
+///      ...
+///      9  @%p1 bra bb2;                                 // %p1→P0 | live: %f1 %r1 %rd1 %rd2 | reconverge at bb2
+/// bb1:  // preds: bb0; loop depth 0
+///     10  cvta.to.global.u64 %rd3, %rd2;                // %rd3→R[4:5] %rd2→R[4:5] | live: %f1 %r1 %rd1 %rd3
+///      ...
+/// bb2 ($L__BB0_2):  // preds: bb0, bb1; loop depth 0
+///     19  ret;                                          // live: -
+/// }
+/// ```
+///
+/// - Header: linkage, `.entry`/`.func`, return parameters and name, parameters; then one line
+///   per tuning directive (`.maxntid 256, 1, 1`, `.pragma "nounroll";`); then a comment with
+///   the allocation's registers and predicates per thread and the function's sizes.
+///   A declaration is the header line ending in `;` and nothing else.
+/// - Function-scope variables, indented, after `{`.
+/// - Blocks in layout order: `bbN:` or `bbN (label):`, then predecessors (`none` if there are
+///   none), loop depth, `, header` for a loop header, `; unreachable` for dead blocks.
+/// - Instructions: the PC (index in layout order, right-aligned to 6), the instruction padded
+///   to 44 columns, then `// ` and, separated by ` | `: the physical register of each register
+///   the instruction mentions in order of appearance (`%rd1→R[2:3]`, omitted when none), the
+///   registers live after it in register order (`live: -` when none), and for a conditional
+///   branch `reconverge at bbN` or `reconverge at exit`.
+pub struct FunctionText<'a> {
+    /// The function (and module) to list.
+    pub printer: Printer<'a>,
+    /// The function's analyses, whose results annotate the listing.
+    pub analysis: &'a FunctionAnalysis,
+}
+
+impl Display for FunctionText<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let func = self.printer.func;
+        let a = self.analysis;
+        f.write_str(linkage_prefix(func.linkage))?;
+        f.write_str(match func.kind {
+            FuncKind::Entry => ".entry ",
+            FuncKind::Func => ".func ",
+        })?;
+        if !func.rets.is_empty() {
+            write_var_list(f, &func.rets)?;
+            f.write_str(" ")?;
+        }
+        f.write_str(&func.name)?;
+        write_var_list(f, &func.params)?;
+        if func.is_declaration() {
+            return writeln!(f, ";");
+        }
+        writeln!(f)?;
+        let t = &func.tuning;
+        for (name, dims) in [(".maxntid", t.maxntid), (".reqntid", t.reqntid)] {
+            if let Some([x, y, z]) = dims {
+                writeln!(f, "{name} {x}, {y}, {z}")?;
+            }
+        }
+        if let Some(n) = t.minnctapersm {
+            writeln!(f, ".minnctapersm {n}")?;
+        }
+        if let Some(n) = t.maxnreg {
+            writeln!(f, ".maxnreg {n}")?;
+        }
+        for p in &t.pragmas {
+            writeln!(f, ".pragma \"{p}\";")?;
+        }
+        writeln!(
+            f,
+            "// regs {}, preds {} per thread; {} vregs, {} blocks, {} insts",
+            a.alloc.regs_per_thread,
+            a.alloc.preds_per_thread,
+            func.regs.len(),
+            func.blocks.len(),
+            func.inst_count()
+        )?;
+        writeln!(f, "{{")?;
+        for v in &func.locals {
+            f.write_str("    ")?;
+            write_var(f, v)?;
+            writeln!(f, ";")?;
+        }
+        for b in func.block_ids() {
+            self.write_block(f, b)?;
+        }
+        writeln!(f, "}}")
+    }
+}
+
+impl FunctionText<'_> {
+    fn write_block(&self, f: &mut Formatter<'_>, b: BlockId) -> fmt::Result {
+        let p = &self.printer;
+        let a = self.analysis;
+        let block = p.func.block(b);
+        match &block.label {
+            Some(l) => write!(f, "{b} ({l}):  // preds: ")?,
+            None => write!(f, "{b}:  // preds: ")?,
+        }
+        let preds = a.cfg.preds(b);
+        if preds.is_empty() {
+            f.write_str("none")?;
+        }
+        for (i, pred) in preds.iter().enumerate() {
+            write!(f, "{}{pred}", if i > 0 { ", " } else { "" })?;
+        }
+        write!(f, "; loop depth {}", a.loops.depth(b))?;
+        if a.loops.is_header(b) {
+            f.write_str(", header")?;
+        }
+        if !a.cfg.is_reachable(b) {
+            f.write_str("; unreachable")?;
+        }
+        writeln!(f)?;
+
+        let live_after = a.liveness.live_after(p.func, b);
+        let last = block.insts.len().saturating_sub(1);
+        for (i, (inst, live)) in block.insts.iter().zip(&live_after).enumerate() {
+            let text = p.inst(inst).to_string();
+            write!(f, "{:>6}  {text:<TEXT_WIDTH$}  // ", a.pc(b, i))?;
+            let mut seen: Vec<VReg> = Vec::new();
+            let guard = inst.guard.map(|g| g.pred);
+            for v in guard
+                .into_iter()
+                .chain(inst.defs())
+                .chain(inst.srcs.iter().flat_map(Operand::regs))
+            {
+                if !seen.contains(&v) {
+                    seen.push(v);
+                }
+            }
+            let mut any = false;
+            for &v in &seen {
+                if let Some(phys) = a.alloc.get(v) {
+                    write!(f, "{}{}→{phys}", if any { " " } else { "" }, p.reg_name(v))?;
+                    any = true;
+                }
+            }
+            if any {
+                f.write_str(" | ")?;
+            }
+            f.write_str("live:")?;
+            if live.is_empty() {
+                f.write_str(" -")?;
+            }
+            for v in live {
+                write!(f, " {}", p.reg_name(VReg(v as u32)))?;
+            }
+            if let Some(r) = a.postdom.reconvergence_point(b).filter(|_| i == last) {
+                write!(f, " | reconverge at {r}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// The listing of a whole module: its `.version`/`.target`/`.address_size` lines, module-scope
+/// variables, then each function as [`FunctionText`] prints it, separated by blank lines.
+pub fn disassemble(m: &Module) -> String {
+    disassemble_with(m, &ModuleAnalysis::compute(m))
+}
+
+/// Like [`disassemble`], with analyses already computed.
+pub fn disassemble_with(m: &Module, analysis: &ModuleAnalysis) -> String {
+    DisplayFn(|f: &mut Formatter<'_>| {
+        writeln!(f, ".version {}.{}", m.version.0, m.version.1)?;
+        writeln!(f, ".target {}", m.target.join(", "))?;
+        writeln!(f, ".address_size {}", m.address_size)?;
+        for g in &m.globals {
+            f.write_str(linkage_prefix(g.linkage))?;
+            write_var(f, g)?;
+            writeln!(
+                f,
+                ";{}",
+                if g.init.is_some() {
+                    "  // initialized"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        for (func, fa) in m.functions.iter().zip(&analysis.functions) {
+            writeln!(f)?;
+            write!(
+                f,
+                "{}",
+                FunctionText {
+                    printer: Printer::new(Some(m), func),
+                    analysis: fa
+                }
+            )?;
+        }
+        Ok(())
+    })
+    .to_string()
+}
