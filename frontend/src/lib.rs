@@ -15,3 +15,10 @@ pub mod parser;
 
 pub use diag::{DiagKind, Diagnostic, PtxError};
 pub use parser::parse;
+pub mod lower;
+
+/// Parses and lowers PTX text into an [`isa::Module`]. `file` names the text in diagnostics.
+pub fn compile(file: &str, text: &str) -> Result<isa::Module, PtxError> {
+    let ast = parse(file, text)?;
+    lower::lower(file, text, &ast)
+}

@@ -339,6 +339,9 @@ pub enum Op {
     // ---- synchronisation
     /// srcs: barrier id (, thread count) (, predicate for `Red`); dsts: d for `Red`.
     Bar { kind: BarrierKind, aligned: bool },
+    /// `bar.warp.sync membermask`: waits until every lane in the mask reaches it
+    /// (`__syncwarp`); srcs: membermask.
+    BarWarpSync,
     Membar { level: MembarLevel },
     Fence { order: MemOrder, scope: Scope },
 

@@ -412,6 +412,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
                 BarrierKind::Red(BarRedOp::Or) => f.write_str(".red.or.pred"),
             };
         }
+        Op::BarWarpSync => return f.write_str("bar.warp.sync"),
         Op::Membar { level } => {
             return f.write_str(match level {
                 MembarLevel::Cta => "membar.cta",

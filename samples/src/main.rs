@@ -1,1 +1,108 @@
-fn main() {}
+//! `warpsim`: the command-line front of the simulator.
+//!
+//! Subcommands read PTX, lower it into warpsim's internal ISA, and show or measure the result.
+//! Running kernels (`run`, `run-ptx`) arrives with the emulator and runtime.
+
+mod bench;
+mod check;
+mod dis;
+mod regs;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// warpsim: an execution-driven functional and timing emulator for a virtual GPU ISA.
+///
+/// Kernels arrive as PTX (what NVIDIA's compilers emit), are lowered into warpsim's internal
+/// ISA with physical register allocation, SIMT reconvergence points and liveness.
+#[derive(Parser)]
+#[command(name = "warpsim", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Disassemble a PTX file into warpsim's internal ISA: blocks, reconvergence points,
+    /// liveness and physical registers.
+    Dis {
+        /// The PTX file.
+        file: PathBuf,
+        /// Print only this kernel or function.
+        #[arg(long)]
+        kernel: Option<String>,
+    },
+    /// Parse, lower and verify PTX files; report diagnostics and unsupported instructions.
+    Check {
+        /// PTX files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Tabulate registers per thread: warpsim's allocation beside `ptxas -v`'s count.
+    Regs {
+        /// PTX files or directories to search for `.ptx` files (default: `samples/`).
+        paths: Vec<PathBuf>,
+        /// The `file<TAB>kernel<TAB>registers` table written by `tools/ptxas_regs.py`.
+        #[arg(long, default_value = "samples/ptxas-registers.tsv")]
+        ptxas: PathBuf,
+        /// Print a Markdown table.
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Measure simulator speed.
+    Bench {
+        #[command(subcommand)]
+        what: bench::BenchKind,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Dis { file, kernel } => dis::run(&file, kernel.as_deref()),
+        Command::Check { files } => check::run(&files),
+        Command::Regs { paths, ptxas, markdown } => regs::run(&paths, &ptxas, markdown),
+        Command::Bench { what } => bench::run(what),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Reads and lowers a PTX file; errors are rendered with source snippets.
+pub(crate) fn load_ptx(path: &std::path::Path) -> Result<isa::Module, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
+    frontend::compile(&path.display().to_string(), &text).map_err(|e| e.to_string())
+}
+
+/// Every `.ptx` file under `paths` (files as given, directories searched recursively), sorted.
+pub(crate) fn ptx_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("error: cannot read {}: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else if path.extension().is_some_and(|e| e == "ptx") {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out.sort();
+    Ok(out)
+}

@@ -1,0 +1,564 @@
+//! Function signatures and bodies: scopes, register declarations, labels and basic blocks.
+
+use super::decode::{Decoded, decode};
+use super::mods::Mods;
+use super::shape::Slot;
+use super::vars::{self, DeclType};
+use super::{ModuleName, ModuleScope, Result};
+use crate::ast::{self, Span, Statement};
+use crate::diag::Diagnostic;
+use isa::{
+    Block, BlockId, FuncId, FuncKind, Function, Guard, Inst, LocalId, Op, Operand, RegInfo, SrcLoc,
+    StateSpace, SymbolRef, Tuning, Type, VReg,
+};
+use std::collections::HashMap;
+
+/// What a name declared inside a function refers to.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum LocalName {
+    Reg(VReg),
+    /// A `.reg .vN` vector register: `n` consecutive registers from `first`.
+    VecReg { first: VReg, n: u8 },
+    Var(SymbolRef),
+}
+
+/// One `{ }` scope: single names and `%r<N>` ranges.
+#[derive(Default)]
+struct Scope<'a> {
+    names: HashMap<&'a str, LocalName>,
+    /// (prefix, first register, count).
+    ranges: Vec<(&'a str, VReg, u32)>,
+}
+
+impl Scope<'_> {
+    fn lookup(&self, name: &str) -> Option<LocalName> {
+        if let Some(n) = self.names.get(name) {
+            return Some(*n);
+        }
+        let prefix_len = name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (prefix, digits) = name.split_at(prefix_len);
+        if digits.is_empty() || (digits.len() > 1 && digits.starts_with('0')) {
+            return None;
+        }
+        let index: u32 = digits.parse().ok()?;
+        self.ranges
+            .iter()
+            .rev()
+            .find(|(p, _, count)| *p == prefix && index < *count)
+            .map(|(_, first, _)| LocalName::Reg(VReg(first.0 + index)))
+    }
+}
+
+/// The signature of a function: everything but registers and blocks.
+pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Function> {
+    let param_list = |decls: &[ast::VarDecl]| -> Result<Vec<isa::Variable>> {
+        let mut out = Vec::new();
+        for decl in decls {
+            let dt = vars::decl_type(decl)?;
+            if dt.space != StateSpace::Param {
+                return Err(Diagnostic::unsupported(decl.space.span, format!("`.{}` parameters (only `.param`)", dt.space)));
+            }
+            for name in &decl.names {
+                out.push(vars::variable(decl, &dt, name, scope, scope.loc(name.span))?);
+            }
+        }
+        Ok(out)
+    };
+    let params = param_list(&f.params)?;
+    let rets = param_list(&f.rets)?;
+    if f.kind == ast::FuncKind::Entry && !rets.is_empty() {
+        return Err(Diagnostic::semantic(f.name.span, "a kernel cannot return values"));
+    }
+    let mut tuning = Tuning::default();
+    for d in &f.directives {
+        let dims = || -> Result<[u32; 3]> {
+            let mut v = [1u32; 3];
+            if d.numbers.is_empty() || d.numbers.len() > 3 {
+                return Err(Diagnostic::semantic(d.span, format!("`.{}` takes 1 to 3 dimensions", d.name.value)));
+            }
+            for (slot, n) in v.iter_mut().zip(&d.numbers) {
+                *slot = u32::try_from(*n).map_err(|_| Diagnostic::semantic(d.span, "dimension out of range"))?;
+            }
+            Ok(v)
+        };
+        let single = || -> Result<u32> {
+            match d.numbers.as_slice() {
+                [n] => u32::try_from(*n).map_err(|_| Diagnostic::semantic(d.span, "value out of range")),
+                _ => Err(Diagnostic::semantic(d.span, format!("`.{}` takes one value", d.name.value))),
+            }
+        };
+        match d.name.value {
+            "maxntid" => tuning.maxntid = Some(dims()?),
+            "reqntid" => tuning.reqntid = Some(dims()?),
+            "minnctapersm" => tuning.minnctapersm = Some(single()?),
+            "maxnreg" => tuning.maxnreg = Some(single()?),
+            "pragma" => tuning.pragmas.extend(d.strings.iter().map(|s| s.to_string())),
+            "noreturn" | "maxclusterrank" | "reqnctapercluster" | "explicitcluster" | "blocksareclusters" => {}
+            other => return Err(Diagnostic::semantic(d.name.span, format!("unknown function directive `.{other}`"))),
+        }
+    }
+    Ok(Function {
+        name: f.name.value.to_string(),
+        kind: match f.kind {
+            ast::FuncKind::Entry => FuncKind::Entry,
+            ast::FuncKind::Func => FuncKind::Func,
+        },
+        linkage: vars::linkage(f.linkage),
+        params,
+        rets,
+        regs: Vec::new(),
+        locals: Vec::new(),
+        blocks: Vec::new(),
+        tuning,
+        loc: scope.loc(f.name.span),
+    })
+}
+
+/// State while lowering one function body.
+pub(super) struct FnLowerer<'a, 'm> {
+    pub(super) module: &'m ModuleScope<'a>,
+    pub(super) isa_module: &'m isa::Module,
+    pub(super) func: Function,
+    scopes: Vec<Scope<'a>>,
+    labels: HashMap<&'a str, BlockId>,
+    /// Branches whose label is resolved at the end: (block, inst index, label, span).
+    fixups: Vec<(usize, usize, &'a str, Span)>,
+    /// Whether the current last block may still receive instructions.
+    open: bool,
+    diags: Vec<Diagnostic>,
+}
+
+/// Lowers the body of function `id` (whose signature is already in `isa_module`).
+pub(crate) fn lower_body<'a>(
+    module: &ModuleScope<'a>,
+    isa_module: &isa::Module,
+    id: FuncId,
+    f: &ast::Function<'a>,
+    stmts: &[Statement<'a>],
+) -> std::result::Result<Function, Vec<Diagnostic>> {
+    let mut func = isa_module.function(id).clone();
+    let mut params = Scope::default();
+    for i in 0..func.params.len() {
+        params.names.insert(param_name(f, i, false), LocalName::Var(SymbolRef::Param(i as u32)));
+    }
+    for i in 0..func.rets.len() {
+        params.names.insert(param_name(f, i, true), LocalName::Var(SymbolRef::Ret(i as u32)));
+    }
+    func.blocks.clear();
+    let mut l = FnLowerer {
+        module,
+        isa_module,
+        func,
+        scopes: vec![params],
+        labels: HashMap::new(),
+        fixups: Vec::new(),
+        open: false,
+        diags: Vec::new(),
+    };
+    l.collect_labels(stmts);
+    l.statements(stmts);
+    l.finish(f.span);
+    if l.diags.is_empty() { Ok(l.func) } else { Err(l.diags) }
+}
+
+/// The span of a whole instruction, from its guard or opcode to its `;`.
+fn inst_span(inst: &ast::Instruction) -> Span {
+    let start = inst.guard.map_or(inst.opcode.span, |g| g.span);
+    Span { start: start.start, end: inst.span.end.max(start.end) }
+}
+
+/// The source name of parameter `i` (borrowed from the AST so scopes can hold `&'a str`).
+fn param_name<'a>(f: &ast::Function<'a>, i: usize, ret: bool) -> &'a str {
+    let decls = if ret { &f.rets } else { &f.params };
+    decls.iter().flat_map(|d| d.names.iter()).nth(i).map_or("", |n| n.name.value)
+}
+
+impl<'a> FnLowerer<'a, '_> {
+    fn error(&mut self, d: Diagnostic) {
+        if self.diags.len() < super::MAX_DIAGNOSTICS {
+            self.diags.push(d);
+        }
+    }
+
+    /// Labels are function-wide; collect them first so duplicates are reported at the second one.
+    fn collect_labels(&mut self, stmts: &[Statement<'a>]) {
+        let mut seen: HashMap<&'a str, Span> = HashMap::new();
+        fn walk<'a>(stmts: &[Statement<'a>], seen: &mut HashMap<&'a str, Span>, diags: &mut Vec<Diagnostic>) {
+            for s in stmts {
+                match s {
+                    Statement::Label(l) => {
+                        if seen.insert(l.value, l.span).is_some() {
+                            diags.push(Diagnostic::semantic(l.span, format!("duplicate label `{}`", l.value)));
+                        }
+                    }
+                    Statement::Block { body, .. } => walk(body, seen, diags),
+                    _ => {}
+                }
+            }
+        }
+        let mut diags = Vec::new();
+        walk(stmts, &mut seen, &mut diags);
+        for d in diags {
+            self.error(d);
+        }
+    }
+
+    fn statements(&mut self, stmts: &[Statement<'a>]) {
+        for s in stmts {
+            match s {
+                Statement::Label(l) => self.label(l.value),
+                Statement::Instruction(inst) => {
+                    if let Err(d) = self.instruction(inst) {
+                        self.error(d);
+                    }
+                }
+                Statement::Var(decl) => {
+                    if let Err(d) = self.declare(decl) {
+                        self.error(d);
+                    }
+                }
+                Statement::Block { body, .. } => {
+                    self.scopes.push(Scope::default());
+                    self.statements(body);
+                    self.scopes.pop();
+                }
+                Statement::Pragma { values, .. } => {
+                    self.func.tuning.pragmas.extend(values.iter().map(|v| v.to_string()));
+                }
+                Statement::CallPrototype { label, .. } | Statement::CallTargets { label, .. } => {
+                    // Only meaningful for indirect calls, which are reported as unsupported.
+                    let _ = label;
+                }
+                Statement::Ignored { .. } => {}
+            }
+        }
+    }
+
+    fn label(&mut self, name: &'a str) {
+        if self.labels.contains_key(name) {
+            return; // Reported by collect_labels.
+        }
+        let reuse = self.open && self.func.blocks.last().is_some_and(|b| b.insts.is_empty());
+        if !reuse {
+            self.new_block();
+        }
+        let id = BlockId(self.func.blocks.len() as u32 - 1);
+        let block = self.func.blocks.last_mut().expect("a block was just ensured");
+        block.label.get_or_insert_with(|| name.to_string());
+        self.labels.insert(name, id);
+    }
+
+    fn new_block(&mut self) {
+        self.func.blocks.push(Block { label: None, insts: Vec::new(), fallthrough: None });
+        self.open = true;
+    }
+
+    fn push(&mut self, inst: Inst) {
+        if !self.open {
+            self.new_block();
+        }
+        let terminator = inst.is_terminator();
+        self.func.blocks.last_mut().expect("a block is open").insts.push(inst);
+        if terminator {
+            self.open = false;
+        }
+    }
+
+    /// Resolves branch labels, adds an implicit `ret` when control can run off the end, and
+    /// fills in fall-through edges.
+    fn finish(&mut self, span: Span) {
+        for (b, i, label, lspan) in std::mem::take(&mut self.fixups) {
+            match self.labels.get(label) {
+                Some(target) => {
+                    if let Op::Bra { target: t, .. } = &mut self.func.blocks[b].insts[i].op {
+                        *t = *target;
+                    }
+                }
+                None => self.error(Diagnostic::semantic(lspan, format!("undefined label `{label}`"))),
+            }
+        }
+        let falls_off = self.func.blocks.last().is_none_or(|b| b.insts.last().is_none_or(|i| i.can_fall_through()));
+        if falls_off {
+            let loc = self.module.loc(Span { start: span.end.saturating_sub(1), end: span.end });
+            if self.func.blocks.last().is_some_and(|b| b.insts.last().is_some_and(|i| i.is_terminator())) {
+                self.open = false;
+            }
+            self.push(Inst { guard: None, op: Op::Ret { uni: false }, dsts: vec![], srcs: vec![], loc });
+        }
+        let n = self.func.blocks.len();
+        for (i, b) in self.func.blocks.iter_mut().enumerate() {
+            let falls = b.insts.last().is_none_or(|i| i.can_fall_through());
+            b.fallthrough = (falls && i + 1 < n).then(|| BlockId(i as u32 + 1));
+        }
+    }
+
+    fn add_reg(&mut self, name: String, ty: Type) -> VReg {
+        let r = VReg(self.func.regs.len() as u32);
+        self.func.regs.push(RegInfo { name, ty });
+        r
+    }
+
+    fn insert_name(&mut self, name: ast::Spanned<&'a str>, value: LocalName) -> Result<()> {
+        let scope = self.scopes.last_mut().expect("at least the parameter scope");
+        if scope.names.insert(name.value, value).is_some() {
+            return Err(Diagnostic::semantic(name.span, format!("duplicate declaration of `{}`", name.value)));
+        }
+        Ok(())
+    }
+
+    fn declare(&mut self, decl: &ast::VarDecl<'a>) -> Result<()> {
+        let dt = vars::decl_type(decl)?;
+        if dt.space == StateSpace::Reg {
+            return self.declare_regs(decl, &dt);
+        }
+        if matches!(dt.space, StateSpace::Global | StateSpace::Const) {
+            return Err(Diagnostic::semantic(decl.space.span, format!("`.{}` variables must be declared at module scope", dt.space)));
+        }
+        for name in &decl.names {
+            let v = vars::variable(decl, &dt, name, self.module, self.module.loc(name.span))?;
+            let id = LocalId(self.func.locals.len() as u32);
+            self.func.locals.push(v);
+            self.insert_name(name.name, LocalName::Var(SymbolRef::Local(id)))?;
+        }
+        Ok(())
+    }
+
+    fn declare_regs(&mut self, decl: &ast::VarDecl<'a>, dt: &DeclType) -> Result<()> {
+        if dt.ty == Type::B128 {
+            return Err(Diagnostic::unsupported(decl.ty.span, "`.b128` registers"));
+        }
+        for name in &decl.names {
+            if !name.dims.is_empty() || name.init.is_some() {
+                return Err(Diagnostic::unsupported(name.span, "register arrays and initialized registers"));
+            }
+            if let Some(count) = name.range {
+                if dt.vec != 1 {
+                    return Err(Diagnostic::unsupported(name.span, "vector register ranges"));
+                }
+                let first = VReg(self.func.regs.len() as u32);
+                for i in 0..count.value {
+                    self.add_reg(format!("{}{i}", name.name.value), dt.ty);
+                }
+                let scope = self.scopes.last_mut().expect("at least the parameter scope");
+                if scope.ranges.iter().any(|(p, ..)| *p == name.name.value) {
+                    return Err(Diagnostic::semantic(name.name.span, format!("duplicate declaration of `{}<>`", name.name.value)));
+                }
+                scope.ranges.push((name.name.value, first, count.value));
+            } else if dt.vec > 1 {
+                let first = VReg(self.func.regs.len() as u32);
+                for c in ["x", "y", "z", "w"].iter().take(dt.vec as usize) {
+                    self.add_reg(format!("{}.{c}", name.name.value), dt.ty);
+                }
+                self.insert_name(name.name, LocalName::VecReg { first, n: dt.vec })?;
+            } else {
+                let r = self.add_reg(name.name.value.to_string(), dt.ty);
+                self.insert_name(name.name, LocalName::Reg(r))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves a name declared in the function (innermost scope first).
+    pub(super) fn lookup(&self, name: &str) -> Option<LocalName> {
+        self.scopes.iter().rev().find_map(|s| s.lookup(name))
+    }
+
+    pub(super) fn module_name(&self, name: &str) -> Option<ModuleName> {
+        self.module.names.get(name).copied()
+    }
+
+    fn loc(&self, span: Span) -> SrcLoc {
+        self.module.loc(span)
+    }
+
+    fn instruction(&mut self, inst: &ast::Instruction<'a>) -> Result<()> {
+        let loc = self.loc(inst_span(inst));
+        let guard = match inst.guard {
+            None => None,
+            Some(g) => Some(Guard { pred: self.pred_reg(g.pred, g.span)?, negated: g.negated }),
+        };
+        let mut mods = Mods::new(inst.opcode, &inst.modifiers)?;
+        let decoded = decode(inst.opcode.value, &mut mods)?
+            .ok_or_else(|| Diagnostic::semantic(inst.opcode.span, format!("unknown opcode `{}`", inst.opcode.value)))?;
+        let full_name = mods.full_name();
+        let (op, dsts, srcs) = match decoded {
+            Decoded::Unsupported => (Op::Unsupported { text: full_name }, vec![], vec![]),
+            Decoded::Bra { uni } => {
+                mods.finish()?;
+                let label = match inst.operands.as_slice() {
+                    [ast::Operand { kind: ast::OperandKind::Name { name, component: None }, span }] => (*name, *span),
+                    [o] => return Err(Diagnostic::semantic(o.span, "`bra` takes a label")),
+                    _ => return Err(Diagnostic::semantic(inst_span(inst), format!("`bra` takes 1 operand, found {}", inst.operands.len()))),
+                };
+                self.push(Inst { guard, op: Op::Bra { target: BlockId(u32::MAX), uni }, dsts: vec![], srcs: vec![], loc });
+                let b = self.func.blocks.len() - 1;
+                let i = self.func.blocks[b].insts.len() - 1;
+                self.fixups.push((b, i, label.0, label.1));
+                return Ok(());
+            }
+            Decoded::Call { uni } => {
+                mods.finish()?;
+                let (op, srcs) = self.call(inst, uni, &full_name)?;
+                (op, vec![], srcs)
+            }
+            Decoded::Op(op, shape) => {
+                mods.finish()?;
+                self.operands(inst, op, shape)?
+            }
+        };
+        self.push(Inst { guard, op, dsts, srcs, loc });
+        Ok(())
+    }
+
+    /// Resolves a guard or predicate operand.
+    pub(super) fn pred_reg(&self, name: &str, span: Span) -> Result<VReg> {
+        let r = self.reg(name, None, span)?;
+        if self.func.reg(r).ty != Type::Pred {
+            return Err(Diagnostic::semantic(span, format!("`{name}` is not a predicate")));
+        }
+        Ok(r)
+    }
+
+    /// Resolves a register operand by name (with an optional vector component).
+    pub(super) fn reg(&self, name: &str, component: Option<&str>, span: Span) -> Result<VReg> {
+        match self.lookup(name) {
+            Some(LocalName::Reg(r)) if component.is_none() => Ok(r),
+            Some(LocalName::VecReg { first, n }) => {
+                let index = match component {
+                    Some("x") | Some("r") => 0,
+                    Some("y") | Some("g") => 1,
+                    Some("z") | Some("b") => 2,
+                    Some("w") | Some("a") => 3,
+                    _ => return Err(Diagnostic::semantic(span, format!("vector register `{name}` needs a component `.x`..`.w`"))),
+                };
+                if index >= n {
+                    return Err(Diagnostic::semantic(span, format!("`{name}` has only {n} components")));
+                }
+                Ok(VReg(first.0 + index as u32))
+            }
+            Some(LocalName::Reg(_)) => Err(Diagnostic::semantic(span, format!("`{name}` is not a vector register"))),
+            Some(LocalName::Var(_)) => Err(Diagnostic::semantic(span, format!("`{name}` is a variable, not a register"))),
+            None if name.starts_with('%') => Err(Diagnostic::semantic(span, format!("undefined register `{name}`"))),
+            None => Err(Diagnostic::semantic(span, format!("`{name}` is not a register"))),
+        }
+    }
+
+    /// Checks the remaining operands against the call target's signature.
+    fn call(&mut self, inst: &ast::Instruction<'a>, uni: bool, full_name: &str) -> Result<(Op, Vec<Operand>)> {
+        use ast::OperandKind as K;
+        let ops = &inst.operands;
+        let (rets, rest) = match ops.first().map(|o| &o.kind) {
+            Some(K::List(r)) => (r.as_slice(), &ops[1..]),
+            _ => (&[][..], &ops[..]),
+        };
+        let (callee, rest) = match rest.split_first() {
+            Some((c, rest)) => (c, rest),
+            None => return Err(Diagnostic::semantic(inst_span(inst), "`call` needs a target")),
+        };
+        let (args, rest) = match rest.first().map(|o| &o.kind) {
+            Some(K::List(a)) => (a.as_slice(), &rest[1..]),
+            _ => (&[][..], rest),
+        };
+        let callee_id = match &callee.kind {
+            K::Name { name, component: None } => match self.module_name(name) {
+                Some(ModuleName::Func(f)) => f,
+                _ if self.lookup(name).is_some() => {
+                    return Ok((Op::Unsupported { text: format!("{full_name} (indirect call)") }, vec![]));
+                }
+                _ => return Err(Diagnostic::semantic(callee.span, format!("undefined function `{name}`"))),
+            },
+            _ => return Err(Diagnostic::semantic(callee.span, "expected a function name")),
+        };
+        if let Some(extra) = rest.first() {
+            return Err(Diagnostic::semantic(extra.span, "unexpected operand after call arguments"));
+        }
+        let target = self.isa_module.function(callee_id);
+        if target.params.len() != args.len() || target.rets.len() != rets.len() {
+            return Err(Diagnostic::semantic(
+                inst_span(inst),
+                format!(
+                    "`{}` takes {} argument(s) and {} return value(s); call passes {} and {}",
+                    target.name,
+                    target.params.len(),
+                    target.rets.len(),
+                    args.len(),
+                    rets.len()
+                ),
+            ));
+        }
+        let param_var = |o: &ast::Operand| -> Result<SymbolRef> {
+            match &o.kind {
+                K::Name { name, component: None } => match self.lookup(name) {
+                    Some(LocalName::Var(s)) => Ok(s),
+                    Some(_) => Err(Diagnostic::unsupported(o.span, "call arguments in registers (only `.param` variables)")),
+                    None => Err(Diagnostic::semantic(o.span, format!("undefined parameter `{name}`"))),
+                },
+                K::Int { .. } | K::F32 { .. } | K::F64 { .. } => {
+                    Err(Diagnostic::unsupported(o.span, "immediate call arguments (only `.param` variables)"))
+                }
+                _ => Err(Diagnostic::semantic(o.span, "expected a `.param` variable")),
+            }
+        };
+        let args = args.iter().map(param_var).collect::<Result<Vec<_>>>()?;
+        let rets = rets.iter().map(param_var).collect::<Result<Vec<_>>>()?;
+        Ok((Op::Call { callee: callee_id, uni, args, rets }, vec![]))
+    }
+
+    /// Matches AST operands against the decoded shape and lowers them.
+    fn operands(&mut self, inst: &ast::Instruction<'a>, op: Op, mut shape: super::shape::Shape) -> Result<(Op, Vec<Operand>, Vec<Operand>)> {
+        use ast::OperandKind as K;
+        let ops = &inst.operands;
+        // `mov` with a `{...}` operand packs or unpacks.
+        let mut op = op;
+        if let Op::Mov { ty } = op {
+            if ops.first().is_some_and(|o| matches!(o.kind, K::Vector(_))) {
+                op = Op::Unpack { ty };
+                shape.dsts = vec![Slot::Elems(ty)];
+                shape.srcs = vec![Slot::Val(ty)];
+            } else if ops.get(1).is_some_and(|o| matches!(o.kind, K::Vector(_))) {
+                op = Op::Pack { ty };
+                shape.srcs = vec![Slot::Elems(ty)];
+            }
+        }
+        // `bar.red` with four operands has the optional thread count.
+        if matches!(op, Op::Bar { kind: isa::BarrierKind::Red(_), .. }) && ops.len() == 4 {
+            shape.srcs.insert(1, Slot::Val(Type::U32));
+            shape.min_srcs += 1;
+        }
+        let mut dsts = Vec::with_capacity(shape.dsts.len());
+        let mut rest = &ops[..];
+        if shape.min_dsts > 0 {
+            let Some((first, tail)) = ops.split_first() else {
+                return Err(self.count_error(inst, &shape));
+            };
+            rest = tail;
+            match &first.kind {
+                K::Pair { first: a, second: b } => {
+                    if shape.dsts.len() < 2 {
+                        return Err(Diagnostic::semantic(first.span, format!("`{}` has a single destination", inst.opcode.value)));
+                    }
+                    dsts.push(self.dst(&ast::Operand { kind: K::Name { name: a, component: None }, span: first.span }, shape.dsts[0])?);
+                    dsts.push(self.dst(&ast::Operand { kind: K::Name { name: b, component: None }, span: first.span }, shape.dsts[1])?);
+                }
+                _ => dsts.push(self.dst(first, shape.dsts[0])?),
+            }
+        }
+        if rest.len() < shape.min_srcs || rest.len() > shape.srcs.len() {
+            return Err(self.count_error(inst, &shape));
+        }
+        let srcs = rest.iter().zip(&shape.srcs).map(|(o, slot)| self.src(o, *slot)).collect::<Result<Vec<_>>>()?;
+        Ok((op, dsts, srcs))
+    }
+
+    fn count_error(&self, inst: &ast::Instruction, shape: &super::shape::Shape) -> Diagnostic {
+        let min = shape.min_dsts + shape.min_srcs;
+        let max = shape.min_dsts + shape.srcs.len();
+        let expected = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+        let mut name = inst.opcode.value.to_string();
+        for m in &inst.modifiers {
+            name.push('.');
+            name.push_str(m.value);
+        }
+        Diagnostic::semantic(inst_span(inst), format!("`{name}` takes {expected} operands, found {}", inst.operands.len()))
+    }
+}

@@ -1,0 +1,939 @@
+//! Decoding an opcode and its modifiers into a typed [`Op`] and the [`Shape`] of its operands.
+//!
+//! Validation follows the PTX ISA manual: each family accepts only the types and modifiers the
+//! manual lists for it; anything else is an error naming the offending modifier. Instructions
+//! that are valid PTX but that warpsim cannot execute decode to [`Op::Unsupported`].
+
+use super::mods::Mods;
+use super::shape::{Shape, Slot};
+use crate::diag::Diagnostic;
+use isa::*;
+
+type Result<T> = std::result::Result<T, Diagnostic>;
+
+/// The outcome of decoding an instruction's opcode and modifiers.
+pub(crate) enum Decoded {
+    /// A typed operation; its operands must match the shape.
+    Op(Op, Shape),
+    /// A branch (`bra`): its operand is a label resolved later.
+    Bra { uni: bool },
+    /// A `call`: operands are resolved by the caller.
+    Call { uni: bool },
+    /// Valid PTX that warpsim does not execute; operands are not checked.
+    Unsupported,
+}
+
+/// Opcodes that are valid PTX but not executed by warpsim (textures, surfaces, tensor cores,
+/// asynchronous copies, ...). They lower to [`Op::Unsupported`] so that later stages can report
+/// them with their location.
+const UNSUPPORTED_OPCODES: &[&str] = &[
+    "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "prefetch", "prefetchu",
+    "cp", "mma", "wmma", "ldmatrix", "stmatrix", "movmatrix", "wgmma", "cvt.pack", "brkpt",
+    "nanosleep", "pmevent", "applypriority", "discard", "createpolicy", "mbarrier", "elect",
+    "griddepcontrol", "setmaxnreg", "alloca", "stackrestore", "stacksave", "getctarank",
+    "mapa", "multimem", "tensormap", "clusterlaunchcontrol", "brx", "dp4a", "dp2a", "lop3",
+    "szext", "fns", "isspacep", "st.async", "red.async",
+];
+
+/// Type modifiers of the half- and reduced-precision formats, which warpsim does not execute yet.
+const HALF_PRECISION_TYPES: &[&str] = &["f16", "f16x2", "bf16", "bf16x2", "tf32", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2"];
+
+/// Decodes `opcode` with its modifiers. `Ok(None)` means the opcode is unknown.
+pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
+    if m.any(|s| HALF_PRECISION_TYPES.contains(&s)) && KNOWN_OPCODES.contains(&opcode) {
+        return Ok(Some(Decoded::Unsupported));
+    }
+    let decoded = match opcode {
+        "add" | "sub" => add_sub(opcode == "sub", m)?,
+        "addc" | "subc" => {
+            let op = if opcode == "addc" { CarryOp::Add } else { CarryOp::Sub };
+            let carry_out = m.flag("cc")?;
+            carry(op, true, carry_out, m)?
+        }
+        "mul" => mul(m)?,
+        "mad" => mad(m, false)?,
+        "madc" => mad(m, true)?,
+        "mul24" | "mad24" => mul24(opcode == "mad24", m)?,
+        "div" => div(m)?,
+        "rem" => {
+            let ty = int_type(m, opcode)?;
+            op(Op::IRem { ty }, Shape::binary(ty))
+        }
+        "abs" | "neg" => abs_neg(opcode == "neg", m)?,
+        "min" | "max" => min_max(opcode == "max", m)?,
+        "sad" => {
+            let ty = int_type(m, opcode)?;
+            op(Op::Sad { ty }, Shape::ternary(ty))
+        }
+        "popc" | "clz" | "brev" => bit_count(opcode, m)?,
+        "bfind" => {
+            let shift_amount = m.flag("shiftamt")?;
+            let ty = typed(m, opcode, &[Type::U32, Type::U64, Type::S32, Type::S64])?;
+            op(Op::Bfind { ty, shift_amount }, Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty)))
+        }
+        "bfe" => {
+            let ty = typed(m, opcode, &[Type::U32, Type::U64, Type::S32, Type::S64])?;
+            let shape = Shape::binary(ty).s(Slot::Val(Type::U32));
+            let shape = Shape { srcs: vec![Slot::Val(ty), Slot::Val(Type::U32), Slot::Val(Type::U32)], min_srcs: 3, ..shape };
+            op(Op::Bfe { ty }, shape)
+        }
+        "bfi" => {
+            let ty = typed(m, opcode, &[Type::B32, Type::B64])?;
+            op(Op::Bfi { ty }, Shape::binary(ty).s(Slot::Val(Type::U32)).s(Slot::Val(Type::U32)))
+        }
+        "prmt" => {
+            let mode = m.take(|s| {
+                Some(match s {
+                    "f4e" => PrmtMode::F4e,
+                    "b4e" => PrmtMode::B4e,
+                    "rc8" => PrmtMode::Rc8,
+                    "ecl" => PrmtMode::Ecl,
+                    "ecr" => PrmtMode::Ecr,
+                    "rc16" => PrmtMode::Rc16,
+                    _ => return None,
+                })
+            })?;
+            typed(m, opcode, &[Type::B32])?;
+            op(Op::Prmt { mode }, Shape::ternary(Type::B32))
+        }
+        "shf" => {
+            let dir = m.take(|s| match s {
+                "l" => Some(ShiftDir::Left),
+                "r" => Some(ShiftDir::Right),
+                _ => None,
+            })?;
+            let dir = dir.ok_or_else(|| m.error("missing direction `.l` or `.r`"))?;
+            let mode = shift_mode(m)?;
+            typed(m, opcode, &[Type::B32])?;
+            op(Op::Shf { dir, mode }, Shape::binary(Type::B32).s(Slot::Val(Type::U32)))
+        }
+        "bmsk" => {
+            let mode = shift_mode(m)?;
+            typed(m, opcode, &[Type::B32])?;
+            op(Op::Bmsk { mode }, Shape::new().d(Slot::Val(Type::B32)).s(Slot::Val(Type::U32)).s(Slot::Val(Type::U32)))
+        }
+        "and" | "or" | "xor" | "not" | "cnot" => logic(opcode, m)?,
+        "shl" | "shr" => {
+            let allowed: &[Type] = if opcode == "shl" {
+                &[Type::B16, Type::B32, Type::B64]
+            } else {
+                &[Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64]
+            };
+            let ty = typed(m, opcode, allowed)?;
+            let shape = Shape::unary(ty).s(Slot::Val(Type::U32));
+            op(if opcode == "shl" { Op::Shl { ty } } else { Op::Shr { ty } }, shape)
+        }
+        "fma" => {
+            let rnd = float_rounding(m)?.ok_or_else(|| m.error("missing rounding modifier"))?;
+            let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
+            let ty = float_type(m, opcode, ftz || sat)?;
+            op(Op::Fma { ty, rnd, ftz, sat }, Shape::ternary(ty))
+        }
+        "rcp" | "sqrt" => rcp_sqrt(opcode == "sqrt", m)?,
+        "rsqrt" | "sin" | "cos" | "ex2" | "lg2" | "tanh" => transcendental(opcode, m)?,
+        "copysign" => {
+            let ty = typed(m, opcode, &[Type::F32, Type::F64])?;
+            op(Op::Copysign { ty }, Shape::binary(ty))
+        }
+        "testp" => {
+            let prop = m.take(|s| {
+                Some(match s {
+                    "finite" => TestProp::Finite,
+                    "infinite" => TestProp::Infinite,
+                    "number" => TestProp::Number,
+                    "notanumber" => TestProp::NotANumber,
+                    "normal" => TestProp::Normal,
+                    "subnormal" => TestProp::Subnormal,
+                    _ => return None,
+                })
+            })?;
+            let prop = prop.ok_or_else(|| m.error("missing property"))?;
+            let ty = typed(m, opcode, &[Type::F32, Type::F64])?;
+            op(Op::Testp { prop, ty }, Shape::new().d(Slot::Pred { negatable: false }).s(Slot::Val(ty)))
+        }
+        "setp" => setp(m)?,
+        "set" => set(m)?,
+        "selp" => {
+            let ty = typed(m, opcode, &SELECTABLE)?;
+            op(Op::Selp { ty }, Shape::binary(ty).s(Slot::Pred { negatable: false }))
+        }
+        "slct" => {
+            let ftz = m.flag("ftz")?;
+            let (ty, cty) = m.two_types()?;
+            check_type(m, opcode, ty, &SELECTABLE)?;
+            check_type(m, opcode, cty, &[Type::S32, Type::F32])?;
+            op(Op::Slct { ty, cty, ftz }, Shape::binary(ty).s(Slot::Val(cty)))
+        }
+        "mov" => {
+            let ty = typed(m, opcode, &MOVABLE)?;
+            // Pack/unpack are told apart from plain moves by their operands (see `body`).
+            op(Op::Mov { ty }, Shape::new().d(Slot::Val(ty)).s(Slot::MovSrc(ty)))
+        }
+        "cvt" => cvt(m)?,
+        "cvta" => {
+            let to_generic = !m.flag("to")?;
+            let space = m.take(StateSpace::from_name)?.ok_or_else(|| m.error("missing state space"))?;
+            if !matches!(space, StateSpace::Global | StateSpace::Shared | StateSpace::Local | StateSpace::Const | StateSpace::Param) {
+                return Err(m.error(format!("invalid state space `.{space}`")));
+            }
+            let ty = typed(m, "cvta", &[Type::U32, Type::U64])?;
+            op(Op::Cvta { space, to_generic, ty }, Shape::new().d(Slot::Val(ty)).s(Slot::CvtaSrc(ty)))
+        }
+        "ld" | "ldu" => load(opcode == "ldu", m)?,
+        "st" => store(m)?,
+        "atom" | "red" => atomic(opcode == "red", m)?,
+        "bar" | "barrier" => barrier(opcode == "bar", m)?,
+        "membar" => {
+            let level = m.take(|s| match s {
+                "cta" => Some(MembarLevel::Cta),
+                "gl" => Some(MembarLevel::Gl),
+                "sys" => Some(MembarLevel::Sys),
+                _ => None,
+            })?;
+            let level = level.ok_or_else(|| m.error("missing level `.cta`, `.gl` or `.sys`"))?;
+            op(Op::Membar { level }, Shape::new())
+        }
+        "fence" => {
+            if m.flag("proxy")? {
+                return Ok(Some(Decoded::Unsupported));
+            }
+            let order = m.take(|s| match s {
+                "sc" => Some(MemOrder::Sc),
+                "acq_rel" => Some(MemOrder::AcqRel),
+                _ => None,
+            })?;
+            let scope = m.take(Scope::from_name)?.ok_or_else(|| m.error("missing scope"))?;
+            op(Op::Fence { order: order.unwrap_or(MemOrder::AcqRel), scope }, Shape::new())
+        }
+        "vote" => vote(m)?,
+        "shfl" => {
+            if !m.flag("sync")? {
+                return Ok(Some(Decoded::Unsupported));
+            }
+            let mode = m.take(|s| {
+                Some(match s {
+                    "up" => ShflMode::Up,
+                    "down" => ShflMode::Down,
+                    "bfly" => ShflMode::Bfly,
+                    "idx" => ShflMode::Idx,
+                    _ => return None,
+                })
+            })?;
+            let mode = mode.ok_or_else(|| m.error("missing mode"))?;
+            typed(m, opcode, &[Type::B32])?;
+            let shape = Shape::new()
+                .d(Slot::Val(Type::B32))
+                .opt_d(Slot::Pred { negatable: false })
+                .s(Slot::Val(Type::B32))
+                .s(Slot::Val(Type::B32))
+                .s(Slot::Val(Type::B32))
+                .s(Slot::Val(Type::B32));
+            op(Op::Shfl { mode }, shape)
+        }
+        "match" => {
+            let mode = m.take(|s| match s {
+                "any" => Some(MatchMode::Any),
+                "all" => Some(MatchMode::All),
+                _ => None,
+            })?;
+            let mode = mode.ok_or_else(|| m.error("missing mode `.any` or `.all`"))?;
+            if !m.flag("sync")? {
+                return Err(m.error("missing `.sync`"));
+            }
+            let ty = typed(m, opcode, &[Type::B32, Type::B64])?;
+            let mut shape = Shape::new().d(Slot::Val(Type::B32));
+            if mode == MatchMode::All {
+                shape = shape.opt_d(Slot::Pred { negatable: false });
+            }
+            op(Op::Match { mode, ty }, shape.s(Slot::Val(ty)).s(Slot::Val(Type::B32)))
+        }
+        "activemask" => {
+            typed(m, opcode, &[Type::B32])?;
+            op(Op::Activemask, Shape::new().d(Slot::Val(Type::B32)))
+        }
+        "redux" => {
+            if !m.flag("sync")? {
+                return Err(m.error("missing `.sync`"));
+            }
+            let rop = m.take(|s| {
+                Some(match s {
+                    "add" => ReduxOp::Add,
+                    "min" => ReduxOp::Min,
+                    "max" => ReduxOp::Max,
+                    "and" => ReduxOp::And,
+                    "or" => ReduxOp::Or,
+                    "xor" => ReduxOp::Xor,
+                    _ => return None,
+                })
+            })?;
+            let rop = rop.ok_or_else(|| m.error("missing operation"))?;
+            let allowed: &[Type] = match rop {
+                ReduxOp::Add | ReduxOp::Min | ReduxOp::Max => &[Type::U32, Type::S32],
+                ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => &[Type::B32],
+            };
+            let ty = typed(m, opcode, allowed)?;
+            op(Op::Redux { op: rop, ty }, Shape::unary(ty).s(Slot::Val(Type::B32)))
+        }
+        "bra" => Decoded::Bra { uni: m.flag("uni")? },
+        "call" => Decoded::Call { uni: m.flag("uni")? },
+        "ret" => op(Op::Ret { uni: m.flag("uni")? }, Shape::new()),
+        "exit" => op(Op::Exit, Shape::new()),
+        "trap" => op(Op::Trap, Shape::new()),
+        _ if is_unsupported_opcode(opcode, m) => Decoded::Unsupported,
+        _ => return Ok(None),
+    };
+    Ok(Some(decoded))
+}
+
+/// Every opcode `decode` accepts, for telling half-precision forms of known instructions
+/// (lowered as unsupported) from unknown opcodes.
+const KNOWN_OPCODES: &[&str] = &[
+    "add", "sub", "addc", "subc", "mul", "mad", "madc", "mul24", "mad24", "div", "rem", "abs", "neg", "min",
+    "max", "sad", "popc", "clz", "brev", "bfind", "bfe", "bfi", "prmt", "shf", "bmsk", "and", "or", "xor",
+    "not", "cnot", "shl", "shr", "fma", "rcp", "sqrt", "rsqrt", "sin", "cos", "ex2", "lg2", "tanh",
+    "copysign", "testp", "setp", "set", "selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom",
+    "red", "bar", "barrier", "membar", "fence", "vote", "shfl", "match", "activemask", "redux", "bra",
+    "call", "ret", "exit", "trap",
+];
+
+fn is_unsupported_opcode(opcode: &str, m: &Mods) -> bool {
+    let full = m.full_name();
+    UNSUPPORTED_OPCODES
+        .iter()
+        .any(|u| *u == opcode || (u.contains('.') && full.starts_with(u)))
+}
+
+fn op(op: Op, shape: Shape) -> Decoded {
+    Decoded::Op(op, shape)
+}
+
+const INTS: [Type; 6] = [Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64];
+const SELECTABLE: [Type; 11] = [
+    Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64,
+    Type::F32, Type::F64,
+];
+const MOVABLE: [Type; 12] = [
+    Type::Pred, Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32,
+    Type::S64, Type::F32, Type::F64,
+];
+
+/// Checks `ty` against the types the manual allows for `opcode`; half-precision types are valid
+/// PTX that warpsim does not execute yet.
+fn check_type(m: &Mods, opcode: &str, ty: Type, allowed: &[Type]) -> Result<()> {
+    if allowed.contains(&ty) {
+        Ok(())
+    } else {
+        Err(Diagnostic::semantic(m.span(), format!("invalid type `.{ty}` for `{opcode}`")))
+    }
+}
+
+/// Consumes the one type modifier and checks it.
+fn typed(m: &mut Mods, opcode: &str, allowed: &[Type]) -> Result<Type> {
+    let ty = m.one_type()?;
+    check_type(m, opcode, ty, allowed)?;
+    Ok(ty)
+}
+
+fn int_type(m: &mut Mods, opcode: &str) -> Result<Type> {
+    typed(m, opcode, &INTS)
+}
+
+/// A float type; `ftz`/`sat` are only valid on f32.
+fn float_type(m: &mut Mods, opcode: &str, f32_only_mods: bool) -> Result<Type> {
+    let ty = typed(m, opcode, &[Type::F32, Type::F64])?;
+    if ty == Type::F64 && f32_only_mods {
+        return Err(m.error("`.ftz` and `.sat` apply only to `.f32`"));
+    }
+    Ok(ty)
+}
+
+fn float_rounding(m: &mut Mods) -> Result<Option<Rounding>> {
+    m.take(|s| match s {
+        "rn" => Some(Rounding::Rn),
+        "rz" => Some(Rounding::Rz),
+        "rm" => Some(Rounding::Rm),
+        "rp" => Some(Rounding::Rp),
+        _ => None,
+    })
+}
+
+fn shift_mode(m: &mut Mods) -> Result<ShiftMode> {
+    let mode = m.take(|s| match s {
+        "clamp" => Some(ShiftMode::Clamp),
+        "wrap" => Some(ShiftMode::Wrap),
+        _ => None,
+    })?;
+    mode.ok_or_else(|| m.error("missing mode `.clamp` or `.wrap`"))
+}
+
+fn peek_float(m: &mut Mods) -> Result<Option<Type>> {
+    // Decides the family before consuming modifiers: the type is what tells int from float.
+    let ty = m.types();
+    match ty.as_slice() {
+        [t] => Ok(Some(*t)),
+        [] => Err(m.error("missing type modifier")),
+        _ => Err(m.error("expected one type modifier")),
+    }
+}
+
+fn add_sub(sub: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if sub { "sub" } else { "add" };
+    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    if m.flag("cc")? {
+        check_type(m, name, ty, &[Type::U32, Type::S32, Type::U64, Type::S64])?;
+        let op = if sub { CarryOp::Sub } else { CarryOp::Add };
+        return Ok(Decoded::Op(Op::Carry { op, ty, carry_in: false, carry_out: true }, Shape::binary(ty)));
+    }
+    if ty.is_float() {
+        let rnd = float_rounding(m)?;
+        let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
+        check_type(m, name, ty, &[Type::F32, Type::F64])?;
+        if ty == Type::F64 && (ftz || sat) {
+            return Err(m.error("`.ftz` and `.sat` apply only to `.f32`"));
+        }
+        let op = if sub { Op::FSub { ty, rnd, ftz, sat } } else { Op::FAdd { ty, rnd, ftz, sat } };
+        return Ok(Decoded::Op(op, Shape::binary(ty)));
+    }
+    let sat = m.flag("sat")?;
+    check_type(m, name, ty, &INTS)?;
+    if sat && ty != Type::S32 {
+        return Err(m.error("`.sat` applies only to `.s32`"));
+    }
+    let op = if sub { Op::ISub { ty, sat } } else { Op::IAdd { ty, sat } };
+    Ok(Decoded::Op(op, Shape::binary(ty)))
+}
+
+fn carry(op: CarryOp, carry_in: bool, carry_out: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if matches!(op, CarryOp::Add) { "addc" } else { "subc" };
+    let ty = typed(m, name, &[Type::U32, Type::S32, Type::U64, Type::S64])?;
+    Ok(Decoded::Op(Op::Carry { op, ty, carry_in, carry_out }, Shape::binary(ty)))
+}
+
+fn mul_mode(m: &mut Mods) -> Result<Option<MulMode>> {
+    m.take(|s| match s {
+        "lo" => Some(MulMode::Lo),
+        "hi" => Some(MulMode::Hi),
+        "wide" => Some(MulMode::Wide),
+        _ => None,
+    })
+}
+
+/// The destination type of a `.wide` multiply of `ty`.
+fn widened(ty: Type) -> Type {
+    match ty {
+        Type::U16 => Type::U32,
+        Type::S16 => Type::S32,
+        Type::U32 => Type::U64,
+        _ => Type::S64,
+    }
+}
+
+fn mul(m: &mut Mods) -> Result<Decoded> {
+    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    if ty.is_float() {
+        let rnd = float_rounding(m)?;
+        let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
+        let ty = float_check(m, "mul", ty, ftz || sat)?;
+        return Ok(Decoded::Op(Op::FMul { ty, rnd, ftz, sat }, Shape::binary(ty)));
+    }
+    let mode = mul_mode(m)?.ok_or_else(|| m.error("missing `.lo`, `.hi` or `.wide`"))?;
+    check_type(m, "mul", ty, &INTS)?;
+    let shape = match mode {
+        MulMode::Wide => wide_shape(m, ty)?,
+        _ => Shape::binary(ty),
+    };
+    Ok(Decoded::Op(Op::IMul { ty, mode }, shape))
+}
+
+fn wide_shape(m: &Mods, ty: Type) -> Result<Shape> {
+    if ty.bits() > 32 {
+        return Err(m.error("`.wide` applies only to 16- and 32-bit types"));
+    }
+    Ok(Shape::new().d(Slot::Val(widened(ty))).s(Slot::Val(ty)).s(Slot::Val(ty)))
+}
+
+fn float_check(m: &Mods, opcode: &str, ty: Type, f32_only_mods: bool) -> Result<Type> {
+    check_type(m, opcode, ty, &[Type::F32, Type::F64])?;
+    if ty == Type::F64 && f32_only_mods {
+        return Err(m.error("`.ftz` and `.sat` apply only to `.f32`"));
+    }
+    Ok(ty)
+}
+
+fn mad(m: &mut Mods, madc: bool) -> Result<Decoded> {
+    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    let carry_out = m.flag("cc")?;
+    if madc || carry_out {
+        let mode = mul_mode(m)?.ok_or_else(|| m.error("missing `.lo` or `.hi`"))?;
+        let op = match mode {
+            MulMode::Lo => CarryOp::MadLo,
+            MulMode::Hi => CarryOp::MadHi,
+            MulMode::Wide => return Err(m.error("carry-chain `mad` takes `.lo` or `.hi`")),
+        };
+        check_type(m, "madc", ty, &[Type::U32, Type::S32, Type::U64, Type::S64])?;
+        return Ok(Decoded::Op(Op::Carry { op, ty, carry_in: madc, carry_out }, Shape::ternary(ty)));
+    }
+    if ty.is_float() {
+        let rnd = float_rounding(m)?;
+        let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
+        let ty = float_check(m, "mad", ty, ftz || sat)?;
+        let rnd = rnd.ok_or_else(|| m.error("missing rounding modifier (required for sm_20 and later)"))?;
+        return Ok(Decoded::Op(Op::Fma { ty, rnd, ftz, sat }, Shape::ternary(ty)));
+    }
+    let mode = mul_mode(m)?.ok_or_else(|| m.error("missing `.lo`, `.hi` or `.wide`"))?;
+    let sat = m.flag("sat")?;
+    check_type(m, "mad", ty, &INTS)?;
+    if sat && !(mode == MulMode::Hi && ty == Type::S32) {
+        return Err(m.error("`.sat` applies only to `mad.hi.s32`"));
+    }
+    let shape = match mode {
+        MulMode::Wide => wide_shape(m, ty)?.s(Slot::Val(widened(ty))),
+        _ => Shape::ternary(ty),
+    };
+    Ok(Decoded::Op(Op::IMad { ty, mode, sat }, shape))
+}
+
+fn mul24(mad: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if mad { "mad24" } else { "mul24" };
+    let hi = match mul_mode(m)? {
+        Some(MulMode::Lo) => false,
+        Some(MulMode::Hi) => true,
+        _ => return Err(m.error("missing `.lo` or `.hi`")),
+    };
+    let sat = mad && m.flag("sat")?;
+    let ty = typed(m, name, &[Type::U32, Type::S32])?;
+    if sat && !(hi && ty == Type::S32) {
+        return Err(m.error("`.sat` applies only to `mad24.hi.s32`"));
+    }
+    Ok(if mad {
+        Decoded::Op(Op::Mad24 { ty, hi, sat }, Shape::ternary(ty))
+    } else {
+        Decoded::Op(Op::Mul24 { ty, hi }, Shape::binary(ty))
+    })
+}
+
+/// `.approx`, `.full` or a rounding modifier of `div`/`rcp`/`sqrt`.
+fn precision(m: &mut Mods, allow_full: bool) -> Result<Option<FloatPrecision>> {
+    let approx = m.flag("approx")?;
+    let full = allow_full && m.flag("full")?;
+    let rnd = float_rounding(m)?;
+    Ok(match (approx, full, rnd) {
+        (false, false, None) => None,
+        (true, false, None) => Some(FloatPrecision::Approx),
+        (false, true, None) => Some(FloatPrecision::Full),
+        (false, false, Some(r)) => Some(FloatPrecision::Rounded(r)),
+        _ => return Err(m.error("conflicting precision modifiers")),
+    })
+}
+
+fn div(m: &mut Mods) -> Result<Decoded> {
+    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    if !ty.is_float() {
+        check_type(m, "div", ty, &INTS)?;
+        return Ok(Decoded::Op(Op::IDiv { ty }, Shape::binary(ty)));
+    }
+    let prec = precision(m, true)?;
+    let ftz = m.flag("ftz")?;
+    let ty = float_check(m, "div", ty, ftz)?;
+    let prec = prec.ok_or_else(|| m.error("missing `.approx`, `.full` or rounding modifier"))?;
+    if ty == Type::F64 && !matches!(prec, FloatPrecision::Rounded(_)) {
+        return Err(m.error("`div.f64` requires a rounding modifier"));
+    }
+    Ok(Decoded::Op(Op::FDiv { ty, prec, ftz }, Shape::binary(ty)))
+}
+
+fn rcp_sqrt(sqrt: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if sqrt { "sqrt" } else { "rcp" };
+    let prec = precision(m, false)?;
+    let ftz = m.flag("ftz")?;
+    let ty = typed(m, name, &[Type::F32, Type::F64])?;
+    let prec = prec.ok_or_else(|| m.error("missing `.approx` or rounding modifier"))?;
+    // rcp.approx.ftz.f64 exists (and requires .ftz); sqrt.approx is f32-only.
+    if ty == Type::F64 && prec == FloatPrecision::Approx && (sqrt || !ftz) {
+        return Err(m.error(format!("invalid `{name}.approx` form for `.f64`")));
+    }
+    if ty == Type::F64 && ftz && prec != FloatPrecision::Approx {
+        return Err(m.error("`.ftz` applies only to `.f32`"));
+    }
+    Ok(if sqrt {
+        Decoded::Op(Op::Sqrt { ty, prec, ftz }, Shape::unary(ty))
+    } else {
+        Decoded::Op(Op::Rcp { ty, prec, ftz }, Shape::unary(ty))
+    })
+}
+
+fn transcendental(opcode: &str, m: &mut Mods) -> Result<Decoded> {
+    let func = match opcode {
+        "rsqrt" => TranscFn::Rsqrt,
+        "sin" => TranscFn::Sin,
+        "cos" => TranscFn::Cos,
+        "ex2" => TranscFn::Ex2,
+        "lg2" => TranscFn::Lg2,
+        _ => TranscFn::Tanh,
+    };
+    if !m.flag("approx")? {
+        return Err(m.error("missing `.approx`"));
+    }
+    let ftz = m.flag("ftz")?;
+    let allowed: &[Type] = if func == TranscFn::Rsqrt { &[Type::F32, Type::F64] } else { &[Type::F32] };
+    let ty = typed(m, opcode, allowed)?;
+    if func == TranscFn::Tanh && ftz {
+        return Err(m.error("`tanh` takes no `.ftz`"));
+    }
+    Ok(Decoded::Op(Op::Transc { func, ty, ftz }, Shape::unary(ty)))
+}
+
+fn abs_neg(neg: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if neg { "neg" } else { "abs" };
+    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    if ty.is_float() {
+        let ftz = m.flag("ftz")?;
+        let ty = float_check(m, name, ty, ftz)?;
+        let op = if neg { Op::FNeg { ty, ftz } } else { Op::FAbs { ty, ftz } };
+        return Ok(Decoded::Op(op, Shape::unary(ty)));
+    }
+    check_type(m, name, ty, &[Type::S16, Type::S32, Type::S64])?;
+    Ok(Decoded::Op(if neg { Op::INeg { ty } } else { Op::IAbs { ty } }, Shape::unary(ty)))
+}
+
+fn min_max(max: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if max { "max" } else { "min" };
+    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    if ty.is_float() {
+        let ftz = m.flag("ftz")?;
+        let nan = m.flag("NaN")?;
+        let ty = float_check(m, name, ty, ftz || nan)?;
+        let op = if max { Op::FMax { ty, ftz, nan } } else { Op::FMin { ty, ftz, nan } };
+        return Ok(Decoded::Op(op, Shape::binary(ty)));
+    }
+    check_type(m, name, ty, &INTS)?;
+    Ok(Decoded::Op(if max { Op::IMax { ty } } else { Op::IMin { ty } }, Shape::binary(ty)))
+}
+
+fn bit_count(opcode: &str, m: &mut Mods) -> Result<Decoded> {
+    let ty = typed(m, opcode, &[Type::B32, Type::B64])?;
+    Ok(match opcode {
+        "popc" => Decoded::Op(Op::Popc { ty }, Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty))),
+        "clz" => Decoded::Op(Op::Clz { ty }, Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty))),
+        _ => Decoded::Op(Op::Brev { ty }, Shape::unary(ty)),
+    })
+}
+
+fn logic(opcode: &str, m: &mut Mods) -> Result<Decoded> {
+    let allowed: &[Type] = if opcode == "cnot" {
+        &[Type::B16, Type::B32, Type::B64]
+    } else {
+        &[Type::Pred, Type::B16, Type::B32, Type::B64]
+    };
+    let ty = typed(m, opcode, allowed)?;
+    let (op, shape) = match opcode {
+        "and" => (Op::And { ty }, Shape::binary(ty)),
+        "or" => (Op::Or { ty }, Shape::binary(ty)),
+        "xor" => (Op::Xor { ty }, Shape::binary(ty)),
+        "not" => (Op::Not { ty }, Shape::unary(ty)),
+        _ => (Op::CNot { ty }, Shape::unary(ty)),
+    };
+    Ok(Decoded::Op(op, shape))
+}
+
+fn check_comparison(m: &Mods, cmp: CmpOp, ty: Type) -> Result<()> {
+    let ok = match ty.kind() {
+        TypeKind::Float => !matches!(cmp, CmpOp::Lo | CmpOp::Ls | CmpOp::Hi | CmpOp::Hs),
+        TypeKind::Bits => matches!(cmp, CmpOp::Eq | CmpOp::Ne),
+        TypeKind::Signed | TypeKind::Unsigned => !cmp.is_float_only(),
+        TypeKind::Pred => false,
+    };
+    if ok { Ok(()) } else { Err(m.error(format!("comparison `.{}` is invalid for `.{ty}`", cmp.name()))) }
+}
+
+const COMPARABLE: [Type; 11] = SELECTABLE;
+
+fn setp(m: &mut Mods) -> Result<Decoded> {
+    let cmp = m.take(CmpOp::from_name)?.ok_or_else(|| m.error("missing comparison"))?;
+    let combine = m.take(BoolOp::from_name)?;
+    let ftz = m.flag("ftz")?;
+    let ty = typed(m, "setp", &COMPARABLE)?;
+    check_comparison(m, cmp, ty)?;
+    if ftz && ty != Type::F32 {
+        return Err(m.error("`.ftz` applies only to `.f32`"));
+    }
+    let mut shape = Shape::new()
+        .d(Slot::Pred { negatable: false })
+        .opt_d(Slot::Pred { negatable: false })
+        .s(Slot::Val(ty))
+        .s(Slot::Val(ty));
+    if combine.is_some() {
+        shape = shape.s(Slot::Pred { negatable: true });
+    }
+    Ok(Decoded::Op(Op::Setp { cmp, ty, combine, ftz }, shape))
+}
+
+fn set(m: &mut Mods) -> Result<Decoded> {
+    let cmp = m.take(CmpOp::from_name)?.ok_or_else(|| m.error("missing comparison"))?;
+    let combine = m.take(BoolOp::from_name)?;
+    let ftz = m.flag("ftz")?;
+    let (dty, sty) = m.two_types()?;
+    check_type(m, "set", dty, &[Type::U32, Type::S32, Type::F32])?;
+    check_type(m, "set", sty, &COMPARABLE)?;
+    check_comparison(m, cmp, sty)?;
+    let mut shape = Shape::new().d(Slot::Val(dty)).s(Slot::Val(sty)).s(Slot::Val(sty));
+    if combine.is_some() {
+        shape = shape.s(Slot::Pred { negatable: true });
+    }
+    Ok(Decoded::Op(Op::Set { cmp, dty, sty, combine, ftz }, shape))
+}
+
+fn cvt(m: &mut Mods) -> Result<Decoded> {
+    let rnd = m.take(Rounding::from_name)?;
+    let ftz = m.flag("ftz")?;
+    let sat = m.flag("sat")?;
+    let (dty, sty) = m.two_types()?;
+    const CONVERTIBLE: [Type; 10] = [
+        Type::U8, Type::U16, Type::U32, Type::U64, Type::S8, Type::S16, Type::S32, Type::S64, Type::F32, Type::F64,
+    ];
+    check_type(m, "cvt", dty, &CONVERTIBLE)?;
+    check_type(m, "cvt", sty, &CONVERTIBLE)?;
+    let rnd = match rnd {
+        None => CvtRounding::None,
+        Some((r, false)) => CvtRounding::Float(r),
+        Some((r, true)) => CvtRounding::Int(r),
+    };
+    // The manual's rules: float→int and float→float rounding to integral take `.rni`-style
+    // modifiers; int→float and narrowing float→float take `.rn`-style ones; `.rna` only for
+    // f32 results.
+    let required = match (sty.is_float(), dty.is_float()) {
+        (true, false) => Some("an integer rounding modifier (`.rni`, `.rzi`, `.rmi`, `.rpi`)"),
+        (false, true) => Some("a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)"),
+        (true, true) if dty.bits() < sty.bits() => Some("a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)"),
+        _ => None,
+    };
+    let valid = match (rnd, sty.is_float(), dty.is_float()) {
+        (CvtRounding::None, ..) => required.is_none(),
+        (CvtRounding::Int(_), true, false) => true,
+        (CvtRounding::Int(_), true, true) => dty.bits() >= sty.bits() || dty == sty,
+        (CvtRounding::Float(Rounding::Rna), false, true) | (CvtRounding::Float(Rounding::Rna), true, true) => {
+            dty == Type::F32 && sty != Type::F32
+        }
+        (CvtRounding::Float(_), false, true) => true,
+        (CvtRounding::Float(_), true, true) => dty.bits() < sty.bits(),
+        _ => false,
+    };
+    if !valid {
+        return Err(match (rnd, required) {
+            (CvtRounding::None, Some(what)) => m.error(format!("missing {what}")),
+            _ => m.error("invalid rounding modifier"),
+        });
+    }
+    if ftz && sty != Type::F32 && dty != Type::F32 {
+        return Err(m.error("`.ftz` applies only to `.f32` conversions"));
+    }
+    let shape = Shape::new().d(Slot::Wide(dty)).s(Slot::Wide(sty));
+    Ok(Decoded::Op(Op::Cvt { dty, sty, rnd, ftz, sat }, shape))
+}
+
+/// Memory-ordering qualifiers shared by loads, stores and atomics.
+fn order_and_scope(m: &mut Mods) -> Result<(MemOrder, Option<Scope>)> {
+    let order = m.take(MemOrder::from_name)?.unwrap_or(MemOrder::Weak);
+    let scope = m.take(Scope::from_name)?;
+    let needs_scope = matches!(order, MemOrder::Relaxed | MemOrder::Acquire | MemOrder::Release | MemOrder::AcqRel);
+    if needs_scope && scope.is_none() {
+        return Err(m.error(format!("`.{}` requires a scope", order.name())));
+    }
+    if !needs_scope && scope.is_some() {
+        return Err(m.error("a scope requires `.relaxed`, `.acquire` or `.release`"));
+    }
+    Ok((order, scope))
+}
+
+/// Cache-eviction and L2 hints (`.L1::evict_last`, `.L2::128B`, ...): accepted and ignored,
+/// since they only affect performance on real hardware.
+fn skip_cache_hints(m: &mut Mods) -> Result<()> {
+    while m.take(|s| (s.starts_with("L1::") || s.starts_with("L2::")).then_some(()))?.is_some() {}
+    Ok(())
+}
+
+const MEMORY_TYPES: [Type; 15] = [
+    Type::B8, Type::B16, Type::B32, Type::B64, Type::B128, Type::U8, Type::U16, Type::U32, Type::U64, Type::S8,
+    Type::S16, Type::S32, Type::S64, Type::F32, Type::F64,
+];
+
+fn memory_space(m: &mut Mods) -> Result<StateSpace> {
+    let space = m.take(StateSpace::from_name)?.unwrap_or(StateSpace::Generic);
+    if space == StateSpace::Reg {
+        return Err(m.error("invalid state space `.reg`"));
+    }
+    Ok(space)
+}
+
+fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if ldu { "ldu" } else { "ld" };
+    let (order, scope) = order_and_scope(m)?;
+    let space = memory_space(m)?;
+    let nc = m.flag("nc")?;
+    let cache = m.take(CacheOp::from_name)?;
+    skip_cache_hints(m)?;
+    let vec = m.vector()?;
+    let ty = typed(m, name, &MEMORY_TYPES)?;
+    if ty == Type::B128 {
+        return Err(Diagnostic::unsupported(m.span(), m.full_name()));
+    }
+    if nc && space != StateSpace::Global {
+        return Err(m.error("`.nc` applies only to `.global`"));
+    }
+    if matches!(order, MemOrder::Release | MemOrder::AcqRel | MemOrder::Sc) {
+        return Err(m.error(format!("invalid ordering `.{}` for a load", order.name())));
+    }
+    if cache.is_some_and(|c| matches!(c, CacheOp::Wb | CacheOp::Wt)) {
+        return Err(m.error("store cache operator on a load"));
+    }
+    check_vector(m, vec, ty)?;
+    let shape = Shape::new().d(Slot::Data { ty, vec }).s(Slot::Addr);
+    Ok(if ldu {
+        if order != MemOrder::Weak || cache.is_some() || nc {
+            return Err(m.error("`ldu` takes no ordering or cache modifiers"));
+        }
+        Decoded::Op(Op::Ldu { space, ty, vec }, shape)
+    } else {
+        Decoded::Op(Op::Ld { space, ty, vec, order, scope, cache, nc }, shape)
+    })
+}
+
+fn check_vector(m: &Mods, vec: u8, ty: Type) -> Result<()> {
+    if vec == 8 || u32::from(vec) * ty.bits() > 128 {
+        return Err(m.error(format!("vector `.v{vec}` of `.{ty}` exceeds 128 bits")));
+    }
+    Ok(())
+}
+
+fn store(m: &mut Mods) -> Result<Decoded> {
+    let (order, scope) = order_and_scope(m)?;
+    let space = memory_space(m)?;
+    let cache = m.take(CacheOp::from_name)?;
+    skip_cache_hints(m)?;
+    let vec = m.vector()?;
+    let ty = typed(m, "st", &MEMORY_TYPES)?;
+    if ty == Type::B128 {
+        return Err(Diagnostic::unsupported(m.span(), m.full_name()));
+    }
+    if matches!(order, MemOrder::Acquire | MemOrder::AcqRel | MemOrder::Sc) {
+        return Err(m.error(format!("invalid ordering `.{}` for a store", order.name())));
+    }
+    if cache.is_some_and(|c| matches!(c, CacheOp::Ca | CacheOp::Lu | CacheOp::Cv)) {
+        return Err(m.error("load cache operator on a store"));
+    }
+    check_vector(m, vec, ty)?;
+    let shape = Shape::new().s(Slot::Addr).s(Slot::Data { ty, vec });
+    Ok(Decoded::Op(Op::St { space, ty, vec, order, scope, cache }, shape))
+}
+
+fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if red { "red" } else { "atom" };
+    let (order, scope) = {
+        let order = m.take(MemOrder::from_name)?.unwrap_or(MemOrder::Relaxed);
+        (order, m.take(Scope::from_name)?)
+    };
+    if matches!(order, MemOrder::Weak | MemOrder::Volatile | MemOrder::Sc) {
+        return Err(m.error(format!("invalid ordering `.{}` for `{name}`", order.name())));
+    }
+    let space = memory_space(m)?;
+    if !matches!(space, StateSpace::Global | StateSpace::Shared | StateSpace::Generic | StateSpace::SharedCluster) {
+        return Err(m.error(format!("invalid state space `.{space}` for `{name}`")));
+    }
+    let aop = m.take(|s| {
+        Some(match s {
+            "add" => AtomOp::Add,
+            "inc" => AtomOp::Inc,
+            "dec" => AtomOp::Dec,
+            "min" => AtomOp::Min,
+            "max" => AtomOp::Max,
+            "and" => AtomOp::And,
+            "or" => AtomOp::Or,
+            "xor" => AtomOp::Xor,
+            "exch" => AtomOp::Exch,
+            "cas" => AtomOp::Cas,
+            _ => return None,
+        })
+    })?;
+    let aop = aop.ok_or_else(|| m.error("missing operation"))?;
+    m.flag("noftz")?;
+    skip_cache_hints(m)?;
+    let allowed: &[Type] = match aop {
+        AtomOp::Add => &[Type::U32, Type::S32, Type::U64, Type::S64, Type::F32, Type::F64],
+        AtomOp::Inc | AtomOp::Dec => &[Type::U32],
+        AtomOp::Min | AtomOp::Max => &[Type::U32, Type::S32, Type::U64, Type::S64],
+        AtomOp::And | AtomOp::Or | AtomOp::Xor => &[Type::B32, Type::B64],
+        AtomOp::Exch | AtomOp::Cas => &[Type::B32, Type::B64],
+    };
+    let ty = typed(m, name, allowed)?;
+    if red && aop == AtomOp::Cas || red && aop == AtomOp::Exch {
+        return Err(m.error(format!("`red` cannot perform `.{}`", if aop == AtomOp::Cas { "cas" } else { "exch" })));
+    }
+    if red {
+        let shape = Shape::new().s(Slot::Addr).s(Slot::Val(ty));
+        return Ok(Decoded::Op(Op::Red { space, op: aop, ty, order, scope }, shape));
+    }
+    let mut shape = Shape::new().d(Slot::Val(ty)).s(Slot::Addr).s(Slot::Val(ty));
+    if aop == AtomOp::Cas {
+        shape = shape.s(Slot::Val(ty));
+    }
+    Ok(Decoded::Op(Op::Atom { space, op: aop, ty, order, scope }, shape))
+}
+
+fn barrier(legacy_bar: bool, m: &mut Mods) -> Result<Decoded> {
+    let name = if legacy_bar { "bar" } else { "barrier" };
+    if legacy_bar && m.flag("warp")? {
+        if !m.flag("sync")? {
+            return Err(m.error("missing `.sync`"));
+        }
+        return Ok(Decoded::Op(Op::BarWarpSync, Shape::new().s(Slot::Val(Type::B32))));
+    }
+    m.flag("cta")?;
+    let kind = if m.flag("sync")? {
+        BarrierKind::Sync
+    } else if m.flag("arrive")? {
+        BarrierKind::Arrive
+    } else if m.flag("red")? {
+        let rop = m.take(|s| match s {
+            "popc" => Some(BarRedOp::Popc),
+            "and" => Some(BarRedOp::And),
+            "or" => Some(BarRedOp::Or),
+            _ => None,
+        })?;
+        BarrierKind::Red(rop.ok_or_else(|| m.error("missing reduction `.popc`, `.and` or `.or`"))?)
+    } else {
+        return Err(m.error("missing `.sync`, `.arrive` or `.red`"));
+    };
+    let aligned = legacy_bar || m.flag("aligned")?;
+    let id = Slot::Val(Type::U32);
+    let shape = match kind {
+        BarrierKind::Red(rop) => {
+            let ty = typed(m, name, if rop == BarRedOp::Popc { &[Type::U32] } else { &[Type::Pred] })?;
+            let d = if ty == Type::Pred { Slot::Pred { negatable: false } } else { Slot::Val(Type::U32) };
+            // d, a{, b}, c: the optional thread count sits between id and predicate; the body
+            // lowering inserts its slot when four operands are given.
+            Shape::new().d(d).s(id).s(Slot::Pred { negatable: true })
+        }
+        _ => Shape::new().s(id).opt_s(Slot::Val(Type::U32)),
+    };
+    Ok(Decoded::Op(Op::Bar { kind, aligned }, shape))
+}
+
+fn vote(m: &mut Mods) -> Result<Decoded> {
+    let mode = m.take(|s| {
+        Some(match s {
+            "all" => VoteMode::All,
+            "any" => VoteMode::Any,
+            "uni" => VoteMode::Uni,
+            "ballot" => VoteMode::Ballot,
+            _ => return None,
+        })
+    })?;
+    let mode = mode.ok_or_else(|| m.error("missing mode"))?;
+    if !m.flag("sync")? {
+        return Ok(Decoded::Unsupported);
+    }
+    let ty = typed(m, "vote", if mode == VoteMode::Ballot { &[Type::B32] } else { &[Type::Pred] })?;
+    let d = if ty == Type::Pred { Slot::Pred { negatable: false } } else { Slot::Val(Type::B32) };
+    let shape = Shape::new().d(d).s(Slot::Pred { negatable: true }).s(Slot::Val(Type::B32));
+    Ok(Decoded::Op(Op::Vote { mode }, shape))
+}

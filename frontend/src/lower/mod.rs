@@ -1,0 +1,218 @@
+//! Lowering the AST into an [`isa::Module`]: name resolution, instruction decoding, operand
+//! checking and basic-block construction.
+//!
+//! Module-scope names (variables and functions) are collected first, so that functions and
+//! initializers may refer to names declared later; each function body is then lowered on its
+//! own ([`body`]), and every diagnostic found is reported, not only the first.
+
+mod body;
+mod decode;
+mod mods;
+mod operand;
+mod shape;
+mod vars;
+
+use crate::ast::{self, Item, Span};
+use crate::diag::{Diagnostic, LineIndex, PtxError};
+use isa::{FuncId, GlobalId, InitValue, SrcLoc, StateSpace, SymbolRef};
+use std::collections::HashMap;
+
+type Result<T> = std::result::Result<T, Diagnostic>;
+
+/// Most diagnostics reported for one file; the rest are usually consequences of the first.
+const MAX_DIAGNOSTICS: usize = 20;
+
+/// Resolves module-scope names for initializers.
+pub(crate) trait Names {
+    /// The value of `name+offset` in an initializer.
+    fn init_address(&self, name: &str, offset: i64, span: Span) -> Result<InitValue>;
+}
+
+/// A module-scope name.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum ModuleName {
+    Global(GlobalId),
+    Func(FuncId),
+}
+
+/// Module-scope names and the shared line index.
+pub(crate) struct ModuleScope<'a> {
+    pub names: HashMap<&'a str, ModuleName>,
+    pub lines: LineIndex,
+}
+
+impl ModuleScope<'_> {
+    pub(crate) fn loc(&self, span: Span) -> SrcLoc {
+        let (line, col) = self.lines.line_col(span.start);
+        SrcLoc { line, col }
+    }
+}
+
+impl Names for ModuleScope<'_> {
+    fn init_address(&self, name: &str, offset: i64, span: Span) -> Result<InitValue> {
+        match self.names.get(name) {
+            Some(ModuleName::Global(g)) => Ok(InitValue::SymbolAddr { sym: SymbolRef::Global(*g), offset }),
+            Some(ModuleName::Func(f)) if offset == 0 => Ok(InitValue::FuncAddr(*f)),
+            Some(ModuleName::Func(_)) => Err(Diagnostic::semantic(span, "offset from a function address")),
+            None => Err(Diagnostic::semantic(span, format!("undefined symbol `{name}`"))),
+        }
+    }
+}
+
+/// Lowers a parsed module. `file` and `text` are used for diagnostics.
+pub fn lower(file: &str, text: &str, module: &ast::Module) -> std::result::Result<isa::Module, PtxError> {
+    let mut diags = Vec::new();
+    let mut scope = ModuleScope { names: HashMap::new(), lines: LineIndex::new(text) };
+    let mut out = isa::Module { version: (0, 0), target: Vec::new(), address_size: 64, globals: Vec::new(), functions: Vec::new() };
+    let mut seen_version = false;
+
+    // Pass 1: header directives and module-scope names.
+    let mut bodies: Vec<Option<&ast::Function>> = Vec::new();
+    for item in &module.items {
+        match item {
+            Item::Version { major, minor, .. } => {
+                out.version = (*major, *minor);
+                seen_version = true;
+            }
+            Item::Target { names, .. } => out.target.extend(names.iter().map(|n| n.value.to_string())),
+            Item::AddressSize { bits, span } => {
+                if *bits != 64 {
+                    diags.push(Diagnostic::unsupported(*span, format!(".address_size {bits} (only 64 is supported)")));
+                }
+                out.address_size = *bits;
+            }
+            Item::Var(decl) => declare_globals(decl, &mut scope, &mut out, &mut diags),
+            Item::Function(f) => declare_function(f, &mut scope, &mut out, &mut bodies, &mut diags),
+            Item::Pragma { .. } | Item::Ignored { .. } => {}
+        }
+    }
+    if !seen_version {
+        diags.push(Diagnostic::semantic(Span::default(), "missing `.version` directive"));
+    }
+
+    // Pass 2: initializers (they may name any module symbol).
+    let mut gi = 0;
+    for item in &module.items {
+        if let Item::Var(decl) = item
+            && decl.space.value != "reg"
+        {
+            for name in &decl.names {
+                if name.init.is_some() && gi < out.globals.len() {
+                    match vars::decl_type(decl).and_then(|dt| vars::variable(decl, &dt, name, &scope, scope.loc(name.span))) {
+                        Ok(v) => out.globals[gi].init = v.init,
+                        Err(d) => diags.push(d),
+                    }
+                }
+                gi += 1;
+            }
+        }
+    }
+
+    // Pass 3: function bodies.
+    for (i, f) in bodies.iter().enumerate() {
+        if let Some(f) = f
+            && let Some(stmts) = &f.body
+        {
+            let id = FuncId(i as u32);
+            match body::lower_body(&scope, &out, id, f, stmts) {
+                Ok(lowered) => out.functions[i] = lowered,
+                Err(mut d) => diags.append(&mut d),
+            }
+        }
+        if diags.len() >= MAX_DIAGNOSTICS {
+            break;
+        }
+    }
+
+    if diags.is_empty() {
+        Ok(out)
+    } else {
+        diags.truncate(MAX_DIAGNOSTICS);
+        Err(PtxError::new(file, text, diags))
+    }
+}
+
+fn declare_globals<'a>(decl: &ast::VarDecl<'a>, scope: &mut ModuleScope<'a>, out: &mut isa::Module, diags: &mut Vec<Diagnostic>) {
+    let dt = match vars::decl_type(decl) {
+        Ok(dt) => dt,
+        Err(d) => return diags.push(d),
+    };
+    if matches!(dt.space, StateSpace::Reg | StateSpace::Param) {
+        return diags.push(Diagnostic::semantic(decl.space.span, format!("`.{}` variables are not allowed at module scope", dt.space)));
+    }
+    for name in &decl.names {
+        // Initializers are resolved in pass 2, once every name is known.
+        let without_init = ast::DeclName { init: None, ..name.clone() };
+        match vars::variable(decl, &dt, &without_init, scope, scope.loc(name.span)) {
+            Ok(mut v) => {
+                if name.init.is_some() && v.count == Some(0) {
+                    // Size comes from the initializer; computed for real in pass 2.
+                    v.count = None;
+                }
+                let id = GlobalId(out.globals.len() as u32);
+                if scope.names.insert(name.name.value, ModuleName::Global(id)).is_some() {
+                    diags.push(Diagnostic::semantic(name.name.span, format!("duplicate declaration of `{}`", name.name.value)));
+                }
+                out.globals.push(v);
+            }
+            Err(d) => {
+                diags.push(d);
+                // Keep indices aligned with pass 2.
+                out.globals.push(placeholder_var(name.name.value));
+            }
+        }
+    }
+}
+
+fn placeholder_var(name: &str) -> isa::Variable {
+    isa::Variable {
+        name: name.to_string(),
+        space: StateSpace::Global,
+        ty: isa::Type::B8,
+        vec: 1,
+        count: None,
+        align: 1,
+        init: None,
+        linkage: isa::Linkage::Internal,
+        loc: SrcLoc::default(),
+    }
+}
+
+fn declare_function<'a, 'f>(
+    f: &'f ast::Function<'a>,
+    scope: &mut ModuleScope<'a>,
+    out: &mut isa::Module,
+    bodies: &mut Vec<Option<&'f ast::Function<'a>>>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let sig = match body::signature(scope, f) {
+        Ok(sig) => sig,
+        Err(d) => return diags.push(d),
+    };
+    match scope.names.get(f.name.value) {
+        Some(ModuleName::Func(id)) => {
+            // A prototype followed by its definition (or repeated prototypes).
+            let i = id.index();
+            let prev_has_body = bodies[i].is_some_and(|p| p.body.is_some());
+            if prev_has_body && f.body.is_some() {
+                return diags.push(Diagnostic::semantic(f.name.span, format!("duplicate definition of `{}`", f.name.value)));
+            }
+            if out.functions[i].params.len() != sig.params.len() || out.functions[i].rets.len() != sig.rets.len() {
+                return diags.push(Diagnostic::semantic(f.name.span, format!("declaration of `{}` does not match its prototype", f.name.value)));
+            }
+            if f.body.is_some() {
+                out.functions[i] = sig;
+                bodies[i] = Some(f);
+            }
+        }
+        Some(ModuleName::Global(_)) => {
+            diags.push(Diagnostic::semantic(f.name.span, format!("duplicate declaration of `{}`", f.name.value)));
+        }
+        None => {
+            let id = FuncId(out.functions.len() as u32);
+            scope.names.insert(f.name.value, ModuleName::Func(id));
+            out.functions.push(sig);
+            bodies.push(Some(f));
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! Every committed PTX file under `samples/` (NVRTC output for SAXPY, the instruction corpus
+//! and the Rodinia ports) lowers without a diagnostic.
+
+use std::path::{Path, PathBuf};
+
+fn ptx_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("samples directory").flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            ptx_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "ptx") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_sample_ptx_lowers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let mut files = Vec::new();
+    ptx_files(&root, &mut files);
+    assert!(files.len() >= 20, "expected the corpus under {}", root.display());
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("readable PTX");
+        if let Err(e) = frontend::compile(&path.display().to_string(), &text) {
+            failures.push(e.to_string());
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n\n"));
+}

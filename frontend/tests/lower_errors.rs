@@ -1,0 +1,290 @@
+//! Malformed and unsupported PTX that parses but must not lower: each case has the exact
+//! diagnostic headline (`file:line:col: error: message`) it must produce.
+
+/// A kernel with a few declared registers; `BODY` is replaced by the case's instructions,
+/// which start on line 12.
+const TEMPLATE: &str = "\
+.version 8.8
+.target sm_70
+.address_size 64
+
+.visible .entry k(.param .u64 k_param_0)
+{
+\t.reg .pred %p<3>;
+\t.reg .b32 %r<4>;
+\t.reg .f32 %f<4>;
+\t.reg .b64 %rd<4>;
+\t.reg .s32 %s<2>;
+BODY
+\tret;
+}
+";
+
+fn headlines(body: &str) -> Vec<String> {
+    let text = TEMPLATE.replace("BODY", body);
+    match frontend::compile("t.ptx", &text) {
+        Ok(_) => vec![],
+        Err(e) => e.headlines(),
+    }
+}
+
+/// Checks that `body` fails with exactly `expected` as its first diagnostic.
+#[track_caller]
+fn check(body: &str, expected: &str) {
+    let got = headlines(body);
+    assert_eq!(got.first().map(String::as_str), Some(expected), "body:\n{body}\nall diagnostics: {got:#?}");
+}
+
+#[test]
+fn unknown_opcode() {
+    check("\tfoo.s32 %r1, %r2, %r3;", "t.ptx:12:2: error: unknown opcode `foo`");
+}
+
+#[test]
+fn undefined_register() {
+    check("\tadd.s32 %r1, %r9, %r2;", "t.ptx:12:15: error: undefined register `%r9`");
+}
+
+#[test]
+fn register_past_its_range() {
+    check("\tmov.b32 %r4, 0;", "t.ptx:12:10: error: undefined register `%r4`");
+}
+
+#[test]
+fn operand_size_mismatch() {
+    check("\tadd.s32 %r1, %rd1, %r2;", "t.ptx:12:15: error: type mismatch: `%rd1` is `.b64`, expected `.s32`");
+}
+
+#[test]
+fn integer_register_in_float_instruction() {
+    check("\tadd.f32 %f1, %s1, %f2;", "t.ptx:12:15: error: type mismatch: `%s1` is `.s32`, expected `.f32`");
+}
+
+#[test]
+fn undefined_label() {
+    check("\tbra $L_nowhere;", "t.ptx:12:6: error: undefined label `$L_nowhere`");
+}
+
+#[test]
+fn duplicate_label() {
+    check("$L1:\n\tmov.b32 %r1, 1;\n$L1:", "t.ptx:14:1: error: duplicate label `$L1`");
+}
+
+#[test]
+fn duplicate_register_declaration() {
+    check("\t.reg .b32 %x;\n\t.reg .b32 %x;", "t.ptx:13:12: error: duplicate declaration of `%x`");
+}
+
+#[test]
+fn missing_rounding_on_fma() {
+    check("\tfma.f32 %f1, %f2, %f3, %f1;", "t.ptx:12:2: error: missing rounding modifier in `fma.f32`");
+}
+
+#[test]
+fn mad_f32_needs_rounding() {
+    check(
+        "\tmad.f32 %f1, %f2, %f3, %f1;",
+        "t.ptx:12:2: error: missing rounding modifier (required for sm_20 and later) in `mad.f32`",
+    );
+}
+
+#[test]
+fn conflicting_rounding_modifiers() {
+    check("\tadd.rn.rz.f32 %f1, %f2, %f3;", "t.ptx:12:9: error: conflicting modifier `.rz`");
+}
+
+#[test]
+fn modifier_not_allowed() {
+    check("\tadd.ftz.s32 %r1, %r2, %r3;", "t.ptx:12:6: error: unexpected modifier `.ftz` for `add`");
+}
+
+#[test]
+fn too_few_operands() {
+    check("\tadd.s32 %r1, %r2;", "t.ptx:12:2: error: `add.s32` takes 3 operands, found 2");
+}
+
+#[test]
+fn too_many_operands() {
+    check("\tneg.s32 %s1, %s0, %s0;", "t.ptx:12:2: error: `neg.s32` takes 2 operands, found 3");
+}
+
+#[test]
+fn invalid_type_for_instruction() {
+    check("\tpopc.f32 %r1, %f1;", "t.ptx:12:2: error: invalid type `.f32` for `popc`");
+}
+
+#[test]
+fn missing_type() {
+    check("\tadd %r1, %r2, %r3;", "t.ptx:12:2: error: missing type modifier in `add`");
+}
+
+#[test]
+fn comparison_invalid_for_float() {
+    check("\tsetp.lo.f32 %p1, %f1, %f2;", "t.ptx:12:2: error: comparison `.lo` is invalid for `.f32` in `setp.lo.f32`");
+}
+
+#[test]
+fn cvt_float_to_int_needs_integer_rounding() {
+    check(
+        "\tcvt.s32.f32 %r1, %f1;",
+        "t.ptx:12:2: error: missing an integer rounding modifier (`.rni`, `.rzi`, `.rmi`, `.rpi`) in `cvt.s32.f32`",
+    );
+}
+
+#[test]
+fn guard_must_be_predicate() {
+    check("\t@%r1 bra $L1;\n$L1:", "t.ptx:12:2: error: `%r1` is not a predicate");
+}
+
+#[test]
+fn load_without_brackets() {
+    check("\tld.global.u32 %r1, %rd1;", "t.ptx:12:21: error: expected an address `[...]`");
+}
+
+#[test]
+fn load_from_undefined_symbol() {
+    check("\tld.global.u32 %r1, [nosuch];", "t.ptx:12:21: error: undefined symbol `nosuch`");
+}
+
+#[test]
+fn vector_load_element_count() {
+    check(
+        "\tld.global.v4.f32 {%f1, %f2}, [%rd1];",
+        "t.ptx:12:19: error: expected a vector of 4 elements, found 2",
+    );
+}
+
+#[test]
+fn vector_too_wide() {
+    check(
+        "\t.reg .f64 %fd<5>;\n\tld.global.v4.f64 {%fd1, %fd2, %fd3, %fd4}, [%rd1];",
+        "t.ptx:13:2: error: vector `.v4` of `.f64` exceeds 128 bits in `ld.global.v4.f64`",
+    );
+}
+
+#[test]
+fn load_from_register_space() {
+    check("\tld.reg.u32 %r1, [%rd1];", "t.ptx:12:2: error: invalid state space `.reg` in `ld.reg.u32`");
+}
+
+#[test]
+fn saturation_only_on_s32() {
+    check("\tadd.sat.u32 %r1, %r2, %r3;", "t.ptx:12:2: error: `.sat` applies only to `.s32` in `add.sat.u32`");
+}
+
+#[test]
+fn wide_multiply_of_64_bits() {
+    check(
+        "\tmul.wide.s64 %rd1, %rd2, %rd3;",
+        "t.ptx:12:2: error: `.wide` applies only to 16- and 32-bit types in `mul.wide.s64`",
+    );
+}
+
+#[test]
+fn special_register_needs_component() {
+    check("\tmov.u32 %r1, %tid;", "t.ptx:12:15: error: `%tid` needs a component `.x`, `.y` or `.z`");
+}
+
+#[test]
+fn atomic_increment_is_unsigned_only() {
+    check("\tatom.global.inc.s32 %r1, [%rd1], %r2;", "t.ptx:12:2: error: invalid type `.s32` for `atom`");
+}
+
+#[test]
+fn barrier_needs_a_mode() {
+    check("\tbar 0;", "t.ptx:12:2: error: missing `.sync`, `.arrive` or `.red` in `bar`");
+}
+
+#[test]
+fn float_literal_for_integer_operand() {
+    check("\tadd.s32 %r1, %r2, 0f3F800000;", "t.ptx:12:20: error: float literal for a `.s32` operand");
+}
+
+#[test]
+fn negating_a_non_predicate_source() {
+    check("\tadd.s32 %r1, !%r2, %r3;", "t.ptx:12:15: error: `!` applies only to predicate operands");
+}
+
+#[test]
+fn variable_used_as_register() {
+    check(
+        "\tadd.u64 %rd1, k_param_0, 1;",
+        "t.ptx:12:16: error: `k_param_0` is a variable; use `[k_param_0]` to access it",
+    );
+}
+
+/// Whole-module cases that do not fit the kernel template.
+#[track_caller]
+fn check_module(text: &str, expected: &str) {
+    let got = match frontend::compile("m.ptx", text) {
+        Ok(_) => vec![],
+        Err(e) => e.headlines(),
+    };
+    assert_eq!(got.first().map(String::as_str), Some(expected), "all diagnostics: {got:#?}");
+}
+
+#[test]
+fn missing_version() {
+    check_module(".target sm_70\n.address_size 64\n", "m.ptx:1:1: error: missing `.version` directive");
+}
+
+#[test]
+fn address_size_32_is_unsupported() {
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 32\n",
+        "m.ptx:3:1: error: unsupported: .address_size 32 (only 64 is supported)",
+    );
+}
+
+#[test]
+fn too_many_initializers() {
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n.global .u32 t[2] = {1, 2, 3};\n",
+        "m.ptx:4:21: error: 3 initializers for an array of 2 elements",
+    );
+}
+
+#[test]
+fn shared_variable_with_initializer() {
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n.shared .u32 s = 5;\n",
+        "m.ptx:4:18: error: `.shared` variables cannot be initialized",
+    );
+}
+
+#[test]
+fn duplicate_global() {
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n.global .u32 g;\n.global .u32 g;\n",
+        "m.ptx:5:14: error: duplicate declaration of `g`",
+    );
+}
+
+#[test]
+fn call_with_wrong_arity() {
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n\
+         .func (.param .b32 r) f(.param .b32 a)\n{\n\tret;\n}\n\
+         .entry k()\n{\n\t.param .b32 x;\n\tcall.uni f, (x);\n\tret;\n}\n",
+        "m.ptx:11:2: error: `f` takes 1 argument(s) and 1 return value(s); call passes 1 and 0",
+    );
+}
+
+#[test]
+fn call_to_undefined_function() {
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n.entry k()\n{\n\tcall.uni nothere;\n\tret;\n}\n",
+        "m.ptx:6:11: error: undefined function `nothere`",
+    );
+}
+
+#[test]
+fn texture_instruction_lowers_as_unsupported() {
+    let text = TEMPLATE.replace(
+        "BODY",
+        "\t.reg .s32 %t<2>;\n\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%t1}];",
+    );
+    let module = frontend::compile("t.ptx", &text).expect("texture instructions lower");
+    let unsupported: Vec<_> = module.unsupported().map(|(f, i)| (f.name.clone(), i.loc.line, format!("{:?}", i.op))).collect();
+    assert_eq!(unsupported, vec![("k".to_string(), 13, "Unsupported { text: \"tex.1d.v4.f32.s32\" }".to_string())]);
+}
