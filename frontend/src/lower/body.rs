@@ -2,7 +2,7 @@
 
 use super::decode::{Decoded, decode};
 use super::mods::Mods;
-use super::shape::Slot;
+use super::shape::{Slot, Slots};
 use super::vars::{self, DeclType};
 use super::{ModuleName, ModuleScope, Result};
 use crate::ast::{self, Span, Statement};
@@ -11,7 +11,7 @@ use isa::{
     Block, BlockId, FuncId, FuncKind, Function, Guard, Inst, LocalId, Op, Operand, RegInfo, SrcLoc,
     StateSpace, SymbolRef, Tuning, Type, VReg,
 };
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// What a name declared inside a function refers to.
 #[derive(Clone, Copy, Debug)]
@@ -150,7 +150,7 @@ pub(crate) fn lower_body<'a>(
         isa_module,
         func,
         scopes: vec![params],
-        labels: HashMap::new(),
+        labels: HashMap::default(),
         fixups: Vec::new(),
         open: false,
         diags: Vec::new(),
@@ -182,7 +182,7 @@ impl<'a> FnLowerer<'a, '_> {
 
     /// Labels are function-wide; collect them first so duplicates are reported at the second one.
     fn collect_labels(&mut self, stmts: &[Statement<'a>]) {
-        let mut seen: HashMap<&'a str, Span> = HashMap::new();
+        let mut seen: HashMap<&'a str, Span> = HashMap::default();
         fn walk<'a>(stmts: &[Statement<'a>], seen: &mut HashMap<&'a str, Span>, diags: &mut Vec<Diagnostic>) {
             for s in stmts {
                 match s {
@@ -380,9 +380,8 @@ impl<'a> FnLowerer<'a, '_> {
         let mut mods = Mods::new(inst.opcode, &inst.modifiers)?;
         let decoded = decode(inst.opcode.value, &mut mods)?
             .ok_or_else(|| Diagnostic::semantic(inst.opcode.span, format!("unknown opcode `{}`", inst.opcode.value)))?;
-        let full_name = mods.full_name();
         let (op, dsts, srcs) = match decoded {
-            Decoded::Unsupported => (Op::Unsupported { text: full_name }, vec![], vec![]),
+            Decoded::Unsupported => (Op::Unsupported { text: mods.full_name() }, vec![], vec![]),
             Decoded::Bra { uni } => {
                 mods.finish()?;
                 let label = match inst.operands.as_slice() {
@@ -398,7 +397,7 @@ impl<'a> FnLowerer<'a, '_> {
             }
             Decoded::Call { uni } => {
                 mods.finish()?;
-                let (op, srcs) = self.call(inst, uni, &full_name)?;
+                let (op, srcs) = self.call(inst, uni, &mods.full_name())?;
                 (op, vec![], srcs)
             }
             Decoded::Op(op, shape) => {
@@ -513,11 +512,11 @@ impl<'a> FnLowerer<'a, '_> {
         if let Op::Mov { ty } = op {
             if ops.first().is_some_and(|o| matches!(o.kind, K::Vector(_))) {
                 op = Op::Unpack { ty };
-                shape.dsts = vec![Slot::Elems(ty)];
-                shape.srcs = vec![Slot::Val(ty)];
+                shape.dsts = Slots::of(&[Slot::Elems(ty)]);
+                shape.srcs = Slots::of(&[Slot::Val(ty)]);
             } else if ops.get(1).is_some_and(|o| matches!(o.kind, K::Vector(_))) {
                 op = Op::Pack { ty };
-                shape.srcs = vec![Slot::Elems(ty)];
+                shape.srcs = Slots::of(&[Slot::Elems(ty)]);
             }
         }
         // `bar.red` with four operands has the optional thread count.
@@ -546,7 +545,7 @@ impl<'a> FnLowerer<'a, '_> {
         if rest.len() < shape.min_srcs || rest.len() > shape.srcs.len() {
             return Err(self.count_error(inst, &shape));
         }
-        let srcs = rest.iter().zip(&shape.srcs).map(|(o, slot)| self.src(o, *slot)).collect::<Result<Vec<_>>>()?;
+        let srcs = rest.iter().zip(shape.srcs.iter()).map(|(o, slot)| self.src(o, *slot)).collect::<Result<Vec<_>>>()?;
         Ok((op, dsts, srcs))
     }
 

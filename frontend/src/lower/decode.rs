@@ -73,8 +73,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         }
         "bfe" => {
             let ty = typed(m, opcode, &[Type::U32, Type::U64, Type::S32, Type::S64])?;
-            let shape = Shape::binary(ty).s(Slot::Val(Type::U32));
-            let shape = Shape { srcs: vec![Slot::Val(ty), Slot::Val(Type::U32), Slot::Val(Type::U32)], min_srcs: 3, ..shape };
+            let shape = Shape::unary(ty).s(Slot::Val(Type::U32)).s(Slot::Val(Type::U32));
             op(Op::Bfe { ty }, shape)
         }
         "bfi" => {
@@ -828,13 +827,14 @@ fn store(m: &mut Mods) -> Result<Decoded> {
 
 fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
     let name = if red { "red" } else { "atom" };
-    let (order, scope) = {
-        let order = m.take(MemOrder::from_name)?.unwrap_or(MemOrder::Relaxed);
-        (order, m.take(Scope::from_name)?)
-    };
-    if matches!(order, MemOrder::Weak | MemOrder::Volatile | MemOrder::Sc) {
-        return Err(m.error(format!("invalid ordering `.{}` for `{name}`", order.name())));
+    // No ordering qualifier means `.relaxed` at `.gpu` scope; it is kept as `Weak` so the text
+    // form stays as written.
+    let order = m.take(MemOrder::from_name)?;
+    if let Some(o @ (MemOrder::Weak | MemOrder::Volatile | MemOrder::Sc)) = order {
+        return Err(m.error(format!("invalid ordering `.{}` for `{name}`", o.name())));
     }
+    let order = order.unwrap_or(MemOrder::Weak);
+    let scope = m.take(Scope::from_name)?;
     let space = memory_space(m)?;
     if !matches!(space, StateSpace::Global | StateSpace::Shared | StateSpace::Generic | StateSpace::SharedCluster) {
         return Err(m.error(format!("invalid state space `.{space}` for `{name}`")));

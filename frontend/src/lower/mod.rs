@@ -15,7 +15,7 @@ mod vars;
 use crate::ast::{self, Item, Span};
 use crate::diag::{Diagnostic, LineIndex, PtxError};
 use isa::{FuncId, GlobalId, InitValue, SrcLoc, StateSpace, SymbolRef};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 type Result<T> = std::result::Result<T, Diagnostic>;
 
@@ -62,7 +62,7 @@ impl Names for ModuleScope<'_> {
 /// Lowers a parsed module. `file` and `text` are used for diagnostics.
 pub fn lower(file: &str, text: &str, module: &ast::Module) -> std::result::Result<isa::Module, PtxError> {
     let mut diags = Vec::new();
-    let mut scope = ModuleScope { names: HashMap::new(), lines: LineIndex::new(text) };
+    let mut scope = ModuleScope { names: HashMap::default(), lines: LineIndex::new(text) };
     let mut out = isa::Module { version: (0, 0), target: Vec::new(), address_size: 64, globals: Vec::new(), functions: Vec::new() };
     let mut seen_version = false;
 

@@ -69,15 +69,19 @@ impl<'m, 'a> Mods<'m, 'a> {
         Ok(found)
     }
 
-    /// Consumes every type modifier, in order.
-    pub(crate) fn types(&mut self) -> Vec<Type> {
-        let mut out = Vec::new();
+    /// Consumes every type modifier, in order. More than three is an error in every
+    /// instruction, so only the count is kept past that.
+    pub(crate) fn types(&mut self) -> TypeList {
+        let mut out = TypeList { items: [Type::Pred; 3], len: 0 };
         for (i, m) in self.list.iter().enumerate() {
             if self.used & (1 << i) == 0
                 && let Some(t) = Type::from_name(m.value)
             {
                 self.used |= 1 << i;
-                out.push(t);
+                if out.len < out.items.len() {
+                    out.items[out.len] = t;
+                }
+                out.len += 1;
             }
         }
         out
@@ -121,7 +125,7 @@ impl<'m, 'a> Mods<'m, 'a> {
     }
 
     /// Reports the first modifier nobody consumed.
-    pub(crate) fn finish(self) -> Result<()> {
+    pub(crate) fn finish(&self) -> Result<()> {
         for (i, m) in self.list.iter().enumerate() {
             if self.used & (1 << i) == 0 {
                 return Err(Diagnostic::semantic(
@@ -131,5 +135,19 @@ impl<'m, 'a> Mods<'m, 'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// The type modifiers of an instruction, without allocating.
+pub(crate) struct TypeList {
+    items: [Type; 3],
+    len: usize,
+}
+
+impl TypeList {
+    /// The types; a list of more than three shows as four (enough for every "expected N" check).
+    pub(crate) fn as_slice(&self) -> &[Type] {
+        const TOO_MANY: [Type; 4] = [Type::Pred; 4];
+        if self.len > self.items.len() { &TOO_MANY } else { &self.items[..self.len] }
     }
 }

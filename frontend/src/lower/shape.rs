@@ -25,13 +25,59 @@ pub(crate) enum Slot {
     Elems(Type),
 }
 
+/// A short list of slots kept inline: decoding runs once per instruction, on the hot path of
+/// loading PTX, and no instruction has more than five sources.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slots {
+    items: [Slot; 5],
+    len: usize,
+}
+
+impl Default for Slots {
+    fn default() -> Slots {
+        Slots { items: [Slot::Addr; 5], len: 0 }
+    }
+}
+
+impl Slots {
+    pub(crate) fn of(slots: &[Slot]) -> Slots {
+        let mut out = Slots::default();
+        for s in slots {
+            out.push(*s);
+        }
+        out
+    }
+
+    pub(crate) fn push(&mut self, s: Slot) {
+        self.items[self.len] = s;
+        self.len += 1;
+    }
+
+    pub(crate) fn insert(&mut self, at: usize, s: Slot) {
+        self.items.copy_within(at..self.len, at + 1);
+        self.items[at] = s;
+        self.len += 1;
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [Slot];
+    fn deref(&self) -> &[Slot] {
+        &self.items[..self.len]
+    }
+}
+
 /// Destination and source slots of an instruction; trailing sources past `min_srcs` and
 /// destinations past `min_dsts` are optional.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Shape {
-    pub dsts: Vec<Slot>,
+    pub dsts: Slots,
     pub min_dsts: usize,
-    pub srcs: Vec<Slot>,
+    pub srcs: Slots,
     pub min_srcs: usize,
 }
 
