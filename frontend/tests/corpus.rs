@@ -1,5 +1,6 @@
 //! Every committed PTX file under `samples/` (NVRTC output for SAXPY, the instruction corpus
-//! and the Rodinia ports) lowers without a diagnostic.
+//! and the Rodinia ports) lowers without a diagnostic, passes the IR verifier, and gets a
+//! register allocation that respects liveness.
 
 use std::path::{Path, PathBuf};
 
@@ -24,8 +25,21 @@ fn every_sample_ptx_lowers() {
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable PTX");
-        if let Err(e) = frontend::compile(&path.display().to_string(), &text) {
-            failures.push(e.to_string());
+        match frontend::compile(&path.display().to_string(), &text) {
+            Err(e) => failures.push(e.to_string()),
+            Ok(module) => {
+                let violations = isa::verify::verify_module(&module);
+                if !violations.is_empty() {
+                    failures.push(format!("{}: {violations:?}", path.display()));
+                }
+                for f in module.functions.iter().filter(|f| !f.is_declaration()) {
+                    let a = isa::analysis::FunctionAnalysis::compute(f);
+                    let errors = isa::regalloc::validate(f, &a.liveness, &a.alloc);
+                    if !errors.is_empty() {
+                        failures.push(format!("{} `{}`: allocation errors {errors:?}", path.display(), f.name));
+                    }
+                }
+            }
         }
     }
     assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n\n"));
