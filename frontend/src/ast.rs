@@ -13,12 +13,18 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -45,18 +51,34 @@ pub struct Module<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item<'a> {
     /// `.version 8.8`
-    Version { major: u32, minor: u32, span: Span },
+    Version {
+        major: u32,
+        minor: u32,
+        span: Span,
+    },
     /// `.target sm_70, texmode_independent`
-    Target { names: Vec<Spanned<&'a str>>, span: Span },
+    Target {
+        names: Vec<Spanned<&'a str>>,
+        span: Span,
+    },
     /// `.address_size 64`
-    AddressSize { bits: u32, span: Span },
+    AddressSize {
+        bits: u32,
+        span: Span,
+    },
     /// A module-scope variable declaration.
     Var(VarDecl<'a>),
     Function(Function<'a>),
     /// `.pragma "nounroll";` at module scope.
-    Pragma { values: Vec<&'a str>, span: Span },
+    Pragma {
+        values: Vec<&'a str>,
+        span: Span,
+    },
     /// Directives parsed and ignored: `.file`, `.section` (debug info), ...
-    Ignored { directive: &'a str, span: Span },
+    Ignored {
+        directive: &'a str,
+        span: Span,
+    },
 }
 
 /// `.visible`, `.extern`, `.weak`, `.common`.
@@ -104,15 +126,35 @@ pub struct DeclName<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Init<'a> {
     /// A constant (see [`Operand`] for how literals are kept).
-    Int { bits: u64, span: Span },
-    F32 { bits: u32, span: Span },
-    F64 { bits: u64, span: Span },
+    Int {
+        bits: u64,
+        span: Span,
+    },
+    F32 {
+        bits: u32,
+        span: Span,
+    },
+    F64 {
+        bits: u64,
+        span: Span,
+    },
     /// `sym` or `sym+4`: the address of a symbol.
-    Symbol { name: &'a str, offset: i64, span: Span },
+    Symbol {
+        name: &'a str,
+        offset: i64,
+        span: Span,
+    },
     /// `generic(sym)` or `generic(sym)+4`.
-    Generic { name: &'a str, offset: i64, span: Span },
+    Generic {
+        name: &'a str,
+        offset: i64,
+        span: Span,
+    },
     /// `{a, b, ...}`.
-    List { items: Vec<Init<'a>>, span: Span },
+    List {
+        items: Vec<Init<'a>>,
+        span: Span,
+    },
 }
 
 /// `.entry` or `.func`.
@@ -159,15 +201,33 @@ pub enum Statement<'a> {
     Instruction(Instruction<'a>),
     Var(VarDecl<'a>),
     /// `{ ... }`: a nested scope (NVRTC wraps call sequences in one).
-    Block { body: Vec<Statement<'a>>, span: Span },
+    Block {
+        body: Vec<Statement<'a>>,
+        span: Span,
+    },
     /// `.pragma "nounroll";`
-    Pragma { values: Vec<&'a str>, span: Span },
+    Pragma {
+        values: Vec<&'a str>,
+        span: Span,
+    },
     /// `name: .callprototype (.param .b32 _) _ (.param .b64 _);`
-    CallPrototype { label: Spanned<&'a str>, rets: Vec<VarDecl<'a>>, params: Vec<VarDecl<'a>>, span: Span },
+    CallPrototype {
+        label: Spanned<&'a str>,
+        rets: Vec<VarDecl<'a>>,
+        params: Vec<VarDecl<'a>>,
+        span: Span,
+    },
     /// `name: .calltargets f1, f2;`
-    CallTargets { label: Spanned<&'a str>, targets: Vec<Spanned<&'a str>>, span: Span },
+    CallTargets {
+        label: Spanned<&'a str>,
+        targets: Vec<Spanned<&'a str>>,
+        span: Span,
+    },
     /// Debug directives parsed and ignored: `.loc`, `.file`, ...
-    Ignored { directive: &'a str, span: Span },
+    Ignored {
+        directive: &'a str,
+        span: Span,
+    },
 }
 
 /// A guard `@p` or `@!p`.
@@ -208,18 +268,38 @@ pub struct Operand<'a> {
 pub enum OperandKind<'a> {
     /// A register, special register, variable, label or function name, with an optional
     /// `.x`-style component (`%tid.x`, `%v.y`).
-    Name { name: &'a str, component: Option<&'a str> },
+    Name {
+        name: &'a str,
+        component: Option<&'a str>,
+    },
     /// `!%p`
-    NotName { name: &'a str },
+    NotName {
+        name: &'a str,
+    },
     /// `%p|%q`: the two predicate destinations of `setp`, `shfl.sync`'s `d|p`, `match`'s `d|p`.
-    Pair { first: &'a str, second: &'a str },
+    Pair {
+        first: &'a str,
+        second: &'a str,
+    },
     /// `sym+8` / `sym-8` outside brackets.
-    NameOffset { name: &'a str, offset: i64 },
-    Int { bits: u64 },
-    F32 { bits: u32 },
-    F64 { bits: u64 },
+    NameOffset {
+        name: &'a str,
+        offset: i64,
+    },
+    Int {
+        bits: u64,
+    },
+    F32 {
+        bits: u32,
+    },
+    F64 {
+        bits: u64,
+    },
     /// `[base]`, `[base+imm]`, `[base+-imm]`, `[base-imm]`, `[imm]`.
-    Address { base: Option<&'a str>, offset: i64 },
+    Address {
+        base: Option<&'a str>,
+        offset: i64,
+    },
     /// `{a, b, c, d}`
     Vector(Vec<Operand<'a>>),
     /// `(a, b)`: call argument and return lists.

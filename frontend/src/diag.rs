@@ -37,16 +37,31 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn syntax(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { kind: DiagKind::Syntax, message: message.into(), span, help: None }
+        Diagnostic {
+            kind: DiagKind::Syntax,
+            message: message.into(),
+            span,
+            help: None,
+        }
     }
 
     pub fn semantic(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { kind: DiagKind::Semantic, message: message.into(), span, help: None }
+        Diagnostic {
+            kind: DiagKind::Semantic,
+            message: message.into(),
+            span,
+            help: None,
+        }
     }
 
     /// An `unsupported: <what>` diagnostic.
     pub fn unsupported(span: Span, what: impl fmt::Display) -> Diagnostic {
-        Diagnostic { kind: DiagKind::Unsupported, message: format!("unsupported: {what}"), span, help: None }
+        Diagnostic {
+            kind: DiagKind::Unsupported,
+            message: format!("unsupported: {what}"),
+            span,
+            help: None,
+        }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
@@ -64,7 +79,12 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
         LineIndex { line_starts }
     }
 
@@ -77,7 +97,10 @@ impl LineIndex {
     /// Byte range of a 1-based line, without its newline.
     fn line_range(&self, line: u32, text_len: usize) -> (usize, usize) {
         let start = self.line_starts[line as usize - 1] as usize;
-        let end = self.line_starts.get(line as usize).map_or(text_len, |&s| s as usize - 1);
+        let end = self
+            .line_starts
+            .get(line as usize)
+            .map_or(text_len, |&s| s as usize - 1);
         (start, end)
     }
 }
@@ -91,14 +114,25 @@ pub struct PtxError {
 }
 
 impl PtxError {
-    pub fn new(file: impl Into<String>, source_text: impl Into<std::sync::Arc<str>>, diagnostics: Vec<Diagnostic>) -> PtxError {
-        PtxError { file: file.into(), source_text: source_text.into(), diagnostics }
+    pub fn new(
+        file: impl Into<String>,
+        source_text: impl Into<std::sync::Arc<str>>,
+        diagnostics: Vec<Diagnostic>,
+    ) -> PtxError {
+        PtxError {
+            file: file.into(),
+            source_text: source_text.into(),
+            diagnostics,
+        }
     }
 
     /// The first line of each diagnostic: `file:line:col: error: message`.
     pub fn headlines(&self) -> Vec<String> {
         let index = LineIndex::new(&self.source_text);
-        self.diagnostics.iter().map(|d| self.headline(&index, d)).collect()
+        self.diagnostics
+            .iter()
+            .map(|d| self.headline(&index, d))
+            .collect()
     }
 
     fn headline(&self, index: &LineIndex, d: &Diagnostic) -> String {
@@ -108,7 +142,9 @@ impl PtxError {
 
     /// Whether every diagnostic is an `unsupported:` one.
     pub fn is_unsupported(&self) -> bool {
-        self.diagnostics.iter().all(|d| d.kind == DiagKind::Unsupported)
+        self.diagnostics
+            .iter()
+            .all(|d| d.kind == DiagKind::Unsupported)
     }
 
     /// Full rendering with source snippets, one block per diagnostic.
@@ -120,9 +156,16 @@ impl PtxError {
             let (ls, le) = index.line_range(line, self.source_text.len());
             let text = &self.source_text[ls..le];
             let gutter = line.to_string().len();
-            let width = (d.span.end.saturating_sub(d.span.start) as usize).clamp(1, (le - ls + 1).saturating_sub(col as usize - 1).max(1));
+            let width = (d.span.end.saturating_sub(d.span.start) as usize)
+                .clamp(1, (le - ls + 1).saturating_sub(col as usize - 1).max(1));
             out += &self.headline(&index, d);
-            out += &format!("\n{:gutter$} |\n{line} | {text}\n{:gutter$} | {}{}\n", "", "", " ".repeat(col as usize - 1), "^".repeat(width));
+            out += &format!(
+                "\n{:gutter$} |\n{line} | {text}\n{:gutter$} | {}{}\n",
+                "",
+                "",
+                " ".repeat(col as usize - 1),
+                "^".repeat(width)
+            );
             if let Some(help) = &d.help {
                 out += &format!("{:gutter$} = help: {help}\n", "");
             }

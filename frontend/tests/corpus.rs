@@ -5,7 +5,11 @@
 use std::path::{Path, PathBuf};
 
 fn ptx_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("samples directory").flatten().map(|e| e.path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("samples directory")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     entries.sort();
     for path in entries {
         if path.is_dir() {
@@ -21,7 +25,11 @@ fn every_sample_ptx_lowers() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
     let mut files = Vec::new();
     ptx_files(&root, &mut files);
-    assert!(files.len() >= 20, "expected the corpus under {}", root.display());
+    assert!(
+        files.len() >= 20,
+        "expected the corpus under {}",
+        root.display()
+    );
     let mut failures = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable PTX");
@@ -36,11 +44,21 @@ fn every_sample_ptx_lowers() {
                     let a = isa::analysis::FunctionAnalysis::compute(f);
                     let errors = isa::regalloc::validate(f, &a.liveness, &a.alloc);
                     if !errors.is_empty() {
-                        failures.push(format!("{} `{}`: allocation errors {errors:?}", path.display(), f.name));
+                        failures.push(format!(
+                            "{} `{}`: allocation errors {errors:?}",
+                            path.display(),
+                            f.name
+                        ));
                     }
                 }
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} files failed:\n{}", failures.len(), files.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
 }

@@ -26,7 +26,8 @@ BODY
 /// Lowers one instruction and returns its printed form (mnemonic and operands).
 fn lowered(inst: &str) -> String {
     let text = TEMPLATE.replace("BODY", &format!("\t{inst}"));
-    let module = frontend::compile("d.ptx", &text).unwrap_or_else(|e| panic!("`{inst}` does not lower:\n{e}"));
+    let module = frontend::compile("d.ptx", &text)
+        .unwrap_or_else(|e| panic!("`{inst}` does not lower:\n{e}"));
     let f = &module.functions[0];
     let first = &f.blocks[0].insts[0];
     Printer::new(Some(&module), f).inst(first).to_string()
@@ -49,11 +50,23 @@ fn integer_arithmetic() {
         ("mul.hi.u32 %r1, %r2, %r3;", "mul.hi.u32 %r1, %r2, %r3;"),
         ("mul.wide.s32 %rd1, %r2, 4;", "mul.wide.s32 %rd1, %r2, 4;"),
         ("mul.s32.wide %rd1, %r2, 4;", "mul.wide.s32 %rd1, %r2, 4;"),
-        ("mad.lo.s32 %r1, %r2, %r3, %r4;", "mad.lo.s32 %r1, %r2, %r3, %r4;"),
-        ("mad.hi.sat.s32 %r1, %r2, %r3, %r4;", "mad.hi.sat.s32 %r1, %r2, %r3, %r4;"),
-        ("mad.wide.u32 %rd1, %r2, %r3, %rd4;", "mad.wide.u32 %rd1, %r2, %r3, %rd4;"),
+        (
+            "mad.lo.s32 %r1, %r2, %r3, %r4;",
+            "mad.lo.s32 %r1, %r2, %r3, %r4;",
+        ),
+        (
+            "mad.hi.sat.s32 %r1, %r2, %r3, %r4;",
+            "mad.hi.sat.s32 %r1, %r2, %r3, %r4;",
+        ),
+        (
+            "mad.wide.u32 %rd1, %r2, %r3, %rd4;",
+            "mad.wide.u32 %rd1, %r2, %r3, %rd4;",
+        ),
         ("mul24.hi.u32 %r1, %r2, %r3;", "mul24.hi.u32 %r1, %r2, %r3;"),
-        ("mad24.lo.s32 %r1, %r2, %r3, %r4;", "mad24.lo.s32 %r1, %r2, %r3, %r4;"),
+        (
+            "mad24.lo.s32 %r1, %r2, %r3, %r4;",
+            "mad24.lo.s32 %r1, %r2, %r3, %r4;",
+        ),
         ("div.s32 %r1, %r2, %r3;", "div.s32 %r1, %r2, %r3;"),
         ("rem.u64 %rd1, %rd2, %rd3;", "rem.u64 %rd1, %rd2, %rd3;"),
         ("abs.s32 %r1, %r2;", "abs.s32 %r1, %r2;"),
@@ -65,8 +78,14 @@ fn integer_arithmetic() {
         ("addc.cc.u32 %r1, %r2, %r3;", "addc.cc.u32 %r1, %r2, %r3;"),
         ("sub.cc.u32 %r1, %r2, %r3;", "sub.cc.u32 %r1, %r2, %r3;"),
         ("subc.u32 %r1, %r2, %r3;", "subc.u32 %r1, %r2, %r3;"),
-        ("mad.lo.cc.u32 %r1, %r2, %r3, %r4;", "mad.lo.cc.u32 %r1, %r2, %r3, %r4;"),
-        ("madc.hi.cc.u32 %r1, %r2, %r3, %r4;", "madc.hi.cc.u32 %r1, %r2, %r3, %r4;"),
+        (
+            "mad.lo.cc.u32 %r1, %r2, %r3, %r4;",
+            "mad.lo.cc.u32 %r1, %r2, %r3, %r4;",
+        ),
+        (
+            "madc.hi.cc.u32 %r1, %r2, %r3, %r4;",
+            "madc.hi.cc.u32 %r1, %r2, %r3, %r4;",
+        ),
     ]);
 }
 
@@ -75,15 +94,36 @@ fn bit_manipulation() {
     check(&[
         ("popc.b64 %r1, %rd1;", "popc.b64 %r1, %rd1;"),
         ("clz.b32 %r1, %r2;", "clz.b32 %r1, %r2;"),
-        ("bfind.shiftamt.u32 %r1, %r2;", "bfind.shiftamt.u32 %r1, %r2;"),
+        (
+            "bfind.shiftamt.u32 %r1, %r2;",
+            "bfind.shiftamt.u32 %r1, %r2;",
+        ),
         ("brev.b32 %r1, %r2;", "brev.b32 %r1, %r2;"),
         ("bfe.s32 %r1, %r2, 4, 8;", "bfe.s32 %r1, %r2, 4, 8;"),
-        ("bfi.b64 %rd1, %rd2, %rd3, %r1, %r2;", "bfi.b64 %rd1, %rd2, %rd3, %r1, %r2;"),
-        ("prmt.b32 %r1, %r2, %r3, 0x3210;", "prmt.b32 %r1, %r2, %r3, 12816;"),
-        ("prmt.b32.rc8 %r1, %r2, %r3, %r4;", "prmt.b32.rc8 %r1, %r2, %r3, %r4;"),
-        ("shf.l.wrap.b32 %r1, %r2, %r3, %r4;", "shf.l.wrap.b32 %r1, %r2, %r3, %r4;"),
-        ("shf.clamp.r.b32 %r1, %r2, %r3, %r4;", "shf.r.clamp.b32 %r1, %r2, %r3, %r4;"),
-        ("bmsk.clamp.b32 %r1, %r2, %r3;", "bmsk.clamp.b32 %r1, %r2, %r3;"),
+        (
+            "bfi.b64 %rd1, %rd2, %rd3, %r1, %r2;",
+            "bfi.b64 %rd1, %rd2, %rd3, %r1, %r2;",
+        ),
+        (
+            "prmt.b32 %r1, %r2, %r3, 0x3210;",
+            "prmt.b32 %r1, %r2, %r3, 12816;",
+        ),
+        (
+            "prmt.b32.rc8 %r1, %r2, %r3, %r4;",
+            "prmt.b32.rc8 %r1, %r2, %r3, %r4;",
+        ),
+        (
+            "shf.l.wrap.b32 %r1, %r2, %r3, %r4;",
+            "shf.l.wrap.b32 %r1, %r2, %r3, %r4;",
+        ),
+        (
+            "shf.clamp.r.b32 %r1, %r2, %r3, %r4;",
+            "shf.r.clamp.b32 %r1, %r2, %r3, %r4;",
+        ),
+        (
+            "bmsk.clamp.b32 %r1, %r2, %r3;",
+            "bmsk.clamp.b32 %r1, %r2, %r3;",
+        ),
         ("and.pred %p1, %p2, %p3;", "and.pred %p1, %p2, %p3;"),
         ("xor.b16 %rs1, %rs2, 1;", "xor.b16 %rs1, %rs2, 1;"),
         ("not.b64 %rd1, %rd2;", "not.b64 %rd1, %rd2;"),
@@ -96,30 +136,72 @@ fn bit_manipulation() {
 #[test]
 fn floating_point() {
     check(&[
-        ("add.f32 %f1, %f2, 0f3F800000;", "add.f32 %f1, %f2, 0f3F800000;"),
-        ("add.rz.ftz.sat.f32 %f1, %f2, %f3;", "add.rz.ftz.sat.f32 %f1, %f2, %f3;"),
-        ("add.sat.ftz.rz.f32 %f1, %f2, %f3;", "add.rz.ftz.sat.f32 %f1, %f2, %f3;"),
-        ("sub.rm.f64 %fd1, %fd2, %fd3;", "sub.rm.f64 %fd1, %fd2, %fd3;"),
-        ("mul.rp.f32 %f1, %f2, 1.5;", "mul.rp.f32 %f1, %f2, 0f3FC00000;"),
-        ("fma.rn.f64 %fd1, %fd2, %fd3, %fd4;", "fma.rn.f64 %fd1, %fd2, %fd3, %fd4;"),
-        ("mad.rz.ftz.f32 %f1, %f2, %f3, %f4;", "fma.rz.ftz.f32 %f1, %f2, %f3, %f4;"),
+        (
+            "add.f32 %f1, %f2, 0f3F800000;",
+            "add.f32 %f1, %f2, 0f3F800000;",
+        ),
+        (
+            "add.rz.ftz.sat.f32 %f1, %f2, %f3;",
+            "add.rz.ftz.sat.f32 %f1, %f2, %f3;",
+        ),
+        (
+            "add.sat.ftz.rz.f32 %f1, %f2, %f3;",
+            "add.rz.ftz.sat.f32 %f1, %f2, %f3;",
+        ),
+        (
+            "sub.rm.f64 %fd1, %fd2, %fd3;",
+            "sub.rm.f64 %fd1, %fd2, %fd3;",
+        ),
+        (
+            "mul.rp.f32 %f1, %f2, 1.5;",
+            "mul.rp.f32 %f1, %f2, 0f3FC00000;",
+        ),
+        (
+            "fma.rn.f64 %fd1, %fd2, %fd3, %fd4;",
+            "fma.rn.f64 %fd1, %fd2, %fd3, %fd4;",
+        ),
+        (
+            "mad.rz.ftz.f32 %f1, %f2, %f3, %f4;",
+            "fma.rz.ftz.f32 %f1, %f2, %f3, %f4;",
+        ),
         ("div.rn.f32 %f1, %f2, %f3;", "div.rn.f32 %f1, %f2, %f3;"),
-        ("div.approx.ftz.f32 %f1, %f2, %f3;", "div.approx.ftz.f32 %f1, %f2, %f3;"),
+        (
+            "div.approx.ftz.f32 %f1, %f2, %f3;",
+            "div.approx.ftz.f32 %f1, %f2, %f3;",
+        ),
         ("div.full.f32 %f1, %f2, %f3;", "div.full.f32 %f1, %f2, %f3;"),
         ("rcp.rn.f64 %fd1, %fd2;", "rcp.rn.f64 %fd1, %fd2;"),
-        ("rcp.approx.ftz.f64 %fd1, %fd2;", "rcp.approx.ftz.f64 %fd1, %fd2;"),
+        (
+            "rcp.approx.ftz.f64 %fd1, %fd2;",
+            "rcp.approx.ftz.f64 %fd1, %fd2;",
+        ),
         ("sqrt.approx.f32 %f1, %f2;", "sqrt.approx.f32 %f1, %f2;"),
-        ("rsqrt.approx.f64 %fd1, %fd2;", "rsqrt.approx.f64 %fd1, %fd2;"),
-        ("sin.approx.ftz.f32 %f1, %f2;", "sin.approx.ftz.f32 %f1, %f2;"),
+        (
+            "rsqrt.approx.f64 %fd1, %fd2;",
+            "rsqrt.approx.f64 %fd1, %fd2;",
+        ),
+        (
+            "sin.approx.ftz.f32 %f1, %f2;",
+            "sin.approx.ftz.f32 %f1, %f2;",
+        ),
         ("ex2.approx.f32 %f1, %f2;", "ex2.approx.f32 %f1, %f2;"),
-        ("lg2.approx.ftz.f32 %f1, %f2;", "lg2.approx.ftz.f32 %f1, %f2;"),
+        (
+            "lg2.approx.ftz.f32 %f1, %f2;",
+            "lg2.approx.ftz.f32 %f1, %f2;",
+        ),
         ("tanh.approx.f32 %f1, %f2;", "tanh.approx.f32 %f1, %f2;"),
         ("abs.ftz.f32 %f1, %f2;", "abs.ftz.f32 %f1, %f2;"),
         ("neg.f64 %fd1, %fd2;", "neg.f64 %fd1, %fd2;"),
         ("min.NaN.f32 %f1, %f2, %f3;", "min.NaN.f32 %f1, %f2, %f3;"),
         ("max.ftz.f32 %f1, %f2, %f3;", "max.ftz.f32 %f1, %f2, %f3;"),
-        ("copysign.f64 %fd1, %fd2, %fd3;", "copysign.f64 %fd1, %fd2, %fd3;"),
-        ("testp.notanumber.f32 %p1, %f1;", "testp.notanumber.f32 %p1, %f1;"),
+        (
+            "copysign.f64 %fd1, %fd2, %fd3;",
+            "copysign.f64 %fd1, %fd2, %fd3;",
+        ),
+        (
+            "testp.notanumber.f32 %p1, %f1;",
+            "testp.notanumber.f32 %p1, %f1;",
+        ),
     ]);
 }
 
@@ -128,14 +210,38 @@ fn comparison_and_selection() {
     check(&[
         ("setp.lt.s32 %p1, %r1, %r2;", "setp.lt.s32 %p1, %r1, %r2;"),
         ("setp.geu.f32 %p1, %f1, %f2;", "setp.geu.f32 %p1, %f1, %f2;"),
-        ("setp.nan.f64 %p1, %fd1, %fd2;", "setp.nan.f64 %p1, %fd1, %fd2;"),
-        ("setp.gt.and.s32 %p1|%p2, %r1, %r2, %p3;", "setp.gt.and.s32 %p1|%p2, %r1, %r2, %p3;"),
-        ("setp.ltu.or.ftz.f32 %p1|%p2, %f1, %f2, !%p3;", "setp.ltu.or.ftz.f32 %p1|%p2, %f1, %f2, !%p3;"),
-        ("setp.hi.u64 %p1, %rd1, %rd2;", "setp.hi.u64 %p1, %rd1, %rd2;"),
-        ("set.le.u32.f32 %r1, %f1, %f2;", "set.le.u32.f32 %r1, %f1, %f2;"),
-        ("set.eq.xor.f32.s32 %f1, %r1, %r2, %p1;", "set.eq.xor.f32.s32 %f1, %r1, %r2, %p1;"),
-        ("selp.b64 %rd1, %rd2, %rd3, %p1;", "selp.b64 %rd1, %rd2, %rd3, %p1;"),
-        ("slct.f32.s32 %f1, %f2, %f3, %r1;", "slct.f32.s32 %f1, %f2, %f3, %r1;"),
+        (
+            "setp.nan.f64 %p1, %fd1, %fd2;",
+            "setp.nan.f64 %p1, %fd1, %fd2;",
+        ),
+        (
+            "setp.gt.and.s32 %p1|%p2, %r1, %r2, %p3;",
+            "setp.gt.and.s32 %p1|%p2, %r1, %r2, %p3;",
+        ),
+        (
+            "setp.ltu.or.ftz.f32 %p1|%p2, %f1, %f2, !%p3;",
+            "setp.ltu.or.ftz.f32 %p1|%p2, %f1, %f2, !%p3;",
+        ),
+        (
+            "setp.hi.u64 %p1, %rd1, %rd2;",
+            "setp.hi.u64 %p1, %rd1, %rd2;",
+        ),
+        (
+            "set.le.u32.f32 %r1, %f1, %f2;",
+            "set.le.u32.f32 %r1, %f1, %f2;",
+        ),
+        (
+            "set.eq.xor.f32.s32 %f1, %r1, %r2, %p1;",
+            "set.eq.xor.f32.s32 %f1, %r1, %r2, %p1;",
+        ),
+        (
+            "selp.b64 %rd1, %rd2, %rd3, %p1;",
+            "selp.b64 %rd1, %rd2, %rd3, %p1;",
+        ),
+        (
+            "slct.f32.s32 %f1, %f2, %f3, %r1;",
+            "slct.f32.s32 %f1, %f2, %f3, %r1;",
+        ),
     ]);
 }
 
@@ -143,14 +249,26 @@ fn comparison_and_selection() {
 fn conversion_and_movement() {
     check(&[
         ("cvt.rn.f32.s32 %f1, %r1;", "cvt.rn.f32.s32 %f1, %r1;"),
-        ("cvt.rzi.sat.s32.f32 %r1, %f1;", "cvt.rzi.sat.s32.f32 %r1, %f1;"),
-        ("cvt.sat.rzi.s32.f32 %r1, %f1;", "cvt.rzi.sat.s32.f32 %r1, %f1;"),
+        (
+            "cvt.rzi.sat.s32.f32 %r1, %f1;",
+            "cvt.rzi.sat.s32.f32 %r1, %f1;",
+        ),
+        (
+            "cvt.sat.rzi.s32.f32 %r1, %f1;",
+            "cvt.rzi.sat.s32.f32 %r1, %f1;",
+        ),
         ("cvt.rpi.f32.f32 %f1, %f2;", "cvt.rpi.f32.f32 %f1, %f2;"),
         ("cvt.f64.f32 %fd1, %f1;", "cvt.f64.f32 %fd1, %f1;"),
-        ("cvt.rm.ftz.f32.f64 %f1, %fd1;", "cvt.rm.ftz.f32.f64 %f1, %fd1;"),
+        (
+            "cvt.rm.ftz.f32.f64 %f1, %fd1;",
+            "cvt.rm.ftz.f32.f64 %f1, %fd1;",
+        ),
         ("cvt.u32.u16 %r1, %rs1;", "cvt.u32.u16 %r1, %rs1;"),
         ("cvt.s64.s32 %rd1, %r1;", "cvt.s64.s32 %rd1, %r1;"),
-        ("cvta.to.global.u64 %rd1, %rd2;", "cvta.to.global.u64 %rd1, %rd2;"),
+        (
+            "cvta.to.global.u64 %rd1, %rd2;",
+            "cvta.to.global.u64 %rd1, %rd2;",
+        ),
         ("cvta.shared.u64 %rd1, smem;", "cvta.shared.u64 %rd1, smem;"),
         ("mov.u32 %r1, %tid.y;", "mov.u32 %r1, %tid.y;"),
         ("mov.u64 %rd1, gvar;", "mov.u64 %rd1, gvar;"),
@@ -164,27 +282,75 @@ fn conversion_and_movement() {
 #[test]
 fn memory() {
     check(&[
-        ("ld.global.f32 %f1, [%rd1+16];", "ld.global.f32 %f1, [%rd1+16];"),
-        ("ld.v4.global.f32 {%f1, %f2, %f3, %f4}, [%rd1];", "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];"),
-        ("ld.global.nc.v2.u32 {%r1, %r2}, [%rd1+-8];", "ld.global.nc.v2.u32 {%r1, %r2}, [%rd1-8];"),
-        ("ld.volatile.shared.u32 %r1, [smem+4];", "ld.volatile.shared.u32 %r1, [smem+4];"),
-        ("ld.acquire.gpu.global.u32 %r1, [%rd1];", "ld.acquire.gpu.global.u32 %r1, [%rd1];"),
-        ("ld.global.cg.u8 %rs1, [%rd1];", "ld.global.cg.u8 %rs1, [%rd1];"),
+        (
+            "ld.global.f32 %f1, [%rd1+16];",
+            "ld.global.f32 %f1, [%rd1+16];",
+        ),
+        (
+            "ld.v4.global.f32 {%f1, %f2, %f3, %f4}, [%rd1];",
+            "ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];",
+        ),
+        (
+            "ld.global.nc.v2.u32 {%r1, %r2}, [%rd1+-8];",
+            "ld.global.nc.v2.u32 {%r1, %r2}, [%rd1-8];",
+        ),
+        (
+            "ld.volatile.shared.u32 %r1, [smem+4];",
+            "ld.volatile.shared.u32 %r1, [smem+4];",
+        ),
+        (
+            "ld.acquire.gpu.global.u32 %r1, [%rd1];",
+            "ld.acquire.gpu.global.u32 %r1, [%rd1];",
+        ),
+        (
+            "ld.global.cg.u8 %rs1, [%rd1];",
+            "ld.global.cg.u8 %rs1, [%rd1];",
+        ),
         ("ld.global.s16 %r1, [%rd1];", "ld.global.s16 %r1, [%rd1];"),
-        ("ld.local.u64 %rd1, [lmem+8];", "ld.local.u64 %rd1, [lmem+8];"),
+        (
+            "ld.local.u64 %rd1, [lmem+8];",
+            "ld.local.u64 %rd1, [lmem+8];",
+        ),
         ("ld.const.u32 %r1, [%rd1];", "ld.const.u32 %r1, [%rd1];"),
         ("ld.param.u64 %rd1, [k_p];", "ld.param.u64 %rd1, [k_p];"),
         ("ld.u32 %r1, [%rd1];", "ld.u32 %r1, [%rd1];"),
-        ("ldu.global.v2.f32 {%f1, %f2}, [%rd1];", "ldu.global.v2.f32 {%f1, %f2}, [%rd1];"),
-        ("st.global.wt.f32 [%rd1], %f1;", "st.global.wt.f32 [%rd1], %f1;"),
-        ("st.release.sys.global.u32 [%rd1], %r1;", "st.release.sys.global.u32 [%rd1], %r1;"),
-        ("st.shared.v2.u32 [smem], {%r1, 7};", "st.shared.v2.u32 [smem], {%r1, 7};"),
+        (
+            "ldu.global.v2.f32 {%f1, %f2}, [%rd1];",
+            "ldu.global.v2.f32 {%f1, %f2}, [%rd1];",
+        ),
+        (
+            "st.global.wt.f32 [%rd1], %f1;",
+            "st.global.wt.f32 [%rd1], %f1;",
+        ),
+        (
+            "st.release.sys.global.u32 [%rd1], %r1;",
+            "st.release.sys.global.u32 [%rd1], %r1;",
+        ),
+        (
+            "st.shared.v2.u32 [smem], {%r1, 7};",
+            "st.shared.v2.u32 [smem], {%r1, 7};",
+        ),
         ("st.local.u32 [lmem], %rd1;", "st.local.u32 [lmem], %rd1;"),
-        ("atom.global.add.u32 %r1, [%rd1], 1;", "atom.global.add.u32 %r1, [%rd1], 1;"),
-        ("atom.shared.cas.b64 %rd1, [smem], %rd2, %rd3;", "atom.shared.cas.b64 %rd1, [smem], %rd2, %rd3;"),
-        ("atom.acq_rel.gpu.inc.u32 %r1, [%rd1], 10;", "atom.acq_rel.gpu.inc.u32 %r1, [%rd1], 10;"),
-        ("atom.global.add.f64 %fd1, [%rd1], %fd2;", "atom.global.add.f64 %fd1, [%rd1], %fd2;"),
-        ("red.global.max.s32 [%rd1], %r1;", "red.global.max.s32 [%rd1], %r1;"),
+        (
+            "atom.global.add.u32 %r1, [%rd1], 1;",
+            "atom.global.add.u32 %r1, [%rd1], 1;",
+        ),
+        (
+            "atom.shared.cas.b64 %rd1, [smem], %rd2, %rd3;",
+            "atom.shared.cas.b64 %rd1, [smem], %rd2, %rd3;",
+        ),
+        (
+            "atom.acq_rel.gpu.inc.u32 %r1, [%rd1], 10;",
+            "atom.acq_rel.gpu.inc.u32 %r1, [%rd1], 10;",
+        ),
+        (
+            "atom.global.add.f64 %fd1, [%rd1], %fd2;",
+            "atom.global.add.f64 %fd1, [%rd1], %fd2;",
+        ),
+        (
+            "red.global.max.s32 [%rd1], %r1;",
+            "red.global.max.s32 [%rd1], %r1;",
+        ),
     ]);
 }
 
@@ -196,18 +362,46 @@ fn synchronisation_warp_and_control() {
         ("barrier.sync.aligned 0;", "bar.sync 0;"),
         ("barrier.sync 0;", "barrier.sync 0;"),
         ("bar.arrive 1, 64;", "bar.arrive 1, 64;"),
-        ("bar.red.popc.u32 %r1, 0, %p1;", "bar.red.popc.u32 %r1, 0, %p1;"),
-        ("bar.red.and.pred %p1, 0, 64, !%p2;", "bar.red.and.pred %p1, 0, 64, !%p2;"),
+        (
+            "bar.red.popc.u32 %r1, 0, %p1;",
+            "bar.red.popc.u32 %r1, 0, %p1;",
+        ),
+        (
+            "bar.red.and.pred %p1, 0, 64, !%p2;",
+            "bar.red.and.pred %p1, 0, 64, !%p2;",
+        ),
         ("bar.warp.sync -1;", "bar.warp.sync -1;"),
         ("membar.gl;", "membar.gl;"),
         ("fence.acq_rel.gpu;", "fence.acq_rel.gpu;"),
-        ("vote.sync.ballot.b32 %r1, %p1, -1;", "vote.sync.ballot.b32 %r1, %p1, -1;"),
-        ("vote.sync.all.pred %p1, !%p2, %r1;", "vote.sync.all.pred %p1, !%p2, %r1;"),
-        ("shfl.sync.bfly.b32 %r1|%p1, %r2, 16, 31, -1;", "shfl.sync.bfly.b32 %r1|%p1, %r2, 16, 31, -1;"),
-        ("shfl.sync.idx.b32 %r1, %r2, %r3, 31, %r4;", "shfl.sync.idx.b32 %r1, %r2, %r3, 31, %r4;"),
-        ("match.all.sync.b64 %r1|%p1, %rd1, -1;", "match.all.sync.b64 %r1|%p1, %rd1, -1;"),
+        (
+            "vote.sync.ballot.b32 %r1, %p1, -1;",
+            "vote.sync.ballot.b32 %r1, %p1, -1;",
+        ),
+        (
+            "vote.sync.all.pred %p1, !%p2, %r1;",
+            "vote.sync.all.pred %p1, !%p2, %r1;",
+        ),
+        (
+            "shfl.sync.bfly.b32 %r1|%p1, %r2, 16, 31, -1;",
+            "shfl.sync.bfly.b32 %r1|%p1, %r2, 16, 31, -1;",
+        ),
+        (
+            "shfl.sync.up.b32 %r1|_, %r2, 1, 0, -1;",
+            "shfl.sync.up.b32 %r1|_, %r2, 1, 0, -1;",
+        ),
+        (
+            "shfl.sync.idx.b32 %r1, %r2, %r3, 31, %r4;",
+            "shfl.sync.idx.b32 %r1, %r2, %r3, 31, %r4;",
+        ),
+        (
+            "match.all.sync.b64 %r1|%p1, %rd1, -1;",
+            "match.all.sync.b64 %r1|%p1, %rd1, -1;",
+        ),
         ("activemask.b32 %r1;", "activemask.b32 %r1;"),
-        ("redux.sync.max.s32 %r1, %r2, -1;", "redux.sync.max.s32 %r1, %r2, -1;"),
+        (
+            "redux.sync.max.s32 %r1, %r2, -1;",
+            "redux.sync.max.s32 %r1, %r2, -1;",
+        ),
         ("exit;", "exit;"),
         ("trap;", "trap;"),
     ]);

@@ -32,52 +32,83 @@ fn headlines(body: &str) -> Vec<String> {
 #[track_caller]
 fn check(body: &str, expected: &str) {
     let got = headlines(body);
-    assert_eq!(got.first().map(String::as_str), Some(expected), "body:\n{body}\nall diagnostics: {got:#?}");
+    assert_eq!(
+        got.first().map(String::as_str),
+        Some(expected),
+        "body:\n{body}\nall diagnostics: {got:#?}"
+    );
 }
 
 #[test]
 fn unknown_opcode() {
-    check("\tfoo.s32 %r1, %r2, %r3;", "t.ptx:12:2: error: unknown opcode `foo`");
+    check(
+        "\tfoo.s32 %r1, %r2, %r3;",
+        "t.ptx:12:2: error: unknown opcode `foo`",
+    );
 }
 
 #[test]
 fn undefined_register() {
-    check("\tadd.s32 %r1, %r9, %r2;", "t.ptx:12:15: error: undefined register `%r9`");
+    check(
+        "\tadd.s32 %r1, %r9, %r2;",
+        "t.ptx:12:15: error: undefined register `%r9`",
+    );
 }
 
 #[test]
 fn register_past_its_range() {
-    check("\tmov.b32 %r4, 0;", "t.ptx:12:10: error: undefined register `%r4`");
+    check(
+        "\tmov.b32 %r4, 0;",
+        "t.ptx:12:10: error: undefined register `%r4`",
+    );
 }
 
 #[test]
 fn operand_size_mismatch() {
-    check("\tadd.s32 %r1, %rd1, %r2;", "t.ptx:12:15: error: type mismatch: `%rd1` is `.b64`, expected `.s32`");
+    check(
+        "\tadd.s32 %r1, %rd1, %r2;",
+        "t.ptx:12:15: error: type mismatch: `%rd1` is `.b64`, expected `.s32`",
+    );
 }
 
 #[test]
 fn integer_register_in_float_instruction() {
-    check("\tadd.f32 %f1, %s1, %f2;", "t.ptx:12:15: error: type mismatch: `%s1` is `.s32`, expected `.f32`");
+    check(
+        "\tadd.f32 %f1, %s1, %f2;",
+        "t.ptx:12:15: error: type mismatch: `%s1` is `.s32`, expected `.f32`",
+    );
 }
 
 #[test]
 fn undefined_label() {
-    check("\tbra $L_nowhere;", "t.ptx:12:6: error: undefined label `$L_nowhere`");
+    check(
+        "\tbra $L_nowhere;",
+        "t.ptx:12:6: error: undefined label `$L_nowhere`",
+    );
 }
 
 #[test]
 fn duplicate_label() {
-    check("$L1:\n\tmov.b32 %r1, 1;\n$L1:", "t.ptx:14:1: error: duplicate label `$L1`");
+    check(
+        "$L1:\n\tmov.b32 %r1, 1;\n$L1:",
+        "t.ptx:14:1: error: duplicate label `$L1`",
+    );
 }
 
 #[test]
 fn duplicate_register_declaration() {
-    check("\t.reg .b32 %x;\n\t.reg .b32 %x;", "t.ptx:13:12: error: duplicate declaration of `%x`");
+    check(
+        "\t.reg .b32 %x;\n\t.reg .b32 %x;",
+        "t.ptx:13:12: error: duplicate declaration of `%x`",
+    );
 }
 
 #[test]
 fn missing_rounding_on_fma() {
-    check("\tfma.f32 %f1, %f2, %f3, %f1;", "t.ptx:12:2: error: missing rounding modifier in `fma.f32`");
+    check(
+        "\tfma.f32 %f1, %f2, %f3, %f1;",
+        "t.ptx:12:2: error: missing rounding modifier in `fma.f32`",
+    );
 }
 
 #[test]
@@ -90,37 +121,58 @@ fn mad_f32_needs_rounding() {
 
 #[test]
 fn conflicting_rounding_modifiers() {
-    check("\tadd.rn.rz.f32 %f1, %f2, %f3;", "t.ptx:12:9: error: conflicting modifier `.rz`");
+    check(
+        "\tadd.rn.rz.f32 %f1, %f2, %f3;",
+        "t.ptx:12:9: error: conflicting modifier `.rz`",
+    );
 }
 
 #[test]
 fn modifier_not_allowed() {
-    check("\tadd.ftz.s32 %r1, %r2, %r3;", "t.ptx:12:6: error: unexpected modifier `.ftz` for `add`");
+    check(
+        "\tadd.ftz.s32 %r1, %r2, %r3;",
+        "t.ptx:12:6: error: unexpected modifier `.ftz` for `add`",
+    );
 }
 
 #[test]
 fn too_few_operands() {
-    check("\tadd.s32 %r1, %r2;", "t.ptx:12:2: error: `add.s32` takes 3 operands, found 2");
+    check(
+        "\tadd.s32 %r1, %r2;",
+        "t.ptx:12:2: error: `add.s32` takes 3 operands, found 2",
+    );
 }
 
 #[test]
 fn too_many_operands() {
-    check("\tneg.s32 %s1, %s0, %s0;", "t.ptx:12:2: error: `neg.s32` takes 2 operands, found 3");
+    check(
+        "\tneg.s32 %s1, %s0, %s0;",
+        "t.ptx:12:2: error: `neg.s32` takes 2 operands, found 3",
+    );
 }
 
 #[test]
 fn invalid_type_for_instruction() {
-    check("\tpopc.f32 %r1, %f1;", "t.ptx:12:2: error: invalid type `.f32` for `popc`");
+    check(
+        "\tpopc.f32 %r1, %f1;",
+        "t.ptx:12:2: error: invalid type `.f32` for `popc`",
+    );
 }
 
 #[test]
 fn missing_type() {
-    check("\tadd %r1, %r2, %r3;", "t.ptx:12:2: error: missing type modifier in `add`");
+    check(
+        "\tadd %r1, %r2, %r3;",
+        "t.ptx:12:2: error: missing type modifier in `add`",
+    );
 }
 
 #[test]
 fn comparison_invalid_for_float() {
-    check("\tsetp.lo.f32 %p1, %f1, %f2;", "t.ptx:12:2: error: comparison `.lo` is invalid for `.f32` in `setp.lo.f32`");
+    check(
+        "\tsetp.lo.f32 %p1, %f1, %f2;",
+        "t.ptx:12:2: error: comparison `.lo` is invalid for `.f32` in `setp.lo.f32`",
+    );
 }
 
 #[test]
@@ -133,17 +185,26 @@ fn cvt_float_to_int_needs_integer_rounding() {
 
 #[test]
 fn guard_must_be_predicate() {
-    check("\t@%r1 bra $L1;\n$L1:", "t.ptx:12:2: error: `%r1` is not a predicate");
+    check(
+        "\t@%r1 bra $L1;\n$L1:",
+        "t.ptx:12:2: error: `%r1` is not a predicate",
+    );
 }
 
 #[test]
 fn load_without_brackets() {
-    check("\tld.global.u32 %r1, %rd1;", "t.ptx:12:21: error: expected an address `[...]`");
+    check(
+        "\tld.global.u32 %r1, %rd1;",
+        "t.ptx:12:21: error: expected an address `[...]`",
+    );
 }
 
 #[test]
 fn load_from_undefined_symbol() {
-    check("\tld.global.u32 %r1, [nosuch];", "t.ptx:12:21: error: undefined symbol `nosuch`");
+    check(
+        "\tld.global.u32 %r1, [nosuch];",
+        "t.ptx:12:21: error: undefined symbol `nosuch`",
+    );
 }
 
 #[test]
@@ -164,12 +225,18 @@ fn vector_too_wide() {
 
 #[test]
 fn load_from_register_space() {
-    check("\tld.reg.u32 %r1, [%rd1];", "t.ptx:12:2: error: invalid state space `.reg` in `ld.reg.u32`");
+    check(
+        "\tld.reg.u32 %r1, [%rd1];",
+        "t.ptx:12:2: error: invalid state space `.reg` in `ld.reg.u32`",
+    );
 }
 
 #[test]
 fn saturation_only_on_s32() {
-    check("\tadd.sat.u32 %r1, %r2, %r3;", "t.ptx:12:2: error: `.sat` applies only to `.s32` in `add.sat.u32`");
+    check(
+        "\tadd.sat.u32 %r1, %r2, %r3;",
+        "t.ptx:12:2: error: `.sat` applies only to `.s32` in `add.sat.u32`",
+    );
 }
 
 #[test]
@@ -182,27 +249,42 @@ fn wide_multiply_of_64_bits() {
 
 #[test]
 fn special_register_needs_component() {
-    check("\tmov.u32 %r1, %tid;", "t.ptx:12:15: error: `%tid` needs a component `.x`, `.y` or `.z`");
+    check(
+        "\tmov.u32 %r1, %tid;",
+        "t.ptx:12:15: error: `%tid` needs a component `.x`, `.y` or `.z`",
+    );
 }
 
 #[test]
 fn atomic_increment_is_unsigned_only() {
-    check("\tatom.global.inc.s32 %r1, [%rd1], %r2;", "t.ptx:12:2: error: invalid type `.s32` for `atom`");
+    check(
+        "\tatom.global.inc.s32 %r1, [%rd1], %r2;",
+        "t.ptx:12:2: error: invalid type `.s32` for `atom`",
+    );
 }
 
 #[test]
 fn barrier_needs_a_mode() {
-    check("\tbar 0;", "t.ptx:12:2: error: missing `.sync`, `.arrive` or `.red` in `bar`");
+    check(
+        "\tbar 0;",
+        "t.ptx:12:2: error: missing `.sync`, `.arrive` or `.red` in `bar`",
+    );
 }
 
 #[test]
 fn float_literal_for_integer_operand() {
-    check("\tadd.s32 %r1, %r2, 0f3F800000;", "t.ptx:12:20: error: float literal for a `.s32` operand");
+    check(
+        "\tadd.s32 %r1, %r2, 0f3F800000;",
+        "t.ptx:12:20: error: float literal for a `.s32` operand",
+    );
 }
 
 #[test]
 fn negating_a_non_predicate_source() {
-    check("\tadd.s32 %r1, !%r2, %r3;", "t.ptx:12:15: error: `!` applies only to predicate operands");
+    check(
+        "\tadd.s32 %r1, !%r2, %r3;",
+        "t.ptx:12:15: error: `!` applies only to predicate operands",
+    );
 }
 
 #[test]
@@ -220,12 +302,19 @@ fn check_module(text: &str, expected: &str) {
         Ok(_) => vec![],
         Err(e) => e.headlines(),
     };
-    assert_eq!(got.first().map(String::as_str), Some(expected), "all diagnostics: {got:#?}");
+    assert_eq!(
+        got.first().map(String::as_str),
+        Some(expected),
+        "all diagnostics: {got:#?}"
+    );
 }
 
 #[test]
 fn missing_version() {
-    check_module(".target sm_70\n.address_size 64\n", "m.ptx:1:1: error: missing `.version` directive");
+    check_module(
+        ".target sm_70\n.address_size 64\n",
+        "m.ptx:1:1: error: missing `.version` directive",
+    );
 }
 
 #[test]
@@ -285,6 +374,16 @@ fn texture_instruction_lowers_as_unsupported() {
         "\t.reg .s32 %t<2>;\n\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%t1}];",
     );
     let module = frontend::compile("t.ptx", &text).expect("texture instructions lower");
-    let unsupported: Vec<_> = module.unsupported().map(|(f, i)| (f.name.clone(), i.loc.line, format!("{:?}", i.op))).collect();
-    assert_eq!(unsupported, vec![("k".to_string(), 13, "Unsupported { text: \"tex.1d.v4.f32.s32\" }".to_string())]);
+    let unsupported: Vec<_> = module
+        .unsupported()
+        .map(|(f, i)| (f.name.clone(), i.loc.line, format!("{:?}", i.op)))
+        .collect();
+    assert_eq!(
+        unsupported,
+        vec![(
+            "k".to_string(),
+            13,
+            "Unsupported { text: \"tex.1d.v4.f32.s32\" }".to_string()
+        )]
+    );
 }

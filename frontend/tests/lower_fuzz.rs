@@ -11,13 +11,21 @@ fn seeds() -> &'static [Vec<String>] {
     static SEEDS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
     SEEDS.get_or_init(|| {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples");
-        ["saxpy/saxpy.ptx", "corpus/divergence.ptx", "corpus/control.ptx", "corpus/memory_spaces.ptx", "corpus/warp.ptx"]
-            .iter()
-            .map(|f| {
-                let text = std::fs::read_to_string(format!("{root}/{f}")).expect("corpus file");
-                text.split_inclusive(char::is_whitespace).map(str::to_string).collect()
-            })
-            .collect()
+        [
+            "saxpy/saxpy.ptx",
+            "corpus/divergence.ptx",
+            "corpus/control.ptx",
+            "corpus/memory_spaces.ptx",
+            "corpus/warp.ptx",
+        ]
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(format!("{root}/{f}")).expect("corpus file");
+            text.split_inclusive(char::is_whitespace)
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
     })
 }
 
@@ -28,21 +36,44 @@ enum Mutation {
     Duplicate(usize),
     Swap(usize, usize),
     /// Replace word `at` with word `from` of the same file.
-    Replace { at: usize, from: usize },
+    Replace {
+        at: usize,
+        from: usize,
+    },
     /// Replace one character of word `at` with `c`.
-    Poke { at: usize, offset: usize, c: char },
+    Poke {
+        at: usize,
+        offset: usize,
+        c: char,
+    },
     Truncate(usize),
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     let idx = any::<prop::sample::Index>();
     prop_oneof![
-        idx.clone().prop_map(|i| Mutation::Delete(i.index(usize::MAX))),
-        idx.clone().prop_map(|i| Mutation::Duplicate(i.index(usize::MAX))),
-        (idx.clone(), idx.clone()).prop_map(|(a, b)| Mutation::Swap(a.index(usize::MAX), b.index(usize::MAX))),
-        (idx.clone(), idx.clone()).prop_map(|(a, b)| Mutation::Replace { at: a.index(usize::MAX), from: b.index(usize::MAX) }),
-        (idx.clone(), any::<usize>(), prop::sample::select(vec!['%', '.', ',', ';', '{', '}', '[', ']', '0', 'x', '-', '|', '@', '!', ' ']))
-            .prop_map(|(a, offset, c)| Mutation::Poke { at: a.index(usize::MAX), offset, c }),
+        idx.clone()
+            .prop_map(|i| Mutation::Delete(i.index(usize::MAX))),
+        idx.clone()
+            .prop_map(|i| Mutation::Duplicate(i.index(usize::MAX))),
+        (idx.clone(), idx.clone())
+            .prop_map(|(a, b)| Mutation::Swap(a.index(usize::MAX), b.index(usize::MAX))),
+        (idx.clone(), idx.clone()).prop_map(|(a, b)| Mutation::Replace {
+            at: a.index(usize::MAX),
+            from: b.index(usize::MAX)
+        }),
+        (
+            idx.clone(),
+            any::<usize>(),
+            prop::sample::select(vec![
+                '%', '.', ',', ';', '{', '}', '[', ']', '0', 'x', '-', '|', '@', '!', ' '
+            ])
+        )
+            .prop_map(|(a, offset, c)| Mutation::Poke {
+                at: a.index(usize::MAX),
+                offset,
+                c
+            }),
         idx.prop_map(|i| Mutation::Truncate(i.index(usize::MAX))),
     ]
 }

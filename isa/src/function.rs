@@ -82,7 +82,10 @@ impl RegInfo {
 pub enum InitValue {
     Bits(u64),
     /// The generic address of a global variable or function, plus an offset.
-    SymbolAddr { sym: SymbolRef, offset: i64 },
+    SymbolAddr {
+        sym: SymbolRef,
+        offset: i64,
+    },
     FuncAddr(FuncId),
 }
 
@@ -160,7 +163,9 @@ impl Block {
             Some(crate::inst::Op::Bra { target, .. }) => Some(*target),
             _ => None,
         };
-        target.into_iter().chain(self.fallthrough.filter(|f| Some(*f) != target))
+        target
+            .into_iter()
+            .chain(self.fallthrough.filter(|f| Some(*f) != target))
     }
 }
 

@@ -53,7 +53,10 @@ pub enum Operand {
     Special(SpecialReg),
     /// The address of a variable plus a byte offset, as a value (`mov.u64 %rd, sym;`).
     /// For `.shared`/`.local` variables the value is the offset in that space's window.
-    SymbolAddr { sym: SymbolRef, offset: i64 },
+    SymbolAddr {
+        sym: SymbolRef,
+        offset: i64,
+    },
     /// A function's address (`mov.u64 %rd, func;`).
     FuncAddr(FuncId),
     Address(Address),
@@ -68,7 +71,10 @@ impl Operand {
     pub fn reg(&self) -> Option<VReg> {
         match self {
             Operand::Reg(r) | Operand::NotPred(r) => Some(*r),
-            Operand::Address(Address { base: AddrBase::Reg(r), .. }) => Some(*r),
+            Operand::Address(Address {
+                base: AddrBase::Reg(r),
+                ..
+            }) => Some(*r),
             _ => None,
         }
     }
@@ -79,7 +85,9 @@ impl Operand {
             Operand::Vector(v) => (None, v.as_slice()),
             other => (other.reg(), &[]),
         };
-        single.into_iter().chain(many.iter().filter_map(Operand::reg))
+        single
+            .into_iter()
+            .chain(many.iter().filter_map(Operand::reg))
     }
 }
 
@@ -256,117 +264,339 @@ pub enum ReduxOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
     // ---- integer arithmetic: d, a, b (, c)
-    IAdd { ty: Type, sat: bool },
-    ISub { ty: Type, sat: bool },
-    IMul { ty: Type, mode: MulMode },
-    IMad { ty: Type, mode: MulMode, sat: bool },
-    Mul24 { ty: Type, hi: bool },
-    Mad24 { ty: Type, hi: bool, sat: bool },
-    IDiv { ty: Type },
-    IRem { ty: Type },
-    IAbs { ty: Type },
-    INeg { ty: Type },
-    IMin { ty: Type },
-    IMax { ty: Type },
+    IAdd {
+        ty: Type,
+        sat: bool,
+    },
+    ISub {
+        ty: Type,
+        sat: bool,
+    },
+    IMul {
+        ty: Type,
+        mode: MulMode,
+    },
+    IMad {
+        ty: Type,
+        mode: MulMode,
+        sat: bool,
+    },
+    Mul24 {
+        ty: Type,
+        hi: bool,
+    },
+    Mad24 {
+        ty: Type,
+        hi: bool,
+        sat: bool,
+    },
+    IDiv {
+        ty: Type,
+    },
+    IRem {
+        ty: Type,
+    },
+    IAbs {
+        ty: Type,
+    },
+    INeg {
+        ty: Type,
+    },
+    IMin {
+        ty: Type,
+    },
+    IMax {
+        ty: Type,
+    },
     /// d = c + |a - b|.
-    Sad { ty: Type },
+    Sad {
+        ty: Type,
+    },
     /// Carry chains; the carry flag (CC.CF) is per-thread state.
-    Carry { op: CarryOp, ty: Type, carry_in: bool, carry_out: bool },
+    Carry {
+        op: CarryOp,
+        ty: Type,
+        carry_in: bool,
+        carry_out: bool,
+    },
 
     // ---- bit manipulation
-    Popc { ty: Type },
-    Clz { ty: Type },
-    Bfind { ty: Type, shift_amount: bool },
-    Brev { ty: Type },
-    Bfe { ty: Type },
-    Bfi { ty: Type },
-    Prmt { mode: Option<PrmtMode> },
-    Shf { dir: ShiftDir, mode: ShiftMode },
-    Bmsk { mode: ShiftMode },
+    Popc {
+        ty: Type,
+    },
+    Clz {
+        ty: Type,
+    },
+    Bfind {
+        ty: Type,
+        shift_amount: bool,
+    },
+    Brev {
+        ty: Type,
+    },
+    Bfe {
+        ty: Type,
+    },
+    Bfi {
+        ty: Type,
+    },
+    Prmt {
+        mode: Option<PrmtMode>,
+    },
+    Shf {
+        dir: ShiftDir,
+        mode: ShiftMode,
+    },
+    Bmsk {
+        mode: ShiftMode,
+    },
     /// Logic ops also work on predicates (`ty == Pred`).
-    And { ty: Type },
-    Or { ty: Type },
-    Xor { ty: Type },
-    Not { ty: Type },
-    CNot { ty: Type },
-    Shl { ty: Type },
-    Shr { ty: Type },
+    And {
+        ty: Type,
+    },
+    Or {
+        ty: Type,
+    },
+    Xor {
+        ty: Type,
+    },
+    Not {
+        ty: Type,
+    },
+    CNot {
+        ty: Type,
+    },
+    Shl {
+        ty: Type,
+    },
+    Shr {
+        ty: Type,
+    },
 
     // ---- floating point
-    FAdd { ty: Type, rnd: Option<Rounding>, ftz: bool, sat: bool },
-    FSub { ty: Type, rnd: Option<Rounding>, ftz: bool, sat: bool },
-    FMul { ty: Type, rnd: Option<Rounding>, ftz: bool, sat: bool },
+    FAdd {
+        ty: Type,
+        rnd: Option<Rounding>,
+        ftz: bool,
+        sat: bool,
+    },
+    FSub {
+        ty: Type,
+        rnd: Option<Rounding>,
+        ftz: bool,
+        sat: bool,
+    },
+    FMul {
+        ty: Type,
+        rnd: Option<Rounding>,
+        ftz: bool,
+        sat: bool,
+    },
     /// `fma` and rounded `mad`: single rounding of a*b+c.
-    Fma { ty: Type, rnd: Rounding, ftz: bool, sat: bool },
-    FDiv { ty: Type, prec: FloatPrecision, ftz: bool },
-    Rcp { ty: Type, prec: FloatPrecision, ftz: bool },
-    Sqrt { ty: Type, prec: FloatPrecision, ftz: bool },
+    Fma {
+        ty: Type,
+        rnd: Rounding,
+        ftz: bool,
+        sat: bool,
+    },
+    FDiv {
+        ty: Type,
+        prec: FloatPrecision,
+        ftz: bool,
+    },
+    Rcp {
+        ty: Type,
+        prec: FloatPrecision,
+        ftz: bool,
+    },
+    Sqrt {
+        ty: Type,
+        prec: FloatPrecision,
+        ftz: bool,
+    },
     /// Approximate functions: rsqrt, sin, cos, ex2, lg2, tanh.
-    Transc { func: TranscFn, ty: Type, ftz: bool },
-    FAbs { ty: Type, ftz: bool },
-    FNeg { ty: Type, ftz: bool },
-    FMin { ty: Type, ftz: bool, nan: bool },
-    FMax { ty: Type, ftz: bool, nan: bool },
-    Copysign { ty: Type },
-    Testp { prop: TestProp, ty: Type },
+    Transc {
+        func: TranscFn,
+        ty: Type,
+        ftz: bool,
+    },
+    FAbs {
+        ty: Type,
+        ftz: bool,
+    },
+    FNeg {
+        ty: Type,
+        ftz: bool,
+    },
+    FMin {
+        ty: Type,
+        ftz: bool,
+        nan: bool,
+    },
+    FMax {
+        ty: Type,
+        ftz: bool,
+        nan: bool,
+    },
+    Copysign {
+        ty: Type,
+    },
+    Testp {
+        prop: TestProp,
+        ty: Type,
+    },
 
     // ---- comparison and selection
     /// dsts: p (, q); srcs: a, b (, c when `combine` is set).
-    Setp { cmp: CmpOp, ty: Type, combine: Option<BoolOp>, ftz: bool },
-    Set { cmp: CmpOp, dty: Type, sty: Type, combine: Option<BoolOp>, ftz: bool },
+    Setp {
+        cmp: CmpOp,
+        ty: Type,
+        combine: Option<BoolOp>,
+        ftz: bool,
+    },
+    Set {
+        cmp: CmpOp,
+        dty: Type,
+        sty: Type,
+        combine: Option<BoolOp>,
+        ftz: bool,
+    },
     /// d = c ? a : b.
-    Selp { ty: Type },
+    Selp {
+        ty: Type,
+    },
     /// d = (c >= 0) ? a : b, c of type `cty`.
-    Slct { ty: Type, cty: Type, ftz: bool },
+    Slct {
+        ty: Type,
+        cty: Type,
+        ftz: bool,
+    },
 
     // ---- data movement and conversion
-    Mov { ty: Type },
+    Mov {
+        ty: Type,
+    },
     /// `mov.bN d, {a, b, ...}`: concatenates the elements, first element lowest.
-    Pack { ty: Type },
+    Pack {
+        ty: Type,
+    },
     /// `mov.bN {a, b, ...}, s`: splits `s`, lowest bits to the first element.
-    Unpack { ty: Type },
-    Cvt { dty: Type, sty: Type, rnd: CvtRounding, ftz: bool, sat: bool },
+    Unpack {
+        ty: Type,
+    },
+    Cvt {
+        dty: Type,
+        sty: Type,
+        rnd: CvtRounding,
+        ftz: bool,
+        sat: bool,
+    },
     /// `cvta.space` (to generic) or `cvta.to.space` (from generic).
-    Cvta { space: StateSpace, to_generic: bool, ty: Type },
-    Ld { space: StateSpace, ty: Type, vec: u8, order: MemOrder, scope: Option<Scope>, cache: Option<CacheOp>, nc: bool },
-    St { space: StateSpace, ty: Type, vec: u8, order: MemOrder, scope: Option<Scope>, cache: Option<CacheOp> },
-    Ldu { space: StateSpace, ty: Type, vec: u8 },
+    Cvta {
+        space: StateSpace,
+        to_generic: bool,
+        ty: Type,
+    },
+    Ld {
+        space: StateSpace,
+        ty: Type,
+        vec: u8,
+        order: MemOrder,
+        scope: Option<Scope>,
+        cache: Option<CacheOp>,
+        nc: bool,
+    },
+    St {
+        space: StateSpace,
+        ty: Type,
+        vec: u8,
+        order: MemOrder,
+        scope: Option<Scope>,
+        cache: Option<CacheOp>,
+    },
+    Ldu {
+        space: StateSpace,
+        ty: Type,
+        vec: u8,
+    },
     /// dsts: d; srcs: address, b (, c for cas).
-    Atom { space: StateSpace, op: AtomOp, ty: Type, order: MemOrder, scope: Option<Scope> },
+    Atom {
+        space: StateSpace,
+        op: AtomOp,
+        ty: Type,
+        order: MemOrder,
+        scope: Option<Scope>,
+    },
     /// srcs: address, b.
-    Red { space: StateSpace, op: AtomOp, ty: Type, order: MemOrder, scope: Option<Scope> },
+    Red {
+        space: StateSpace,
+        op: AtomOp,
+        ty: Type,
+        order: MemOrder,
+        scope: Option<Scope>,
+    },
 
     // ---- synchronisation
     /// srcs: barrier id (, thread count) (, predicate for `Red`); dsts: d for `Red`.
-    Bar { kind: BarrierKind, aligned: bool },
+    Bar {
+        kind: BarrierKind,
+        aligned: bool,
+    },
     /// `bar.warp.sync membermask`: waits until every lane in the mask reaches it
     /// (`__syncwarp`); srcs: membermask.
     BarWarpSync,
-    Membar { level: MembarLevel },
-    Fence { order: MemOrder, scope: Scope },
+    Membar {
+        level: MembarLevel,
+    },
+    Fence {
+        order: MemOrder,
+        scope: Scope,
+    },
 
     // ---- warp-level
     /// dsts: d; srcs: a (predicate), membermask.
-    Vote { mode: VoteMode },
+    Vote {
+        mode: VoteMode,
+    },
     /// dsts: d (, p); srcs: a, b, c, membermask.
-    Shfl { mode: ShflMode },
+    Shfl {
+        mode: ShflMode,
+    },
     /// dsts: d (, p); srcs: a, membermask.
-    Match { mode: MatchMode, ty: Type },
+    Match {
+        mode: MatchMode,
+        ty: Type,
+    },
     Activemask,
     /// dsts: d; srcs: a, membermask.
-    Redux { op: ReduxOp, ty: Type },
+    Redux {
+        op: ReduxOp,
+        ty: Type,
+    },
 
     // ---- control
     /// Ends the block; a guarded branch falls through to the next block otherwise.
-    Bra { target: BlockId, uni: bool },
+    Bra {
+        target: BlockId,
+        uni: bool,
+    },
     /// Calls `callee`; `args`/`rets` are `.param` variables of the caller.
-    Call { callee: FuncId, uni: bool, args: Vec<SymbolRef>, rets: Vec<SymbolRef> },
-    Ret { uni: bool },
+    Call {
+        callee: FuncId,
+        uni: bool,
+        args: Vec<SymbolRef>,
+        rets: Vec<SymbolRef>,
+    },
+    Ret {
+        uni: bool,
+    },
     Exit,
     Trap,
     /// An instruction that parsed but that warpsim cannot execute (textures, surfaces, ...).
     /// `text` is the opcode with its modifiers, as written.
-    Unsupported { text: String },
+    Unsupported {
+        text: String,
+    },
 }
 
 /// One instruction.
@@ -382,7 +612,10 @@ pub struct Inst {
 impl Inst {
     /// Whether this instruction ends its basic block.
     pub fn is_terminator(&self) -> bool {
-        matches!(self.op, Op::Bra { .. } | Op::Ret { .. } | Op::Exit | Op::Trap)
+        matches!(
+            self.op,
+            Op::Bra { .. } | Op::Ret { .. } | Op::Exit | Op::Trap
+        )
     }
 
     /// Whether control can continue to the next instruction in layout order.

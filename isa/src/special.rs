@@ -67,7 +67,8 @@ impl SpecialReg {
 
     /// Whether `name` (with `%`) is the base name of some special register.
     pub fn is_special_name(base: &str) -> bool {
-        SpecialReg::from_name(base, None).is_some() || SpecialReg::from_name(base, Some("x")).is_some()
+        SpecialReg::from_name(base, None).is_some()
+            || SpecialReg::from_name(base, Some("x")).is_some()
     }
 
     /// The register's natural type.

@@ -132,7 +132,10 @@ impl Type {
 
     /// Integer-like: bits, unsigned or signed.
     pub fn is_integer(self) -> bool {
-        matches!(self.kind(), TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed)
+        matches!(
+            self.kind(),
+            TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed
+        )
     }
 
     /// The register class a value of this type lives in.

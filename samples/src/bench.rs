@@ -43,9 +43,12 @@ fn frontend(file: Option<PathBuf>, seconds: f64) -> Result<ExitCode, String> {
         None => crate::ptx_files(&[PathBuf::from("samples")])?
             .into_iter()
             .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
-            .ok_or("error: no .ptx files under samples/ (run from the repository root or pass --file)")?,
+            .ok_or(
+                "error: no .ptx files under samples/ (run from the repository root or pass --file)",
+            )?,
     };
-    let text = std::fs::read_to_string(&file).map_err(|e| format!("error: cannot read {}: {e}", file.display()))?;
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| format!("error: cannot read {}: {e}", file.display()))?;
     let name = file.display().to_string();
     frontend::compile(&name, &text).map_err(|e| e.to_string())?;
     let min = Duration::from_secs_f64(seconds);
@@ -61,8 +64,16 @@ fn frontend(file: Option<PathBuf>, seconds: f64) -> Result<ExitCode, String> {
         std::hint::black_box(isa::analysis::ModuleAnalysis::compute(&module));
     });
     println!("file: {} ({} bytes)", file.display(), text.len());
-    println!("parse:          {:>8.1} MB/s  ({:.3} ms)", mb / parse.as_secs_f64(), parse.as_secs_f64() * 1e3);
-    println!("parse + lower:  {:>8.1} MB/s  ({:.3} ms)", mb / compile.as_secs_f64(), compile.as_secs_f64() * 1e3);
+    println!(
+        "parse:          {:>8.1} MB/s  ({:.3} ms)",
+        mb / parse.as_secs_f64(),
+        parse.as_secs_f64() * 1e3
+    );
+    println!(
+        "parse + lower:  {:>8.1} MB/s  ({:.3} ms)",
+        mb / compile.as_secs_f64(),
+        compile.as_secs_f64() * 1e3
+    );
     println!(
         "analyses (CFG, post-dominators, liveness, register allocation): {:.3} ms",
         analyses.as_secs_f64() * 1e3

@@ -14,12 +14,20 @@ pub(crate) fn run(files: &[PathBuf]) -> Result<ExitCode, String> {
             Ok(module) => {
                 let violations = isa::verify::verify_module(&module);
                 for v in &violations {
-                    eprintln!("{}: internal error: lowered IR fails verification: {v}", path.display());
+                    eprintln!(
+                        "{}: internal error: lowered IR fails verification: {v}",
+                        path.display()
+                    );
                 }
                 let unsupported: Vec<_> = module.unsupported().collect();
                 for (f, inst) in &unsupported {
                     if let isa::Op::Unsupported { text } = &inst.op {
-                        println!("{}:{}: unsupported: {text} (in `{}`)", path.display(), inst.loc.line, f.name);
+                        println!(
+                            "{}:{}: unsupported: {text} (in `{}`)",
+                            path.display(),
+                            inst.loc.line,
+                            f.name
+                        );
                     }
                 }
                 let kernels = module.kernels().count();
@@ -28,7 +36,11 @@ pub(crate) fn run(files: &[PathBuf]) -> Result<ExitCode, String> {
                     path.display(),
                     kernels,
                     module.functions.len() - kernels,
-                    module.functions.iter().map(|f| f.inst_count()).sum::<usize>(),
+                    module
+                        .functions
+                        .iter()
+                        .map(|f| f.inst_count())
+                        .sum::<usize>(),
                     unsupported.len()
                 );
                 if !violations.is_empty() {
@@ -37,5 +49,9 @@ pub(crate) fn run(files: &[PathBuf]) -> Result<ExitCode, String> {
             }
         }
     }
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

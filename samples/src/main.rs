@@ -63,7 +63,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Dis { file, kernel } => dis::run(&file, kernel.as_deref()),
         Command::Check { files } => check::run(&files),
-        Command::Regs { paths, ptxas, markdown } => regs::run(&paths, &ptxas, markdown),
+        Command::Regs {
+            paths,
+            ptxas,
+            markdown,
+        } => regs::run(&paths, &ptxas, markdown),
         Command::Bench { what } => bench::run(what),
     };
     match result {
@@ -77,14 +81,16 @@ fn main() -> ExitCode {
 
 /// Reads and lowers a PTX file; errors are rendered with source snippets.
 pub(crate) fn load_ptx(path: &std::path::Path) -> Result<isa::Module, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
     frontend::compile(&path.display().to_string(), &text).map_err(|e| e.to_string())
 }
 
 /// Every `.ptx` file under `paths` (files as given, directories searched recursively), sorted.
 pub(crate) fn ptx_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let entries = std::fs::read_dir(dir).map_err(|e| format!("error: cannot read {}: {e}", dir.display()))?;
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| format!("error: cannot read {}: {e}", dir.display()))?;
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {

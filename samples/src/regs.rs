@@ -17,7 +17,11 @@ struct Row {
     ptxas: Option<u32>,
 }
 
-pub(crate) fn run(paths: &[PathBuf], ptxas_table: &Path, markdown: bool) -> Result<ExitCode, String> {
+pub(crate) fn run(
+    paths: &[PathBuf],
+    ptxas_table: &Path,
+    markdown: bool,
+) -> Result<ExitCode, String> {
     let default = [PathBuf::from("samples")];
     let files = crate::ptx_files(if paths.is_empty() { &default } else { paths })?;
     let ptxas = read_ptxas(ptxas_table)?;
@@ -29,7 +33,12 @@ pub(crate) fn run(paths: &[PathBuf], ptxas_table: &Path, markdown: bool) -> Resu
         for (id, f) in module.kernels() {
             let warpsim = kernel_regs(&module, &analysis, id);
             let ptxas = ptxas.get(&(file.clone(), f.name.clone())).copied();
-            rows.push(Row { file: file.clone(), kernel: f.name.clone(), warpsim, ptxas });
+            rows.push(Row {
+                file: file.clone(),
+                kernel: f.name.clone(),
+                warpsim,
+                ptxas,
+            });
         }
     }
     print_table(&rows, markdown);
@@ -66,34 +75,75 @@ fn read_ptxas(path: &Path) -> Result<HashMap<(String, String), u32>, String> {
     for (i, line) in text.lines().enumerate().skip(1) {
         let cols: Vec<_> = line.split('\t').collect();
         let [file, kernel, regs] = cols.as_slice() else {
-            return Err(format!("error: {}:{}: expected 3 tab-separated columns", path.display(), i + 1));
+            return Err(format!(
+                "error: {}:{}: expected 3 tab-separated columns",
+                path.display(),
+                i + 1
+            ));
         };
-        let regs = regs.parse().map_err(|_| format!("error: {}:{}: bad register count `{regs}`", path.display(), i + 1))?;
+        let regs = regs.parse().map_err(|_| {
+            format!(
+                "error: {}:{}: bad register count `{regs}`",
+                path.display(),
+                i + 1
+            )
+        })?;
         out.insert((file.to_string(), kernel.to_string()), regs);
     }
     Ok(out)
 }
 
 fn print_table(rows: &[Row], markdown: bool) {
-    let diff = |r: &Row| r.ptxas.map_or("-".to_string(), |p| format!("{:+}", i64::from(r.warpsim) - i64::from(p)));
+    let diff = |r: &Row| {
+        r.ptxas.map_or("-".to_string(), |p| {
+            format!("{:+}", i64::from(r.warpsim) - i64::from(p))
+        })
+    };
     let ptxas = |r: &Row| r.ptxas.map_or("-".to_string(), |p| p.to_string());
     if markdown {
         println!("| file | kernel | warpsim | ptxas | diff |");
         println!("|---|---|---:|---:|---:|");
         for r in rows {
-            println!("| {} | {} | {} | {} | {} |", r.file, r.kernel, r.warpsim, ptxas(r), diff(r));
+            println!(
+                "| {} | {} | {} | {} | {} |",
+                r.file,
+                r.kernel,
+                r.warpsim,
+                ptxas(r),
+                diff(r)
+            );
         }
     } else {
-        println!("{:<40} {:<28} {:>7} {:>6} {:>5}", "file", "kernel", "warpsim", "ptxas", "diff");
+        println!(
+            "{:<40} {:<28} {:>7} {:>6} {:>5}",
+            "file", "kernel", "warpsim", "ptxas", "diff"
+        );
         for r in rows {
-            println!("{:<40} {:<28} {:>7} {:>6} {:>5}", r.file, r.kernel, r.warpsim, ptxas(r), diff(r));
+            println!(
+                "{:<40} {:<28} {:>7} {:>6} {:>5}",
+                r.file,
+                r.kernel,
+                r.warpsim,
+                ptxas(r),
+                diff(r)
+            );
         }
     }
-    let compared: Vec<_> = rows.iter().filter_map(|r| r.ptxas.map(|p| (r.warpsim, p))).collect();
+    let compared: Vec<_> = rows
+        .iter()
+        .filter_map(|r| r.ptxas.map(|p| (r.warpsim, p)))
+        .collect();
     if !compared.is_empty() {
         let n = compared.len() as f64;
-        let mean_abs = compared.iter().map(|(w, p)| (i64::from(*w) - i64::from(*p)).abs() as f64).sum::<f64>() / n;
-        let within2 = compared.iter().filter(|(w, p)| (i64::from(*w) - i64::from(*p)).abs() <= 2).count();
+        let mean_abs = compared
+            .iter()
+            .map(|(w, p)| (i64::from(*w) - i64::from(*p)).abs() as f64)
+            .sum::<f64>()
+            / n;
+        let within2 = compared
+            .iter()
+            .filter(|(w, p)| (i64::from(*w) - i64::from(*p)).abs() <= 2)
+            .count();
         println!(
             "\n{} kernels compared: mean |warpsim - ptxas| = {mean_abs:.1} registers; {within2} within ±2",
             compared.len()

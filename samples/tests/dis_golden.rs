@@ -12,7 +12,11 @@ fn dis(args: &[&str]) -> String {
         .args(args)
         .output()
         .expect("warpsim runs");
-    assert!(out.status.success(), "warpsim dis failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "warpsim dis failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).expect("UTF-8 listing")
 }
 
@@ -38,7 +42,11 @@ fn saxpy() {
 
 #[test]
 fn nested_divergence() {
-    let listing = dis(&["samples/corpus/divergence.ptx", "--kernel", "nested_divergence"]);
+    let listing = dis(&[
+        "samples/corpus/divergence.ptx",
+        "--kernel",
+        "nested_divergence",
+    ]);
     // Checked by hand against the CFG in the listing:
     // - pc 14: the loop guard skips the loop (bb18) or enters it; both meet at bb18.
     // - pc 29, 37, 41: the if/else chain inside the loop body; every arm ends in the latch bb17.
@@ -57,7 +65,10 @@ fn nested_divergence() {
         (76, "bb17"),
         (86, "bb18"),
     ];
-    let expected: Vec<_> = expected.iter().map(|(pc, b)| (*pc, b.to_string())).collect();
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(pc, b)| (*pc, b.to_string()))
+        .collect();
     assert_eq!(reconvergence_points(&listing), expected);
     insta::assert_snapshot!(listing);
 }

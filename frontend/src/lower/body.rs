@@ -18,7 +18,10 @@ use rustc_hash::FxHashMap as HashMap;
 pub(super) enum LocalName {
     Reg(VReg),
     /// A `.reg .vN` vector register: `n` consecutive registers from `first`.
-    VecReg { first: VReg, n: u8 },
+    VecReg {
+        first: VReg,
+        n: u8,
+    },
     Var(SymbolRef),
 }
 
@@ -56,10 +59,19 @@ pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Functi
         for decl in decls {
             let dt = vars::decl_type(decl)?;
             if dt.space != StateSpace::Param {
-                return Err(Diagnostic::unsupported(decl.space.span, format!("`.{}` parameters (only `.param`)", dt.space)));
+                return Err(Diagnostic::unsupported(
+                    decl.space.span,
+                    format!("`.{}` parameters (only `.param`)", dt.space),
+                ));
             }
             for name in &decl.names {
-                out.push(vars::variable(decl, &dt, name, scope, scope.loc(name.span))?);
+                out.push(vars::variable(
+                    decl,
+                    &dt,
+                    name,
+                    scope,
+                    scope.loc(name.span),
+                )?);
             }
         }
         Ok(out)
@@ -67,24 +79,35 @@ pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Functi
     let params = param_list(&f.params)?;
     let rets = param_list(&f.rets)?;
     if f.kind == ast::FuncKind::Entry && !rets.is_empty() {
-        return Err(Diagnostic::semantic(f.name.span, "a kernel cannot return values"));
+        return Err(Diagnostic::semantic(
+            f.name.span,
+            "a kernel cannot return values",
+        ));
     }
     let mut tuning = Tuning::default();
     for d in &f.directives {
         let dims = || -> Result<[u32; 3]> {
             let mut v = [1u32; 3];
             if d.numbers.is_empty() || d.numbers.len() > 3 {
-                return Err(Diagnostic::semantic(d.span, format!("`.{}` takes 1 to 3 dimensions", d.name.value)));
+                return Err(Diagnostic::semantic(
+                    d.span,
+                    format!("`.{}` takes 1 to 3 dimensions", d.name.value),
+                ));
             }
             for (slot, n) in v.iter_mut().zip(&d.numbers) {
-                *slot = u32::try_from(*n).map_err(|_| Diagnostic::semantic(d.span, "dimension out of range"))?;
+                *slot = u32::try_from(*n)
+                    .map_err(|_| Diagnostic::semantic(d.span, "dimension out of range"))?;
             }
             Ok(v)
         };
         let single = || -> Result<u32> {
             match d.numbers.as_slice() {
-                [n] => u32::try_from(*n).map_err(|_| Diagnostic::semantic(d.span, "value out of range")),
-                _ => Err(Diagnostic::semantic(d.span, format!("`.{}` takes one value", d.name.value))),
+                [n] => u32::try_from(*n)
+                    .map_err(|_| Diagnostic::semantic(d.span, "value out of range")),
+                _ => Err(Diagnostic::semantic(
+                    d.span,
+                    format!("`.{}` takes one value", d.name.value),
+                )),
             }
         };
         match d.name.value {
@@ -92,9 +115,17 @@ pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Functi
             "reqntid" => tuning.reqntid = Some(dims()?),
             "minnctapersm" => tuning.minnctapersm = Some(single()?),
             "maxnreg" => tuning.maxnreg = Some(single()?),
-            "pragma" => tuning.pragmas.extend(d.strings.iter().map(|s| s.to_string())),
-            "noreturn" | "maxclusterrank" | "reqnctapercluster" | "explicitcluster" | "blocksareclusters" => {}
-            other => return Err(Diagnostic::semantic(d.name.span, format!("unknown function directive `.{other}`"))),
+            "pragma" => tuning
+                .pragmas
+                .extend(d.strings.iter().map(|s| s.to_string())),
+            "noreturn" | "maxclusterrank" | "reqnctapercluster" | "explicitcluster"
+            | "blocksareclusters" => {}
+            other => {
+                return Err(Diagnostic::semantic(
+                    d.name.span,
+                    format!("unknown function directive `.{other}`"),
+                ));
+            }
         }
     }
     Ok(Function {
@@ -139,10 +170,16 @@ pub(crate) fn lower_body<'a>(
     let mut func = isa_module.function(id).clone();
     let mut params = Scope::default();
     for i in 0..func.params.len() {
-        params.names.insert(param_name(f, i, false), LocalName::Var(SymbolRef::Param(i as u32)));
+        params.names.insert(
+            param_name(f, i, false),
+            LocalName::Var(SymbolRef::Param(i as u32)),
+        );
     }
     for i in 0..func.rets.len() {
-        params.names.insert(param_name(f, i, true), LocalName::Var(SymbolRef::Ret(i as u32)));
+        params.names.insert(
+            param_name(f, i, true),
+            LocalName::Var(SymbolRef::Ret(i as u32)),
+        );
     }
     func.blocks.clear();
     let mut l = FnLowerer {
@@ -158,19 +195,30 @@ pub(crate) fn lower_body<'a>(
     l.collect_labels(stmts);
     l.statements(stmts);
     l.finish(f.span);
-    if l.diags.is_empty() { Ok(l.func) } else { Err(l.diags) }
+    if l.diags.is_empty() {
+        Ok(l.func)
+    } else {
+        Err(l.diags)
+    }
 }
 
 /// The span of a whole instruction, from its guard or opcode to its `;`.
 fn inst_span(inst: &ast::Instruction) -> Span {
     let start = inst.guard.map_or(inst.opcode.span, |g| g.span);
-    Span { start: start.start, end: inst.span.end.max(start.end) }
+    Span {
+        start: start.start,
+        end: inst.span.end.max(start.end),
+    }
 }
 
 /// The source name of parameter `i` (borrowed from the AST so scopes can hold `&'a str`).
 fn param_name<'a>(f: &ast::Function<'a>, i: usize, ret: bool) -> &'a str {
     let decls = if ret { &f.rets } else { &f.params };
-    decls.iter().flat_map(|d| d.names.iter()).nth(i).map_or("", |n| n.name.value)
+    decls
+        .iter()
+        .flat_map(|d| d.names.iter())
+        .nth(i)
+        .map_or("", |n| n.name.value)
 }
 
 impl<'a> FnLowerer<'a, '_> {
@@ -183,13 +231,18 @@ impl<'a> FnLowerer<'a, '_> {
     /// Labels are function-wide; collect them first so duplicates are reported at the second one.
     fn collect_labels(&mut self, stmts: &[Statement<'a>]) {
         let mut seen: HashMap<&'a str, Span> = HashMap::default();
-        fn walk<'a>(stmts: &[Statement<'a>], seen: &mut HashMap<&'a str, Span>, diags: &mut Vec<Diagnostic>) {
+        fn walk<'a>(
+            stmts: &[Statement<'a>],
+            seen: &mut HashMap<&'a str, Span>,
+            diags: &mut Vec<Diagnostic>,
+        ) {
             for s in stmts {
                 match s {
-                    Statement::Label(l) => {
-                        if seen.insert(l.value, l.span).is_some() {
-                            diags.push(Diagnostic::semantic(l.span, format!("duplicate label `{}`", l.value)));
-                        }
+                    Statement::Label(l) if seen.insert(l.value, l.span).is_some() => {
+                        diags.push(Diagnostic::semantic(
+                            l.span,
+                            format!("duplicate label `{}`", l.value),
+                        ));
                     }
                     Statement::Block { body, .. } => walk(body, seen, diags),
                     _ => {}
@@ -223,7 +276,10 @@ impl<'a> FnLowerer<'a, '_> {
                     self.scopes.pop();
                 }
                 Statement::Pragma { values, .. } => {
-                    self.func.tuning.pragmas.extend(values.iter().map(|v| v.to_string()));
+                    self.func
+                        .tuning
+                        .pragmas
+                        .extend(values.iter().map(|v| v.to_string()));
                 }
                 Statement::CallPrototype { label, .. } | Statement::CallTargets { label, .. } => {
                     // Only meaningful for indirect calls, which are reported as unsupported.
@@ -243,13 +299,21 @@ impl<'a> FnLowerer<'a, '_> {
             self.new_block();
         }
         let id = BlockId(self.func.blocks.len() as u32 - 1);
-        let block = self.func.blocks.last_mut().expect("a block was just ensured");
+        let block = self
+            .func
+            .blocks
+            .last_mut()
+            .expect("a block was just ensured");
         block.label.get_or_insert_with(|| name.to_string());
         self.labels.insert(name, id);
     }
 
     fn new_block(&mut self) {
-        self.func.blocks.push(Block { label: None, insts: Vec::new(), fallthrough: None });
+        self.func.blocks.push(Block {
+            label: None,
+            insts: Vec::new(),
+            fallthrough: None,
+        });
         self.open = true;
     }
 
@@ -258,7 +322,12 @@ impl<'a> FnLowerer<'a, '_> {
             self.new_block();
         }
         let terminator = inst.is_terminator();
-        self.func.blocks.last_mut().expect("a block is open").insts.push(inst);
+        self.func
+            .blocks
+            .last_mut()
+            .expect("a block is open")
+            .insts
+            .push(inst);
         if terminator {
             self.open = false;
         }
@@ -274,16 +343,37 @@ impl<'a> FnLowerer<'a, '_> {
                         *t = *target;
                     }
                 }
-                None => self.error(Diagnostic::semantic(lspan, format!("undefined label `{label}`"))),
+                None => self.error(Diagnostic::semantic(
+                    lspan,
+                    format!("undefined label `{label}`"),
+                )),
             }
         }
-        let falls_off = self.func.blocks.last().is_none_or(|b| b.insts.last().is_none_or(|i| i.can_fall_through()));
+        let falls_off = self
+            .func
+            .blocks
+            .last()
+            .is_none_or(|b| b.insts.last().is_none_or(|i| i.can_fall_through()));
         if falls_off {
-            let loc = self.module.loc(Span { start: span.end.saturating_sub(1), end: span.end });
-            if self.func.blocks.last().is_some_and(|b| b.insts.last().is_some_and(|i| i.is_terminator())) {
+            let loc = self.module.loc(Span {
+                start: span.end.saturating_sub(1),
+                end: span.end,
+            });
+            if self
+                .func
+                .blocks
+                .last()
+                .is_some_and(|b| b.insts.last().is_some_and(|i| i.is_terminator()))
+            {
                 self.open = false;
             }
-            self.push(Inst { guard: None, op: Op::Ret { uni: false }, dsts: vec![], srcs: vec![], loc });
+            self.push(Inst {
+                guard: None,
+                op: Op::Ret { uni: false },
+                dsts: vec![],
+                srcs: vec![],
+                loc,
+            });
         }
         let n = self.func.blocks.len();
         for (i, b) in self.func.blocks.iter_mut().enumerate() {
@@ -299,9 +389,15 @@ impl<'a> FnLowerer<'a, '_> {
     }
 
     fn insert_name(&mut self, name: ast::Spanned<&'a str>, value: LocalName) -> Result<()> {
-        let scope = self.scopes.last_mut().expect("at least the parameter scope");
+        let scope = self
+            .scopes
+            .last_mut()
+            .expect("at least the parameter scope");
         if scope.names.insert(name.value, value).is_some() {
-            return Err(Diagnostic::semantic(name.span, format!("duplicate declaration of `{}`", name.value)));
+            return Err(Diagnostic::semantic(
+                name.span,
+                format!("duplicate declaration of `{}`", name.value),
+            ));
         }
         Ok(())
     }
@@ -312,7 +408,10 @@ impl<'a> FnLowerer<'a, '_> {
             return self.declare_regs(decl, &dt);
         }
         if matches!(dt.space, StateSpace::Global | StateSpace::Const) {
-            return Err(Diagnostic::semantic(decl.space.span, format!("`.{}` variables must be declared at module scope", dt.space)));
+            return Err(Diagnostic::semantic(
+                decl.space.span,
+                format!("`.{}` variables must be declared at module scope", dt.space),
+            ));
         }
         for name in &decl.names {
             let v = vars::variable(decl, &dt, name, self.module, self.module.loc(name.span))?;
@@ -329,7 +428,10 @@ impl<'a> FnLowerer<'a, '_> {
         }
         for name in &decl.names {
             if !name.dims.is_empty() || name.init.is_some() {
-                return Err(Diagnostic::unsupported(name.span, "register arrays and initialized registers"));
+                return Err(Diagnostic::unsupported(
+                    name.span,
+                    "register arrays and initialized registers",
+                ));
             }
             if let Some(count) = name.range {
                 if dt.vec != 1 {
@@ -339,9 +441,15 @@ impl<'a> FnLowerer<'a, '_> {
                 for i in 0..count.value {
                     self.add_reg(format!("{}{i}", name.name.value), dt.ty);
                 }
-                let scope = self.scopes.last_mut().expect("at least the parameter scope");
+                let scope = self
+                    .scopes
+                    .last_mut()
+                    .expect("at least the parameter scope");
                 if scope.ranges.iter().any(|(p, ..)| *p == name.name.value) {
-                    return Err(Diagnostic::semantic(name.name.span, format!("duplicate declaration of `{}<>`", name.name.value)));
+                    return Err(Diagnostic::semantic(
+                        name.name.span,
+                        format!("duplicate declaration of `{}<>`", name.name.value),
+                    ));
                 }
                 scope.ranges.push((name.name.value, first, count.value));
             } else if dt.vec > 1 {
@@ -375,21 +483,57 @@ impl<'a> FnLowerer<'a, '_> {
         let loc = self.loc(inst_span(inst));
         let guard = match inst.guard {
             None => None,
-            Some(g) => Some(Guard { pred: self.pred_reg(g.pred, g.span)?, negated: g.negated }),
+            Some(g) => Some(Guard {
+                pred: self.pred_reg(g.pred, g.span)?,
+                negated: g.negated,
+            }),
         };
         let mut mods = Mods::new(inst.opcode, &inst.modifiers)?;
-        let decoded = decode(inst.opcode.value, &mut mods)?
-            .ok_or_else(|| Diagnostic::semantic(inst.opcode.span, format!("unknown opcode `{}`", inst.opcode.value)))?;
+        let decoded = decode(inst.opcode.value, &mut mods)?.ok_or_else(|| {
+            Diagnostic::semantic(
+                inst.opcode.span,
+                format!("unknown opcode `{}`", inst.opcode.value),
+            )
+        })?;
         let (op, dsts, srcs) = match decoded {
-            Decoded::Unsupported => (Op::Unsupported { text: mods.full_name() }, vec![], vec![]),
+            Decoded::Unsupported => (
+                Op::Unsupported {
+                    text: mods.full_name(),
+                },
+                vec![],
+                vec![],
+            ),
             Decoded::Bra { uni } => {
                 mods.finish()?;
                 let label = match inst.operands.as_slice() {
-                    [ast::Operand { kind: ast::OperandKind::Name { name, component: None }, span }] => (*name, *span),
+                    [
+                        ast::Operand {
+                            kind:
+                                ast::OperandKind::Name {
+                                    name,
+                                    component: None,
+                                },
+                            span,
+                        },
+                    ] => (*name, *span),
                     [o] => return Err(Diagnostic::semantic(o.span, "`bra` takes a label")),
-                    _ => return Err(Diagnostic::semantic(inst_span(inst), format!("`bra` takes 1 operand, found {}", inst.operands.len()))),
+                    _ => {
+                        return Err(Diagnostic::semantic(
+                            inst_span(inst),
+                            format!("`bra` takes 1 operand, found {}", inst.operands.len()),
+                        ));
+                    }
                 };
-                self.push(Inst { guard, op: Op::Bra { target: BlockId(u32::MAX), uni }, dsts: vec![], srcs: vec![], loc });
+                self.push(Inst {
+                    guard,
+                    op: Op::Bra {
+                        target: BlockId(u32::MAX),
+                        uni,
+                    },
+                    dsts: vec![],
+                    srcs: vec![],
+                    loc,
+                });
                 let b = self.func.blocks.len() - 1;
                 let i = self.func.blocks[b].insts.len() - 1;
                 self.fixups.push((b, i, label.0, label.1));
@@ -405,7 +549,13 @@ impl<'a> FnLowerer<'a, '_> {
                 self.operands(inst, op, shape)?
             }
         };
-        self.push(Inst { guard, op, dsts, srcs, loc });
+        self.push(Inst {
+            guard,
+            op,
+            dsts,
+            srcs,
+            loc,
+        });
         Ok(())
     }
 
@@ -413,7 +563,10 @@ impl<'a> FnLowerer<'a, '_> {
     pub(super) fn pred_reg(&self, name: &str, span: Span) -> Result<VReg> {
         let r = self.reg(name, None, span)?;
         if self.func.reg(r).ty != Type::Pred {
-            return Err(Diagnostic::semantic(span, format!("`{name}` is not a predicate")));
+            return Err(Diagnostic::semantic(
+                span,
+                format!("`{name}` is not a predicate"),
+            ));
         }
         Ok(r)
     }
@@ -428,22 +581,47 @@ impl<'a> FnLowerer<'a, '_> {
                     Some("y") | Some("g") => 1,
                     Some("z") | Some("b") => 2,
                     Some("w") | Some("a") => 3,
-                    _ => return Err(Diagnostic::semantic(span, format!("vector register `{name}` needs a component `.x`..`.w`"))),
+                    _ => {
+                        return Err(Diagnostic::semantic(
+                            span,
+                            format!("vector register `{name}` needs a component `.x`..`.w`"),
+                        ));
+                    }
                 };
                 if index >= n {
-                    return Err(Diagnostic::semantic(span, format!("`{name}` has only {n} components")));
+                    return Err(Diagnostic::semantic(
+                        span,
+                        format!("`{name}` has only {n} components"),
+                    ));
                 }
                 Ok(VReg(first.0 + index as u32))
             }
-            Some(LocalName::Reg(_)) => Err(Diagnostic::semantic(span, format!("`{name}` is not a vector register"))),
-            Some(LocalName::Var(_)) => Err(Diagnostic::semantic(span, format!("`{name}` is a variable, not a register"))),
-            None if name.starts_with('%') => Err(Diagnostic::semantic(span, format!("undefined register `{name}`"))),
-            None => Err(Diagnostic::semantic(span, format!("`{name}` is not a register"))),
+            Some(LocalName::Reg(_)) => Err(Diagnostic::semantic(
+                span,
+                format!("`{name}` is not a vector register"),
+            )),
+            Some(LocalName::Var(_)) => Err(Diagnostic::semantic(
+                span,
+                format!("`{name}` is a variable, not a register"),
+            )),
+            None if name.starts_with('%') => Err(Diagnostic::semantic(
+                span,
+                format!("undefined register `{name}`"),
+            )),
+            None => Err(Diagnostic::semantic(
+                span,
+                format!("`{name}` is not a register"),
+            )),
         }
     }
 
     /// Checks the remaining operands against the call target's signature.
-    fn call(&mut self, inst: &ast::Instruction<'a>, uni: bool, full_name: &str) -> Result<(Op, Vec<Operand>)> {
+    fn call(
+        &mut self,
+        inst: &ast::Instruction<'a>,
+        uni: bool,
+        full_name: &str,
+    ) -> Result<(Op, Vec<Operand>)> {
         use ast::OperandKind as K;
         let ops = &inst.operands;
         let (rets, rest) = match ops.first().map(|o| &o.kind) {
@@ -452,24 +630,50 @@ impl<'a> FnLowerer<'a, '_> {
         };
         let (callee, rest) = match rest.split_first() {
             Some((c, rest)) => (c, rest),
-            None => return Err(Diagnostic::semantic(inst_span(inst), "`call` needs a target")),
+            None => {
+                return Err(Diagnostic::semantic(
+                    inst_span(inst),
+                    "`call` needs a target",
+                ));
+            }
         };
         let (args, rest) = match rest.first().map(|o| &o.kind) {
             Some(K::List(a)) => (a.as_slice(), &rest[1..]),
             _ => (&[][..], rest),
         };
         let callee_id = match &callee.kind {
-            K::Name { name, component: None } => match self.module_name(name) {
+            K::Name {
+                name,
+                component: None,
+            } => match self.module_name(name) {
                 Some(ModuleName::Func(f)) => f,
                 _ if self.lookup(name).is_some() => {
-                    return Ok((Op::Unsupported { text: format!("{full_name} (indirect call)") }, vec![]));
+                    return Ok((
+                        Op::Unsupported {
+                            text: format!("{full_name} (indirect call)"),
+                        },
+                        vec![],
+                    ));
                 }
-                _ => return Err(Diagnostic::semantic(callee.span, format!("undefined function `{name}`"))),
+                _ => {
+                    return Err(Diagnostic::semantic(
+                        callee.span,
+                        format!("undefined function `{name}`"),
+                    ));
+                }
             },
-            _ => return Err(Diagnostic::semantic(callee.span, "expected a function name")),
+            _ => {
+                return Err(Diagnostic::semantic(
+                    callee.span,
+                    "expected a function name",
+                ));
+            }
         };
         if let Some(extra) = rest.first() {
-            return Err(Diagnostic::semantic(extra.span, "unexpected operand after call arguments"));
+            return Err(Diagnostic::semantic(
+                extra.span,
+                "unexpected operand after call arguments",
+            ));
         }
         let target = self.isa_module.function(callee_id);
         if target.params.len() != args.len() || target.rets.len() != rets.len() {
@@ -487,24 +691,47 @@ impl<'a> FnLowerer<'a, '_> {
         }
         let param_var = |o: &ast::Operand| -> Result<SymbolRef> {
             match &o.kind {
-                K::Name { name, component: None } => match self.lookup(name) {
+                K::Name {
+                    name,
+                    component: None,
+                } => match self.lookup(name) {
                     Some(LocalName::Var(s)) => Ok(s),
-                    Some(_) => Err(Diagnostic::unsupported(o.span, "call arguments in registers (only `.param` variables)")),
-                    None => Err(Diagnostic::semantic(o.span, format!("undefined parameter `{name}`"))),
+                    Some(_) => Err(Diagnostic::unsupported(
+                        o.span,
+                        "call arguments in registers (only `.param` variables)",
+                    )),
+                    None => Err(Diagnostic::semantic(
+                        o.span,
+                        format!("undefined parameter `{name}`"),
+                    )),
                 },
-                K::Int { .. } | K::F32 { .. } | K::F64 { .. } => {
-                    Err(Diagnostic::unsupported(o.span, "immediate call arguments (only `.param` variables)"))
-                }
+                K::Int { .. } | K::F32 { .. } | K::F64 { .. } => Err(Diagnostic::unsupported(
+                    o.span,
+                    "immediate call arguments (only `.param` variables)",
+                )),
                 _ => Err(Diagnostic::semantic(o.span, "expected a `.param` variable")),
             }
         };
         let args = args.iter().map(param_var).collect::<Result<Vec<_>>>()?;
         let rets = rets.iter().map(param_var).collect::<Result<Vec<_>>>()?;
-        Ok((Op::Call { callee: callee_id, uni, args, rets }, vec![]))
+        Ok((
+            Op::Call {
+                callee: callee_id,
+                uni,
+                args,
+                rets,
+            },
+            vec![],
+        ))
     }
 
     /// Matches AST operands against the decoded shape and lowers them.
-    fn operands(&mut self, inst: &ast::Instruction<'a>, op: Op, mut shape: super::shape::Shape) -> Result<(Op, Vec<Operand>, Vec<Operand>)> {
+    fn operands(
+        &mut self,
+        inst: &ast::Instruction<'a>,
+        op: Op,
+        mut shape: super::shape::Shape,
+    ) -> Result<(Op, Vec<Operand>, Vec<Operand>)> {
         use ast::OperandKind as K;
         let ops = &inst.operands;
         // `mov` with a `{...}` operand packs or unpacks.
@@ -520,7 +747,14 @@ impl<'a> FnLowerer<'a, '_> {
             }
         }
         // `bar.red` with four operands has the optional thread count.
-        if matches!(op, Op::Bar { kind: isa::BarrierKind::Red(_), .. }) && ops.len() == 4 {
+        if matches!(
+            op,
+            Op::Bar {
+                kind: isa::BarrierKind::Red(_),
+                ..
+            }
+        ) && ops.len() == 4
+        {
             shape.srcs.insert(1, Slot::Val(Type::U32));
             shape.min_srcs += 1;
         }
@@ -532,12 +766,30 @@ impl<'a> FnLowerer<'a, '_> {
             };
             rest = tail;
             match &first.kind {
-                K::Pair { first: a, second: b } => {
+                K::Pair {
+                    first: a,
+                    second: b,
+                } => {
                     if shape.dsts.len() < 2 {
-                        return Err(Diagnostic::semantic(first.span, format!("`{}` has a single destination", inst.opcode.value)));
+                        return Err(Diagnostic::semantic(
+                            first.span,
+                            format!("`{}` has a single destination", inst.opcode.value),
+                        ));
                     }
-                    dsts.push(self.dst(&ast::Operand { kind: K::Name { name: a, component: None }, span: first.span }, shape.dsts[0])?);
-                    dsts.push(self.dst(&ast::Operand { kind: K::Name { name: b, component: None }, span: first.span }, shape.dsts[1])?);
+                    // The parser keeps `_` in a pair as the name "_": a discarded result.
+                    let half = |name: &'a str| ast::Operand {
+                        kind: if name == "_" {
+                            K::Sink
+                        } else {
+                            K::Name {
+                                name,
+                                component: None,
+                            }
+                        },
+                        span: first.span,
+                    };
+                    dsts.push(self.dst(&half(a), shape.dsts[0])?);
+                    dsts.push(self.dst(&half(b), shape.dsts[1])?);
                 }
                 _ => dsts.push(self.dst(first, shape.dsts[0])?),
             }
@@ -545,19 +797,33 @@ impl<'a> FnLowerer<'a, '_> {
         if rest.len() < shape.min_srcs || rest.len() > shape.srcs.len() {
             return Err(self.count_error(inst, &shape));
         }
-        let srcs = rest.iter().zip(shape.srcs.iter()).map(|(o, slot)| self.src(o, *slot)).collect::<Result<Vec<_>>>()?;
+        let srcs = rest
+            .iter()
+            .zip(shape.srcs.iter())
+            .map(|(o, slot)| self.src(o, *slot))
+            .collect::<Result<Vec<_>>>()?;
         Ok((op, dsts, srcs))
     }
 
     fn count_error(&self, inst: &ast::Instruction, shape: &super::shape::Shape) -> Diagnostic {
         let min = shape.min_dsts + shape.min_srcs;
         let max = shape.min_dsts + shape.srcs.len();
-        let expected = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+        let expected = if min == max {
+            format!("{min}")
+        } else {
+            format!("{min} to {max}")
+        };
         let mut name = inst.opcode.value.to_string();
         for m in &inst.modifiers {
             name.push('.');
             name.push_str(m.value);
         }
-        Diagnostic::semantic(inst_span(inst), format!("`{name}` takes {expected} operands, found {}", inst.operands.len()))
+        Diagnostic::semantic(
+            inst_span(inst),
+            format!(
+                "`{name}` takes {expected} operands, found {}",
+                inst.operands.len()
+            ),
+        )
     }
 }

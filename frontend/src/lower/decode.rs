@@ -27,16 +27,58 @@ pub(crate) enum Decoded {
 /// asynchronous copies, ...). They lower to [`Op::Unsupported`] so that later stages can report
 /// them with their location.
 const UNSUPPORTED_OPCODES: &[&str] = &[
-    "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "prefetch", "prefetchu",
-    "cp", "mma", "wmma", "ldmatrix", "stmatrix", "movmatrix", "wgmma", "cvt.pack", "brkpt",
-    "nanosleep", "pmevent", "applypriority", "discard", "createpolicy", "mbarrier", "elect",
-    "griddepcontrol", "setmaxnreg", "alloca", "stackrestore", "stacksave", "getctarank",
-    "mapa", "multimem", "tensormap", "clusterlaunchcontrol", "brx", "dp4a", "dp2a", "lop3",
-    "szext", "fns", "isspacep", "st.async", "red.async",
+    "tex",
+    "tld4",
+    "txq",
+    "suld",
+    "sust",
+    "sured",
+    "suq",
+    "istypep",
+    "prefetch",
+    "prefetchu",
+    "cp",
+    "mma",
+    "wmma",
+    "ldmatrix",
+    "stmatrix",
+    "movmatrix",
+    "wgmma",
+    "cvt.pack",
+    "brkpt",
+    "nanosleep",
+    "pmevent",
+    "applypriority",
+    "discard",
+    "createpolicy",
+    "mbarrier",
+    "elect",
+    "griddepcontrol",
+    "setmaxnreg",
+    "alloca",
+    "stackrestore",
+    "stacksave",
+    "getctarank",
+    "mapa",
+    "multimem",
+    "tensormap",
+    "clusterlaunchcontrol",
+    "brx",
+    "dp4a",
+    "dp2a",
+    "lop3",
+    "szext",
+    "fns",
+    "isspacep",
+    "st.async",
+    "red.async",
 ];
 
 /// Type modifiers of the half- and reduced-precision formats, which warpsim does not execute yet.
-const HALF_PRECISION_TYPES: &[&str] = &["f16", "f16x2", "bf16", "bf16x2", "tf32", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2"];
+const HALF_PRECISION_TYPES: &[&str] = &[
+    "f16", "f16x2", "bf16", "bf16x2", "tf32", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2",
+    "ue8m0x2",
+];
 
 /// Decodes `opcode` with its modifiers. `Ok(None)` means the opcode is unknown.
 pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
@@ -46,7 +88,11 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
     let decoded = match opcode {
         "add" | "sub" => add_sub(opcode == "sub", m)?,
         "addc" | "subc" => {
-            let op = if opcode == "addc" { CarryOp::Add } else { CarryOp::Sub };
+            let op = if opcode == "addc" {
+                CarryOp::Add
+            } else {
+                CarryOp::Sub
+            };
             let carry_out = m.flag("cc")?;
             carry(op, true, carry_out, m)?
         }
@@ -69,16 +115,26 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         "bfind" => {
             let shift_amount = m.flag("shiftamt")?;
             let ty = typed(m, opcode, &[Type::U32, Type::U64, Type::S32, Type::S64])?;
-            op(Op::Bfind { ty, shift_amount }, Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty)))
+            op(
+                Op::Bfind { ty, shift_amount },
+                Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty)),
+            )
         }
         "bfe" => {
             let ty = typed(m, opcode, &[Type::U32, Type::U64, Type::S32, Type::S64])?;
-            let shape = Shape::unary(ty).s(Slot::Val(Type::U32)).s(Slot::Val(Type::U32));
+            let shape = Shape::unary(ty)
+                .s(Slot::Val(Type::U32))
+                .s(Slot::Val(Type::U32));
             op(Op::Bfe { ty }, shape)
         }
         "bfi" => {
             let ty = typed(m, opcode, &[Type::B32, Type::B64])?;
-            op(Op::Bfi { ty }, Shape::binary(ty).s(Slot::Val(Type::U32)).s(Slot::Val(Type::U32)))
+            op(
+                Op::Bfi { ty },
+                Shape::binary(ty)
+                    .s(Slot::Val(Type::U32))
+                    .s(Slot::Val(Type::U32)),
+            )
         }
         "prmt" => {
             let mode = m.take(|s| {
@@ -104,23 +160,49 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             let dir = dir.ok_or_else(|| m.error("missing direction `.l` or `.r`"))?;
             let mode = shift_mode(m)?;
             typed(m, opcode, &[Type::B32])?;
-            op(Op::Shf { dir, mode }, Shape::binary(Type::B32).s(Slot::Val(Type::U32)))
+            op(
+                Op::Shf { dir, mode },
+                Shape::binary(Type::B32).s(Slot::Val(Type::U32)),
+            )
         }
         "bmsk" => {
             let mode = shift_mode(m)?;
             typed(m, opcode, &[Type::B32])?;
-            op(Op::Bmsk { mode }, Shape::new().d(Slot::Val(Type::B32)).s(Slot::Val(Type::U32)).s(Slot::Val(Type::U32)))
+            op(
+                Op::Bmsk { mode },
+                Shape::new()
+                    .d(Slot::Val(Type::B32))
+                    .s(Slot::Val(Type::U32))
+                    .s(Slot::Val(Type::U32)),
+            )
         }
         "and" | "or" | "xor" | "not" | "cnot" => logic(opcode, m)?,
         "shl" | "shr" => {
             let allowed: &[Type] = if opcode == "shl" {
                 &[Type::B16, Type::B32, Type::B64]
             } else {
-                &[Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64]
+                &[
+                    Type::B16,
+                    Type::B32,
+                    Type::B64,
+                    Type::U16,
+                    Type::U32,
+                    Type::U64,
+                    Type::S16,
+                    Type::S32,
+                    Type::S64,
+                ]
             };
             let ty = typed(m, opcode, allowed)?;
             let shape = Shape::unary(ty).s(Slot::Val(Type::U32));
-            op(if opcode == "shl" { Op::Shl { ty } } else { Op::Shr { ty } }, shape)
+            op(
+                if opcode == "shl" {
+                    Op::Shl { ty }
+                } else {
+                    Op::Shr { ty }
+                },
+                shape,
+            )
         }
         "fma" => {
             let rnd = float_rounding(m)?.ok_or_else(|| m.error("missing rounding modifier"))?;
@@ -148,35 +230,65 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             })?;
             let prop = prop.ok_or_else(|| m.error("missing property"))?;
             let ty = typed(m, opcode, &[Type::F32, Type::F64])?;
-            op(Op::Testp { prop, ty }, Shape::new().d(Slot::Pred { negatable: false }).s(Slot::Val(ty)))
+            op(
+                Op::Testp { prop, ty },
+                Shape::new()
+                    .d(Slot::Pred { negatable: false })
+                    .s(Slot::Val(ty)),
+            )
         }
         "setp" => setp(m)?,
         "set" => set(m)?,
         "selp" => {
             let ty = typed(m, opcode, &SELECTABLE)?;
-            op(Op::Selp { ty }, Shape::binary(ty).s(Slot::Pred { negatable: false }))
+            op(
+                Op::Selp { ty },
+                Shape::binary(ty).s(Slot::Pred { negatable: false }),
+            )
         }
         "slct" => {
             let ftz = m.flag("ftz")?;
             let (ty, cty) = m.two_types()?;
             check_type(m, opcode, ty, &SELECTABLE)?;
             check_type(m, opcode, cty, &[Type::S32, Type::F32])?;
-            op(Op::Slct { ty, cty, ftz }, Shape::binary(ty).s(Slot::Val(cty)))
+            op(
+                Op::Slct { ty, cty, ftz },
+                Shape::binary(ty).s(Slot::Val(cty)),
+            )
         }
         "mov" => {
             let ty = typed(m, opcode, &MOVABLE)?;
             // Pack/unpack are told apart from plain moves by their operands (see `body`).
-            op(Op::Mov { ty }, Shape::new().d(Slot::Val(ty)).s(Slot::MovSrc(ty)))
+            op(
+                Op::Mov { ty },
+                Shape::new().d(Slot::Val(ty)).s(Slot::MovSrc(ty)),
+            )
         }
         "cvt" => cvt(m)?,
         "cvta" => {
             let to_generic = !m.flag("to")?;
-            let space = m.take(StateSpace::from_name)?.ok_or_else(|| m.error("missing state space"))?;
-            if !matches!(space, StateSpace::Global | StateSpace::Shared | StateSpace::Local | StateSpace::Const | StateSpace::Param) {
+            let space = m
+                .take(StateSpace::from_name)?
+                .ok_or_else(|| m.error("missing state space"))?;
+            if !matches!(
+                space,
+                StateSpace::Global
+                    | StateSpace::Shared
+                    | StateSpace::Local
+                    | StateSpace::Const
+                    | StateSpace::Param
+            ) {
                 return Err(m.error(format!("invalid state space `.{space}`")));
             }
             let ty = typed(m, "cvta", &[Type::U32, Type::U64])?;
-            op(Op::Cvta { space, to_generic, ty }, Shape::new().d(Slot::Val(ty)).s(Slot::CvtaSrc(ty)))
+            op(
+                Op::Cvta {
+                    space,
+                    to_generic,
+                    ty,
+                },
+                Shape::new().d(Slot::Val(ty)).s(Slot::CvtaSrc(ty)),
+            )
         }
         "ld" | "ldu" => load(opcode == "ldu", m)?,
         "st" => store(m)?,
@@ -201,8 +313,16 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                 "acq_rel" => Some(MemOrder::AcqRel),
                 _ => None,
             })?;
-            let scope = m.take(Scope::from_name)?.ok_or_else(|| m.error("missing scope"))?;
-            op(Op::Fence { order: order.unwrap_or(MemOrder::AcqRel), scope }, Shape::new())
+            let scope = m
+                .take(Scope::from_name)?
+                .ok_or_else(|| m.error("missing scope"))?;
+            op(
+                Op::Fence {
+                    order: order.unwrap_or(MemOrder::AcqRel),
+                    scope,
+                },
+                Shape::new(),
+            )
         }
         "vote" => vote(m)?,
         "shfl" => {
@@ -244,7 +364,10 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             if mode == MatchMode::All {
                 shape = shape.opt_d(Slot::Pred { negatable: false });
             }
-            op(Op::Match { mode, ty }, shape.s(Slot::Val(ty)).s(Slot::Val(Type::B32)))
+            op(
+                Op::Match { mode, ty },
+                shape.s(Slot::Val(ty)).s(Slot::Val(Type::B32)),
+            )
         }
         "activemask" => {
             typed(m, opcode, &[Type::B32])?;
@@ -271,11 +394,23 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                 ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => &[Type::B32],
             };
             let ty = typed(m, opcode, allowed)?;
-            op(Op::Redux { op: rop, ty }, Shape::unary(ty).s(Slot::Val(Type::B32)))
+            op(
+                Op::Redux { op: rop, ty },
+                Shape::unary(ty).s(Slot::Val(Type::B32)),
+            )
         }
-        "bra" => Decoded::Bra { uni: m.flag("uni")? },
-        "call" => Decoded::Call { uni: m.flag("uni")? },
-        "ret" => op(Op::Ret { uni: m.flag("uni")? }, Shape::new()),
+        "bra" => Decoded::Bra {
+            uni: m.flag("uni")?,
+        },
+        "call" => Decoded::Call {
+            uni: m.flag("uni")?,
+        },
+        "ret" => op(
+            Op::Ret {
+                uni: m.flag("uni")?,
+            },
+            Shape::new(),
+        ),
         "exit" => op(Op::Exit, Shape::new()),
         "trap" => op(Op::Trap, Shape::new()),
         _ if is_unsupported_opcode(opcode, m) => Decoded::Unsupported,
@@ -287,12 +422,75 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
 /// Every opcode `decode` accepts, for telling half-precision forms of known instructions
 /// (lowered as unsupported) from unknown opcodes.
 const KNOWN_OPCODES: &[&str] = &[
-    "add", "sub", "addc", "subc", "mul", "mad", "madc", "mul24", "mad24", "div", "rem", "abs", "neg", "min",
-    "max", "sad", "popc", "clz", "brev", "bfind", "bfe", "bfi", "prmt", "shf", "bmsk", "and", "or", "xor",
-    "not", "cnot", "shl", "shr", "fma", "rcp", "sqrt", "rsqrt", "sin", "cos", "ex2", "lg2", "tanh",
-    "copysign", "testp", "setp", "set", "selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "atom",
-    "red", "bar", "barrier", "membar", "fence", "vote", "shfl", "match", "activemask", "redux", "bra",
-    "call", "ret", "exit", "trap",
+    "add",
+    "sub",
+    "addc",
+    "subc",
+    "mul",
+    "mad",
+    "madc",
+    "mul24",
+    "mad24",
+    "div",
+    "rem",
+    "abs",
+    "neg",
+    "min",
+    "max",
+    "sad",
+    "popc",
+    "clz",
+    "brev",
+    "bfind",
+    "bfe",
+    "bfi",
+    "prmt",
+    "shf",
+    "bmsk",
+    "and",
+    "or",
+    "xor",
+    "not",
+    "cnot",
+    "shl",
+    "shr",
+    "fma",
+    "rcp",
+    "sqrt",
+    "rsqrt",
+    "sin",
+    "cos",
+    "ex2",
+    "lg2",
+    "tanh",
+    "copysign",
+    "testp",
+    "setp",
+    "set",
+    "selp",
+    "slct",
+    "mov",
+    "cvt",
+    "cvta",
+    "ld",
+    "ldu",
+    "st",
+    "atom",
+    "red",
+    "bar",
+    "barrier",
+    "membar",
+    "fence",
+    "vote",
+    "shfl",
+    "match",
+    "activemask",
+    "redux",
+    "bra",
+    "call",
+    "ret",
+    "exit",
+    "trap",
 ];
 
 fn is_unsupported_opcode(opcode: &str, m: &Mods) -> bool {
@@ -306,14 +504,40 @@ fn op(op: Op, shape: Shape) -> Decoded {
     Decoded::Op(op, shape)
 }
 
-const INTS: [Type; 6] = [Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64];
+const INTS: [Type; 6] = [
+    Type::U16,
+    Type::U32,
+    Type::U64,
+    Type::S16,
+    Type::S32,
+    Type::S64,
+];
 const SELECTABLE: [Type; 11] = [
-    Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32, Type::S64,
-    Type::F32, Type::F64,
+    Type::B16,
+    Type::B32,
+    Type::B64,
+    Type::U16,
+    Type::U32,
+    Type::U64,
+    Type::S16,
+    Type::S32,
+    Type::S64,
+    Type::F32,
+    Type::F64,
 ];
 const MOVABLE: [Type; 12] = [
-    Type::Pred, Type::B16, Type::B32, Type::B64, Type::U16, Type::U32, Type::U64, Type::S16, Type::S32,
-    Type::S64, Type::F32, Type::F64,
+    Type::Pred,
+    Type::B16,
+    Type::B32,
+    Type::B64,
+    Type::U16,
+    Type::U32,
+    Type::U64,
+    Type::S16,
+    Type::S32,
+    Type::S64,
+    Type::F32,
+    Type::F64,
 ];
 
 /// Checks `ty` against the types the manual allows for `opcode`; half-precision types are valid
@@ -322,7 +546,10 @@ fn check_type(m: &Mods, opcode: &str, ty: Type, allowed: &[Type]) -> Result<()> 
     if allowed.contains(&ty) {
         Ok(())
     } else {
-        Err(Diagnostic::semantic(m.span(), format!("invalid type `.{ty}` for `{opcode}`")))
+        Err(Diagnostic::semantic(
+            m.span(),
+            format!("invalid type `.{ty}` for `{opcode}`"),
+        ))
     }
 }
 
@@ -381,7 +608,15 @@ fn add_sub(sub: bool, m: &mut Mods) -> Result<Decoded> {
     if m.flag("cc")? {
         check_type(m, name, ty, &[Type::U32, Type::S32, Type::U64, Type::S64])?;
         let op = if sub { CarryOp::Sub } else { CarryOp::Add };
-        return Ok(Decoded::Op(Op::Carry { op, ty, carry_in: false, carry_out: true }, Shape::binary(ty)));
+        return Ok(Decoded::Op(
+            Op::Carry {
+                op,
+                ty,
+                carry_in: false,
+                carry_out: true,
+            },
+            Shape::binary(ty),
+        ));
     }
     if ty.is_float() {
         let rnd = float_rounding(m)?;
@@ -390,7 +625,11 @@ fn add_sub(sub: bool, m: &mut Mods) -> Result<Decoded> {
         if ty == Type::F64 && (ftz || sat) {
             return Err(m.error("`.ftz` and `.sat` apply only to `.f32`"));
         }
-        let op = if sub { Op::FSub { ty, rnd, ftz, sat } } else { Op::FAdd { ty, rnd, ftz, sat } };
+        let op = if sub {
+            Op::FSub { ty, rnd, ftz, sat }
+        } else {
+            Op::FAdd { ty, rnd, ftz, sat }
+        };
         return Ok(Decoded::Op(op, Shape::binary(ty)));
     }
     let sat = m.flag("sat")?;
@@ -398,14 +637,30 @@ fn add_sub(sub: bool, m: &mut Mods) -> Result<Decoded> {
     if sat && ty != Type::S32 {
         return Err(m.error("`.sat` applies only to `.s32`"));
     }
-    let op = if sub { Op::ISub { ty, sat } } else { Op::IAdd { ty, sat } };
+    let op = if sub {
+        Op::ISub { ty, sat }
+    } else {
+        Op::IAdd { ty, sat }
+    };
     Ok(Decoded::Op(op, Shape::binary(ty)))
 }
 
 fn carry(op: CarryOp, carry_in: bool, carry_out: bool, m: &mut Mods) -> Result<Decoded> {
-    let name = if matches!(op, CarryOp::Add) { "addc" } else { "subc" };
+    let name = if matches!(op, CarryOp::Add) {
+        "addc"
+    } else {
+        "subc"
+    };
     let ty = typed(m, name, &[Type::U32, Type::S32, Type::U64, Type::S64])?;
-    Ok(Decoded::Op(Op::Carry { op, ty, carry_in, carry_out }, Shape::binary(ty)))
+    Ok(Decoded::Op(
+        Op::Carry {
+            op,
+            ty,
+            carry_in,
+            carry_out,
+        },
+        Shape::binary(ty),
+    ))
 }
 
 fn mul_mode(m: &mut Mods) -> Result<Option<MulMode>> {
@@ -433,7 +688,10 @@ fn mul(m: &mut Mods) -> Result<Decoded> {
         let rnd = float_rounding(m)?;
         let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
         let ty = float_check(m, "mul", ty, ftz || sat)?;
-        return Ok(Decoded::Op(Op::FMul { ty, rnd, ftz, sat }, Shape::binary(ty)));
+        return Ok(Decoded::Op(
+            Op::FMul { ty, rnd, ftz, sat },
+            Shape::binary(ty),
+        ));
     }
     let mode = mul_mode(m)?.ok_or_else(|| m.error("missing `.lo`, `.hi` or `.wide`"))?;
     check_type(m, "mul", ty, &INTS)?;
@@ -448,7 +706,10 @@ fn wide_shape(m: &Mods, ty: Type) -> Result<Shape> {
     if ty.bits() > 32 {
         return Err(m.error("`.wide` applies only to 16- and 32-bit types"));
     }
-    Ok(Shape::new().d(Slot::Val(widened(ty))).s(Slot::Val(ty)).s(Slot::Val(ty)))
+    Ok(Shape::new()
+        .d(Slot::Val(widened(ty)))
+        .s(Slot::Val(ty))
+        .s(Slot::Val(ty)))
 }
 
 fn float_check(m: &Mods, opcode: &str, ty: Type, f32_only_mods: bool) -> Result<Type> {
@@ -470,14 +731,26 @@ fn mad(m: &mut Mods, madc: bool) -> Result<Decoded> {
             MulMode::Wide => return Err(m.error("carry-chain `mad` takes `.lo` or `.hi`")),
         };
         check_type(m, "madc", ty, &[Type::U32, Type::S32, Type::U64, Type::S64])?;
-        return Ok(Decoded::Op(Op::Carry { op, ty, carry_in: madc, carry_out }, Shape::ternary(ty)));
+        return Ok(Decoded::Op(
+            Op::Carry {
+                op,
+                ty,
+                carry_in: madc,
+                carry_out,
+            },
+            Shape::ternary(ty),
+        ));
     }
     if ty.is_float() {
         let rnd = float_rounding(m)?;
         let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
         let ty = float_check(m, "mad", ty, ftz || sat)?;
-        let rnd = rnd.ok_or_else(|| m.error("missing rounding modifier (required for sm_20 and later)"))?;
-        return Ok(Decoded::Op(Op::Fma { ty, rnd, ftz, sat }, Shape::ternary(ty)));
+        let rnd =
+            rnd.ok_or_else(|| m.error("missing rounding modifier (required for sm_20 and later)"))?;
+        return Ok(Decoded::Op(
+            Op::Fma { ty, rnd, ftz, sat },
+            Shape::ternary(ty),
+        ));
     }
     let mode = mul_mode(m)?.ok_or_else(|| m.error("missing `.lo`, `.hi` or `.wide`"))?;
     let sat = m.flag("sat")?;
@@ -574,7 +847,11 @@ fn transcendental(opcode: &str, m: &mut Mods) -> Result<Decoded> {
         return Err(m.error("missing `.approx`"));
     }
     let ftz = m.flag("ftz")?;
-    let allowed: &[Type] = if func == TranscFn::Rsqrt { &[Type::F32, Type::F64] } else { &[Type::F32] };
+    let allowed: &[Type] = if func == TranscFn::Rsqrt {
+        &[Type::F32, Type::F64]
+    } else {
+        &[Type::F32]
+    };
     let ty = typed(m, opcode, allowed)?;
     if func == TranscFn::Tanh && ftz {
         return Err(m.error("`tanh` takes no `.ftz`"));
@@ -588,11 +865,22 @@ fn abs_neg(neg: bool, m: &mut Mods) -> Result<Decoded> {
     if ty.is_float() {
         let ftz = m.flag("ftz")?;
         let ty = float_check(m, name, ty, ftz)?;
-        let op = if neg { Op::FNeg { ty, ftz } } else { Op::FAbs { ty, ftz } };
+        let op = if neg {
+            Op::FNeg { ty, ftz }
+        } else {
+            Op::FAbs { ty, ftz }
+        };
         return Ok(Decoded::Op(op, Shape::unary(ty)));
     }
     check_type(m, name, ty, &[Type::S16, Type::S32, Type::S64])?;
-    Ok(Decoded::Op(if neg { Op::INeg { ty } } else { Op::IAbs { ty } }, Shape::unary(ty)))
+    Ok(Decoded::Op(
+        if neg {
+            Op::INeg { ty }
+        } else {
+            Op::IAbs { ty }
+        },
+        Shape::unary(ty),
+    ))
 }
 
 fn min_max(max: bool, m: &mut Mods) -> Result<Decoded> {
@@ -602,18 +890,35 @@ fn min_max(max: bool, m: &mut Mods) -> Result<Decoded> {
         let ftz = m.flag("ftz")?;
         let nan = m.flag("NaN")?;
         let ty = float_check(m, name, ty, ftz || nan)?;
-        let op = if max { Op::FMax { ty, ftz, nan } } else { Op::FMin { ty, ftz, nan } };
+        let op = if max {
+            Op::FMax { ty, ftz, nan }
+        } else {
+            Op::FMin { ty, ftz, nan }
+        };
         return Ok(Decoded::Op(op, Shape::binary(ty)));
     }
     check_type(m, name, ty, &INTS)?;
-    Ok(Decoded::Op(if max { Op::IMax { ty } } else { Op::IMin { ty } }, Shape::binary(ty)))
+    Ok(Decoded::Op(
+        if max {
+            Op::IMax { ty }
+        } else {
+            Op::IMin { ty }
+        },
+        Shape::binary(ty),
+    ))
 }
 
 fn bit_count(opcode: &str, m: &mut Mods) -> Result<Decoded> {
     let ty = typed(m, opcode, &[Type::B32, Type::B64])?;
     Ok(match opcode {
-        "popc" => Decoded::Op(Op::Popc { ty }, Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty))),
-        "clz" => Decoded::Op(Op::Clz { ty }, Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty))),
+        "popc" => Decoded::Op(
+            Op::Popc { ty },
+            Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty)),
+        ),
+        "clz" => Decoded::Op(
+            Op::Clz { ty },
+            Shape::new().d(Slot::Val(Type::U32)).s(Slot::Val(ty)),
+        ),
         _ => Decoded::Op(Op::Brev { ty }, Shape::unary(ty)),
     })
 }
@@ -642,13 +947,22 @@ fn check_comparison(m: &Mods, cmp: CmpOp, ty: Type) -> Result<()> {
         TypeKind::Signed | TypeKind::Unsigned => !cmp.is_float_only(),
         TypeKind::Pred => false,
     };
-    if ok { Ok(()) } else { Err(m.error(format!("comparison `.{}` is invalid for `.{ty}`", cmp.name()))) }
+    if ok {
+        Ok(())
+    } else {
+        Err(m.error(format!(
+            "comparison `.{}` is invalid for `.{ty}`",
+            cmp.name()
+        )))
+    }
 }
 
 const COMPARABLE: [Type; 11] = SELECTABLE;
 
 fn setp(m: &mut Mods) -> Result<Decoded> {
-    let cmp = m.take(CmpOp::from_name)?.ok_or_else(|| m.error("missing comparison"))?;
+    let cmp = m
+        .take(CmpOp::from_name)?
+        .ok_or_else(|| m.error("missing comparison"))?;
     let combine = m.take(BoolOp::from_name)?;
     let ftz = m.flag("ftz")?;
     let ty = typed(m, "setp", &COMPARABLE)?;
@@ -664,22 +978,44 @@ fn setp(m: &mut Mods) -> Result<Decoded> {
     if combine.is_some() {
         shape = shape.s(Slot::Pred { negatable: true });
     }
-    Ok(Decoded::Op(Op::Setp { cmp, ty, combine, ftz }, shape))
+    Ok(Decoded::Op(
+        Op::Setp {
+            cmp,
+            ty,
+            combine,
+            ftz,
+        },
+        shape,
+    ))
 }
 
 fn set(m: &mut Mods) -> Result<Decoded> {
-    let cmp = m.take(CmpOp::from_name)?.ok_or_else(|| m.error("missing comparison"))?;
+    let cmp = m
+        .take(CmpOp::from_name)?
+        .ok_or_else(|| m.error("missing comparison"))?;
     let combine = m.take(BoolOp::from_name)?;
     let ftz = m.flag("ftz")?;
     let (dty, sty) = m.two_types()?;
     check_type(m, "set", dty, &[Type::U32, Type::S32, Type::F32])?;
     check_type(m, "set", sty, &COMPARABLE)?;
     check_comparison(m, cmp, sty)?;
-    let mut shape = Shape::new().d(Slot::Val(dty)).s(Slot::Val(sty)).s(Slot::Val(sty));
+    let mut shape = Shape::new()
+        .d(Slot::Val(dty))
+        .s(Slot::Val(sty))
+        .s(Slot::Val(sty));
     if combine.is_some() {
         shape = shape.s(Slot::Pred { negatable: true });
     }
-    Ok(Decoded::Op(Op::Set { cmp, dty, sty, combine, ftz }, shape))
+    Ok(Decoded::Op(
+        Op::Set {
+            cmp,
+            dty,
+            sty,
+            combine,
+            ftz,
+        },
+        shape,
+    ))
 }
 
 fn cvt(m: &mut Mods) -> Result<Decoded> {
@@ -688,7 +1024,16 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
     let sat = m.flag("sat")?;
     let (dty, sty) = m.two_types()?;
     const CONVERTIBLE: [Type; 10] = [
-        Type::U8, Type::U16, Type::U32, Type::U64, Type::S8, Type::S16, Type::S32, Type::S64, Type::F32, Type::F64,
+        Type::U8,
+        Type::U16,
+        Type::U32,
+        Type::U64,
+        Type::S8,
+        Type::S16,
+        Type::S32,
+        Type::S64,
+        Type::F32,
+        Type::F64,
     ];
     check_type(m, "cvt", dty, &CONVERTIBLE)?;
     check_type(m, "cvt", sty, &CONVERTIBLE)?;
@@ -703,16 +1048,17 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
     let required = match (sty.is_float(), dty.is_float()) {
         (true, false) => Some("an integer rounding modifier (`.rni`, `.rzi`, `.rmi`, `.rpi`)"),
         (false, true) => Some("a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)"),
-        (true, true) if dty.bits() < sty.bits() => Some("a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)"),
+        (true, true) if dty.bits() < sty.bits() => {
+            Some("a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)")
+        }
         _ => None,
     };
     let valid = match (rnd, sty.is_float(), dty.is_float()) {
         (CvtRounding::None, ..) => required.is_none(),
         (CvtRounding::Int(_), true, false) => true,
         (CvtRounding::Int(_), true, true) => dty.bits() >= sty.bits() || dty == sty,
-        (CvtRounding::Float(Rounding::Rna), false, true) | (CvtRounding::Float(Rounding::Rna), true, true) => {
-            dty == Type::F32 && sty != Type::F32
-        }
+        (CvtRounding::Float(Rounding::Rna), false, true)
+        | (CvtRounding::Float(Rounding::Rna), true, true) => dty == Type::F32 && sty != Type::F32,
         (CvtRounding::Float(_), false, true) => true,
         (CvtRounding::Float(_), true, true) => dty.bits() < sty.bits(),
         _ => false,
@@ -727,14 +1073,26 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
         return Err(m.error("`.ftz` applies only to `.f32` conversions"));
     }
     let shape = Shape::new().d(Slot::Wide(dty)).s(Slot::Wide(sty));
-    Ok(Decoded::Op(Op::Cvt { dty, sty, rnd, ftz, sat }, shape))
+    Ok(Decoded::Op(
+        Op::Cvt {
+            dty,
+            sty,
+            rnd,
+            ftz,
+            sat,
+        },
+        shape,
+    ))
 }
 
 /// Memory-ordering qualifiers shared by loads, stores and atomics.
 fn order_and_scope(m: &mut Mods) -> Result<(MemOrder, Option<Scope>)> {
     let order = m.take(MemOrder::from_name)?.unwrap_or(MemOrder::Weak);
     let scope = m.take(Scope::from_name)?;
-    let needs_scope = matches!(order, MemOrder::Relaxed | MemOrder::Acquire | MemOrder::Release | MemOrder::AcqRel);
+    let needs_scope = matches!(
+        order,
+        MemOrder::Relaxed | MemOrder::Acquire | MemOrder::Release | MemOrder::AcqRel
+    );
     if needs_scope && scope.is_none() {
         return Err(m.error(format!("`.{}` requires a scope", order.name())));
     }
@@ -747,17 +1105,35 @@ fn order_and_scope(m: &mut Mods) -> Result<(MemOrder, Option<Scope>)> {
 /// Cache-eviction and L2 hints (`.L1::evict_last`, `.L2::128B`, ...): accepted and ignored,
 /// since they only affect performance on real hardware.
 fn skip_cache_hints(m: &mut Mods) -> Result<()> {
-    while m.take(|s| (s.starts_with("L1::") || s.starts_with("L2::")).then_some(()))?.is_some() {}
+    while m
+        .take(|s| (s.starts_with("L1::") || s.starts_with("L2::")).then_some(()))?
+        .is_some()
+    {}
     Ok(())
 }
 
 const MEMORY_TYPES: [Type; 15] = [
-    Type::B8, Type::B16, Type::B32, Type::B64, Type::B128, Type::U8, Type::U16, Type::U32, Type::U64, Type::S8,
-    Type::S16, Type::S32, Type::S64, Type::F32, Type::F64,
+    Type::B8,
+    Type::B16,
+    Type::B32,
+    Type::B64,
+    Type::B128,
+    Type::U8,
+    Type::U16,
+    Type::U32,
+    Type::U64,
+    Type::S8,
+    Type::S16,
+    Type::S32,
+    Type::S64,
+    Type::F32,
+    Type::F64,
 ];
 
 fn memory_space(m: &mut Mods) -> Result<StateSpace> {
-    let space = m.take(StateSpace::from_name)?.unwrap_or(StateSpace::Generic);
+    let space = m
+        .take(StateSpace::from_name)?
+        .unwrap_or(StateSpace::Generic);
     if space == StateSpace::Reg {
         return Err(m.error("invalid state space `.reg`"));
     }
@@ -793,7 +1169,18 @@ fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
         }
         Decoded::Op(Op::Ldu { space, ty, vec }, shape)
     } else {
-        Decoded::Op(Op::Ld { space, ty, vec, order, scope, cache, nc }, shape)
+        Decoded::Op(
+            Op::Ld {
+                space,
+                ty,
+                vec,
+                order,
+                scope,
+                cache,
+                nc,
+            },
+            shape,
+        )
     })
 }
 
@@ -822,7 +1209,17 @@ fn store(m: &mut Mods) -> Result<Decoded> {
     }
     check_vector(m, vec, ty)?;
     let shape = Shape::new().s(Slot::Addr).s(Slot::Data { ty, vec });
-    Ok(Decoded::Op(Op::St { space, ty, vec, order, scope, cache }, shape))
+    Ok(Decoded::Op(
+        Op::St {
+            space,
+            ty,
+            vec,
+            order,
+            scope,
+            cache,
+        },
+        shape,
+    ))
 }
 
 fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
@@ -836,7 +1233,10 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
     let order = order.unwrap_or(MemOrder::Weak);
     let scope = m.take(Scope::from_name)?;
     let space = memory_space(m)?;
-    if !matches!(space, StateSpace::Global | StateSpace::Shared | StateSpace::Generic | StateSpace::SharedCluster) {
+    if !matches!(
+        space,
+        StateSpace::Global | StateSpace::Shared | StateSpace::Generic | StateSpace::SharedCluster
+    ) {
         return Err(m.error(format!("invalid state space `.{space}` for `{name}`")));
     }
     let aop = m.take(|s| {
@@ -858,25 +1258,53 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
     m.flag("noftz")?;
     skip_cache_hints(m)?;
     let allowed: &[Type] = match aop {
-        AtomOp::Add => &[Type::U32, Type::S32, Type::U64, Type::S64, Type::F32, Type::F64],
+        AtomOp::Add => &[
+            Type::U32,
+            Type::S32,
+            Type::U64,
+            Type::S64,
+            Type::F32,
+            Type::F64,
+        ],
         AtomOp::Inc | AtomOp::Dec => &[Type::U32],
         AtomOp::Min | AtomOp::Max => &[Type::U32, Type::S32, Type::U64, Type::S64],
         AtomOp::And | AtomOp::Or | AtomOp::Xor => &[Type::B32, Type::B64],
         AtomOp::Exch | AtomOp::Cas => &[Type::B32, Type::B64],
     };
     let ty = typed(m, name, allowed)?;
-    if red && aop == AtomOp::Cas || red && aop == AtomOp::Exch {
-        return Err(m.error(format!("`red` cannot perform `.{}`", if aop == AtomOp::Cas { "cas" } else { "exch" })));
+    if red && matches!(aop, AtomOp::Cas | AtomOp::Exch) {
+        return Err(m.error(format!(
+            "`red` cannot perform `.{}`",
+            if aop == AtomOp::Cas { "cas" } else { "exch" }
+        )));
     }
     if red {
         let shape = Shape::new().s(Slot::Addr).s(Slot::Val(ty));
-        return Ok(Decoded::Op(Op::Red { space, op: aop, ty, order, scope }, shape));
+        return Ok(Decoded::Op(
+            Op::Red {
+                space,
+                op: aop,
+                ty,
+                order,
+                scope,
+            },
+            shape,
+        ));
     }
     let mut shape = Shape::new().d(Slot::Val(ty)).s(Slot::Addr).s(Slot::Val(ty));
     if aop == AtomOp::Cas {
         shape = shape.s(Slot::Val(ty));
     }
-    Ok(Decoded::Op(Op::Atom { space, op: aop, ty, order, scope }, shape))
+    Ok(Decoded::Op(
+        Op::Atom {
+            space,
+            op: aop,
+            ty,
+            order,
+            scope,
+        },
+        shape,
+    ))
 }
 
 fn barrier(legacy_bar: bool, m: &mut Mods) -> Result<Decoded> {
@@ -885,7 +1313,10 @@ fn barrier(legacy_bar: bool, m: &mut Mods) -> Result<Decoded> {
         if !m.flag("sync")? {
             return Err(m.error("missing `.sync`"));
         }
-        return Ok(Decoded::Op(Op::BarWarpSync, Shape::new().s(Slot::Val(Type::B32))));
+        return Ok(Decoded::Op(
+            Op::BarWarpSync,
+            Shape::new().s(Slot::Val(Type::B32)),
+        ));
     }
     m.flag("cta")?;
     let kind = if m.flag("sync")? {
@@ -907,8 +1338,20 @@ fn barrier(legacy_bar: bool, m: &mut Mods) -> Result<Decoded> {
     let id = Slot::Val(Type::U32);
     let shape = match kind {
         BarrierKind::Red(rop) => {
-            let ty = typed(m, name, if rop == BarRedOp::Popc { &[Type::U32] } else { &[Type::Pred] })?;
-            let d = if ty == Type::Pred { Slot::Pred { negatable: false } } else { Slot::Val(Type::U32) };
+            let ty = typed(
+                m,
+                name,
+                if rop == BarRedOp::Popc {
+                    &[Type::U32]
+                } else {
+                    &[Type::Pred]
+                },
+            )?;
+            let d = if ty == Type::Pred {
+                Slot::Pred { negatable: false }
+            } else {
+                Slot::Val(Type::U32)
+            };
             // d, a{, b}, c: the optional thread count sits between id and predicate; the body
             // lowering inserts its slot when four operands are given.
             Shape::new().d(d).s(id).s(Slot::Pred { negatable: true })
@@ -932,8 +1375,23 @@ fn vote(m: &mut Mods) -> Result<Decoded> {
     if !m.flag("sync")? {
         return Ok(Decoded::Unsupported);
     }
-    let ty = typed(m, "vote", if mode == VoteMode::Ballot { &[Type::B32] } else { &[Type::Pred] })?;
-    let d = if ty == Type::Pred { Slot::Pred { negatable: false } } else { Slot::Val(Type::B32) };
-    let shape = Shape::new().d(d).s(Slot::Pred { negatable: true }).s(Slot::Val(Type::B32));
+    let ty = typed(
+        m,
+        "vote",
+        if mode == VoteMode::Ballot {
+            &[Type::B32]
+        } else {
+            &[Type::Pred]
+        },
+    )?;
+    let d = if ty == Type::Pred {
+        Slot::Pred { negatable: false }
+    } else {
+        Slot::Val(Type::B32)
+    };
+    let shape = Shape::new()
+        .d(d)
+        .s(Slot::Pred { negatable: true })
+        .s(Slot::Val(Type::B32));
     Ok(Decoded::Op(Op::Vote { mode }, shape))
 }

@@ -51,19 +51,40 @@ impl ModuleScope<'_> {
 impl Names for ModuleScope<'_> {
     fn init_address(&self, name: &str, offset: i64, span: Span) -> Result<InitValue> {
         match self.names.get(name) {
-            Some(ModuleName::Global(g)) => Ok(InitValue::SymbolAddr { sym: SymbolRef::Global(*g), offset }),
+            Some(ModuleName::Global(g)) => Ok(InitValue::SymbolAddr {
+                sym: SymbolRef::Global(*g),
+                offset,
+            }),
             Some(ModuleName::Func(f)) if offset == 0 => Ok(InitValue::FuncAddr(*f)),
-            Some(ModuleName::Func(_)) => Err(Diagnostic::semantic(span, "offset from a function address")),
-            None => Err(Diagnostic::semantic(span, format!("undefined symbol `{name}`"))),
+            Some(ModuleName::Func(_)) => {
+                Err(Diagnostic::semantic(span, "offset from a function address"))
+            }
+            None => Err(Diagnostic::semantic(
+                span,
+                format!("undefined symbol `{name}`"),
+            )),
         }
     }
 }
 
 /// Lowers a parsed module. `file` and `text` are used for diagnostics.
-pub fn lower(file: &str, text: &str, module: &ast::Module) -> std::result::Result<isa::Module, PtxError> {
+pub fn lower(
+    file: &str,
+    text: &str,
+    module: &ast::Module,
+) -> std::result::Result<isa::Module, PtxError> {
     let mut diags = Vec::new();
-    let mut scope = ModuleScope { names: HashMap::default(), lines: LineIndex::new(text) };
-    let mut out = isa::Module { version: (0, 0), target: Vec::new(), address_size: 64, globals: Vec::new(), functions: Vec::new() };
+    let mut scope = ModuleScope {
+        names: HashMap::default(),
+        lines: LineIndex::new(text),
+    };
+    let mut out = isa::Module {
+        version: (0, 0),
+        target: Vec::new(),
+        address_size: 64,
+        globals: Vec::new(),
+        functions: Vec::new(),
+    };
     let mut seen_version = false;
 
     // Pass 1: header directives and module-scope names.
@@ -74,10 +95,15 @@ pub fn lower(file: &str, text: &str, module: &ast::Module) -> std::result::Resul
                 out.version = (*major, *minor);
                 seen_version = true;
             }
-            Item::Target { names, .. } => out.target.extend(names.iter().map(|n| n.value.to_string())),
+            Item::Target { names, .. } => {
+                out.target.extend(names.iter().map(|n| n.value.to_string()))
+            }
             Item::AddressSize { bits, span } => {
                 if *bits != 64 {
-                    diags.push(Diagnostic::unsupported(*span, format!(".address_size {bits} (only 64 is supported)")));
+                    diags.push(Diagnostic::unsupported(
+                        *span,
+                        format!(".address_size {bits} (only 64 is supported)"),
+                    ));
                 }
                 out.address_size = *bits;
             }
@@ -87,7 +113,10 @@ pub fn lower(file: &str, text: &str, module: &ast::Module) -> std::result::Resul
         }
     }
     if !seen_version {
-        diags.push(Diagnostic::semantic(Span::default(), "missing `.version` directive"));
+        diags.push(Diagnostic::semantic(
+            Span::default(),
+            "missing `.version` directive",
+        ));
     }
 
     // Pass 2: initializers (they may name any module symbol).
@@ -98,7 +127,9 @@ pub fn lower(file: &str, text: &str, module: &ast::Module) -> std::result::Resul
         {
             for name in &decl.names {
                 if name.init.is_some() && gi < out.globals.len() {
-                    match vars::decl_type(decl).and_then(|dt| vars::variable(decl, &dt, name, &scope, scope.loc(name.span))) {
+                    match vars::decl_type(decl).and_then(|dt| {
+                        vars::variable(decl, &dt, name, &scope, scope.loc(name.span))
+                    }) {
                         Ok(v) => out.globals[gi].init = v.init,
                         Err(d) => diags.push(d),
                     }
@@ -132,17 +163,28 @@ pub fn lower(file: &str, text: &str, module: &ast::Module) -> std::result::Resul
     }
 }
 
-fn declare_globals<'a>(decl: &ast::VarDecl<'a>, scope: &mut ModuleScope<'a>, out: &mut isa::Module, diags: &mut Vec<Diagnostic>) {
+fn declare_globals<'a>(
+    decl: &ast::VarDecl<'a>,
+    scope: &mut ModuleScope<'a>,
+    out: &mut isa::Module,
+    diags: &mut Vec<Diagnostic>,
+) {
     let dt = match vars::decl_type(decl) {
         Ok(dt) => dt,
         Err(d) => return diags.push(d),
     };
     if matches!(dt.space, StateSpace::Reg | StateSpace::Param) {
-        return diags.push(Diagnostic::semantic(decl.space.span, format!("`.{}` variables are not allowed at module scope", dt.space)));
+        return diags.push(Diagnostic::semantic(
+            decl.space.span,
+            format!("`.{}` variables are not allowed at module scope", dt.space),
+        ));
     }
     for name in &decl.names {
         // Initializers are resolved in pass 2, once every name is known.
-        let without_init = ast::DeclName { init: None, ..name.clone() };
+        let without_init = ast::DeclName {
+            init: None,
+            ..name.clone()
+        };
         match vars::variable(decl, &dt, &without_init, scope, scope.loc(name.span)) {
             Ok(mut v) => {
                 if name.init.is_some() && v.count == Some(0) {
@@ -150,8 +192,15 @@ fn declare_globals<'a>(decl: &ast::VarDecl<'a>, scope: &mut ModuleScope<'a>, out
                     v.count = None;
                 }
                 let id = GlobalId(out.globals.len() as u32);
-                if scope.names.insert(name.name.value, ModuleName::Global(id)).is_some() {
-                    diags.push(Diagnostic::semantic(name.name.span, format!("duplicate declaration of `{}`", name.name.value)));
+                if scope
+                    .names
+                    .insert(name.name.value, ModuleName::Global(id))
+                    .is_some()
+                {
+                    diags.push(Diagnostic::semantic(
+                        name.name.span,
+                        format!("duplicate declaration of `{}`", name.name.value),
+                    ));
                 }
                 out.globals.push(v);
             }
@@ -195,10 +244,21 @@ fn declare_function<'a, 'f>(
             let i = id.index();
             let prev_has_body = bodies[i].is_some_and(|p| p.body.is_some());
             if prev_has_body && f.body.is_some() {
-                return diags.push(Diagnostic::semantic(f.name.span, format!("duplicate definition of `{}`", f.name.value)));
+                return diags.push(Diagnostic::semantic(
+                    f.name.span,
+                    format!("duplicate definition of `{}`", f.name.value),
+                ));
             }
-            if out.functions[i].params.len() != sig.params.len() || out.functions[i].rets.len() != sig.rets.len() {
-                return diags.push(Diagnostic::semantic(f.name.span, format!("declaration of `{}` does not match its prototype", f.name.value)));
+            if out.functions[i].params.len() != sig.params.len()
+                || out.functions[i].rets.len() != sig.rets.len()
+            {
+                return diags.push(Diagnostic::semantic(
+                    f.name.span,
+                    format!(
+                        "declaration of `{}` does not match its prototype",
+                        f.name.value
+                    ),
+                ));
             }
             if f.body.is_some() {
                 out.functions[i] = sig;
@@ -206,7 +266,10 @@ fn declare_function<'a, 'f>(
             }
         }
         Some(ModuleName::Global(_)) => {
-            diags.push(Diagnostic::semantic(f.name.span, format!("duplicate declaration of `{}`", f.name.value)));
+            diags.push(Diagnostic::semantic(
+                f.name.span,
+                format!("duplicate declaration of `{}`", f.name.value),
+            ));
         }
         None => {
             let id = FuncId(out.functions.len() as u32);

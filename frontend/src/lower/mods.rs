@@ -22,7 +22,12 @@ impl<'m, 'a> Mods<'m, 'a> {
         if list.len() > 64 {
             return Err(Diagnostic::semantic(list[64].span, "too many modifiers"));
         }
-        Ok(Mods { list, used: 0, opcode: opcode.value, span: opcode.span })
+        Ok(Mods {
+            list,
+            used: 0,
+            opcode: opcode.value,
+            span: opcode.span,
+        })
     }
 
     /// The opcode with every modifier, as written (`ld.global.v4.f32`).
@@ -60,7 +65,10 @@ impl<'m, 'a> Mods<'m, 'a> {
             }
             if let Some(v) = parse(m.value) {
                 if found.is_some() {
-                    return Err(Diagnostic::semantic(m.span, format!("conflicting modifier `.{}`", m.value)));
+                    return Err(Diagnostic::semantic(
+                        m.span,
+                        format!("conflicting modifier `.{}`", m.value),
+                    ));
                 }
                 self.used |= 1 << i;
                 found = Some(v);
@@ -72,7 +80,10 @@ impl<'m, 'a> Mods<'m, 'a> {
     /// Consumes every type modifier, in order. More than three is an error in every
     /// instruction, so only the count is kept past that.
     pub(crate) fn types(&mut self) -> TypeList {
-        let mut out = TypeList { items: [Type::Pred; 3], len: 0 };
+        let mut out = TypeList {
+            items: [Type::Pred; 3],
+            len: 0,
+        };
         for (i, m) in self.list.iter().enumerate() {
             if self.used & (1 << i) == 0
                 && let Some(t) = Type::from_name(m.value)
@@ -148,6 +159,10 @@ impl TypeList {
     /// The types; a list of more than three shows as four (enough for every "expected N" check).
     pub(crate) fn as_slice(&self) -> &[Type] {
         const TOO_MANY: [Type; 4] = [Type::Pred; 4];
-        if self.len > self.items.len() { &TOO_MANY } else { &self.items[..self.len] }
+        if self.len > self.items.len() {
+            &TOO_MANY
+        } else {
+            &self.items[..self.len]
+        }
     }
 }

@@ -2,9 +2,9 @@
 //! compatibility of registers, and conversion of immediates to the operand's type.
 
 use super::ModuleName;
+use super::Result;
 use super::body::{FnLowerer, LocalName};
 use super::shape::Slot;
-use super::Result;
 use crate::ast::{self, OperandKind as K, Span};
 use crate::diag::Diagnostic;
 use isa::{AddrBase, Address, Operand, SpecialReg, SymbolRef, Type, TypeKind, VReg};
@@ -18,7 +18,8 @@ fn compatible(reg: Type, want: Type, wide: bool) -> bool {
     if (reg == Type::Pred) != (want == Type::Pred) {
         return false;
     }
-    let size_ok = reg.bits() == want.bits() || (wide && reg.bits() > want.bits() && !want.is_float() && !reg.is_float());
+    let size_ok = reg.bits() == want.bits()
+        || (wide && reg.bits() > want.bits() && !want.is_float() && !reg.is_float());
     let kind_ok = match (reg.kind(), want.kind()) {
         (TypeKind::Bits, _) | (_, TypeKind::Bits) => true,
         (TypeKind::Float, k) | (k, TypeKind::Float) => k == TypeKind::Float,
@@ -28,7 +29,14 @@ fn compatible(reg: Type, want: Type, wide: bool) -> bool {
 }
 
 impl FnLowerer<'_, '_> {
-    fn typed_reg(&self, name: &str, component: Option<&str>, want: Type, wide: bool, span: Span) -> Result<VReg> {
+    fn typed_reg(
+        &self,
+        name: &str,
+        component: Option<&str>,
+        want: Type,
+        wide: bool,
+        span: Span,
+    ) -> Result<VReg> {
         let r = self.reg(name, component, span)?;
         let have = self.func.reg(r).ty;
         if !compatible(have, want, wide) {
@@ -36,7 +44,10 @@ impl FnLowerer<'_, '_> {
                 Some(c) => format!("{name}.{c}"),
                 None => name.to_string(),
             };
-            return Err(Diagnostic::semantic(span, format!("type mismatch: `{shown}` is `.{have}`, expected `.{want}`")));
+            return Err(Diagnostic::semantic(
+                span,
+                format!("type mismatch: `{shown}` is `.{have}`, expected `.{want}`"),
+            ));
         }
         Ok(r)
     }
@@ -46,20 +57,32 @@ impl FnLowerer<'_, '_> {
         match (&o.kind, slot) {
             (K::Sink, Slot::Data { .. } | Slot::Val(_) | Slot::Pred { .. }) => Ok(Operand::Sink),
             (K::Vector(items), Slot::Data { ty, vec }) if vec > 1 => {
-                self.vector(items, o.span, ty, vec, |it| self.dst(it, Slot::Data { ty, vec: 1 }))
+                self.vector(items, o.span, ty, vec, |it| {
+                    self.dst(it, Slot::Data { ty, vec: 1 })
+                })
             }
             (K::Vector(items), Slot::Elems(ty)) => self.elems(items, o.span, ty, true),
-            (K::Name { name, component }, Slot::Data { ty, vec: 1 } | Slot::Wide(ty)) => {
-                Ok(Operand::Reg(self.typed_reg(name, *component, ty, true, o.span)?))
-            }
-            (K::Name { name, component }, Slot::Val(ty)) => {
-                Ok(Operand::Reg(self.typed_reg(name, *component, ty, false, o.span)?))
-            }
-            (K::Name { name, component: None }, Slot::Pred { .. }) => Ok(Operand::Reg(self.pred_reg(name, o.span)?)),
-            (_, Slot::Data { vec, .. }) if vec > 1 => {
-                Err(Diagnostic::semantic(o.span, format!("expected a vector of {vec} registers")))
-            }
-            _ => Err(Diagnostic::semantic(o.span, "expected a register as destination")),
+            (K::Name { name, component }, Slot::Data { ty, vec: 1 } | Slot::Wide(ty)) => Ok(
+                Operand::Reg(self.typed_reg(name, *component, ty, true, o.span)?),
+            ),
+            (K::Name { name, component }, Slot::Val(ty)) => Ok(Operand::Reg(
+                self.typed_reg(name, *component, ty, false, o.span)?,
+            )),
+            (
+                K::Name {
+                    name,
+                    component: None,
+                },
+                Slot::Pred { .. },
+            ) => Ok(Operand::Reg(self.pred_reg(name, o.span)?)),
+            (_, Slot::Data { vec, .. }) if vec > 1 => Err(Diagnostic::semantic(
+                o.span,
+                format!("expected a vector of {vec} registers"),
+            )),
+            _ => Err(Diagnostic::semantic(
+                o.span,
+                "expected a register as destination",
+            )),
         }
     }
 
@@ -68,15 +91,28 @@ impl FnLowerer<'_, '_> {
         match slot {
             Slot::Addr => self.address(o),
             Slot::Pred { negatable } => match &o.kind {
-                K::Name { name, component: None } => Ok(Operand::Reg(self.pred_reg(name, o.span)?)),
-                K::NotName { name } if negatable => Ok(Operand::NotPred(self.pred_reg(name, o.span)?)),
-                K::NotName { .. } => Err(Diagnostic::semantic(o.span, "this predicate cannot be negated")),
+                K::Name {
+                    name,
+                    component: None,
+                } => Ok(Operand::Reg(self.pred_reg(name, o.span)?)),
+                K::NotName { name } if negatable => {
+                    Ok(Operand::NotPred(self.pred_reg(name, o.span)?))
+                }
+                K::NotName { .. } => Err(Diagnostic::semantic(
+                    o.span,
+                    "this predicate cannot be negated",
+                )),
                 K::Int { bits } if *bits <= 1 => Ok(Operand::Imm(*bits)),
                 _ => Err(Diagnostic::semantic(o.span, "expected a predicate")),
             },
             Slot::Data { ty, vec } if vec > 1 => match &o.kind {
-                K::Vector(items) => self.vector(items, o.span, ty, vec, |it| self.src(it, Slot::Wide(ty))),
-                _ => Err(Diagnostic::semantic(o.span, format!("expected a vector of {vec} elements"))),
+                K::Vector(items) => {
+                    self.vector(items, o.span, ty, vec, |it| self.src(it, Slot::Wide(ty)))
+                }
+                _ => Err(Diagnostic::semantic(
+                    o.span,
+                    format!("expected a vector of {vec} elements"),
+                )),
             },
             Slot::Elems(ty) => match &o.kind {
                 K::Vector(items) => self.elems(items, o.span, ty, false),
@@ -95,9 +131,16 @@ impl FnLowerer<'_, '_> {
             K::Name { name, component } => {
                 if let Some(local) = self.lookup(name) {
                     return match local {
-                        LocalName::Var(sym) if symbols && component.is_none() => Ok(Operand::SymbolAddr { sym, offset: 0 }),
-                        LocalName::Var(_) => Err(Diagnostic::semantic(o.span, format!("`{name}` is a variable; use `[{name}]` to access it"))),
-                        _ => Ok(Operand::Reg(self.typed_reg(name, *component, ty, wide, o.span)?)),
+                        LocalName::Var(sym) if symbols && component.is_none() => {
+                            Ok(Operand::SymbolAddr { sym, offset: 0 })
+                        }
+                        LocalName::Var(_) => Err(Diagnostic::semantic(
+                            o.span,
+                            format!("`{name}` is a variable; use `[{name}]` to access it"),
+                        )),
+                        _ => Ok(Operand::Reg(
+                            self.typed_reg(name, *component, ty, wide, o.span)?,
+                        )),
                     };
                 }
                 if name.starts_with('%') {
@@ -105,33 +148,77 @@ impl FnLowerer<'_, '_> {
                         return Ok(Operand::Special(s));
                     }
                     if SpecialReg::is_special_name(name) {
-                        return Err(Diagnostic::semantic(o.span, format!("`{name}` needs a component `.x`, `.y` or `.z`")));
+                        return Err(Diagnostic::semantic(
+                            o.span,
+                            format!("`{name}` needs a component `.x`, `.y` or `.z`"),
+                        ));
                     }
                 }
                 match self.module_name(name) {
-                    Some(ModuleName::Global(g)) if symbols => Ok(Operand::SymbolAddr { sym: SymbolRef::Global(g), offset: 0 }),
+                    Some(ModuleName::Global(g)) if symbols => Ok(Operand::SymbolAddr {
+                        sym: SymbolRef::Global(g),
+                        offset: 0,
+                    }),
                     Some(ModuleName::Func(f)) if symbols => Ok(Operand::FuncAddr(f)),
-                    Some(_) => Err(Diagnostic::semantic(o.span, format!("symbol `{name}` cannot be used here"))),
-                    None if name.starts_with('%') => Err(Diagnostic::semantic(o.span, format!("undefined register `{name}`"))),
-                    None => Err(Diagnostic::semantic(o.span, format!("undefined symbol `{name}`"))),
+                    Some(_) => Err(Diagnostic::semantic(
+                        o.span,
+                        format!("symbol `{name}` cannot be used here"),
+                    )),
+                    None if name.starts_with('%') => Err(Diagnostic::semantic(
+                        o.span,
+                        format!("undefined register `{name}`"),
+                    )),
+                    None => Err(Diagnostic::semantic(
+                        o.span,
+                        format!("undefined symbol `{name}`"),
+                    )),
                 }
             }
             K::NameOffset { name, offset } if symbols => {
                 let sym = match (self.lookup(name), self.module_name(name)) {
                     (Some(LocalName::Var(s)), _) => s,
                     (None, Some(ModuleName::Global(g))) => SymbolRef::Global(g),
-                    _ => return Err(Diagnostic::semantic(o.span, format!("`{name}` is not a variable"))),
+                    _ => {
+                        return Err(Diagnostic::semantic(
+                            o.span,
+                            format!("`{name}` is not a variable"),
+                        ));
+                    }
                 };
-                Ok(Operand::SymbolAddr { sym, offset: *offset })
+                Ok(Operand::SymbolAddr {
+                    sym,
+                    offset: *offset,
+                })
             }
             K::Int { bits } => Ok(Operand::Imm(int_immediate(*bits, ty, o.span)?)),
-            K::F32 { bits } => Ok(Operand::Imm(float_immediate(f64::from(f32::from_bits(*bits)), u64::from(*bits), 32, ty, o.span)?)),
-            K::F64 { bits } => Ok(Operand::Imm(float_immediate(f64::from_bits(*bits), *bits, 64, ty, o.span)?)),
-            K::NotName { .. } => Err(Diagnostic::semantic(o.span, "`!` applies only to predicate operands")),
+            K::F32 { bits } => Ok(Operand::Imm(float_immediate(
+                f64::from(f32::from_bits(*bits)),
+                u64::from(*bits),
+                32,
+                ty,
+                o.span,
+            )?)),
+            K::F64 { bits } => Ok(Operand::Imm(float_immediate(
+                f64::from_bits(*bits),
+                *bits,
+                64,
+                ty,
+                o.span,
+            )?)),
+            K::NotName { .. } => Err(Diagnostic::semantic(
+                o.span,
+                "`!` applies only to predicate operands",
+            )),
             K::Address { .. } => Err(Diagnostic::semantic(o.span, "unexpected address operand")),
             K::Vector(_) => Err(Diagnostic::semantic(o.span, "unexpected vector operand")),
-            K::Sink => Err(Diagnostic::semantic(o.span, "`_` is only allowed as a destination")),
-            _ => Err(Diagnostic::semantic(o.span, "expected a register or immediate")),
+            K::Sink => Err(Diagnostic::semantic(
+                o.span,
+                "`_` is only allowed as a destination",
+            )),
+            _ => Err(Diagnostic::semantic(
+                o.span,
+                "expected a register or immediate",
+            )),
         }
     }
 
@@ -144,20 +231,29 @@ impl FnLowerer<'_, '_> {
         each: impl Fn(&ast::Operand) -> Result<Operand>,
     ) -> Result<Operand> {
         if items.len() != vec as usize {
-            return Err(Diagnostic::semantic(span, format!("expected a vector of {vec} elements, found {}", items.len())));
+            return Err(Diagnostic::semantic(
+                span,
+                format!("expected a vector of {vec} elements, found {}", items.len()),
+            ));
         }
-        Ok(Operand::Vector(items.iter().map(each).collect::<Result<_>>()?))
+        Ok(Operand::Vector(
+            items.iter().map(each).collect::<Result<_>>()?,
+        ))
     }
 
     /// The `{a, b}` of a pack/unpack `mov`: elements of equal size that add up to `ty`.
     fn elems(&self, items: &[ast::Operand], span: Span, ty: Type, dst: bool) -> Result<Operand> {
         let n = items.len() as u32;
-        if !matches!(n, 2 | 4) || ty.bits() % n != 0 {
-            return Err(Diagnostic::semantic(span, format!("cannot split `.{ty}` into {n} elements")));
+        if !matches!(n, 2 | 4) || !ty.bits().is_multiple_of(n) {
+            return Err(Diagnostic::semantic(
+                span,
+                format!("cannot split `.{ty}` into {n} elements"),
+            ));
         }
         let elem_bits = ty.bits() / n;
-        let elem = Type::from_name(&format!("b{elem_bits}"))
-            .ok_or_else(|| Diagnostic::semantic(span, format!("cannot split `.{ty}` into {n} elements")))?;
+        let elem = Type::from_name(&format!("b{elem_bits}")).ok_or_else(|| {
+            Diagnostic::semantic(span, format!("cannot split `.{ty}` into {n} elements"))
+        })?;
         let mut out = Vec::with_capacity(items.len());
         for it in items {
             out.push(match (&it.kind, dst) {
@@ -193,19 +289,42 @@ impl FnLowerer<'_, '_> {
                     let r = self.reg(name, None, o.span)?;
                     let ty = self.func.reg(r).ty;
                     if !(ty.is_integer() && matches!(ty.bits(), 32 | 64)) {
-                        return Err(Diagnostic::semantic(o.span, format!("address register `{name}` is `.{ty}`, expected a 32- or 64-bit integer")));
+                        return Err(Diagnostic::semantic(
+                            o.span,
+                            format!(
+                                "address register `{name}` is `.{ty}`, expected a 32- or 64-bit integer"
+                            ),
+                        ));
                     }
                     AddrBase::Reg(r)
                 }
                 None => match self.module_name(name) {
                     Some(ModuleName::Global(g)) => AddrBase::Symbol(SymbolRef::Global(g)),
-                    Some(ModuleName::Func(_)) => return Err(Diagnostic::semantic(o.span, format!("`{name}` is a function, not data"))),
-                    None if name.starts_with('%') => return Err(Diagnostic::semantic(o.span, format!("undefined register `{name}`"))),
-                    None => return Err(Diagnostic::semantic(o.span, format!("undefined symbol `{name}`"))),
+                    Some(ModuleName::Func(_)) => {
+                        return Err(Diagnostic::semantic(
+                            o.span,
+                            format!("`{name}` is a function, not data"),
+                        ));
+                    }
+                    None if name.starts_with('%') => {
+                        return Err(Diagnostic::semantic(
+                            o.span,
+                            format!("undefined register `{name}`"),
+                        ));
+                    }
+                    None => {
+                        return Err(Diagnostic::semantic(
+                            o.span,
+                            format!("undefined symbol `{name}`"),
+                        ));
+                    }
                 },
             },
         };
-        Ok(Operand::Address(Address { base, offset: *offset }))
+        Ok(Operand::Address(Address {
+            base,
+            offset: *offset,
+        }))
     }
 }
 
@@ -215,7 +334,10 @@ fn int_immediate(bits: u64, ty: Type, span: Span) -> Result<u64> {
     match ty {
         Type::F32 => Ok(u64::from((bits as i64 as f32).to_bits())),
         Type::F64 => Ok((bits as i64 as f64).to_bits()),
-        Type::Pred if bits > 1 => Err(Diagnostic::semantic(span, "predicate immediate must be 0 or 1")),
+        Type::Pred if bits > 1 => Err(Diagnostic::semantic(
+            span,
+            "predicate immediate must be 0 or 1",
+        )),
         _ => Ok(bits),
     }
 }
@@ -229,6 +351,9 @@ fn float_immediate(value: f64, bits: u64, size: u32, ty: Type, span: Span) -> Re
         Type::F32 => Ok(u64::from((value as f32).to_bits())),
         Type::F64 => Ok(value.to_bits()),
         t if t.kind() == TypeKind::Bits && t.bits() == size => Ok(bits),
-        t => Err(Diagnostic::semantic(span, format!("float literal for a `.{t}` operand"))),
+        t => Err(Diagnostic::semantic(
+            span,
+            format!("float literal for a `.{t}` operand"),
+        )),
     }
 }

@@ -35,7 +35,10 @@ pub(crate) struct Slots {
 
 impl Default for Slots {
     fn default() -> Slots {
-        Slots { items: [Slot::Addr; 5], len: 0 }
+        Slots {
+            items: [Slot::Addr; 5],
+            len: 0,
+        }
     }
 }
 
@@ -101,7 +104,11 @@ impl Shape {
 
     /// A required source.
     pub(crate) fn s(mut self, s: Slot) -> Shape {
-        debug_assert_eq!(self.min_srcs, self.srcs.len(), "required source after optional one");
+        debug_assert_eq!(
+            self.min_srcs,
+            self.srcs.len(),
+            "required source after optional one"
+        );
         self.srcs.push(s);
         self.min_srcs = self.srcs.len();
         self

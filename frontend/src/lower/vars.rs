@@ -17,24 +17,47 @@ pub(crate) struct DeclType {
 
 /// Decodes a declaration's state space, type, vector width and alignment.
 pub(crate) fn decl_type(decl: &VarDecl) -> Result<DeclType> {
-    let space = StateSpace::from_name(decl.space.value)
-        .ok_or_else(|| Diagnostic::semantic(decl.space.span, format!("unknown state space `.{}`", decl.space.value)))?;
-    let ty = Type::from_name(decl.ty.value)
-        .ok_or_else(|| Diagnostic::semantic(decl.ty.span, format!("unknown type `.{}`", decl.ty.value)))?;
+    let space = StateSpace::from_name(decl.space.value).ok_or_else(|| {
+        Diagnostic::semantic(
+            decl.space.span,
+            format!("unknown state space `.{}`", decl.space.value),
+        )
+    })?;
+    let ty = Type::from_name(decl.ty.value).ok_or_else(|| {
+        Diagnostic::semantic(decl.ty.span, format!("unknown type `.{}`", decl.ty.value))
+    })?;
     let vec = match decl.vec {
         None => 1,
         Some(v) if matches!(v.value, 2 | 4) => v.value as u8,
-        Some(v) => return Err(Diagnostic::semantic(v.span, format!("invalid vector width `.v{}`", v.value))),
+        Some(v) => {
+            return Err(Diagnostic::semantic(
+                v.span,
+                format!("invalid vector width `.v{}`", v.value),
+            ));
+        }
     };
     let align = match decl.align {
         None => None,
         Some(a) if a.value.is_power_of_two() => Some(a.value),
-        Some(a) => return Err(Diagnostic::semantic(a.span, format!("alignment {} is not a power of two", a.value))),
+        Some(a) => {
+            return Err(Diagnostic::semantic(
+                a.span,
+                format!("alignment {} is not a power of two", a.value),
+            ));
+        }
     };
     if ty == Type::Pred && space != StateSpace::Reg {
-        return Err(Diagnostic::semantic(decl.ty.span, "`.pred` variables must be in `.reg`"));
+        return Err(Diagnostic::semantic(
+            decl.ty.span,
+            "`.pred` variables must be in `.reg`",
+        ));
     }
-    Ok(DeclType { space, ty, vec, align })
+    Ok(DeclType {
+        space,
+        ty,
+        vec,
+        align,
+    })
 }
 
 pub(crate) fn linkage(l: Option<ast::Spanned<ast::Linkage>>) -> Linkage {
@@ -61,19 +84,30 @@ pub(crate) fn variable(
     for (i, dim) in name.dims.iter().enumerate() {
         match dim {
             Some(n) => {
-                count = Some(count.unwrap_or(1).checked_mul(*n).ok_or_else(|| {
-                    Diagnostic::semantic(name.span, "array size overflows")
-                })?);
+                count = Some(
+                    count
+                        .unwrap_or(1)
+                        .checked_mul(*n)
+                        .ok_or_else(|| Diagnostic::semantic(name.span, "array size overflows"))?,
+                );
             }
             None if i == 0 => count = Some(0),
-            None => return Err(Diagnostic::semantic(name.span, "only the first array dimension may be empty")),
+            None => {
+                return Err(Diagnostic::semantic(
+                    name.span,
+                    "only the first array dimension may be empty",
+                ));
+            }
         }
     }
     let init = match &name.init {
         None => None,
         Some(init) => {
             if !matches!(dt.space, StateSpace::Global | StateSpace::Const) {
-                return Err(Diagnostic::semantic(init_span(init), format!("`.{}` variables cannot be initialized", dt.space)));
+                return Err(Diagnostic::semantic(
+                    init_span(init),
+                    format!("`.{}` variables cannot be initialized", dt.space),
+                ));
             }
             let mut values = Vec::new();
             flatten_init(init, dt.ty, names, &mut values)?;
@@ -81,12 +115,19 @@ pub(crate) fn variable(
             match count {
                 Some(0) => count = Some((values.len() as u64).div_ceil(per_elem)),
                 None if values.len() as u64 > per_elem => {
-                    return Err(Diagnostic::semantic(init_span(init), "too many initializers for a scalar"));
+                    return Err(Diagnostic::semantic(
+                        init_span(init),
+                        "too many initializers for a scalar",
+                    ));
                 }
                 Some(n) if values.len() as u64 > n * per_elem => {
                     return Err(Diagnostic::semantic(
                         init_span(init),
-                        format!("{} initializers for an array of {} elements", values.len(), n * per_elem),
+                        format!(
+                            "{} initializers for an array of {} elements",
+                            values.len(),
+                            n * per_elem
+                        ),
                     ));
                 }
                 _ => {}
@@ -94,11 +135,20 @@ pub(crate) fn variable(
             Some(values)
         }
     };
-    let extern_ = decl.linkage.is_some_and(|l| l.value == ast::Linkage::Extern);
+    let extern_ = decl
+        .linkage
+        .is_some_and(|l| l.value == ast::Linkage::Extern);
     if count == Some(0) && !extern_ && dt.space != StateSpace::Param {
-        return Err(Diagnostic::semantic(name.span, "array of unknown size must be `.extern` or initialized"));
+        return Err(Diagnostic::semantic(
+            name.span,
+            "array of unknown size must be `.extern` or initialized",
+        ));
     }
-    if count.unwrap_or(1).checked_mul(elem_bytes).is_none_or(|b| b > 1 << 40) {
+    if count
+        .unwrap_or(1)
+        .checked_mul(elem_bytes)
+        .is_none_or(|b| b > 1 << 40)
+    {
         return Err(Diagnostic::semantic(name.span, "variable is too large"));
     }
     Ok(Variable {
@@ -135,15 +185,29 @@ fn flatten_init(init: &Init, ty: Type, names: &dyn Names, out: &mut Vec<InitValu
         }
         Init::Int { bits, span } => {
             if ty.is_float() {
-                return Err(Diagnostic::semantic(span, format!("integer initializer for `.{ty}` (use a float literal)")));
+                return Err(Diagnostic::semantic(
+                    span,
+                    format!("integer initializer for `.{ty}` (use a float literal)"),
+                ));
             }
             InitValue::Bits(truncate(bits, ty))
         }
-        Init::F32 { bits, span } => InitValue::Bits(float_bits(f64::from(f32::from_bits(bits)), u64::from(bits), true, ty, span)?),
-        Init::F64 { bits, span } => InitValue::Bits(float_bits(f64::from_bits(bits), bits, false, ty, span)?),
+        Init::F32 { bits, span } => InitValue::Bits(float_bits(
+            f64::from(f32::from_bits(bits)),
+            u64::from(bits),
+            true,
+            ty,
+            span,
+        )?),
+        Init::F64 { bits, span } => {
+            InitValue::Bits(float_bits(f64::from_bits(bits), bits, false, ty, span)?)
+        }
         Init::Symbol { name, offset, span } | Init::Generic { name, offset, span } => {
             if ty.bits() != 64 && ty.bits() != 32 {
-                return Err(Diagnostic::semantic(span, format!("address initializer for `.{ty}`")));
+                return Err(Diagnostic::semantic(
+                    span,
+                    format!("address initializer for `.{ty}`"),
+                ));
             }
             names.init_address(name, offset, span)?
         }
@@ -162,7 +226,10 @@ fn float_bits(value: f64, raw: u64, is_f32: bool, ty: Type, span: Span) -> Resul
         Type::F64 => Ok(value.to_bits()),
         Type::B32 | Type::U32 | Type::S32 if is_f32 => Ok(raw),
         Type::B64 | Type::U64 | Type::S64 if !is_f32 => Ok(raw),
-        _ => Err(Diagnostic::semantic(span, format!("float initializer for `.{ty}`"))),
+        _ => Err(Diagnostic::semantic(
+            span,
+            format!("float initializer for `.{ty}`"),
+        )),
     }
 }
 
