@@ -23,7 +23,7 @@ pub(crate) fn run(files: &[PathBuf]) -> Result<ExitCode, String> {
                 for (f, inst) in &unsupported {
                     if let isa::Op::Unsupported { text } = &inst.op {
                         println!(
-                            "{}:{}: unsupported: {text} (in `{}`)",
+                            "unsupported: {text} at {}:{} (in `{}`)",
                             path.display(),
                             inst.loc.line,
                             f.name

@@ -650,7 +650,7 @@ impl<'a> FnLowerer<'a, '_> {
                 _ if self.lookup(name).is_some() => {
                     return Ok((
                         Op::Unsupported {
-                            text: format!("{full_name} (indirect call)"),
+                            text: format!("{full_name} (indirect)"),
                         },
                         vec![],
                     ));

@@ -94,7 +94,8 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                 CarryOp::Sub
             };
             let carry_out = m.flag("cc")?;
-            carry(op, true, carry_out, m)?
+            let ty = m.one_type()?;
+            carry(m, op, ty, true, carry_out)?
         }
         "mul" => mul(m)?,
         "mad" => mad(m, false)?,
@@ -566,11 +567,8 @@ fn int_type(m: &mut Mods, opcode: &str) -> Result<Type> {
 
 /// A float type; `ftz`/`sat` are only valid on f32.
 fn float_type(m: &mut Mods, opcode: &str, f32_only_mods: bool) -> Result<Type> {
-    let ty = typed(m, opcode, &[Type::F32, Type::F64])?;
-    if ty == Type::F64 && f32_only_mods {
-        return Err(m.error("`.ftz` and `.sat` apply only to `.f32`"));
-    }
-    Ok(ty)
+    let ty = m.one_type()?;
+    float_check(m, opcode, ty, f32_only_mods)
 }
 
 fn float_rounding(m: &mut Mods) -> Result<Option<Rounding>> {
@@ -592,39 +590,18 @@ fn shift_mode(m: &mut Mods) -> Result<ShiftMode> {
     mode.ok_or_else(|| m.error("missing mode `.clamp` or `.wrap`"))
 }
 
-fn peek_float(m: &mut Mods) -> Result<Option<Type>> {
-    // Decides the family before consuming modifiers: the type is what tells int from float.
-    let ty = m.types();
-    match ty.as_slice() {
-        [t] => Ok(Some(*t)),
-        [] => Err(m.error("missing type modifier")),
-        _ => Err(m.error("expected one type modifier")),
-    }
-}
-
 fn add_sub(sub: bool, m: &mut Mods) -> Result<Decoded> {
     let name = if sub { "sub" } else { "add" };
-    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    // The type tells the integer form from the float form.
+    let ty = m.one_type()?;
     if m.flag("cc")? {
-        check_type(m, name, ty, &[Type::U32, Type::S32, Type::U64, Type::S64])?;
         let op = if sub { CarryOp::Sub } else { CarryOp::Add };
-        return Ok(Decoded::Op(
-            Op::Carry {
-                op,
-                ty,
-                carry_in: false,
-                carry_out: true,
-            },
-            Shape::binary(ty),
-        ));
+        return carry(m, op, ty, false, true);
     }
     if ty.is_float() {
         let rnd = float_rounding(m)?;
         let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
-        check_type(m, name, ty, &[Type::F32, Type::F64])?;
-        if ty == Type::F64 && (ftz || sat) {
-            return Err(m.error("`.ftz` and `.sat` apply only to `.f32`"));
-        }
+        float_check(m, name, ty, ftz || sat)?;
         let op = if sub {
             Op::FSub { ty, rnd, ftz, sat }
         } else {
@@ -645,22 +622,21 @@ fn add_sub(sub: bool, m: &mut Mods) -> Result<Decoded> {
     Ok(Decoded::Op(op, Shape::binary(ty)))
 }
 
-fn carry(op: CarryOp, carry_in: bool, carry_out: bool, m: &mut Mods) -> Result<Decoded> {
-    let name = if matches!(op, CarryOp::Add) {
-        "addc"
-    } else {
-        "subc"
+/// A carry-chain add or subtract of type `ty` (already consumed from the modifiers).
+fn carry(m: &Mods, op: CarryOp, ty: Type, carry_in: bool, carry_out: bool) -> Result<Decoded> {
+    check_type(
+        m,
+        m.opcode(),
+        ty,
+        &[Type::U32, Type::S32, Type::U64, Type::S64],
+    )?;
+    let op = Op::Carry {
+        op,
+        ty,
+        carry_in,
+        carry_out,
     };
-    let ty = typed(m, name, &[Type::U32, Type::S32, Type::U64, Type::S64])?;
-    Ok(Decoded::Op(
-        Op::Carry {
-            op,
-            ty,
-            carry_in,
-            carry_out,
-        },
-        Shape::binary(ty),
-    ))
+    Ok(Decoded::Op(op, Shape::binary(ty)))
 }
 
 fn mul_mode(m: &mut Mods) -> Result<Option<MulMode>> {
@@ -683,7 +659,8 @@ fn widened(ty: Type) -> Type {
 }
 
 fn mul(m: &mut Mods) -> Result<Decoded> {
-    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    // The type tells the integer form from the float form.
+    let ty = m.one_type()?;
     if ty.is_float() {
         let rnd = float_rounding(m)?;
         let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
@@ -721,7 +698,8 @@ fn float_check(m: &Mods, opcode: &str, ty: Type, f32_only_mods: bool) -> Result<
 }
 
 fn mad(m: &mut Mods, madc: bool) -> Result<Decoded> {
-    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    // The type tells the integer form from the float form.
+    let ty = m.one_type()?;
     let carry_out = m.flag("cc")?;
     if madc || carry_out {
         let mode = mul_mode(m)?.ok_or_else(|| m.error("missing `.lo` or `.hi`"))?;
@@ -799,7 +777,8 @@ fn precision(m: &mut Mods, allow_full: bool) -> Result<Option<FloatPrecision>> {
 }
 
 fn div(m: &mut Mods) -> Result<Decoded> {
-    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    // The type tells the integer form from the float form.
+    let ty = m.one_type()?;
     if !ty.is_float() {
         check_type(m, "div", ty, &INTS)?;
         return Ok(Decoded::Op(Op::IDiv { ty }, Shape::binary(ty)));
@@ -861,7 +840,8 @@ fn transcendental(opcode: &str, m: &mut Mods) -> Result<Decoded> {
 
 fn abs_neg(neg: bool, m: &mut Mods) -> Result<Decoded> {
     let name = if neg { "neg" } else { "abs" };
-    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    // The type tells the integer form from the float form.
+    let ty = m.one_type()?;
     if ty.is_float() {
         let ftz = m.flag("ftz")?;
         let ty = float_check(m, name, ty, ftz)?;
@@ -885,7 +865,8 @@ fn abs_neg(neg: bool, m: &mut Mods) -> Result<Decoded> {
 
 fn min_max(max: bool, m: &mut Mods) -> Result<Decoded> {
     let name = if max { "max" } else { "min" };
-    let ty = peek_float(m)?.expect("peek_float returns a type or an error");
+    // The type tells the integer form from the float form.
+    let ty = m.one_type()?;
     if ty.is_float() {
         let ftz = m.flag("ftz")?;
         let nan = m.flag("NaN")?;

@@ -89,6 +89,7 @@ pub fn lower(
 
     // Pass 1: header directives and module-scope names.
     let mut bodies: Vec<Option<&ast::Function>> = Vec::new();
+    let mut globals: Vec<PendingGlobal> = Vec::new();
     for item in &module.items {
         match item {
             Item::Version { major, minor, .. } => {
@@ -107,7 +108,9 @@ pub fn lower(
                 }
                 out.address_size = *bits;
             }
-            Item::Var(decl) => declare_globals(decl, &mut scope, &mut out, &mut diags),
+            Item::Var(decl) => {
+                declare_globals(decl, &mut scope, &mut out, &mut globals, &mut diags)
+            }
             Item::Function(f) => declare_function(f, &mut scope, &mut out, &mut bodies, &mut diags),
             Item::Pragma { .. } | Item::Ignored { .. } => {}
         }
@@ -119,23 +122,13 @@ pub fn lower(
         ));
     }
 
-    // Pass 2: initializers (they may name any module symbol).
-    let mut gi = 0;
-    for item in &module.items {
-        if let Item::Var(decl) = item
-            && decl.space.value != "reg"
+    // Pass 2: the variables themselves; initializers may name any module symbol.
+    for (id, decl, name) in globals {
+        match vars::decl_type(decl)
+            .and_then(|dt| vars::variable(decl, &dt, name, &scope, scope.loc(name.span)))
         {
-            for name in &decl.names {
-                if name.init.is_some() && gi < out.globals.len() {
-                    match vars::decl_type(decl).and_then(|dt| {
-                        vars::variable(decl, &dt, name, &scope, scope.loc(name.span))
-                    }) {
-                        Ok(v) => out.globals[gi].init = v.init,
-                        Err(d) => diags.push(d),
-                    }
-                }
-                gi += 1;
-            }
+            Ok(v) => out.globals[id.index()] = v,
+            Err(d) => diags.push(d),
         }
     }
 
@@ -163,56 +156,45 @@ pub fn lower(
     }
 }
 
-fn declare_globals<'a>(
-    decl: &ast::VarDecl<'a>,
+/// A module-scope variable whose name is declared, to be built in pass 2.
+type PendingGlobal<'d, 'a> = (GlobalId, &'d ast::VarDecl<'a>, &'d ast::DeclName<'a>);
+
+/// Declares the names of a module-scope variable declaration; the variables are built in pass 2,
+/// once every name an initializer may refer to is known.
+fn declare_globals<'d, 'a>(
+    decl: &'d ast::VarDecl<'a>,
     scope: &mut ModuleScope<'a>,
     out: &mut isa::Module,
+    pending: &mut Vec<PendingGlobal<'d, 'a>>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let dt = match vars::decl_type(decl) {
-        Ok(dt) => dt,
-        Err(d) => return diags.push(d),
-    };
-    if matches!(dt.space, StateSpace::Reg | StateSpace::Param) {
+    if matches!(decl.space.value, "reg" | "param") {
         return diags.push(Diagnostic::semantic(
             decl.space.span,
-            format!("`.{}` variables are not allowed at module scope", dt.space),
+            format!(
+                "`.{}` variables are not allowed at module scope",
+                decl.space.value
+            ),
         ));
     }
     for name in &decl.names {
-        // Initializers are resolved in pass 2, once every name is known.
-        let without_init = ast::DeclName {
-            init: None,
-            ..name.clone()
-        };
-        match vars::variable(decl, &dt, &without_init, scope, scope.loc(name.span)) {
-            Ok(mut v) => {
-                if name.init.is_some() && v.count == Some(0) {
-                    // Size comes from the initializer; computed for real in pass 2.
-                    v.count = None;
-                }
-                let id = GlobalId(out.globals.len() as u32);
-                if scope
-                    .names
-                    .insert(name.name.value, ModuleName::Global(id))
-                    .is_some()
-                {
-                    diags.push(Diagnostic::semantic(
-                        name.name.span,
-                        format!("duplicate declaration of `{}`", name.name.value),
-                    ));
-                }
-                out.globals.push(v);
-            }
-            Err(d) => {
-                diags.push(d);
-                // Keep indices aligned with pass 2.
-                out.globals.push(placeholder_var(name.name.value));
-            }
+        let id = GlobalId(out.globals.len() as u32);
+        if scope
+            .names
+            .insert(name.name.value, ModuleName::Global(id))
+            .is_some()
+        {
+            diags.push(Diagnostic::semantic(
+                name.name.span,
+                format!("duplicate declaration of `{}`", name.name.value),
+            ));
         }
+        out.globals.push(placeholder_var(name.name.value));
+        pending.push((id, decl, name));
     }
 }
 
+/// Stands for a variable until pass 2 builds it (or reports why it cannot).
 fn placeholder_var(name: &str) -> isa::Variable {
     isa::Variable {
         name: name.to_string(),

@@ -30,6 +30,11 @@ impl<'m, 'a> Mods<'m, 'a> {
         })
     }
 
+    /// The opcode without modifiers.
+    pub(crate) fn opcode(&self) -> &'a str {
+        self.opcode
+    }
+
     /// The opcode with every modifier, as written (`ld.global.v4.f32`).
     pub(crate) fn full_name(&self) -> String {
         let mut s = self.opcode.to_string();
