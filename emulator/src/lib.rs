@@ -1,6 +1,27 @@
-//! Functional execution of the internal ISA (interpreter and Cranelift JIT, warps, SIMT stack,
-//! memory spaces).
+//! Functional execution of the internal ISA: the interpreter (the executable specification of
+//! every instruction), warps with their SIMT reconvergence stacks, memory spaces, barriers and
+//! kernel launches.
 //!
-//! Not built yet: the interpreter and SIMT stack arrive with issue 3, the JIT with issue 4.
-//! The crate exists now so that the workspace has its final shape and dependency direction
-//! (`emulator → isa`).
+//! ```text
+//! isa::Module ──Program::new──► Program (flat code, reconvergence PCs, variable layout)
+//! launch(Program, kernel, GlobalMemory, params, LaunchConfig)
+//!     └─ CTAs over host threads ─► run_cta: warps round-robin ─► exec::step ─► alu::eval
+//! ```
+//!
+//! The Cranelift JIT (issue 4) will compile the same `Program`; the interpreter stays as the
+//! reference it is tested against.
+
+pub mod alu;
+pub mod cta;
+pub mod error;
+pub mod exec;
+pub mod launch;
+pub mod memory;
+pub mod program;
+pub mod simt;
+pub mod warp;
+
+pub use error::{Fault, FaultKind};
+pub use launch::{DEFAULT_CTA_BUDGET, LaunchConfig, LaunchStats, launch};
+pub use memory::GlobalMemory;
+pub use program::Program;

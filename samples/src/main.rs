@@ -1,12 +1,13 @@
 //! `warpsim`: the command-line front of the simulator.
 //!
-//! Subcommands read PTX, lower it into warpsim's internal ISA, and show or measure the result.
-//! Running kernels (`run`, `run-ptx`) arrives with the emulator and runtime.
+//! Subcommands run samples through the runtime, or read PTX, lower it into warpsim's internal
+//! ISA, and show or measure the result.
 
 mod bench;
 mod check;
 mod dis;
 mod regs;
+mod run;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -25,6 +26,21 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run a sample end to end and validate it against its CPU reference (exit status 1 on
+    /// FAIL). Samples: saxpy.
+    Run {
+        /// The sample.
+        sample: String,
+        /// Problem size (SAXPY: number of elements, default 2^20).
+        #[arg(long)]
+        n: Option<usize>,
+        /// Host threads running CTAs (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Most warp instructions one CTA may execute before the launch fails.
+        #[arg(long)]
+        budget: Option<u64>,
+    },
     /// Disassemble a PTX file into warpsim's internal ISA: blocks, reconvergence points,
     /// liveness and physical registers.
     Dis {
@@ -61,6 +77,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Run {
+            sample,
+            n,
+            threads,
+            budget,
+        } => run::run(&sample, &run::RunOptions { n, threads, budget }),
         Command::Dis { file, kernel } => dis::run(&file, kernel.as_deref()),
         Command::Check { files } => check::run(&files),
         Command::Regs {

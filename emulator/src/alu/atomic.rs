@@ -1,0 +1,84 @@
+//! The read-modify-write step of `atom`/`red` and the combine step of `redux.sync`.
+//!
+//! The engine performs the memory access and the warp-wide iteration; these functions only say
+//! what the new value is.
+
+use super::float;
+use super::round::Format;
+use super::{ext, trunc, wrap};
+use isa::{AtomOp, ReduxOp, Rounding, StateSpace, Type};
+
+/// The new memory value of `atom`/`red` from the `old` one and operands `b` (and `c` for
+/// `.cas`), for the op's type (values are that type's bits).
+///
+/// `inc` is `old >= b ? 0 : old + 1` and `dec` is `old == 0 || old > b ? b : old - 1`
+/// (unsigned); `cas` is `old == b ? c : old`. `add.f32` rounds to nearest and, as on shared
+/// memory, keeps subnormals; use [`atomic_update_in`] for the global-memory behaviour.
+pub fn atomic_update(op: AtomOp, ty: Type, old: u64, b: u64, c: u64) -> u64 {
+    update(op, ty, false, old, b, c)
+}
+
+/// [`atomic_update`] for an access to `space` (resolved, not generic): `atom.add.f32` on global
+/// memory flushes subnormal inputs and results to sign-preserving zero, which the manual
+/// documents as the current implementation; on shared memory it does not.
+pub fn atomic_update_in(space: StateSpace, op: AtomOp, ty: Type, old: u64, b: u64, c: u64) -> u64 {
+    update(op, ty, space == StateSpace::Global, old, b, c)
+}
+
+fn update(op: AtomOp, ty: Type, ftz: bool, old: u64, b: u64, c: u64) -> u64 {
+    let (old, b, c) = (trunc(old, ty), trunc(b, ty), trunc(c, ty));
+    match op {
+        AtomOp::Add => match Format::of(ty) {
+            Some(fmt) => float::add(fmt, Rounding::Rn, ftz, false, old, b),
+            None => wrap(ext(old, ty) + ext(b, ty), ty),
+        },
+        AtomOp::Inc => {
+            if old >= b {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomOp::Dec => {
+            if old == 0 || old > b {
+                b
+            } else {
+                old - 1
+            }
+        }
+        AtomOp::Min => match Format::of(ty) {
+            Some(fmt) => float::min(fmt, false, false, old, b),
+            None => wrap(ext(old, ty).min(ext(b, ty)), ty),
+        },
+        AtomOp::Max => match Format::of(ty) {
+            Some(fmt) => float::max(fmt, false, false, old, b),
+            None => wrap(ext(old, ty).max(ext(b, ty)), ty),
+        },
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Exch => b,
+        AtomOp::Cas => {
+            if old == b {
+                c
+            } else {
+                old
+            }
+        }
+    }
+}
+
+/// `redux.sync.op.type`'s combine step: `.add` wraps to 32 bits, `.min`/`.max` compare signed
+/// for `.s32` and unsigned otherwise, `.and .or .xor` are bitwise.
+pub fn redux_combine(op: ReduxOp, ty: Type, a: u32, b: u32) -> u32 {
+    match op {
+        ReduxOp::Add => a.wrapping_add(b),
+        ReduxOp::Min if ty.is_signed() => (a as i32).min(b as i32) as u32,
+        ReduxOp::Min => a.min(b),
+        ReduxOp::Max if ty.is_signed() => (a as i32).max(b as i32) as u32,
+        ReduxOp::Max => a.max(b),
+        ReduxOp::And => a & b,
+        ReduxOp::Or => a | b,
+        ReduxOp::Xor => a ^ b,
+    }
+}

@@ -1,0 +1,266 @@
+//! Scalar numerics: the exact PTX semantics of every ALU instruction on one lane's values.
+//!
+//! The engine (interpreter today, JIT helpers tomorrow) reads a lane's source operands as raw
+//! bits, calls [`eval`], and writes back what it returns. Everything here is a pure function of
+//! those bits (plus the lane's carry flag), so the JIT can be tested bit for bit against it.
+//!
+//! ```text
+//! srcs: [u64] (register bits zero-extended, immediates as isa encodes them)
+//!    └─ eval(op) ─► int | bits | float (round, approx) | cvt | compare ─► [d, q]
+//! ```
+//!
+//! Conventions every family follows:
+//! - Sources are truncated to their operand type's width first (registers may be wider than the
+//!   type, and integer immediates arrive sign-extended to 64 bits). Results are the
+//!   destination type's bits, zero-extended; widening a signed result into a wider register is
+//!   the engine's job.
+//! - NaN results of float arithmetic are canonical: `0x7fffffff` for f32 (what NVIDIA GPUs
+//!   produce, and CUDA's `CUDART_NAN_F`), `0xfff8000000000000` for f64 (CUDA's `CUDART_NAN`, the
+//!   default NaN of the FP64 units). The manual leaves payloads unspecified; canonicalising makes
+//!   results deterministic. Pure bit operations (`abs`, `neg`, `copysign`, `mov`, `selp`,
+//!   `slct`) move NaNs through unchanged.
+//! - `.ftz` only affects f32 values (and the f64 forms the manual defines with it:
+//!   `rcp.approx.ftz.f64`, `rsqrt.approx.ftz.f64`): subnormal inputs become zeros of the same
+//!   sign, and so do results that are subnormal after rounding.
+//! - `.sat` on float results clamps to [+0.0, 1.0]; NaN, -0.0 and negative results give +0.0.
+//! - Directed rounding (`.rz .rm .rp`, and cvt's `.rna`) is exact: see [`round`].
+
+pub mod approx;
+pub mod atomic;
+pub mod bits;
+pub mod compare;
+pub mod cvt;
+pub mod float;
+pub mod int;
+pub mod round;
+
+pub use atomic::{atomic_update, atomic_update_in, redux_combine};
+
+use isa::{Op, Type};
+use std::fmt;
+
+/// Why [`eval`] did not evaluate an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluError {
+    /// Not a scalar ALU operation (memory, control, synchronisation, warp-level, pack/unpack or
+    /// unsupported): the engine handles it itself.
+    NotAlu,
+    /// A scalar operation with an operand type the front end never produces for it (half
+    /// precision, or a float type on a float-only operation that is not f32/f64).
+    UnsupportedType {
+        /// The PTX opcode.
+        op: &'static str,
+        /// The offending type.
+        ty: Type,
+    },
+}
+
+impl fmt::Display for AluError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AluError::NotAlu => f.write_str("not a scalar ALU operation"),
+            AluError::UnsupportedType { op, ty } => {
+                write!(f, "`{op}` is not supported for type `.{ty}`")
+            }
+        }
+    }
+}
+
+impl std::error::Error for AluError {}
+
+/// Evaluates one lane of an ALU instruction.
+///
+/// `srcs[i]` is the raw value of source operand `i`: a register's bits zero-extended to 64 bits,
+/// or an immediate's 64-bit encoding as documented in `isa::inst` (integers as their 64-bit
+/// value, floats as IEEE bits of the operand's own float type; predicates are 0 or 1, and a
+/// negated predicate operand `!p` is already inverted by the engine). A missing source reads as
+/// 0 (the verifier guarantees the count).
+///
+/// Returns up to two destination values, each the zero-extended raw bits of the destination's
+/// own type (predicates 0/1). The second is only meaningful for `setp` with `p|q`, where it is
+/// the value combined from the complement of the comparison. `carry` is the thread's CC.CF flag,
+/// read and written by [`Op::Carry`].
+pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluError> {
+    let s = |i: usize| srcs.get(i).copied().unwrap_or(0);
+    let (a, b, c, d) = (s(0), s(1), s(2), s(3));
+    let one = |v: u64| Ok([v, 0]);
+    match *op {
+        Op::IAdd { ty, sat } => one(int::add(ty, sat, a, b)),
+        Op::ISub { ty, sat } => one(int::sub(ty, sat, a, b)),
+        Op::IMul { ty, mode } => one(int::mul(ty, mode, a, b)),
+        Op::IMad { ty, mode, sat } => one(int::mad(ty, mode, sat, a, b, c)),
+        Op::Mul24 { ty, hi } => one(int::mul24(ty, hi, a, b)),
+        Op::Mad24 { ty, hi, sat } => one(int::mad24(ty, hi, sat, a, b, c)),
+        Op::IDiv { ty } => one(int::div(ty, a, b)),
+        Op::IRem { ty } => one(int::rem(ty, a, b)),
+        Op::IAbs { ty } => one(int::abs(ty, a)),
+        Op::INeg { ty } => one(int::neg(ty, a)),
+        Op::IMin { ty } => one(int::min(ty, a, b)),
+        Op::IMax { ty } => one(int::max(ty, a, b)),
+        Op::Sad { ty } => one(int::sad(ty, a, b, c)),
+        Op::Carry {
+            op,
+            ty,
+            carry_in,
+            carry_out,
+        } => one(int::carry(op, ty, carry_in, carry_out, a, b, c, carry)),
+
+        Op::Popc { ty } => one(bits::popc(ty, a)),
+        Op::Clz { ty } => one(bits::clz(ty, a)),
+        Op::Bfind { ty, shift_amount } => one(bits::bfind(ty, shift_amount, a)),
+        Op::Brev { ty } => one(bits::brev(ty, a)),
+        Op::Bfe { ty } => one(bits::bfe(ty, a, b, c)),
+        Op::Bfi { ty } => one(bits::bfi(ty, a, b, c, d)),
+        Op::Prmt { mode } => one(bits::prmt(mode, a, b, c)),
+        Op::Shf { dir, mode } => one(bits::shf(dir, mode, a, b, c)),
+        Op::Bmsk { mode } => one(bits::bmsk(mode, a, b)),
+        Op::And { ty } => one(trunc(a & b, ty)),
+        Op::Or { ty } => one(trunc(a | b, ty)),
+        Op::Xor { ty } => one(trunc(a ^ b, ty)),
+        Op::Not { ty } => one(trunc(!a, ty)),
+        Op::CNot { ty } => one(u64::from(trunc(a, ty) == 0)),
+        Op::Shl { ty } => one(bits::shl(ty, a, b)),
+        Op::Shr { ty } => one(bits::shr(ty, a, b)),
+
+        Op::FAdd { ty, rnd, ftz, sat } => {
+            one(float::add(fmt(ty, "add")?, rnd_or_rn(rnd), ftz, sat, a, b))
+        }
+        Op::FSub { ty, rnd, ftz, sat } => {
+            one(float::sub(fmt(ty, "sub")?, rnd_or_rn(rnd), ftz, sat, a, b))
+        }
+        Op::FMul { ty, rnd, ftz, sat } => {
+            one(float::mul(fmt(ty, "mul")?, rnd_or_rn(rnd), ftz, sat, a, b))
+        }
+        Op::Fma { ty, rnd, ftz, sat } => one(float::fma(fmt(ty, "fma")?, rnd, ftz, sat, a, b, c)),
+        Op::FDiv { ty, prec, ftz } => one(float::div(fmt(ty, "div")?, prec, ftz, a, b)),
+        Op::Rcp { ty, prec, ftz } => one(float::rcp(fmt(ty, "rcp")?, prec, ftz, a)),
+        Op::Sqrt { ty, prec, ftz } => one(float::sqrt(fmt(ty, "sqrt")?, prec, ftz, a)),
+        Op::Transc { func, ty, ftz } => one(approx::transc(func, fmt(ty, "transc")?, ftz, a)),
+        Op::FAbs { ty, ftz } => one(float::abs(fmt(ty, "abs")?, ftz, a)),
+        Op::FNeg { ty, ftz } => one(float::neg(fmt(ty, "neg")?, ftz, a)),
+        Op::FMin { ty, ftz, nan } => one(float::min(fmt(ty, "min")?, ftz, nan, a, b)),
+        Op::FMax { ty, ftz, nan } => one(float::max(fmt(ty, "max")?, ftz, nan, a, b)),
+        Op::Copysign { ty } => one(float::copysign(fmt(ty, "copysign")?, a, b)),
+        Op::Testp { prop, ty } => one(u64::from(float::testp(fmt(ty, "testp")?, prop, a))),
+
+        Op::Setp {
+            cmp,
+            ty,
+            combine,
+            ftz,
+        } => {
+            check_compare(ty, "setp")?;
+            Ok(compare::setp(cmp, ty, combine, ftz, a, b, c))
+        }
+        Op::Set {
+            cmp,
+            dty,
+            sty,
+            combine,
+            ftz,
+        } => {
+            check_compare(sty, "set")?;
+            if !matches!(dty, Type::U32 | Type::S32 | Type::F32 | Type::B32) {
+                return Err(AluError::UnsupportedType { op: "set", ty: dty });
+            }
+            one(compare::set(cmp, dty, sty, combine, ftz, a, b, c))
+        }
+        Op::Selp { ty } => one(compare::selp(ty, a, b, c)),
+        Op::Slct { ty, cty, ftz } => {
+            if !matches!(cty, Type::S32 | Type::F32) {
+                return Err(AluError::UnsupportedType {
+                    op: "slct",
+                    ty: cty,
+                });
+            }
+            one(compare::slct(ty, cty, ftz, a, b, c))
+        }
+
+        Op::Mov { ty } => one(trunc(a, ty)),
+        Op::Cvt {
+            dty,
+            sty,
+            rnd,
+            ftz,
+            sat,
+        } => one(cvt::cvt(dty, sty, rnd, ftz, sat, a)?),
+
+        Op::Pack { .. }
+        | Op::Unpack { .. }
+        | Op::Cvta { .. }
+        | Op::Ld { .. }
+        | Op::St { .. }
+        | Op::Ldu { .. }
+        | Op::Atom { .. }
+        | Op::Red { .. }
+        | Op::Bar { .. }
+        | Op::BarWarpSync
+        | Op::Membar { .. }
+        | Op::Fence { .. }
+        | Op::Vote { .. }
+        | Op::Shfl { .. }
+        | Op::Match { .. }
+        | Op::Activemask
+        | Op::Redux { .. }
+        | Op::Bra { .. }
+        | Op::Call { .. }
+        | Op::Ret { .. }
+        | Op::Exit
+        | Op::Trap
+        | Op::Unsupported { .. } => Err(AluError::NotAlu),
+    }
+}
+
+/// `add`/`sub`/`mul` without a rounding modifier round to nearest even.
+fn rnd_or_rn(rnd: Option<isa::Rounding>) -> isa::Rounding {
+    rnd.unwrap_or(isa::Rounding::Rn)
+}
+
+/// The float format of a float-only operation's type.
+fn fmt(ty: Type, op: &'static str) -> Result<round::Format, AluError> {
+    round::Format::of(ty).ok_or(AluError::UnsupportedType { op, ty })
+}
+
+/// Comparisons take integers of any width and f32/f64, not half precision.
+fn check_compare(ty: Type, op: &'static str) -> Result<(), AluError> {
+    if ty.is_float() && round::Format::of(ty).is_none() {
+        return Err(AluError::UnsupportedType { op, ty });
+    }
+    Ok(())
+}
+
+/// All ones in the low `bits` bits.
+pub(crate) fn mask(bits: u32) -> u64 {
+    if bits >= 64 { !0 } else { (1 << bits) - 1 }
+}
+
+/// `v` truncated to the width of `ty` (predicates keep one bit).
+pub(crate) fn trunc(v: u64, ty: Type) -> u64 {
+    v & mask(ty.bits())
+}
+
+/// The value of `v` as `ty` reads it: sign-extended from the type's width for signed types,
+/// zero-extended otherwise.
+pub(crate) fn ext(v: u64, ty: Type) -> i128 {
+    let bits = ty.bits().min(64);
+    if ty.is_signed() {
+        i128::from(((v << (64 - bits)) as i64) >> (64 - bits))
+    } else {
+        i128::from(v & mask(bits))
+    }
+}
+
+/// The smallest and largest values of an integer type.
+pub(crate) fn int_range(ty: Type) -> (i128, i128) {
+    let bits = ty.bits().min(64);
+    if ty.is_signed() {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+/// `v` wrapped to the width of `ty` (two's complement).
+pub(crate) fn wrap(v: i128, ty: Type) -> u64 {
+    (v as u64) & mask(ty.bits())
+}

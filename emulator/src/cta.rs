@@ -1,0 +1,258 @@
+//! Running one CTA: its warps in a fixed round-robin order, its shared memory, and its barriers.
+//!
+//! Warps take turns in slices of a few instructions, so a warp spinning on a flag another warp
+//! sets still makes progress, and the interleaving (hence every result) is deterministic.
+//! A barrier completes when the threads it expects have arrived; by default that is every
+//! thread of the CTA that has not exited, so kernels whose threads return early still pass
+//! `__syncthreads()`, as on hardware. When no warp can run and some barrier waits, the CTA is
+//! deadlocked and the fault lists each warp's state.
+
+use crate::error::{Fault, FaultKind};
+use crate::exec::{Arrival, CtaEnv, Step, step, write_reduction};
+use crate::warp::{WARP_SIZE, Warp, WarpState};
+use isa::BarRedOp;
+
+/// Instructions a warp runs before the next warp gets its turn.
+const SLICE: u32 = 64;
+/// Hardware barriers per CTA.
+const BARRIERS: usize = 16;
+
+/// Counters of one CTA's execution.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CtaStats {
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+    pub divergent_branches: u64,
+    pub reconvergences: u64,
+    pub max_simt_depth: usize,
+}
+
+#[derive(Default)]
+struct Barrier {
+    arrived: u32,
+    expected: Option<u32>,
+    waiting: Vec<usize>,
+    /// `bar.red`: (operation, destination, lanes) per waiting warp, and the running reduction.
+    reds: Vec<(usize, BarRedOp, isa::VReg, u32)>,
+    popc: u64,
+    all: bool,
+    any: bool,
+}
+
+impl Barrier {
+    fn fresh() -> Barrier {
+        Barrier {
+            all: true,
+            ..Barrier::default()
+        }
+    }
+}
+
+/// Runs the CTA to completion. `budget` bounds the warp instructions it may execute.
+pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Fault> {
+    let kernel_code = &env.program.code[env.kernel.index()];
+    let threads = env.block.iter().product::<u32>();
+    let nwarps = threads.div_ceil(WARP_SIZE as u32);
+    let mut warps: Vec<Warp> = (0..nwarps)
+        .map(|i| {
+            let in_warp = (threads - i * WARP_SIZE as u32).min(WARP_SIZE as u32);
+            let valid = if in_warp == 32 {
+                u32::MAX
+            } else {
+                (1u32 << in_warp) - 1
+            };
+            Warp::new(i, valid, env.kernel, kernel_code)
+        })
+        .collect();
+    let mut barriers: Vec<Barrier> = (0..BARRIERS).map(|_| Barrier::fresh()).collect();
+    let mut stats = CtaStats::default();
+    loop {
+        let mut progressed = false;
+        for i in 0..warps.len() {
+            if warps[i].state != WarpState::Ready {
+                continue;
+            }
+            progressed = true;
+            for _ in 0..SLICE {
+                let w = &mut warps[i];
+                if stats.warp_insts >= budget {
+                    return Err(fault(env, w, FaultKind::BudgetExceeded { budget }));
+                }
+                stats.warp_insts += 1;
+                match step(env, w, &mut stats.thread_insts) {
+                    Err(kind) => return Err(fault(env, w, kind)),
+                    Ok(Step::Continue) => {}
+                    Ok(Step::Barrier(a)) => {
+                        arrive(&mut barriers[a.id as usize], i, w, a);
+                    }
+                }
+                if w.state != WarpState::Ready {
+                    break;
+                }
+            }
+            // An arrival, or an exit (fewer threads left to wait for), may complete a barrier.
+            for id in 0..BARRIERS {
+                try_release(env, &mut barriers, id, &mut warps);
+            }
+        }
+        if warps.iter().all(|w| w.state == WarpState::Done) {
+            break;
+        }
+        if !progressed {
+            return Err(deadlock(env, &warps, &barriers));
+        }
+    }
+    for w in &warps {
+        stats.divergent_branches += w.simt_stats.divergent_branches;
+        stats.reconvergences += w.simt_stats.reconvergences;
+        stats.max_simt_depth = stats.max_simt_depth.max(w.simt_stats.max_depth);
+    }
+    Ok(stats)
+}
+
+fn arrive(b: &mut Barrier, warp: usize, w: &mut Warp, a: Arrival) {
+    b.arrived += a.threads;
+    if a.count.is_some() {
+        b.expected = a.count;
+    }
+    if let Some((op, trues, dst)) = a.red {
+        b.popc += u64::from(trues.count_ones());
+        b.all &= trues == a.lanes;
+        b.any |= trues != 0;
+        b.reds.push((warp, op, dst, a.lanes));
+    }
+    if a.wait {
+        w.state = WarpState::AtBarrier { id: a.id };
+        b.waiting.push(warp);
+    }
+}
+
+/// Releases barrier `id` if every expected thread has arrived.
+fn try_release(env: &CtaEnv, barriers: &mut [Barrier], id: usize, warps: &mut [Warp]) {
+    let b = &barriers[id];
+    if b.waiting.is_empty() {
+        return;
+    }
+    let live: u32 = warps.iter().map(|w| w.live().count_ones()).sum();
+    let expected = b.expected.unwrap_or(live).min(live);
+    if b.arrived < expected {
+        return;
+    }
+    let b = std::mem::replace(&mut barriers[id], Barrier::fresh());
+    for (warp, op, dst, lanes) in b.reds {
+        let value = match op {
+            BarRedOp::Popc => b.popc,
+            BarRedOp::And => u64::from(b.all),
+            BarRedOp::Or => u64::from(b.any),
+        };
+        write_reduction(env, &mut warps[warp], op, dst, lanes, value);
+    }
+    for warp in b.waiting {
+        warps[warp].state = WarpState::Ready;
+    }
+}
+
+/// Builds a fault located at warp `w`'s current instruction.
+pub fn fault(env: &CtaEnv, w: &Warp, kind: FaultKind) -> Fault {
+    let frame = w.frame();
+    let code = &env.program.code[frame.func.index()];
+    let (pc, mask) = frame.simt.top().map_or((0, w.live()), |e| (e.pc, e.mask));
+    // The instruction that faulted is the one at the PC (the PC advances only on success).
+    let inst = code.insts.get(pc as usize);
+    let lane = mask.trailing_zeros().min(31);
+    let t = w.index * WARP_SIZE as u32 + lane;
+    let [bx, by, _] = env.block;
+    Fault {
+        kind,
+        kernel: env.program.code[env.kernel.index()].name.clone(),
+        function: code.name.clone(),
+        cta: env.cta,
+        thread: [t % bx, (t / bx) % by, t / (bx * by)],
+        pc,
+        line: inst.map_or(0, |i| i.loc.line),
+        inst: inst.map_or(String::new(), |i| {
+            isa::print::Printer::new(
+                Some(&env.program.module),
+                env.program.module.function(frame.func),
+            )
+            .inst(i)
+            .to_string()
+        }),
+    }
+}
+
+fn deadlock(env: &CtaEnv, warps: &[Warp], barriers: &[Barrier]) -> Fault {
+    let mut detail = Vec::new();
+    for (id, b) in barriers
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| !b.waiting.is_empty())
+    {
+        let live: u32 = warps.iter().map(|w| w.live().count_ones()).sum();
+        detail.push(format!(
+            "barrier {id} has {} of {} threads",
+            b.arrived,
+            b.expected.unwrap_or(live)
+        ));
+    }
+    for w in warps {
+        let state = match w.state {
+            WarpState::AtBarrier { id } => {
+                let pc = w.frame().simt.top().map_or(0, |e| e.pc.saturating_sub(1));
+                format!(
+                    "warp {} waits at barrier {id} (pc {pc}) with lanes {:#010x}",
+                    w.index,
+                    w.frame().simt.top().map_or(0, |e| e.mask)
+                )
+            }
+            WarpState::Done => format!("warp {} exited", w.index),
+            WarpState::Ready => format!("warp {} ready", w.index),
+        };
+        // Lanes parked in entries below the top, which cannot run while the warp waits.
+        let top_mask = w.frame().simt.top().map_or(0, |e| e.mask);
+        let parked: Vec<String> = w
+            .frame()
+            .simt
+            .entries()
+            .iter()
+            .rev()
+            .skip(1)
+            .filter(|e| e.mask & !top_mask != 0)
+            .map(|e| format!("{:#010x} at pc {}", e.mask & !top_mask, e.pc))
+            .collect();
+        if parked.is_empty() || w.state == WarpState::Done {
+            detail.push(state);
+        } else {
+            detail.push(format!(
+                "{state}; diverged lanes {} cannot reach it",
+                parked.join(", ")
+            ));
+        }
+    }
+    let stuck = warps
+        .iter()
+        .find(|w| matches!(w.state, WarpState::AtBarrier { .. }))
+        .unwrap_or(&warps[0]);
+    let mut f = fault(
+        env,
+        stuck,
+        FaultKind::BarrierDeadlock {
+            detail: detail.join("; "),
+        },
+    );
+    // Point at the barrier itself, the instruction before the resume PC.
+    if f.pc > 0 {
+        f.pc -= 1;
+        let code = &env.program.code[stuck.frame().func.index()];
+        if let Some(i) = code.insts.get(f.pc as usize) {
+            f.line = i.loc.line;
+            f.inst = isa::print::Printer::new(
+                Some(&env.program.module),
+                env.program.module.function(stuck.frame().func),
+            )
+            .inst(i)
+            .to_string();
+        }
+    }
+    f
+}

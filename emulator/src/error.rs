@@ -1,0 +1,90 @@
+//! Faults raised while executing a kernel, with the place they happened.
+
+use std::fmt;
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// An access outside every live allocation (or outside shared/local memory).
+    IllegalAddress { space: &'static str, address: u64 },
+    /// An access not aligned to its size (vector accesses: to the whole vector's size).
+    MisalignedAddress { space: &'static str, address: u64 },
+    /// Every live warp of a CTA waits at a barrier that can no longer complete.
+    BarrierDeadlock { detail: String },
+    /// The launch executed more warp instructions than its budget allows.
+    BudgetExceeded { budget: u64 },
+    /// An instruction warpsim cannot execute.
+    Unsupported { what: String },
+    /// `trap` was executed.
+    Trap,
+    /// Calls nested deeper than the limit (runaway recursion).
+    CallDepthExceeded { limit: usize },
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultKind::IllegalAddress { space, address } => {
+                write!(f, "illegal {space} address {address:#x}")
+            }
+            FaultKind::MisalignedAddress { space, address } => {
+                write!(f, "misaligned {space} address {address:#x}")
+            }
+            FaultKind::BarrierDeadlock { detail } => write!(f, "barrier deadlock: {detail}"),
+            FaultKind::BudgetExceeded { budget } => {
+                write!(
+                    f,
+                    "instruction budget exceeded: more than {budget} warp instructions (runaway loop?)"
+                )
+            }
+            FaultKind::Unsupported { what } => write!(f, "unsupported: {what}"),
+            FaultKind::Trap => write!(f, "trap instruction executed"),
+            FaultKind::CallDepthExceeded { limit } => {
+                write!(f, "call depth exceeds {limit} (runaway recursion?)")
+            }
+        }
+    }
+}
+
+/// A fault with the kernel, CTA, thread and instruction where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub kernel: String,
+    /// The function executing (the kernel itself, or a callee).
+    pub function: String,
+    pub cta: [u32; 3],
+    /// The first faulting thread (lowest lane of the warp).
+    pub thread: [u32; 3],
+    /// Index of the instruction in its function (as `warpsim dis` numbers it).
+    pub pc: u32,
+    /// PTX source line of the instruction (0 when unknown).
+    pub line: u32,
+    /// The instruction, as `warpsim dis` prints it.
+    pub inst: String,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [cx, cy, cz] = self.cta;
+        let [tx, ty, tz] = self.thread;
+        write!(f, "{} in kernel `{}`", self.kind, self.kernel)?;
+        if self.function != self.kernel {
+            write!(f, " (in function `{}`)", self.function)?;
+        }
+        write!(
+            f,
+            ", CTA ({cx},{cy},{cz}), thread ({tx},{ty},{tz}), pc {}",
+            self.pc
+        )?;
+        if self.line > 0 {
+            write!(f, ", PTX line {}", self.line)?;
+        }
+        if !self.inst.is_empty() {
+            write!(f, ": `{}`", self.inst)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Fault {}

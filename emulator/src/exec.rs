@@ -1,0 +1,850 @@
+//! Executing one warp instruction: the interpreter, the executable specification of every
+//! instruction's effect on registers, memory and control flow.
+//!
+//! Scalar arithmetic is delegated lane by lane to [`crate::alu`]; this module handles what needs
+//! the warp or the memory: operand fetch (registers, immediates, special registers, variable
+//! addresses), loads, stores, atomics, control flow through the SIMT stack, calls, barriers and
+//! warp-wide operations.
+
+use crate::alu;
+use crate::error::FaultKind;
+use crate::memory::{GenericTarget, LOCAL_WINDOW, MemFault, SHARED_WINDOW, classify_generic};
+use crate::program::{Code, KernelLayout, Location, Program};
+use crate::warp::{Frame, WARP_SIZE, Warp, WarpState, fit_to_register, truncate};
+use isa::{
+    AddrBase, Address, BarRedOp, BarrierKind, FuncKind, Inst, MatchMode, Op, Operand, ShflMode,
+    SpecialReg, StateSpace, Type, VReg, VoteMode,
+};
+
+/// The most nested calls a thread may make (runaway recursion is reported past it).
+pub const MAX_CALL_DEPTH: usize = 1024;
+
+/// Everything a warp of one CTA can see besides its own state.
+pub struct CtaEnv<'a> {
+    pub program: &'a Program,
+    pub kernel: isa::FuncId,
+    pub layout: &'a KernelLayout,
+    pub mem: &'a crate::memory::GlobalMemory,
+    pub params: &'a [u8],
+    pub shared: Vec<u8>,
+    pub dynamic_shared: u64,
+    pub cta: [u32; 3],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub warps_per_cta: u32,
+}
+
+/// A warp's arrival at a CTA barrier.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrival {
+    pub id: u32,
+    /// Expected thread count, if the instruction names one.
+    pub count: Option<u32>,
+    /// Threads arriving (the lanes executing the barrier).
+    pub threads: u32,
+    /// `bar.arrive` does not wait.
+    pub wait: bool,
+    /// For `bar.red`: the operation, the lanes whose predicate is true, and where the result goes.
+    pub red: Option<(BarRedOp, u32, VReg)>,
+    /// The lanes executing the barrier (receive the reduction result).
+    pub lanes: u32,
+}
+
+/// What happened to the warp.
+pub enum Step {
+    Continue,
+    Barrier(Arrival),
+}
+
+/// Resolved memory target of one lane.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Global(u64),
+    Shared(u64),
+    Local(u64),
+    Param(u64),
+}
+
+fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    (0..WARP_SIZE).filter(move |l| mask & (1 << l) != 0)
+}
+
+fn first_lane(mask: u32) -> usize {
+    mask.trailing_zeros().min(31) as usize
+}
+
+impl CtaEnv<'_> {
+    fn code(&self, w: &Warp) -> &Code {
+        &self.program.code[w.frame().func.index()]
+    }
+
+    fn special(&self, w: &Warp, lane: usize, s: SpecialReg) -> u64 {
+        let t = w.index * WARP_SIZE as u32 + lane as u32;
+        let [bx, by, _] = self.block;
+        let tid = [t % bx, (t / bx) % by, t / (bx * by)];
+        let dim = |d: isa::Dim| d.index();
+        let lane_bit = 1u64 << lane;
+        u64::from(match s {
+            SpecialReg::Tid(d) => tid[dim(d)],
+            SpecialReg::Ntid(d) => self.block[dim(d)],
+            SpecialReg::Ctaid(d) => self.cta[dim(d)],
+            SpecialReg::Nctaid(d) => self.grid[dim(d)],
+            SpecialReg::LaneId => lane as u32,
+            SpecialReg::WarpId => w.index,
+            SpecialReg::NWarpId => self.warps_per_cta,
+            SpecialReg::SmId | SpecialReg::GridId => 0,
+            SpecialReg::NSmId => 1,
+            // Time is the warp's own instruction count: deterministic, and monotonic per warp.
+            SpecialReg::Clock | SpecialReg::GlobalTimerLo => w.executed as u32,
+            SpecialReg::ClockHi | SpecialReg::GlobalTimerHi => (w.executed >> 32) as u32,
+            SpecialReg::Clock64 | SpecialReg::GlobalTimer => return w.executed,
+            SpecialReg::LanemaskEq => lane_bit as u32,
+            SpecialReg::LanemaskLt => (lane_bit - 1) as u32,
+            SpecialReg::LanemaskLe => ((lane_bit << 1) - 1) as u32,
+            SpecialReg::LanemaskGt => !((lane_bit << 1) - 1) as u32,
+            SpecialReg::LanemaskGe => !(lane_bit - 1) as u32,
+            SpecialReg::DynamicSmemSize => self.dynamic_shared as u32,
+            SpecialReg::TotalSmemSize => (self.layout.static_shared + self.dynamic_shared) as u32,
+        })
+    }
+
+    /// The value a variable's name stands for in an instruction (`mov.u64 %rd, sym;`).
+    fn symbol_value(&self, w: &Warp, loc: Location) -> u64 {
+        match loc {
+            Location::Global(a) => a,
+            Location::Shared(o) | Location::KernelParam(o) => o,
+            Location::Frame(o) => w.frame().local_base + o,
+        }
+    }
+
+    fn location(&self, w: &Warp, sym: isa::SymbolRef) -> Location {
+        self.program.location(self.layout, w.frame().func, sym)
+    }
+
+    /// The value of a source operand in one lane.
+    fn read(&self, w: &Warp, op: &Operand, lane: usize) -> u64 {
+        match op {
+            Operand::Reg(r) => w.frame().regs[r.index() * WARP_SIZE + lane],
+            Operand::NotPred(r) => (w.frame().regs[r.index() * WARP_SIZE + lane] & 1) ^ 1,
+            Operand::Imm(v) => *v,
+            Operand::Special(s) => self.special(w, lane, *s),
+            Operand::SymbolAddr { sym, offset } => self
+                .symbol_value(w, self.location(w, *sym))
+                .wrapping_add(*offset as u64),
+            Operand::FuncAddr(f) => u64::from(f.0),
+            Operand::Address(_) | Operand::Vector(_) | Operand::Sink => 0,
+        }
+    }
+
+    /// Where a memory operand points in one lane.
+    fn target(
+        &self,
+        w: &Warp,
+        space: StateSpace,
+        addr: &Address,
+        lane: usize,
+    ) -> Result<Target, FaultKind> {
+        let off = addr.offset as u64;
+        if let AddrBase::Symbol(sym) = addr.base {
+            return Ok(match self.location(w, sym) {
+                Location::Global(a) => Target::Global(a.wrapping_add(off)),
+                Location::Shared(o) => Target::Shared(o.wrapping_add(off)),
+                Location::Frame(o) => Target::Local((w.frame().local_base + o).wrapping_add(off)),
+                Location::KernelParam(o) => Target::Param(o.wrapping_add(off)),
+            });
+        }
+        let base = match addr.base {
+            AddrBase::Reg(r) => w.frame().regs[r.index() * WARP_SIZE + lane],
+            _ => 0,
+        };
+        let a = base.wrapping_add(off);
+        Ok(match space {
+            StateSpace::Global | StateSpace::Const => Target::Global(a),
+            StateSpace::Shared | StateSpace::SharedCluster => Target::Shared(a),
+            StateSpace::Local => Target::Local(a),
+            StateSpace::Param if self.code(w).kind == FuncKind::Entry => Target::Param(a),
+            StateSpace::Param => Target::Local(a),
+            StateSpace::Generic => match classify_generic(a) {
+                GenericTarget::Shared(o) => Target::Shared(o),
+                GenericTarget::Local(o) => Target::Local(o),
+                GenericTarget::Global(g) => Target::Global(g),
+            },
+            StateSpace::Reg => {
+                return Err(FaultKind::Unsupported {
+                    what: "memory access to `.reg`".into(),
+                });
+            }
+        })
+    }
+
+    fn load(&self, w: &Warp, t: Target, lane: usize, size: u32) -> Result<u64, FaultKind> {
+        match t {
+            Target::Global(a) => self.mem.load(a, size).map_err(|e| global_fault(e)),
+            Target::Shared(o) => read_bytes(&self.shared, o, size, "shared"),
+            Target::Local(o) => read_bytes(&w.local[lane], o, size, "local"),
+            Target::Param(o) => read_bytes(self.params, o, size, "param"),
+        }
+    }
+
+    fn store(
+        &mut self,
+        w: &mut Warp,
+        t: Target,
+        lane: usize,
+        size: u32,
+        value: u64,
+    ) -> Result<(), FaultKind> {
+        match t {
+            Target::Global(a) => self.mem.store(a, size, value).map_err(global_fault),
+            Target::Shared(o) => write_bytes(&mut self.shared, o, size, value, "shared"),
+            Target::Local(o) => write_bytes(&mut w.local[lane], o, size, value, "local"),
+            Target::Param(_) => Err(FaultKind::Unsupported {
+                what: "stores to kernel parameters".into(),
+            }),
+        }
+    }
+}
+
+fn global_fault(e: MemFault) -> FaultKind {
+    match e {
+        MemFault::Illegal(address) => FaultKind::IllegalAddress {
+            space: "global",
+            address,
+        },
+        MemFault::Misaligned(address) => FaultKind::MisalignedAddress {
+            space: "global",
+            address,
+        },
+    }
+}
+
+fn read_bytes(buf: &[u8], off: u64, size: u32, space: &'static str) -> Result<u64, FaultKind> {
+    if !off.is_multiple_of(u64::from(size)) {
+        return Err(FaultKind::MisalignedAddress {
+            space,
+            address: off,
+        });
+    }
+    let end = off
+        .checked_add(u64::from(size))
+        .filter(|e| *e <= buf.len() as u64);
+    let Some(end) = end else {
+        return Err(FaultKind::IllegalAddress {
+            space,
+            address: off,
+        });
+    };
+    let mut b = [0u8; 8];
+    b[..size as usize].copy_from_slice(&buf[off as usize..end as usize]);
+    Ok(u64::from_le_bytes(b))
+}
+
+fn write_bytes(
+    buf: &mut [u8],
+    off: u64,
+    size: u32,
+    value: u64,
+    space: &'static str,
+) -> Result<(), FaultKind> {
+    if !off.is_multiple_of(u64::from(size)) {
+        return Err(FaultKind::MisalignedAddress {
+            space,
+            address: off,
+        });
+    }
+    let end = off
+        .checked_add(u64::from(size))
+        .filter(|e| *e <= buf.len() as u64);
+    let Some(end) = end else {
+        return Err(FaultKind::IllegalAddress {
+            space,
+            address: off,
+        });
+    };
+    buf[off as usize..end as usize].copy_from_slice(&value.to_le_bytes()[..size as usize]);
+    Ok(())
+}
+
+fn reg_index(r: VReg, lane: usize) -> usize {
+    r.index() * WARP_SIZE + lane
+}
+
+/// Writes `value` (of type `ty`) into destination `dst` of one lane.
+fn write(frame: &mut Frame, code: &Code, dst: &Operand, lane: usize, value: u64, ty: Type) {
+    if let Operand::Reg(r) = dst {
+        frame.regs[reg_index(*r, lane)] = fit_to_register(value, ty, code.reg_types[r.index()]);
+    }
+}
+
+/// The lanes of `mask` whose predicate register `p` is true.
+fn pred_mask(frame: &Frame, p: VReg, mask: u32) -> u32 {
+    lanes(mask)
+        .filter(|&l| frame.regs[reg_index(p, l)] & 1 != 0)
+        .fold(0, |m, l| m | (1 << l))
+}
+
+/// Executes the instruction at the warp's PC. Returns the number of lanes that executed it
+/// through `thread_insts`.
+pub fn step(env: &mut CtaEnv, w: &mut Warp, thread_insts: &mut u64) -> Result<Step, FaultKind> {
+    let program = env.program;
+    let frame = w.frame();
+    let code = &program.code[frame.func.index()];
+    let top = *frame.simt.top().expect("a ready warp has a SIMT entry");
+    let pc = top.pc;
+    let inst = &code.insts[pc as usize];
+    let exec = match inst.guard {
+        None => top.mask,
+        Some(g) => {
+            let t = pred_mask(frame, g.pred, top.mask);
+            if g.negated { top.mask & !t } else { t }
+        }
+    };
+    w.executed += 1;
+    // Thread instructions count every active lane, predicated off or not (GPGPU-Sim's
+    // `gpu_sim_insn` convention).
+    *thread_insts += u64::from(top.mask.count_ones());
+    let next = pc + 1;
+    let outcome = match &inst.op {
+        Op::Bra { .. } => {
+            let (target, rpc) = (code.target[pc as usize], code.reconverge[pc as usize]);
+            let mut stats = w.simt_stats;
+            w.frame_mut()
+                .simt
+                .branch(exec, target, next, rpc, &mut stats);
+            w.simt_stats = stats;
+            Step::Continue
+        }
+        Op::Exit => {
+            exit_lanes(w, exec, next);
+            Step::Continue
+        }
+        Op::Ret { .. } if w.frames.len() == 1 => {
+            exit_lanes(w, exec, next);
+            Step::Continue
+        }
+        Op::Ret { .. } => {
+            w.frame_mut().simt.goto(next);
+            let mut stats = w.simt_stats;
+            w.frame_mut().simt.remove_lanes(exec, &mut stats);
+            w.simt_stats = stats;
+            Step::Continue
+        }
+        Op::Trap if exec != 0 => return Err(FaultKind::Trap),
+        Op::Unsupported { text } if exec != 0 => {
+            return Err(FaultKind::Unsupported { what: text.clone() });
+        }
+        Op::Call { callee, args, .. } => {
+            w.frame_mut().simt.goto(next);
+            if exec != 0 {
+                call(env, w, *callee, args, exec, pc)?;
+            }
+            Step::Continue
+        }
+        Op::Bar { kind, .. } => {
+            w.frame_mut().simt.goto(next);
+            barrier(env, w, inst, *kind, exec)
+        }
+        _ => {
+            execute(env, w, inst, exec, top.mask)?;
+            w.frame_mut().simt.goto(next);
+            Step::Continue
+        }
+    };
+    finish_frames(env, w);
+    Ok(outcome)
+}
+
+/// Removes exited lanes everywhere; a guarded `exit` lets the other lanes continue.
+fn exit_lanes(w: &mut Warp, lanes: u32, next: u32) {
+    w.frame_mut().simt.goto(next);
+    w.exited |= lanes;
+    let mut stats = w.simt_stats;
+    for f in &mut w.frames {
+        f.simt.remove_lanes(lanes, &mut stats);
+    }
+    w.simt_stats = stats;
+}
+
+/// Returns from every finished callee frame, and marks the warp done when the kernel's is.
+fn finish_frames(env: &CtaEnv, w: &mut Warp) {
+    while w.frame().simt.is_empty() {
+        if w.frames.len() == 1 {
+            w.state = WarpState::Done;
+            return;
+        }
+        let callee = w.frames.pop().expect("more than one frame");
+        let caller_code = &env.program.code[w.frame().func.index()];
+        let Op::Call { rets, .. } = &caller_code.insts[callee.call_pc as usize].op else {
+            unreachable!("a callee frame was entered through a call")
+        };
+        let callee_code = &env.program.code[callee.func.index()];
+        let returned = callee.entry_mask & !w.exited;
+        for (i, sym) in rets.iter().enumerate() {
+            let Location::Frame(dst) = env.program.location(env.layout, w.frame().func, *sym)
+            else {
+                continue;
+            };
+            let Location::Frame(src) = callee_code.ret_locs[i] else {
+                continue;
+            };
+            let size = env.program.module.function(callee.func).rets[i].size_bytes() as usize;
+            let (dst, src) = (
+                (w.frame().local_base + dst) as usize,
+                (callee.local_base + src) as usize,
+            );
+            for l in lanes(returned) {
+                w.local[l].copy_within(src..src + size, dst);
+            }
+        }
+    }
+}
+
+fn call(
+    env: &CtaEnv,
+    w: &mut Warp,
+    callee: isa::FuncId,
+    args: &[isa::SymbolRef],
+    exec: u32,
+    pc: u32,
+) -> Result<(), FaultKind> {
+    if w.frames.len() >= MAX_CALL_DEPTH {
+        return Err(FaultKind::CallDepthExceeded {
+            limit: MAX_CALL_DEPTH,
+        });
+    }
+    let program = env.program;
+    let callee_code = &program.code[callee.index()];
+    if program.module.function(callee).is_declaration() {
+        return Err(FaultKind::Unsupported {
+            what: format!("call to `{}`, which has no body", callee_code.name),
+        });
+    }
+    let caller = w.frame();
+    let base = caller.local_base + program.code[caller.func.index()].frame_size;
+    let end = (base + callee_code.frame_size) as usize;
+    for l in lanes(exec) {
+        if w.local[l].len() < end {
+            w.local[l].resize(end, 0);
+        }
+    }
+    for (i, sym) in args.iter().enumerate() {
+        let Location::Frame(src) = program.location(env.layout, w.frame().func, *sym) else {
+            continue;
+        };
+        let Location::Frame(dst) = callee_code.param_locs[i] else {
+            continue;
+        };
+        let size = program.module.function(callee).params[i].size_bytes() as usize;
+        let (src, dst) = ((w.frame().local_base + src) as usize, (base + dst) as usize);
+        for l in lanes(exec) {
+            w.local[l].copy_within(src..src + size, dst);
+        }
+    }
+    w.frames.push(Frame {
+        func: callee,
+        regs: vec![0; callee_code.reg_types.len() * WARP_SIZE],
+        simt: crate::simt::SimtStack::new(0, exec),
+        local_base: base,
+        call_pc: pc,
+        entry_mask: exec,
+    });
+    Ok(())
+}
+
+fn barrier(env: &CtaEnv, w: &mut Warp, inst: &Inst, kind: BarrierKind, exec: u32) -> Step {
+    if exec == 0 {
+        return Step::Continue;
+    }
+    let lane = first_lane(exec);
+    let id = (env.read(w, &inst.srcs[0], lane) & 0xf) as u32;
+    let (count, pred) = match (kind, inst.srcs.len()) {
+        (BarrierKind::Red(_), 3) => (
+            Some(env.read(w, &inst.srcs[1], lane) as u32),
+            Some(&inst.srcs[2]),
+        ),
+        (BarrierKind::Red(_), _) => (None, Some(&inst.srcs[1])),
+        (_, 2) => (Some(env.read(w, &inst.srcs[1], lane) as u32), None),
+        _ => (None, None),
+    };
+    let red = match (kind, pred, inst.dsts.first()) {
+        (BarrierKind::Red(op), Some(p), Some(Operand::Reg(d))) => {
+            let trues = lanes(exec)
+                .filter(|&l| env.read(w, p, l) & 1 != 0)
+                .fold(0, |m, l| m | (1 << l));
+            Some((op, trues, *d))
+        }
+        _ => None,
+    };
+    Step::Barrier(Arrival {
+        id,
+        count,
+        // Threads count one by one, so lanes that diverged around the barrier are missing
+        // from the count (and a barrier that can never complete is reported as a deadlock).
+        threads: exec.count_ones(),
+        wait: kind != BarrierKind::Arrive,
+        red,
+        lanes: exec,
+    })
+}
+
+/// Writes a `bar.red` result into the lanes that took part.
+pub fn write_reduction(
+    env: &CtaEnv,
+    w: &mut Warp,
+    op: BarRedOp,
+    dst: VReg,
+    lanes_mask: u32,
+    value: u64,
+) {
+    let code = &env.program.code[w.frame().func.index()];
+    let ty = if op == BarRedOp::Popc {
+        Type::U32
+    } else {
+        Type::Pred
+    };
+    let frame = w.frame_mut();
+    for l in lanes(lanes_mask) {
+        write(frame, code, &Operand::Reg(dst), l, value, ty);
+    }
+}
+
+/// Type of the value an instruction writes to its destination register(s), for extension into
+/// wider registers.
+fn result_type(op: &Op) -> Option<Type> {
+    match op {
+        Op::Cvt { dty, .. } => Some(*dty),
+        Op::Ld { ty, .. } | Op::Ldu { ty, .. } => Some(*ty),
+        _ => None,
+    }
+}
+
+/// Data-path instructions: memory, warp-wide operations and ALU operations.
+fn execute(
+    env: &mut CtaEnv,
+    w: &mut Warp,
+    inst: &Inst,
+    exec: u32,
+    active: u32,
+) -> Result<(), FaultKind> {
+    let program = env.program;
+    let code = &program.code[w.frame().func.index()];
+    match &inst.op {
+        Op::Ld { space, ty, vec, .. } | Op::Ldu { space, ty, vec } => {
+            let (size, n) = (ty.bytes(), u32::from(*vec));
+            let Operand::Address(addr) = &inst.srcs[0] else {
+                unreachable!("verified load shape")
+            };
+            for l in lanes(exec) {
+                let t = env.target(w, *space, addr, l)?;
+                check_vector_alignment(t, size * n)?;
+                let values: Vec<u64> = (0..n)
+                    .map(|i| env.load(w, offset(t, i * size), l, size))
+                    .collect::<Result<_, _>>()?;
+                let frame = w.frame_mut();
+                match &inst.dsts[0] {
+                    Operand::Vector(elems) => {
+                        for (e, v) in elems.iter().zip(values) {
+                            write(frame, code, e, l, v, *ty);
+                        }
+                    }
+                    d => write(frame, code, d, l, values[0], *ty),
+                }
+            }
+        }
+        Op::St { space, ty, vec, .. } => {
+            let (size, n) = (ty.bytes(), u32::from(*vec));
+            let Operand::Address(addr) = &inst.srcs[0] else {
+                unreachable!("verified store shape")
+            };
+            for l in lanes(exec) {
+                let t = env.target(w, *space, addr, l)?;
+                check_vector_alignment(t, size * n)?;
+                let values: Vec<u64> = match &inst.srcs[1] {
+                    Operand::Vector(elems) => elems.iter().map(|e| env.read(w, e, l)).collect(),
+                    v => vec![env.read(w, v, l)],
+                };
+                for (i, v) in values.into_iter().enumerate() {
+                    env.store(w, offset(t, i as u32 * size), l, size, v)?;
+                }
+            }
+        }
+        Op::Atom { space, op, ty, .. } | Op::Red { space, op, ty, .. } => {
+            let Operand::Address(addr) = &inst.srcs[0] else {
+                unreachable!("verified atomic shape")
+            };
+            let size = ty.bytes();
+            for l in lanes(exec) {
+                let b = env.read(w, &inst.srcs[1], l);
+                let c = inst.srcs.get(2).map_or(0, |c| env.read(w, c, l));
+                let update = |old: u64| alu::atomic_update(*op, *ty, old, b, c);
+                let old = match env.target(w, *space, addr, l)? {
+                    Target::Global(a) => env.mem.atomic(a, size, update).map_err(global_fault)?,
+                    Target::Shared(o) => {
+                        let old = read_bytes(&env.shared, o, size, "shared")?;
+                        write_bytes(&mut env.shared, o, size, update(old), "shared")?;
+                        old
+                    }
+                    _ => {
+                        return Err(FaultKind::Unsupported {
+                            what: format!(
+                                "atomics outside global and shared memory (`{}`)",
+                                inst_name(inst)
+                            ),
+                        });
+                    }
+                };
+                if let Some(d) = inst.dsts.first() {
+                    write(w.frame_mut(), code, d, l, old, *ty);
+                }
+            }
+        }
+        Op::Mov { ty } => {
+            for l in lanes(exec) {
+                let v = env.read(w, &inst.srcs[0], l);
+                write(
+                    w.frame_mut(),
+                    code,
+                    &inst.dsts[0],
+                    l,
+                    truncate(v, ty.bits()),
+                    *ty,
+                );
+            }
+        }
+        Op::Pack { ty } => {
+            let Operand::Vector(elems) = &inst.srcs[0] else {
+                unreachable!("verified pack shape")
+            };
+            let bits = ty.bits() / elems.len() as u32;
+            for l in lanes(exec) {
+                let v = elems.iter().enumerate().fold(0u64, |acc, (i, e)| {
+                    acc | truncate(env.read(w, e, l), bits) << (i as u32 * bits)
+                });
+                write(w.frame_mut(), code, &inst.dsts[0], l, v, *ty);
+            }
+        }
+        Op::Unpack { ty } => {
+            let Operand::Vector(elems) = &inst.dsts[0] else {
+                unreachable!("verified unpack shape")
+            };
+            let bits = ty.bits() / elems.len() as u32;
+            for l in lanes(exec) {
+                let v = env.read(w, &inst.srcs[0], l);
+                let frame = w.frame_mut();
+                for (i, e) in elems.iter().enumerate() {
+                    // An unsigned type: the part is zero-extended into its register.
+                    let part = truncate(v >> (i as u32 * bits), bits);
+                    write(frame, code, e, l, part, Type::B64);
+                }
+            }
+        }
+        Op::Cvta {
+            space,
+            to_generic,
+            ty,
+        } => {
+            let window = match space {
+                StateSpace::Shared | StateSpace::SharedCluster => SHARED_WINDOW,
+                StateSpace::Local => LOCAL_WINDOW,
+                StateSpace::Global | StateSpace::Const => 0,
+                _ => {
+                    return Err(FaultKind::Unsupported {
+                        what: format!(
+                            "`{}` (generic addresses of kernel parameters)",
+                            inst_name(inst)
+                        ),
+                    });
+                }
+            };
+            for l in lanes(exec) {
+                let v = env.read(w, &inst.srcs[0], l);
+                let r = if *to_generic {
+                    v.wrapping_add(window)
+                } else {
+                    v.wrapping_sub(window)
+                };
+                write(
+                    w.frame_mut(),
+                    code,
+                    &inst.dsts[0],
+                    l,
+                    truncate(r, ty.bits()),
+                    *ty,
+                );
+            }
+        }
+        Op::Membar { .. } | Op::Fence { .. } | Op::BarWarpSync => {
+            // A warp runs its lanes in lock step and CTAs see memory in program order here, so
+            // fences and warp synchronisation have nothing left to order.
+        }
+        Op::Vote { mode } => {
+            let ballot = lanes(exec)
+                .filter(|&l| env.read(w, &inst.srcs[0], l) & 1 != 0)
+                .fold(0u32, |m, l| m | (1 << l));
+            let result = match mode {
+                VoteMode::Ballot => u64::from(ballot),
+                VoteMode::All => u64::from(ballot == exec),
+                VoteMode::Any => u64::from(ballot != 0),
+                VoteMode::Uni => u64::from(ballot == exec || ballot == 0),
+            };
+            let ty = if *mode == VoteMode::Ballot {
+                Type::B32
+            } else {
+                Type::Pred
+            };
+            for l in lanes(exec) {
+                write(w.frame_mut(), code, &inst.dsts[0], l, result, ty);
+            }
+        }
+        Op::Shfl { mode } => {
+            let values: Vec<u64> = (0..WARP_SIZE)
+                .map(|l| env.read(w, &inst.srcs[0], l))
+                .collect();
+            for l in lanes(exec) {
+                let b = env.read(w, &inst.srcs[1], l) as u32 & 0x1f;
+                let c = env.read(w, &inst.srcs[2], l) as u32;
+                let (j, ok) = shuffle_source(*mode, l as u32, b, c);
+                let frame = w.frame_mut();
+                write(frame, code, &inst.dsts[0], l, values[j as usize], Type::B32);
+                if let Some(p) = inst.dsts.get(1) {
+                    write(frame, code, p, l, u64::from(ok), Type::Pred);
+                }
+            }
+        }
+        Op::Match { mode, .. } => {
+            let values: Vec<u64> = (0..WARP_SIZE)
+                .map(|l| env.read(w, &inst.srcs[0], l))
+                .collect();
+            let all_equal = lanes(exec).all(|l| values[l] == values[first_lane(exec)]);
+            for l in lanes(exec) {
+                let same = lanes(exec)
+                    .filter(|&k| values[k] == values[l])
+                    .fold(0u32, |m, k| m | (1 << k));
+                let (d, p) = match mode {
+                    MatchMode::Any => (same, false),
+                    MatchMode::All => (if all_equal { exec } else { 0 }, all_equal),
+                };
+                let frame = w.frame_mut();
+                write(frame, code, &inst.dsts[0], l, u64::from(d), Type::B32);
+                if let Some(pd) = inst.dsts.get(1) {
+                    write(frame, code, pd, l, u64::from(p), Type::Pred);
+                }
+            }
+        }
+        Op::Activemask => {
+            for l in lanes(exec) {
+                write(
+                    w.frame_mut(),
+                    code,
+                    &inst.dsts[0],
+                    l,
+                    u64::from(active),
+                    Type::B32,
+                );
+            }
+        }
+        Op::Redux { op, ty } => {
+            let mut acc: Option<u32> = None;
+            for l in lanes(exec) {
+                let v = env.read(w, &inst.srcs[0], l) as u32;
+                acc = Some(acc.map_or(v, |a| alu::redux_combine(*op, *ty, a, v)));
+            }
+            for l in lanes(exec) {
+                write(
+                    w.frame_mut(),
+                    code,
+                    &inst.dsts[0],
+                    l,
+                    u64::from(acc.unwrap_or(0)),
+                    *ty,
+                );
+            }
+        }
+        op => {
+            let mut vals = [0u64; 5];
+            let n = inst.srcs.len().min(vals.len());
+            let rtype = result_type(op);
+            for l in lanes(exec) {
+                for (slot, s) in vals.iter_mut().zip(&inst.srcs) {
+                    *slot = env.read(w, s, l);
+                }
+                let mut carry = w.carry & (1 << l) != 0;
+                let out =
+                    alu::eval(op, &vals[..n], &mut carry).map_err(|_| FaultKind::Unsupported {
+                        what: inst_name(inst),
+                    })?;
+                w.carry = (w.carry & !(1 << l)) | (u32::from(carry) << l);
+                let frame = w.frame_mut();
+                for (d, v) in inst.dsts.iter().zip(out) {
+                    let ty = match d {
+                        Operand::Reg(r) => rtype.unwrap_or(code.reg_types[r.index()]),
+                        _ => Type::B64,
+                    };
+                    write(frame, code, d, l, v, ty);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn inst_name(inst: &Inst) -> String {
+    inst.op.to_string()
+}
+
+fn offset(t: Target, by: u32) -> Target {
+    let by = u64::from(by);
+    match t {
+        Target::Global(a) => Target::Global(a + by),
+        Target::Shared(o) => Target::Shared(o + by),
+        Target::Local(o) => Target::Local(o + by),
+        Target::Param(o) => Target::Param(o + by),
+    }
+}
+
+/// Vector accesses must be aligned to the whole vector's size.
+fn check_vector_alignment(t: Target, bytes: u32) -> Result<(), FaultKind> {
+    let (space, a) = match t {
+        Target::Global(a) => ("global", a),
+        Target::Shared(a) => ("shared", a),
+        Target::Local(a) => ("local", a),
+        Target::Param(a) => ("param", a),
+    };
+    if a.is_multiple_of(u64::from(bytes)) {
+        Ok(())
+    } else {
+        Err(FaultKind::MisalignedAddress { space, address: a })
+    }
+}
+
+/// The source lane of `shfl.sync` and whether it is in range (the manual's pseudo-code:
+/// `c = ((32 - width) << 8) | clamp`, segment mask `c[12:8]`).
+pub fn shuffle_source(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
+    let seg = (c >> 8) & 0x1f;
+    let clamp = c & 0x1f;
+    let max_lane = (lane & seg) | (clamp & !seg);
+    let min_lane = lane & seg;
+    let (j, ok) = match mode {
+        ShflMode::Up => {
+            let j = lane as i32 - b as i32;
+            (j, j >= max_lane as i32)
+        }
+        ShflMode::Down => {
+            let j = (lane + b) as i32;
+            (j, j <= max_lane as i32)
+        }
+        ShflMode::Bfly => {
+            let j = (lane ^ b) as i32;
+            (j, j <= max_lane as i32)
+        }
+        ShflMode::Idx => {
+            let j = (min_lane | (b & !seg)) as i32;
+            (j, j <= max_lane as i32)
+        }
+    };
+    if ok {
+        (j as u32 & 31, true)
+    } else {
+        (lane, false)
+    }
+}

@@ -1,0 +1,140 @@
+//! Launching a kernel in functional mode: every CTA of the grid, spread over host threads.
+//!
+//! CTAs are handed out in linear order from a shared counter. Race-free kernels give
+//! bit-identical results whatever the number of host threads, because CTAs only communicate
+//! through memory and each CTA's own execution is deterministic. If several CTAs fault, the
+//! fault of the lowest CTA is reported: every CTA before it has run, so the report does not
+//! depend on thread timing. Scoped threads come from `std::thread::scope` (the crossbeam
+//! design, now in the standard library).
+
+use crate::cta::{CtaStats, run_cta};
+use crate::error::Fault;
+use crate::exec::CtaEnv;
+use crate::memory::GlobalMemory;
+use crate::program::Program;
+use isa::FuncId;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Default bound on the warp instructions of one CTA; a runaway loop hits it in seconds.
+pub const DEFAULT_CTA_BUDGET: u64 = 1 << 28;
+
+/// How to launch.
+#[derive(Clone, Debug)]
+pub struct LaunchConfig {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Bytes of dynamic shared memory per CTA.
+    pub dynamic_shared: u64,
+    /// Host threads running CTAs (at least 1).
+    pub host_threads: usize,
+    /// Most warp instructions one CTA may execute.
+    pub cta_budget: u64,
+}
+
+/// Counters of one launch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaunchStats {
+    pub ctas: u64,
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+    pub divergent_branches: u64,
+    pub reconvergences: u64,
+    pub max_simt_depth: usize,
+}
+
+impl LaunchStats {
+    fn add(&mut self, s: &CtaStats) {
+        self.ctas += 1;
+        self.warp_insts += s.warp_insts;
+        self.thread_insts += s.thread_insts;
+        self.divergent_branches += s.divergent_branches;
+        self.reconvergences += s.reconvergences;
+        self.max_simt_depth = self.max_simt_depth.max(s.max_simt_depth);
+    }
+}
+
+/// Runs `kernel` over the grid. `params` is the kernel-parameter buffer laid out as
+/// [`crate::program::KernelLayout::param_offsets`] says.
+pub fn launch(
+    program: &Program,
+    kernel: FuncId,
+    mem: &GlobalMemory,
+    params: &[u8],
+    cfg: &LaunchConfig,
+) -> Result<LaunchStats, Fault> {
+    let layout = program.layouts[kernel.index()]
+        .as_ref()
+        .expect("launch of a kernel entry");
+    let [gx, gy, gz] = cfg.grid;
+    let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
+    let next = AtomicU64::new(0);
+    // Lowest faulting CTA so far (u64::MAX: none); CTAs after it are not started.
+    let stop_at = AtomicU64::new(u64::MAX);
+    let faults: Mutex<Vec<(u64, Fault)>> = Mutex::new(Vec::new());
+    let stats = Mutex::new(LaunchStats::default());
+    let shared_bytes = (layout.dynamic_offset + cfg.dynamic_shared) as usize;
+    let worker = || {
+        let mut local = LaunchStats::default();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= total || i > stop_at.load(Ordering::Relaxed) {
+                break;
+            }
+            let cta = [
+                (i % u64::from(gx)) as u32,
+                ((i / u64::from(gx)) % u64::from(gy)) as u32,
+                (i / (u64::from(gx) * u64::from(gy))) as u32,
+            ];
+            let mut env = CtaEnv {
+                program,
+                kernel,
+                layout,
+                mem,
+                params,
+                shared: vec![0; shared_bytes],
+                dynamic_shared: cfg.dynamic_shared,
+                cta,
+                grid: cfg.grid,
+                block: cfg.block,
+                warps_per_cta: cfg.block.iter().product::<u32>().div_ceil(32),
+            };
+            match run_cta(&mut env, cfg.cta_budget) {
+                Ok(s) => local.add(&s),
+                Err(f) => {
+                    stop_at.fetch_min(i, Ordering::Relaxed);
+                    faults.lock().expect("fault list").push((i, f));
+                }
+            }
+        }
+        let mut s = stats.lock().expect("stats");
+        let merged = *s;
+        *s = LaunchStats {
+            ctas: merged.ctas + local.ctas,
+            warp_insts: merged.warp_insts + local.warp_insts,
+            thread_insts: merged.thread_insts + local.thread_insts,
+            divergent_branches: merged.divergent_branches + local.divergent_branches,
+            reconvergences: merged.reconvergences + local.reconvergences,
+            max_simt_depth: merged.max_simt_depth.max(local.max_simt_depth),
+        };
+    };
+    let threads = cfg.host_threads.max(1).min(total.max(1) as usize);
+    if threads == 1 {
+        worker();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(worker);
+            }
+        });
+    }
+    let mut faults = faults.into_inner().expect("fault list");
+    if let Some(min) = faults.iter().map(|(i, _)| *i).min() {
+        let at = faults
+            .iter()
+            .position(|(i, _)| *i == min)
+            .expect("the minimum exists");
+        return Err(faults.swap_remove(at).1);
+    }
+    Ok(stats.into_inner().expect("stats"))
+}

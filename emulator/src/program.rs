@@ -1,0 +1,297 @@
+//! A module prepared for execution: each function's instructions in one array indexed by PC,
+//! branch targets and SIMT reconvergence PCs resolved, and every variable given its place
+//! (device address, shared-memory offset, or offset in a thread's local frame).
+
+use isa::analysis::FunctionAnalysis;
+use isa::dom::Reconvergence;
+use isa::{FuncId, FuncKind, Inst, Module, Op, Operand, StateSpace, SymbolRef, Type, Variable};
+
+/// PC meaning "the function exit" (no reconvergence inside the function).
+pub const EXIT_PC: u32 = u32::MAX;
+
+/// Where a variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A device address (`.global` and `.const` variables).
+    Global(u64),
+    /// An offset in the CTA's shared memory.
+    Shared(u64),
+    /// An offset from the thread's current frame in local memory (`.local` variables, and the
+    /// `.param` variables of device functions and of call sites).
+    Frame(u64),
+    /// An offset in the launch's kernel-parameter buffer.
+    KernelParam(u64),
+}
+
+/// One function, ready to run.
+#[derive(Debug)]
+pub struct Code {
+    pub name: String,
+    pub kind: FuncKind,
+    /// Instructions in layout order; the index is the PC.
+    pub insts: Vec<Inst>,
+    /// For each PC: the branch target PC of a `bra`, else 0.
+    pub target: Vec<u32>,
+    /// For each PC: where lanes that diverge at this instruction reconverge ([`EXIT_PC`] when
+    /// only at the function exit).
+    pub reconverge: Vec<u32>,
+    /// Declared type of each virtual register.
+    pub reg_types: Vec<Type>,
+    /// Local frame layout: params, then return values, then `.local`/`.param` variables.
+    pub frame_size: u64,
+    pub param_locs: Vec<Location>,
+    pub ret_locs: Vec<Location>,
+    /// Location of each function-scope variable (by `LocalId`); shared ones are filled per
+    /// kernel in [`KernelLayout`].
+    pub local_locs: Vec<Location>,
+}
+
+/// The shared-memory layout of one kernel (its own and its callees' shared variables).
+#[derive(Clone, Debug, Default)]
+pub struct KernelLayout {
+    /// Bytes of static shared memory.
+    pub static_shared: u64,
+    /// Offset of dynamic shared memory (`.extern .shared` arrays), after the static part.
+    pub dynamic_offset: u64,
+    /// Shared offsets of module-scope `.shared` variables (by `GlobalId`).
+    pub global_shared: Vec<Option<u64>>,
+    /// Shared offsets of function-scope `.shared` variables (by function, then `LocalId`).
+    pub local_shared: Vec<Vec<Option<u64>>>,
+    /// Bytes of kernel parameters, and each parameter's offset.
+    pub param_size: u64,
+    pub param_offsets: Vec<u64>,
+}
+
+/// A module prepared for execution.
+#[derive(Debug)]
+pub struct Program {
+    pub module: Module,
+    pub code: Vec<Code>,
+    /// Device address of each module-scope variable in `.global`/`.const` (others: `None`).
+    pub global_addrs: Vec<Option<u64>>,
+    /// Per kernel (by `FuncId`; `None` for device functions).
+    pub layouts: Vec<Option<KernelLayout>>,
+}
+
+fn align_to(x: u64, a: u64) -> u64 {
+    x.next_multiple_of(a.max(1))
+}
+
+impl Program {
+    /// Prepares `module`. `global_addrs` gives the device address allocated for each
+    /// module-scope `.global`/`.const` variable (the runtime allocates and initializes them).
+    pub fn new(module: Module, global_addrs: Vec<Option<u64>>) -> Program {
+        let code: Vec<Code> = module.functions.iter().map(prepare).collect();
+        let layouts = module
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                (f.kind == FuncKind::Entry).then(|| kernel_layout(&module, FuncId(i as u32)))
+            })
+            .collect();
+        Program {
+            module,
+            code,
+            global_addrs,
+            layouts,
+        }
+    }
+
+    /// Where `sym` lives, seen from function `func` running under kernel `layout`.
+    pub fn location(&self, layout: &KernelLayout, func: FuncId, sym: SymbolRef) -> Location {
+        let code = &self.code[func.index()];
+        match sym {
+            SymbolRef::Global(g) => match self.global_addrs[g.index()] {
+                Some(addr) => Location::Global(addr),
+                None => Location::Shared(
+                    layout.global_shared[g.index()].unwrap_or(layout.dynamic_offset),
+                ),
+            },
+            SymbolRef::Local(l) => match layout.local_shared[func.index()]
+                .get(l.index())
+                .copied()
+                .flatten()
+            {
+                Some(off) => Location::Shared(off),
+                None => code.local_locs[l.index()],
+            },
+            SymbolRef::Param(i) if code.kind == FuncKind::Entry => {
+                Location::KernelParam(layout.param_offsets[i as usize])
+            }
+            SymbolRef::Param(i) => code.param_locs[i as usize],
+            SymbolRef::Ret(i) => code.ret_locs[i as usize],
+        }
+    }
+}
+
+/// Flattens blocks into one array and lays out the local frame.
+fn prepare(f: &isa::Function) -> Code {
+    let analysis = FunctionAnalysis::compute(f);
+    let mut insts = Vec::with_capacity(f.inst_count());
+    let mut target = Vec::with_capacity(f.inst_count());
+    let mut reconverge = Vec::with_capacity(f.inst_count());
+    let pc_of = |b: isa::BlockId| analysis.block_pc[b.index()];
+    for (bi, block) in f.blocks.iter().enumerate() {
+        let b = isa::BlockId(bi as u32);
+        let rpc = match analysis.postdom.reconvergence_point(b) {
+            Some(Reconvergence::Block(r)) => pc_of(r),
+            _ => EXIT_PC,
+        };
+        for inst in &block.insts {
+            target.push(match inst.op {
+                Op::Bra { target, .. } => pc_of(target),
+                _ => 0,
+            });
+            reconverge.push(rpc);
+            insts.push(inst.clone());
+        }
+    }
+    let mut offset = 0u64;
+    let mut place = |v: &Variable| {
+        offset = align_to(offset, u64::from(v.align));
+        let loc = Location::Frame(offset);
+        offset += v.size_bytes();
+        loc
+    };
+    let param_locs: Vec<_> = f.params.iter().map(&mut place).collect();
+    let ret_locs: Vec<_> = f.rets.iter().map(&mut place).collect();
+    let local_locs: Vec<_> = f
+        .locals
+        .iter()
+        .map(|v| match v.space {
+            StateSpace::Shared | StateSpace::SharedCluster => Location::Shared(0), // per kernel
+            _ => place(v),
+        })
+        .collect();
+    Code {
+        name: f.name.clone(),
+        kind: f.kind,
+        insts,
+        target,
+        reconverge,
+        reg_types: f.regs.iter().map(|r| r.ty).collect(),
+        frame_size: align_to(offset, 16),
+        param_locs,
+        ret_locs,
+        local_locs,
+    }
+}
+
+/// Functions reachable from `kernel` through calls, the kernel first.
+pub fn reachable_functions(module: &Module, kernel: FuncId) -> Vec<FuncId> {
+    let mut seen = vec![false; module.functions.len()];
+    let mut order = vec![kernel];
+    seen[kernel.index()] = true;
+    let mut i = 0;
+    while i < order.len() {
+        for inst in module
+            .function(order[i])
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+        {
+            if let Op::Call { callee, .. } = inst.op
+                && !std::mem::replace(&mut seen[callee.index()], true)
+            {
+                order.push(callee);
+            }
+        }
+        i += 1;
+    }
+    order
+}
+
+/// Shared-memory and parameter layout of a kernel: module-scope shared variables that the
+/// kernel or its callees name, then each reachable function's own shared variables.
+fn kernel_layout(module: &Module, kernel: FuncId) -> KernelLayout {
+    let reach = reachable_functions(module, kernel);
+    let mut used_globals = vec![false; module.globals.len()];
+    for &f in &reach {
+        for inst in module.function(f).blocks.iter().flat_map(|b| &b.insts) {
+            for op in inst.srcs.iter().chain(&inst.dsts) {
+                let sym = match op {
+                    Operand::SymbolAddr { sym, .. } => Some(*sym),
+                    Operand::Address(isa::Address {
+                        base: isa::AddrBase::Symbol(sym),
+                        ..
+                    }) => Some(*sym),
+                    _ => None,
+                };
+                if let Some(SymbolRef::Global(g)) = sym {
+                    used_globals[g.index()] = true;
+                }
+            }
+        }
+    }
+    let mut offset = 0u64;
+    let mut max_align = 16u64;
+    let mut place = |v: &Variable| {
+        max_align = max_align.max(u64::from(v.align));
+        offset = align_to(offset, u64::from(v.align));
+        let at = offset;
+        offset += v.size_bytes();
+        at
+    };
+    let is_shared =
+        |v: &Variable| matches!(v.space, StateSpace::Shared | StateSpace::SharedCluster);
+    let global_shared: Vec<Option<u64>> = module
+        .globals
+        .iter()
+        .zip(&used_globals)
+        .map(|(v, used)| (*used && is_shared(v) && !v.is_dynamic_shared()).then(|| place(v)))
+        .collect();
+    let mut local_shared = vec![Vec::new(); module.functions.len()];
+    for &f in &reach {
+        local_shared[f.index()] = module
+            .function(f)
+            .locals
+            .iter()
+            .map(|v| (is_shared(v) && !v.is_dynamic_shared()).then(|| place(v)))
+            .collect();
+    }
+    let static_shared = offset;
+    let dynamic_offset = align_to(offset, max_align);
+    // Dynamic shared arrays all start at the dynamic offset.
+    let global_shared = global_shared
+        .into_iter()
+        .zip(&module.globals)
+        .map(|(o, v)| {
+            if v.is_dynamic_shared() {
+                Some(dynamic_offset)
+            } else {
+                o
+            }
+        })
+        .collect();
+    for &f in &reach {
+        for (slot, v) in local_shared[f.index()]
+            .iter_mut()
+            .zip(&module.function(f).locals)
+        {
+            if v.is_dynamic_shared() {
+                *slot = Some(dynamic_offset);
+            }
+        }
+    }
+    let mut param_size = 0u64;
+    let param_offsets = module
+        .function(kernel)
+        .params
+        .iter()
+        .map(|p| {
+            param_size = align_to(param_size, u64::from(p.align));
+            let at = param_size;
+            param_size += p.size_bytes();
+            at
+        })
+        .collect();
+    KernelLayout {
+        static_shared,
+        dynamic_offset,
+        global_shared,
+        local_shared,
+        param_size,
+        param_offsets,
+    }
+}

@@ -1,0 +1,238 @@
+//! The SIMT reconvergence stack of one warp in one function frame.
+//!
+//! Each entry is (next PC, reconvergence PC, active mask). The top entry runs. A branch that
+//! splits the active lanes turns the top entry into the reconvergence entry (its PC becomes the
+//! branch's immediate post-dominator) and pushes one entry per side; an entry whose PC reaches
+//! its reconvergence PC, or whose lanes all left, is popped. This is the post-dominator stack of
+//! GPGPU-Sim and of the architecture literature.
+
+use crate::program::EXIT_PC;
+
+/// One stack entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimtEntry {
+    pub pc: u32,
+    /// Where this entry's lanes rejoin the entry below ([`EXIT_PC`] for the bottom entry).
+    pub rpc: u32,
+    pub mask: u32,
+}
+
+/// Counters of divergence events, for statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimtStats {
+    /// Conditional branches whose lanes went both ways.
+    pub divergent_branches: u64,
+    /// Entries popped because their lanes reached the reconvergence point.
+    pub reconvergences: u64,
+    /// Deepest stack seen.
+    pub max_depth: usize,
+}
+
+/// The stack.
+#[derive(Clone, Debug)]
+pub struct SimtStack {
+    entries: Vec<SimtEntry>,
+}
+
+impl SimtStack {
+    /// A stack whose lanes in `mask` start at `pc`.
+    pub fn new(pc: u32, mask: u32) -> SimtStack {
+        SimtStack {
+            entries: vec![SimtEntry {
+                pc,
+                rpc: EXIT_PC,
+                mask,
+            }],
+        }
+    }
+
+    pub fn top(&self) -> Option<&SimtEntry> {
+        self.entries.last()
+    }
+
+    pub fn entries(&self) -> &[SimtEntry] {
+        &self.entries
+    }
+
+    pub fn depth(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Moves the top entry to `pc` (straight-line execution, or a uniform branch).
+    pub fn goto(&mut self, pc: u32) {
+        if let Some(top) = self.entries.last_mut() {
+            top.pc = pc;
+        }
+    }
+
+    /// Resolves a conditional branch of the top entry: lanes in `taken` go to `target`, the
+    /// others to `fallthrough`, and both sides rejoin at `rpc`. (As in GPGPU-Sim, a branch
+    /// whose reconvergence point is the top entry's own needs no new reconvergence entry.)
+    pub fn branch(
+        &mut self,
+        taken: u32,
+        target: u32,
+        fallthrough: u32,
+        rpc: u32,
+        stats: &mut SimtStats,
+    ) {
+        let Some(top) = self.entries.last_mut() else {
+            return;
+        };
+        let active = top.mask;
+        let taken = taken & active;
+        if taken == active {
+            top.pc = target;
+        } else if taken == 0 {
+            top.pc = fallthrough;
+        } else {
+            stats.divergent_branches += 1;
+            if rpc == top.rpc {
+                // The entry below already waits at `rpc` with these lanes: the two sides can
+                // replace the top entry instead of stacking on it, so a loop that sheds lanes
+                // on every iteration does not grow the stack.
+                self.entries.pop();
+            } else {
+                top.pc = rpc;
+            }
+            // The fall-through side runs second, the taken side first. A side that starts at
+            // the reconvergence point needs no entry: its lanes wait in the entry below.
+            for (pc, mask) in [(fallthrough, active & !taken), (target, taken)] {
+                if pc != rpc {
+                    self.entries.push(SimtEntry { pc, rpc, mask });
+                }
+            }
+            stats.max_depth = stats.max_depth.max(self.entries.len());
+        }
+        self.pop_finished(stats);
+    }
+
+    /// Removes lanes from every entry (they exited or returned).
+    pub fn remove_lanes(&mut self, lanes: u32, stats: &mut SimtStats) {
+        for e in &mut self.entries {
+            e.mask &= !lanes;
+        }
+        self.pop_finished(stats);
+    }
+
+    /// Pops entries that reached their reconvergence point or have no lanes left.
+    pub fn pop_finished(&mut self, stats: &mut SimtStats) {
+        while let Some(top) = self.entries.last() {
+            if top.mask == 0 {
+                self.entries.pop();
+            } else if top.pc == top.rpc {
+                self.entries.pop();
+                stats.reconvergences += 1;
+            } else {
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_else_diverges_and_reconverges() {
+        let mut stats = SimtStats::default();
+        let mut s = SimtStack::new(0, 0xff);
+        // pc 2: @p bra 6 (taken by the low nibble), fall through to 3, reconverge at 9.
+        s.goto(2);
+        s.branch(0x0f, 6, 3, 9, &mut stats);
+        assert_eq!(s.depth(), 3);
+        assert_eq!(
+            *s.top().unwrap(),
+            SimtEntry {
+                pc: 6,
+                rpc: 9,
+                mask: 0x0f
+            }
+        );
+        s.goto(9); // taken side reaches the reconvergence point
+        s.pop_finished(&mut stats);
+        assert_eq!(
+            *s.top().unwrap(),
+            SimtEntry {
+                pc: 3,
+                rpc: 9,
+                mask: 0xf0
+            }
+        );
+        s.goto(9);
+        s.pop_finished(&mut stats);
+        assert_eq!(
+            *s.top().unwrap(),
+            SimtEntry {
+                pc: 9,
+                rpc: EXIT_PC,
+                mask: 0xff
+            }
+        );
+        assert_eq!(
+            (
+                stats.divergent_branches,
+                stats.reconvergences,
+                stats.max_depth
+            ),
+            (1, 2, 3)
+        );
+    }
+
+    #[test]
+    fn loop_exit_side_waits_at_the_reconvergence_point() {
+        let mut stats = SimtStats::default();
+        let mut s = SimtStack::new(5, 0b111);
+        // Back edge at pc 5 to 2; lanes leaving the loop fall through to 6 = reconvergence.
+        s.branch(0b011, 2, 6, 6, &mut stats);
+        assert_eq!(
+            s.depth(),
+            2,
+            "no entry is pushed for the side already at the reconvergence point"
+        );
+        assert_eq!(
+            *s.top().unwrap(),
+            SimtEntry {
+                pc: 2,
+                rpc: 6,
+                mask: 0b011
+            }
+        );
+        // Next iteration: one more lane leaves; the stack does not grow.
+        s.goto(5);
+        s.branch(0b001, 2, 6, 6, &mut stats);
+        assert_eq!(s.depth(), 2);
+        assert_eq!(
+            *s.top().unwrap(),
+            SimtEntry {
+                pc: 2,
+                rpc: 6,
+                mask: 0b001
+            }
+        );
+        s.remove_lanes(0b001, &mut stats); // the last looping lane exits
+        assert_eq!(
+            *s.top().unwrap(),
+            SimtEntry {
+                pc: 6,
+                rpc: EXIT_PC,
+                mask: 0b110
+            }
+        );
+    }
+
+    #[test]
+    fn uniform_branches_do_not_push() {
+        let mut stats = SimtStats::default();
+        let mut s = SimtStack::new(0, 0b11);
+        s.branch(0b11, 7, 1, 9, &mut stats);
+        assert_eq!((s.depth(), s.top().unwrap().pc), (1, 7));
+        s.branch(0, 7, 8, 9, &mut stats);
+        assert_eq!((s.depth(), s.top().unwrap().pc), (1, 8));
+    }
+}

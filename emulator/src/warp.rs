@@ -1,0 +1,131 @@
+//! The architectural state of one warp: a call stack of frames (registers and SIMT stack per
+//! function activation), each lane's local memory, and the lanes that have exited.
+
+use crate::program::{Code, EXIT_PC};
+use crate::simt::{SimtStack, SimtStats};
+use isa::{FuncId, Type};
+
+/// Lanes per warp.
+pub const WARP_SIZE: usize = 32;
+
+/// One function activation.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub func: FuncId,
+    /// Register values, `regs[reg * 32 + lane]`, zero-extended to 64 bits.
+    pub regs: Vec<u64>,
+    pub simt: SimtStack,
+    /// Offset of this frame in each lane's local memory.
+    pub local_base: u64,
+    /// PC of the `call` in the caller (unused for the kernel's frame).
+    pub call_pc: u32,
+    /// Lanes that entered this frame (to copy return values back to).
+    pub entry_mask: u32,
+}
+
+/// Why a warp is not running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpState {
+    Ready,
+    /// Waiting at barrier `id`.
+    AtBarrier {
+        id: u32,
+    },
+    /// Every lane exited.
+    Done,
+}
+
+/// One warp.
+#[derive(Clone, Debug)]
+pub struct Warp {
+    /// Index of the warp in its CTA.
+    pub index: u32,
+    /// Lanes that hold a thread (the last warp of a CTA may be partial).
+    pub valid: u32,
+    pub exited: u32,
+    pub frames: Vec<Frame>,
+    /// Each lane's local memory (frames are stacked in it).
+    pub local: Vec<Vec<u8>>,
+    /// Each lane's carry flag (CC.CF), bit per lane.
+    pub carry: u32,
+    pub state: WarpState,
+    /// Warp instructions executed (also the deterministic value of `%clock`).
+    pub executed: u64,
+    pub simt_stats: SimtStats,
+}
+
+impl Warp {
+    pub fn new(index: u32, valid: u32, kernel: FuncId, code: &Code) -> Warp {
+        let frame = Frame {
+            func: kernel,
+            regs: vec![0; code.reg_types.len() * WARP_SIZE],
+            simt: SimtStack::new(0, valid),
+            local_base: 0,
+            call_pc: EXIT_PC,
+            entry_mask: valid,
+        };
+        let local = vec![vec![0u8; code.frame_size as usize]; WARP_SIZE];
+        Warp {
+            index,
+            valid,
+            exited: 0,
+            frames: vec![frame],
+            local,
+            carry: 0,
+            state: if valid == 0 {
+                WarpState::Done
+            } else {
+                WarpState::Ready
+            },
+            executed: 0,
+            simt_stats: SimtStats {
+                max_depth: 1,
+                ..SimtStats::default()
+            },
+        }
+    }
+
+    pub fn frame(&self) -> &Frame {
+        self.frames.last().expect("a running warp has a frame")
+    }
+
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("a running warp has a frame")
+    }
+
+    /// Lanes still alive (not exited).
+    pub fn live(&self) -> u32 {
+        self.valid & !self.exited
+    }
+}
+
+/// Keeps the low `bits` bits of `v`.
+pub fn truncate(v: u64, bits: u32) -> u64 {
+    if bits >= 64 {
+        v
+    } else {
+        v & ((1u64 << bits) - 1)
+    }
+}
+
+/// Sign-extends the low `bits` bits of `v` to 64 bits.
+pub fn sign_extend(v: u64, bits: u32) -> u64 {
+    if bits >= 64 || bits == 0 {
+        v
+    } else {
+        let shift = 64 - bits;
+        (((v << shift) as i64) >> shift) as u64
+    }
+}
+
+/// The value written into a register declared `reg` for a result of type `ty`: extended to the
+/// register's width (sign-extended for signed types, as PTX specifies for `ld` and `cvt` into
+/// wider registers) and truncated to it.
+pub fn fit_to_register(value: u64, ty: Type, reg: Type) -> u64 {
+    let value = if ty.is_signed() && reg.bits() > ty.bits() {
+        sign_extend(value, ty.bits())
+    } else {
+        value
+    };
+    truncate(value, reg.bits().max(1))
+}

@@ -1,0 +1,35 @@
+//! Device limits and execution settings for functional runs.
+
+/// Settings of a [`crate::Device`].
+#[derive(Clone, Debug)]
+pub struct DeviceConfig {
+    /// Bytes of device memory (reserved lazily; untouched memory costs nothing).
+    pub memory_bytes: u64,
+    /// Host threads that run CTAs in functional mode.
+    pub host_threads: usize,
+    /// Most warp instructions one CTA may execute before the launch fails.
+    pub cta_budget: u64,
+    pub max_threads_per_block: u32,
+    pub max_block_dims: [u32; 3],
+    pub max_grid_dims: [u32; 3],
+    /// Bytes of shared memory per block (static plus dynamic).
+    pub max_shared_per_block: u64,
+    /// 32-bit registers per block (registers per thread × threads).
+    pub max_registers_per_block: u64,
+}
+
+impl Default for DeviceConfig {
+    /// A CUDA-like device of compute capability 7.0 limits, 4 GiB of memory, every host core.
+    fn default() -> DeviceConfig {
+        DeviceConfig {
+            memory_bytes: 4 << 30,
+            host_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cta_budget: emulator::DEFAULT_CTA_BUDGET,
+            max_threads_per_block: 1024,
+            max_block_dims: [1024, 1024, 64],
+            max_grid_dims: [i32::MAX as u32, 65535, 65535],
+            max_shared_per_block: 48 * 1024,
+            max_registers_per_block: 65536,
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The device: memory, module loading and kernel launches.
+
+use crate::args::{Arg, pack};
+use crate::buffer::{DeviceBuffer, DeviceCopy};
+use crate::config::DeviceConfig;
+use crate::error::{Error, Result};
+use crate::module::{Kernel, Module};
+use emulator::{GlobalMemory, LaunchConfig, LaunchStats};
+use isa::analysis::FunctionAnalysis;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Three launch dimensions (`dim3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dim3(pub [u32; 3]);
+
+impl From<u32> for Dim3 {
+    fn from(x: u32) -> Dim3 {
+        Dim3([x, 1, 1])
+    }
+}
+
+impl From<(u32, u32)> for Dim3 {
+    fn from((x, y): (u32, u32)) -> Dim3 {
+        Dim3([x, y, 1])
+    }
+}
+
+impl From<(u32, u32, u32)> for Dim3 {
+    fn from((x, y, z): (u32, u32, u32)) -> Dim3 {
+        Dim3([x, y, z])
+    }
+}
+
+impl From<[u32; 3]> for Dim3 {
+    fn from(d: [u32; 3]) -> Dim3 {
+        Dim3(d)
+    }
+}
+
+/// A simulated GPU.
+pub struct Device {
+    config: DeviceConfig,
+    mem: Arc<GlobalMemory>,
+}
+
+impl Device {
+    pub fn new(config: DeviceConfig) -> Result<Device> {
+        let mem = GlobalMemory::new(config.memory_bytes).map_err(|e| {
+            Error::InvalidValue(format!(
+                "cannot reserve {} bytes of device memory: {e}",
+                config.memory_bytes
+            ))
+        })?;
+        Ok(Device {
+            config,
+            mem: Arc::new(mem),
+        })
+    }
+
+    pub fn config(&self) -> &DeviceConfig {
+        &self.config
+    }
+
+    /// Device memory, for tools that work with raw addresses.
+    pub fn memory(&self) -> &Arc<GlobalMemory> {
+        &self.mem
+    }
+
+    /// Allocates `len` zeroed values (`cudaMalloc`).
+    pub fn alloc<T: DeviceCopy>(&self, len: usize) -> Result<DeviceBuffer<T>> {
+        DeviceBuffer::new(self.mem.clone(), len)
+    }
+
+    /// Allocates a buffer holding a copy of `data`.
+    pub fn alloc_from<T: DeviceCopy>(&self, data: &[T]) -> Result<DeviceBuffer<T>> {
+        let b = self.alloc(data.len())?;
+        b.copy_from_host(data)?;
+        Ok(b)
+    }
+
+    /// Loads PTX text; `file` names it in diagnostics.
+    pub fn load_ptx(&self, file: &str, text: &str) -> Result<Module> {
+        Module::load(self.mem.clone(), file, text)
+    }
+
+    /// Loads a PTX file.
+    pub fn load_ptx_file(&self, path: &Path) -> Result<Module> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::InvalidValue(format!("cannot read {}: {e}", path.display())))?;
+        self.load_ptx(&path.display().to_string(), &text)
+    }
+
+    /// Launches `kernel` and waits for it (`cudaLaunchKernel` + `cudaDeviceSynchronize`).
+    pub fn launch(
+        &self,
+        kernel: &Kernel,
+        grid: impl Into<Dim3>,
+        block: impl Into<Dim3>,
+        dynamic_shared: u64,
+        args: &[Arg],
+    ) -> Result<LaunchStats> {
+        let (grid, block) = (grid.into().0, block.into().0);
+        self.check_launch(kernel, grid, block, dynamic_shared)?;
+        let program = kernel.program();
+        let layout = program.layouts[kernel.id().index()]
+            .as_ref()
+            .expect("kernels have layouts");
+        let params = pack(kernel.name(), &kernel.function().params, layout, args)?;
+        let unsupported = kernel.unsupported();
+        if !unsupported.is_empty() {
+            return Err(Error::Unsupported(unsupported.join("\n")));
+        }
+        let cfg = LaunchConfig {
+            grid,
+            block,
+            dynamic_shared,
+            host_threads: self.config.host_threads,
+            cta_budget: self.config.cta_budget,
+        };
+        emulator::launch(program, kernel.id(), &self.mem, &params, &cfg).map_err(Error::from)
+    }
+
+    fn check_launch(
+        &self,
+        kernel: &Kernel,
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared: u64,
+    ) -> Result<()> {
+        let c = &self.config;
+        let name = kernel.name();
+        if grid.contains(&0) || block.contains(&0) {
+            return Err(Error::InvalidConfiguration(format!(
+                "launch of `{name}` with a zero dimension: grid {grid:?}, block {block:?}"
+            )));
+        }
+        let threads: u64 = block.iter().map(|&d| u64::from(d)).product();
+        if threads > u64::from(c.max_threads_per_block) {
+            return Err(Error::InvalidConfiguration(format!(
+                "block {block:?} of `{name}` has {threads} threads; the device allows {}",
+                c.max_threads_per_block
+            )));
+        }
+        for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+            if block[i] > c.max_block_dims[i] {
+                return Err(Error::InvalidConfiguration(format!(
+                    "block.{axis} = {} exceeds {}",
+                    block[i], c.max_block_dims[i]
+                )));
+            }
+            if grid[i] > c.max_grid_dims[i] {
+                return Err(Error::InvalidConfiguration(format!(
+                    "grid.{axis} = {} exceeds {}",
+                    grid[i], c.max_grid_dims[i]
+                )));
+            }
+        }
+        let t = &kernel.function().tuning;
+        for (what, dims) in [("reqntid", t.reqntid), ("maxntid", t.maxntid)] {
+            let Some(d) = dims else { continue };
+            let ok = if what == "reqntid" {
+                d == block
+            } else {
+                threads <= d.iter().map(|&x| u64::from(x)).product()
+            };
+            if !ok {
+                return Err(Error::InvalidConfiguration(format!(
+                    "block {block:?} violates `.{what} {}, {}, {}` of `{name}`",
+                    d[0], d[1], d[2]
+                )));
+            }
+        }
+        let layout = kernel.program().layouts[kernel.id().index()]
+            .as_ref()
+            .expect("kernels have layouts");
+        let shared = layout.dynamic_offset + dynamic_shared;
+        if shared > c.max_shared_per_block {
+            return Err(Error::OutOfResources(format!(
+                "`{name}` needs {} bytes of static and {dynamic_shared} of dynamic shared memory; the device allows {} per block",
+                layout.static_shared, c.max_shared_per_block
+            )));
+        }
+        let regs = u64::from(
+            FunctionAnalysis::compute(kernel.function())
+                .alloc
+                .regs_per_thread,
+        );
+        if regs * threads > c.max_registers_per_block {
+            return Err(Error::OutOfResources(format!(
+                "`{name}` needs {regs} registers per thread × {threads} threads; the device allows {} per block",
+                c.max_registers_per_block
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,180 @@
+//! Loaded modules: PTX lowered and prepared, with module variables allocated in device memory.
+
+use crate::error::{Error, Result};
+use emulator::{GlobalMemory, Program};
+use isa::{FuncId, FuncKind, InitValue, Op, StateSpace, SymbolRef};
+use std::sync::Arc;
+
+/// A PTX module loaded on a device (`cuModuleLoadData`).
+pub struct Module {
+    pub(crate) program: Arc<Program>,
+    pub(crate) mem: Arc<GlobalMemory>,
+    /// The file name used in diagnostics.
+    pub(crate) file: String,
+}
+
+/// A kernel of a loaded module (`cuModuleGetFunction`).
+#[derive(Clone)]
+pub struct Kernel {
+    pub(crate) program: Arc<Program>,
+    pub(crate) id: FuncId,
+    pub(crate) file: String,
+}
+
+impl Kernel {
+    pub fn name(&self) -> &str {
+        &self.program.module.function(self.id).name
+    }
+
+    /// The kernel's function in the ISA.
+    pub fn function(&self) -> &isa::Function {
+        self.program.module.function(self.id)
+    }
+
+    /// The prepared program the kernel belongs to.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    pub fn id(&self) -> FuncId {
+        self.id
+    }
+
+    /// Instructions in the kernel or its callees that warpsim cannot execute, as
+    /// `unsupported: <opcode with modifiers> at file:line` lines.
+    pub fn unsupported(&self) -> Vec<String> {
+        let m = &self.program.module;
+        emulator::program::reachable_functions(m, self.id)
+            .into_iter()
+            .flat_map(|f| {
+                m.function(f)
+                    .blocks
+                    .iter()
+                    .flat_map(|b| &b.insts)
+                    .map(move |i| (f, i))
+            })
+            .filter_map(|(f, i)| match &i.op {
+                Op::Unsupported { text } => Some(format!(
+                    "unsupported: {text} at {}:{} (in `{}`)",
+                    self.file,
+                    i.loc.line,
+                    m.function(f).name
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl Module {
+    pub(crate) fn load(mem: Arc<GlobalMemory>, file: &str, text: &str) -> Result<Module> {
+        let module = frontend::compile(file, text)?;
+        // `.global` and `.const` variables live in device memory; allocate them, then write
+        // their initializers (which may hold each other's addresses).
+        let mut addrs = Vec::with_capacity(module.globals.len());
+        for v in &module.globals {
+            addrs.push(match v.space {
+                StateSpace::Global | StateSpace::Const => Some(mem.alloc(v.size_bytes().max(1))?),
+                _ => None,
+            });
+        }
+        for (v, addr) in module.globals.iter().zip(&addrs) {
+            let (Some(addr), Some(init)) = (addr, &v.init) else {
+                continue;
+            };
+            let elem = u64::from(v.ty.bytes());
+            for (i, value) in init.iter().enumerate() {
+                let bits = match value {
+                    InitValue::Bits(b) => *b,
+                    InitValue::SymbolAddr {
+                        sym: SymbolRef::Global(g),
+                        offset,
+                    } => addrs[g.index()].unwrap_or(0).wrapping_add(*offset as u64),
+                    InitValue::SymbolAddr { .. } => 0,
+                    InitValue::FuncAddr(f) => u64::from(f.0),
+                };
+                let at = addr + i as u64 * elem;
+                mem.write(at, &bits.to_le_bytes()[..elem as usize])
+                    .map_err(|e| Error::HostAccess(e.to_string()))?;
+            }
+        }
+        let program = Arc::new(Program::new(module, addrs));
+        Ok(Module {
+            program,
+            mem,
+            file: file.to_string(),
+        })
+    }
+
+    /// Looks a kernel up by name.
+    pub fn kernel(&self, name: &str) -> Result<Kernel> {
+        let m = &self.program.module;
+        match m.function_by_name(name) {
+            Some(id) if m.function(id).kind == FuncKind::Entry => Ok(Kernel {
+                program: self.program.clone(),
+                id,
+                file: self.file.clone(),
+            }),
+            Some(_) => Err(Error::InvalidValue(format!(
+                "`{name}` is a device function, not a kernel"
+            ))),
+            None => {
+                let kernels: Vec<_> = m.kernels().map(|(_, f)| f.name.as_str()).collect();
+                Err(Error::InvalidValue(format!(
+                    "no kernel `{name}` in {}; kernels: {}",
+                    self.file,
+                    kernels.join(", ")
+                )))
+            }
+        }
+    }
+
+    /// Names of the module's kernels.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.program
+            .module
+            .kernels()
+            .map(|(_, f)| f.name.clone())
+            .collect()
+    }
+
+    fn symbol(&self, name: &str) -> Result<(u64, u64)> {
+        let m = &self.program.module;
+        let i = m
+            .globals
+            .iter()
+            .position(|g| g.name == name)
+            .ok_or_else(|| Error::InvalidValue(format!("no symbol `{name}` in {}", self.file)))?;
+        let addr = self.program.global_addrs[i].ok_or_else(|| {
+            Error::InvalidValue(format!(
+                "symbol `{name}` is in `.{}`, not in device memory",
+                m.globals[i].space
+            ))
+        })?;
+        Ok((addr, m.globals[i].size_bytes()))
+    }
+
+    /// Writes a `__constant__` or `__device__` variable (`cudaMemcpyToSymbol`) at `offset`.
+    pub fn write_symbol(&self, name: &str, offset: u64, data: &[u8]) -> Result<()> {
+        let (addr, size) = self.symbol(name)?;
+        if offset + data.len() as u64 > size {
+            return Err(Error::InvalidValue(format!(
+                "{} bytes at offset {offset} overflow symbol `{name}` of {size} bytes",
+                data.len()
+            )));
+        }
+        self.mem
+            .write(addr + offset, data)
+            .map_err(|e| Error::HostAccess(e.to_string()))
+    }
+
+    /// Reads a module variable (`cudaMemcpyFromSymbol`).
+    pub fn read_symbol(&self, name: &str) -> Result<Vec<u8>> {
+        let (addr, size) = self.symbol(name)?;
+        let mut out = vec![0u8; size as usize];
+        self.mem
+            .read(addr, &mut out)
+            .map_err(|e| Error::HostAccess(e.to_string()))?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,76 @@
+//! warpsim's workloads: host drivers with deterministic inputs and CPU references, run through
+//! the runtime and validated. The `warpsim` binary (`main.rs`) is the command line over them.
+
+pub mod inputs;
+pub mod saxpy;
+
+use std::path::{Path, PathBuf};
+
+/// Where the committed samples live: `WARPSIM_SAMPLES` if set, else this crate's directory.
+pub fn samples_dir() -> PathBuf {
+    std::env::var_os("WARPSIM_SAMPLES").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf(),
+        PathBuf::from,
+    )
+}
+
+/// Comparison of a result with its CPU reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validation {
+    pub checked: usize,
+    pub mismatches: usize,
+    /// First mismatching index with (got, expected), as text.
+    pub first_mismatch: Option<(usize, String, String)>,
+    /// Largest absolute difference seen (0 when bit-exact).
+    pub max_abs_diff: f64,
+}
+
+impl Validation {
+    pub fn passed(&self) -> bool {
+        self.mismatches == 0
+    }
+
+    /// Bit-exact comparison of f32 results.
+    pub fn exact_f32(got: &[f32], expected: &[f32]) -> Validation {
+        let mut v = Validation {
+            checked: expected.len(),
+            mismatches: 0,
+            first_mismatch: None,
+            max_abs_diff: 0.0,
+        };
+        if got.len() != expected.len() {
+            v.mismatches = expected.len().abs_diff(got.len());
+        }
+        for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+            if g.to_bits() != e.to_bits() {
+                v.mismatches += 1;
+                v.max_abs_diff = v.max_abs_diff.max(f64::from((g - e).abs()));
+                v.first_mismatch
+                    .get_or_insert((i, format!("{g:e}"), format!("{e:e}")));
+            }
+        }
+        v
+    }
+}
+
+impl std::fmt::Display for Validation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.passed() {
+            write!(
+                f,
+                "{} values bit-exact against the CPU reference",
+                self.checked
+            )
+        } else {
+            write!(
+                f,
+                "{} of {} values differ (max |diff| {:e})",
+                self.mismatches, self.checked, self.max_abs_diff
+            )?;
+            if let Some((i, g, e)) = &self.first_mismatch {
+                write!(f, "; first at [{i}]: got {g}, expected {e}")?;
+            }
+            Ok(())
+        }
+    }
+}
