@@ -103,9 +103,10 @@ pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Fault> {
         }
     }
     for w in &warps {
-        stats.divergent_branches += w.simt_stats.divergent_branches;
-        stats.reconvergences += w.simt_stats.reconvergences;
-        stats.max_simt_depth = stats.max_simt_depth.max(w.simt_stats.max_depth);
+        let s = w.simt_totals();
+        stats.divergent_branches += s.divergent_branches;
+        stats.reconvergences += s.reconvergences;
+        stats.max_simt_depth = stats.max_simt_depth.max(s.max_depth);
     }
     Ok(stats)
 }

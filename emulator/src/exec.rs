@@ -307,11 +307,7 @@ pub fn step(env: &mut CtaEnv, w: &mut Warp, thread_insts: &mut u64) -> Result<St
     let outcome = match &inst.op {
         Op::Bra { .. } => {
             let (target, rpc) = (code.target[pc as usize], code.reconverge[pc as usize]);
-            let mut stats = w.simt_stats;
-            w.frame_mut()
-                .simt
-                .branch(exec, target, next, rpc, &mut stats);
-            w.simt_stats = stats;
+            w.frame_mut().simt.branch(exec, target, next, rpc);
             Step::Continue
         }
         Op::Exit => {
@@ -324,9 +320,7 @@ pub fn step(env: &mut CtaEnv, w: &mut Warp, thread_insts: &mut u64) -> Result<St
         }
         Op::Ret { .. } => {
             w.frame_mut().simt.goto(next);
-            let mut stats = w.simt_stats;
-            w.frame_mut().simt.remove_lanes(exec, &mut stats);
-            w.simt_stats = stats;
+            w.frame_mut().simt.remove_lanes(exec);
             Step::Continue
         }
         Op::Trap if exec != 0 => return Err(FaultKind::Trap),
@@ -358,11 +352,9 @@ pub fn step(env: &mut CtaEnv, w: &mut Warp, thread_insts: &mut u64) -> Result<St
 fn exit_lanes(w: &mut Warp, lanes: u32, next: u32) {
     w.frame_mut().simt.goto(next);
     w.exited |= lanes;
-    let mut stats = w.simt_stats;
     for f in &mut w.frames {
-        f.simt.remove_lanes(lanes, &mut stats);
+        f.simt.remove_lanes(lanes);
     }
-    w.simt_stats = stats;
 }
 
 /// Returns from every finished callee frame, and marks the warp done when the kernel's is.
@@ -373,6 +365,7 @@ fn finish_frames(env: &CtaEnv, w: &mut Warp) {
             return;
         }
         let callee = w.frames.pop().expect("more than one frame");
+        w.absorb_stats(&callee.simt.stats);
         let caller_code = &env.program.code[w.frame().func.index()];
         let Op::Call { rets, .. } = &caller_code.insts[callee.call_pc as usize].op else {
             unreachable!("a callee frame was entered through a call")

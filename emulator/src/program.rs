@@ -37,6 +37,9 @@ pub struct Code {
     pub reconverge: Vec<u32>,
     /// Declared type of each virtual register.
     pub reg_types: Vec<Type>,
+    /// Physical 32-bit registers per thread from the register allocator (the function alone,
+    /// without its callees).
+    pub regs_per_thread: u32,
     /// Local frame layout: params, then return values, then `.local`/`.param` variables.
     pub frame_size: u64,
     pub param_locs: Vec<Location>,
@@ -96,6 +99,16 @@ impl Program {
             global_addrs,
             layouts,
         }
+    }
+
+    /// Registers per thread a launch of `kernel` needs: the most over the kernel and every
+    /// function it may call.
+    pub fn kernel_registers(&self, kernel: FuncId) -> u32 {
+        reachable_functions(&self.module, kernel)
+            .iter()
+            .map(|f| self.code[f.index()].regs_per_thread)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Where `sym` lives, seen from function `func` running under kernel `layout`.
@@ -171,6 +184,7 @@ fn prepare(f: &isa::Function) -> Code {
         target,
         reconverge,
         reg_types: f.regs.iter().map(|r| r.ty).collect(),
+        regs_per_thread: analysis.alloc.regs_per_thread,
         frame_size: align_to(offset, 16),
         param_locs,
         ret_locs,

@@ -28,10 +28,11 @@ pub struct SimtStats {
     pub max_depth: usize,
 }
 
-/// The stack.
+/// The stack, with its divergence counters.
 #[derive(Clone, Debug)]
 pub struct SimtStack {
     entries: Vec<SimtEntry>,
+    pub stats: SimtStats,
 }
 
 impl SimtStack {
@@ -43,6 +44,10 @@ impl SimtStack {
                 rpc: EXIT_PC,
                 mask,
             }],
+            stats: SimtStats {
+                max_depth: 1,
+                ..SimtStats::default()
+            },
         }
     }
 
@@ -62,24 +67,19 @@ impl SimtStack {
         self.entries.is_empty()
     }
 
-    /// Moves the top entry to `pc` (straight-line execution, or a uniform branch).
+    /// Moves the top entry to `pc` (straight-line execution); lanes arriving at their
+    /// reconvergence point rejoin the entry below.
     pub fn goto(&mut self, pc: u32) {
         if let Some(top) = self.entries.last_mut() {
             top.pc = pc;
         }
+        self.pop_finished();
     }
 
     /// Resolves a conditional branch of the top entry: lanes in `taken` go to `target`, the
     /// others to `fallthrough`, and both sides rejoin at `rpc`. (As in GPGPU-Sim, a branch
     /// whose reconvergence point is the top entry's own needs no new reconvergence entry.)
-    pub fn branch(
-        &mut self,
-        taken: u32,
-        target: u32,
-        fallthrough: u32,
-        rpc: u32,
-        stats: &mut SimtStats,
-    ) {
+    pub fn branch(&mut self, taken: u32, target: u32, fallthrough: u32, rpc: u32) {
         let Some(top) = self.entries.last_mut() else {
             return;
         };
@@ -90,7 +90,7 @@ impl SimtStack {
         } else if taken == 0 {
             top.pc = fallthrough;
         } else {
-            stats.divergent_branches += 1;
+            self.stats.divergent_branches += 1;
             if rpc == top.rpc {
                 // The entry below already waits at `rpc` with these lanes: the two sides can
                 // replace the top entry instead of stacking on it, so a loop that sheds lanes
@@ -106,27 +106,27 @@ impl SimtStack {
                     self.entries.push(SimtEntry { pc, rpc, mask });
                 }
             }
-            stats.max_depth = stats.max_depth.max(self.entries.len());
+            self.stats.max_depth = self.stats.max_depth.max(self.entries.len());
         }
-        self.pop_finished(stats);
+        self.pop_finished();
     }
 
     /// Removes lanes from every entry (they exited or returned).
-    pub fn remove_lanes(&mut self, lanes: u32, stats: &mut SimtStats) {
+    pub fn remove_lanes(&mut self, lanes: u32) {
         for e in &mut self.entries {
             e.mask &= !lanes;
         }
-        self.pop_finished(stats);
+        self.pop_finished();
     }
 
     /// Pops entries that reached their reconvergence point or have no lanes left.
-    pub fn pop_finished(&mut self, stats: &mut SimtStats) {
+    pub fn pop_finished(&mut self) {
         while let Some(top) = self.entries.last() {
             if top.mask == 0 {
                 self.entries.pop();
             } else if top.pc == top.rpc {
                 self.entries.pop();
-                stats.reconvergences += 1;
+                self.stats.reconvergences += 1;
             } else {
                 break;
             }
@@ -140,11 +140,10 @@ mod tests {
 
     #[test]
     fn if_else_diverges_and_reconverges() {
-        let mut stats = SimtStats::default();
         let mut s = SimtStack::new(0, 0xff);
         // pc 2: @p bra 6 (taken by the low nibble), fall through to 3, reconverge at 9.
         s.goto(2);
-        s.branch(0x0f, 6, 3, 9, &mut stats);
+        s.branch(0x0f, 6, 3, 9);
         assert_eq!(s.depth(), 3);
         assert_eq!(
             *s.top().unwrap(),
@@ -155,7 +154,7 @@ mod tests {
             }
         );
         s.goto(9); // taken side reaches the reconvergence point
-        s.pop_finished(&mut stats);
+        s.pop_finished();
         assert_eq!(
             *s.top().unwrap(),
             SimtEntry {
@@ -165,7 +164,7 @@ mod tests {
             }
         );
         s.goto(9);
-        s.pop_finished(&mut stats);
+        s.pop_finished();
         assert_eq!(
             *s.top().unwrap(),
             SimtEntry {
@@ -176,9 +175,9 @@ mod tests {
         );
         assert_eq!(
             (
-                stats.divergent_branches,
-                stats.reconvergences,
-                stats.max_depth
+                s.stats.divergent_branches,
+                s.stats.reconvergences,
+                s.stats.max_depth
             ),
             (1, 2, 3)
         );
@@ -186,10 +185,9 @@ mod tests {
 
     #[test]
     fn loop_exit_side_waits_at_the_reconvergence_point() {
-        let mut stats = SimtStats::default();
         let mut s = SimtStack::new(5, 0b111);
         // Back edge at pc 5 to 2; lanes leaving the loop fall through to 6 = reconvergence.
-        s.branch(0b011, 2, 6, 6, &mut stats);
+        s.branch(0b011, 2, 6, 6);
         assert_eq!(
             s.depth(),
             2,
@@ -205,7 +203,7 @@ mod tests {
         );
         // Next iteration: one more lane leaves; the stack does not grow.
         s.goto(5);
-        s.branch(0b001, 2, 6, 6, &mut stats);
+        s.branch(0b001, 2, 6, 6);
         assert_eq!(s.depth(), 2);
         assert_eq!(
             *s.top().unwrap(),
@@ -215,7 +213,7 @@ mod tests {
                 mask: 0b001
             }
         );
-        s.remove_lanes(0b001, &mut stats); // the last looping lane exits
+        s.remove_lanes(0b001); // the last looping lane exits
         assert_eq!(
             *s.top().unwrap(),
             SimtEntry {
@@ -228,11 +226,10 @@ mod tests {
 
     #[test]
     fn uniform_branches_do_not_push() {
-        let mut stats = SimtStats::default();
         let mut s = SimtStack::new(0, 0b11);
-        s.branch(0b11, 7, 1, 9, &mut stats);
+        s.branch(0b11, 7, 1, 9);
         assert_eq!((s.depth(), s.top().unwrap().pc), (1, 7));
-        s.branch(0, 7, 8, 9, &mut stats);
+        s.branch(0, 7, 8, 9);
         assert_eq!((s.depth(), s.top().unwrap().pc), (1, 8));
     }
 }

@@ -93,6 +93,24 @@ impl Warp {
         self.frames.last_mut().expect("a running warp has a frame")
     }
 
+    /// Adds the divergence counters of a finished frame to the warp's.
+    pub fn absorb_stats(&mut self, s: &SimtStats) {
+        self.simt_stats.divergent_branches += s.divergent_branches;
+        self.simt_stats.reconvergences += s.reconvergences;
+        self.simt_stats.max_depth = self.simt_stats.max_depth.max(s.max_depth);
+    }
+
+    /// Divergence counters of the warp so far, live frames included. Depth is per frame.
+    pub fn simt_totals(&self) -> SimtStats {
+        let mut t = self.simt_stats;
+        for f in &self.frames {
+            t.divergent_branches += f.simt.stats.divergent_branches;
+            t.reconvergences += f.simt.stats.reconvergences;
+            t.max_depth = t.max_depth.max(f.simt.stats.max_depth);
+        }
+        t
+    }
+
     /// Lanes still alive (not exited).
     pub fn live(&self) -> u32 {
         self.valid & !self.exited

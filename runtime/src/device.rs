@@ -6,7 +6,6 @@ use crate::config::DeviceConfig;
 use crate::error::{Error, Result};
 use crate::module::{Kernel, Module};
 use emulator::{GlobalMemory, LaunchConfig, LaunchStats};
-use isa::analysis::FunctionAnalysis;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -181,11 +180,7 @@ impl Device {
                 layout.static_shared, c.max_shared_per_block
             )));
         }
-        let regs = u64::from(
-            FunctionAnalysis::compute(kernel.function())
-                .alloc
-                .regs_per_thread,
-        );
+        let regs = u64::from(kernel.program().kernel_registers(kernel.id()));
         if regs * threads > c.max_registers_per_block {
             return Err(Error::OutOfResources(format!(
                 "`{name}` needs {regs} registers per thread × {threads} threads; the device allows {} per block",

@@ -1,0 +1,252 @@
+//! The host API and the memory spaces end to end: module symbols, constant and initialized
+//! global tables, shared memory with barriers, dynamic shared memory, local arrays, generic
+//! addressing, atomics, device-function calls and warp shuffles.
+
+use runtime::{Arg, Device, DeviceConfig};
+
+const PTX: &str = r#"
+.version 8.8
+.target sm_70
+.address_size 64
+
+.const .align 4 .u32 coeff[4];
+.global .align 4 .u32 table[4] = {10, 20, 30, 40};
+.global .align 4 .u32 counter;
+
+// out[t] = coeff[t % 4] * table[t % 4]; every thread also bumps `counter`.
+.visible .entry tables(.param .u64 out)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 3;
+    mul.wide.u32 %rd1, %r2, 4;
+    mov.u64 %rd2, coeff;
+    add.s64 %rd3, %rd2, %rd1;
+    ld.const.u32 %r3, [%rd3];
+    mov.u64 %rd4, table;
+    add.s64 %rd5, %rd4, %rd1;
+    ld.global.u32 %r4, [%rd5];
+    mul.lo.s32 %r5, %r3, %r4;
+    ld.param.u64 %rd6, [out];
+    mul.wide.u32 %rd7, %r1, 4;
+    add.s64 %rd6, %rd6, %rd7;
+    st.global.u32 [%rd6], %r5;
+    atom.global.add.u32 %r6, [counter], 1;
+    ret;
+}
+
+// Block sum through static shared memory: sum[ctaid] = Σ in[t] over the CTA's 128 threads.
+.visible .entry block_sum(.param .u64 in, .param .u64 sum)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<8>;
+    .shared .align 4 .b8 buf[512];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %ctaid.x;
+    mad.lo.s32 %r3, %r2, 128, %r1;
+    ld.param.u64 %rd1, [in];
+    mul.wide.u32 %rd2, %r3, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    ld.global.u32 %r4, [%rd3];
+    mov.u64 %rd4, buf;
+    mul.wide.u32 %rd5, %r1, 4;
+    add.s64 %rd6, %rd4, %rd5;
+    st.shared.u32 [%rd6], %r4;
+    bar.sync 0;
+    mov.u32 %r5, 64;
+$LOOP:
+    setp.ge.u32 %p1, %r1, %r5;
+    @%p1 bra $SKIP;
+    ld.shared.u32 %r6, [%rd6];
+    shl.b32 %r7, %r5, 2;
+    cvt.u64.u32 %rd7, %r7;
+    add.s64 %rd7, %rd6, %rd7;
+    ld.shared.u32 %r8, [%rd7];
+    add.s32 %r6, %r6, %r8;
+    st.shared.u32 [%rd6], %r6;
+$SKIP:
+    bar.sync 0;
+    shr.u32 %r5, %r5, 1;
+    setp.ne.u32 %p2, %r5, 0;
+    @%p2 bra $LOOP;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $END;
+    ld.shared.u32 %r9, [buf];
+    ld.param.u64 %rd1, [sum];
+    mul.wide.u32 %rd2, %r2, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r9;
+$END:
+    ret;
+}
+
+// Dynamic shared memory, a local array, generic addressing and a call:
+// out[t] = add1(reverse-of-warp(t)) via shared, with a round trip through a local array.
+.extern .shared .align 4 .b8 dyn[];
+
+.func (.param .b32 r) add1(.param .b32 a)
+{
+    .reg .b32 %r<3>;
+    ld.param.b32 %r1, [a];
+    add.s32 %r2, %r1, 1;
+    st.param.b32 [r], %r2;
+    ret;
+}
+
+.visible .entry spaces(.param .u64 out)
+{
+    .local .align 4 .b8 depot[16];
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<10>;
+    mov.u32 %r1, %tid.x;
+    mov.u64 %rd1, dyn;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.shared.u32 [%rd3], %r1;
+    bar.sync 0;
+    mov.u32 %r2, 31;
+    sub.s32 %r3, %r2, %r1;
+    mul.wide.u32 %rd4, %r3, 4;
+    add.s64 %rd5, %rd1, %rd4;
+    cvta.shared.u64 %rd6, %rd5;
+    ld.u32 %r4, [%rd6];
+    mov.u64 %rd7, depot;
+    cvta.local.u64 %rd8, %rd7;
+    st.u32 [%rd8+8], %r4;
+    ld.local.u32 %r5, [depot+8];
+    {
+    .param .b32 arg;
+    st.param.b32 [arg], %r5;
+    .param .b32 res;
+    call.uni (res), add1, (arg);
+    ld.param.b32 %r6, [res];
+    }
+    ld.param.u64 %rd9, [out];
+    add.s64 %rd9, %rd9, %rd2;
+    st.global.u32 [%rd9], %r6;
+    ret;
+}
+
+// Warp shuffle reduction and ballot: out[t] = Σ lanes (for every lane), ballot of odd lanes.
+.visible .entry warp_ops(.param .u64 out, .param .u64 ballots)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<6>;
+    mov.u32 %r1, %laneid;
+    mov.u32 %r2, %r1;
+    shfl.sync.bfly.b32 %r3|%p1, %r2, 16, 31, -1;
+    add.s32 %r2, %r2, %r3;
+    shfl.sync.bfly.b32 %r3|%p1, %r2, 8, 31, -1;
+    add.s32 %r2, %r2, %r3;
+    shfl.sync.bfly.b32 %r3|%p1, %r2, 4, 31, -1;
+    add.s32 %r2, %r2, %r3;
+    shfl.sync.bfly.b32 %r3|%p1, %r2, 2, 31, -1;
+    add.s32 %r2, %r2, %r3;
+    shfl.sync.bfly.b32 %r3|%p1, %r2, 1, 31, -1;
+    add.s32 %r2, %r2, %r3;
+    and.b32 %r4, %r1, 1;
+    setp.ne.u32 %p2, %r4, 0;
+    vote.sync.ballot.b32 %r5, %p2, -1;
+    mov.u32 %r6, %tid.x;
+    ld.param.u64 %rd1, [out];
+    mul.wide.u32 %rd2, %r6, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ld.param.u64 %rd4, [ballots];
+    add.s64 %rd5, %rd4, %rd2;
+    st.global.u32 [%rd5], %r5;
+    ret;
+}
+"#;
+
+fn setup() -> (Device, runtime::Module) {
+    let dev = Device::new(DeviceConfig {
+        host_threads: 2,
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let m = dev.load_ptx("api.ptx", PTX).unwrap();
+    (dev, m)
+}
+
+#[test]
+fn symbols_constant_and_initialized_tables_and_atomics() {
+    let (dev, m) = setup();
+    let coeff: Vec<u8> = [1u32, 2, 3, 4]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    m.write_symbol("coeff", 0, &coeff).unwrap();
+    assert_eq!(m.read_symbol("coeff").unwrap(), coeff);
+    let out = dev.alloc::<u32>(256).unwrap();
+    dev.launch(&m.kernel("tables").unwrap(), 4, 64, 0, &[(&out).into()])
+        .unwrap();
+    let expected: Vec<u32> = (0..256).map(|t| (t % 4 + 1) * 10 * (t % 4 + 1)).collect();
+    // Only the first 64 threads' slots are per-thread unique: every CTA writes out[tid].
+    assert_eq!(out.to_host().unwrap()[..64], expected[..64]);
+    assert_eq!(
+        m.read_symbol("counter").unwrap(),
+        256u32.to_le_bytes(),
+        "every thread's atomic add counted"
+    );
+    assert_eq!(
+        m.write_symbol("coeff", 12, &[0; 8])
+            .unwrap_err()
+            .to_string(),
+        "invalid value: 8 bytes at offset 12 overflow symbol `coeff` of 16 bytes"
+    );
+    assert_eq!(
+        m.read_symbol("nope").unwrap_err().to_string(),
+        "invalid value: no symbol `nope` in api.ptx"
+    );
+}
+
+#[test]
+fn shared_memory_reduction_with_barriers() {
+    let (dev, m) = setup();
+    let input: Vec<u32> = (0..512).map(|i| i * 3 + 1).collect();
+    let din = dev.alloc_from(&input).unwrap();
+    let sums = dev.alloc::<u32>(4).unwrap();
+    dev.launch(
+        &m.kernel("block_sum").unwrap(),
+        4,
+        128,
+        0,
+        &[(&din).into(), (&sums).into()],
+    )
+    .unwrap();
+    let expected: Vec<u32> = input.chunks(128).map(|c| c.iter().sum()).collect();
+    assert_eq!(sums.to_host().unwrap(), expected);
+}
+
+#[test]
+fn dynamic_shared_local_generic_and_calls() {
+    let (dev, m) = setup();
+    let out = dev.alloc::<u32>(32).unwrap();
+    dev.launch(&m.kernel("spaces").unwrap(), 1, 32, 128, &[(&out).into()])
+        .unwrap();
+    assert_eq!(
+        out.to_host().unwrap(),
+        (0..32).map(|t| 31 - t + 1).collect::<Vec<u32>>()
+    );
+}
+
+#[test]
+fn warp_shuffles_and_ballots() {
+    let (dev, m) = setup();
+    let out = dev.alloc::<u32>(64).unwrap();
+    let ballots = dev.alloc::<u32>(64).unwrap();
+    dev.launch(
+        &m.kernel("warp_ops").unwrap(),
+        1,
+        64,
+        0,
+        &[Arg::from(&out), Arg::from(&ballots)],
+    )
+    .unwrap();
+    assert_eq!(out.to_host().unwrap(), vec![(0..32).sum::<u32>(); 64]);
+    assert_eq!(ballots.to_host().unwrap(), vec![0xAAAA_AAAA; 64]);
+}
