@@ -8,6 +8,7 @@ mod check;
 mod dis;
 mod regs;
 mod run;
+mod run_ptx;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -41,6 +42,11 @@ enum Command {
         #[arg(long)]
         budget: Option<u64>,
     },
+    /// Run any PTX kernel, or a chain of kernels from one module, without writing a driver.
+    ///
+    /// Arguments are scalars and device buffers made from .npy files, raw files or zeros;
+    /// buffers are written back to .npy files after the last launch.
+    RunPtx(run_ptx::RunPtxArgs),
     /// Disassemble a PTX file into warpsim's internal ISA: blocks, reconvergence points,
     /// liveness and physical registers.
     Dis {
@@ -83,6 +89,7 @@ fn main() -> ExitCode {
             threads,
             budget,
         } => run::run(&sample, &run::RunOptions { n, threads, budget }),
+        Command::RunPtx(args) => run_ptx::run(args),
         Command::Dis { file, kernel } => dis::run(&file, kernel.as_deref()),
         Command::Check { files } => check::run(&files),
         Command::Regs {

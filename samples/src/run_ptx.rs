@@ -1,0 +1,304 @@
+//! `warpsim run-ptx`: run any PTX kernel, or a chain of kernels from one module, without
+//! writing a driver. Arguments come from the command line (scalars) and from `.npy`, raw or
+//! zero-filled buffers; buffers are written back to `.npy` after the last launch.
+//!
+//! `spec` parses option values, `plan` resolves argument numbers into buffers, `host` reads
+//! and writes host arrays; this file holds the options and runs the launches.
+
+/// The accepted `--arg` forms (a macro so that help texts can `concat!` it).
+macro_rules! arg_forms {
+    () => {
+        "  u8:V u16:V u32:V u64:V i8:V i16:V i32:V i64:V f32:V f64:V
+                     a scalar (integers in decimal or 0x hex)
+  npy:PATH           a device buffer holding a .npy array: dtype <f4 <f8 <i4 <u4 <i8 <u8
+                     <i2 <u2 |i1 |u1, C order, any shape (flattened)
+  bin:TYPE:PATH      a device buffer holding a raw little-endian file of TYPE elements
+  zeros:TYPE:COUNT   a device buffer of COUNT zero elements of TYPE
+  @K                 the device buffer of argument K again"
+    };
+}
+
+mod host;
+mod plan;
+mod spec;
+
+use clap::{Args, Parser};
+use plan::Slot;
+use runtime::{Arg, Device, DeviceBuffer, DeviceConfig, Kernel};
+use spec::{ArgKind, ArgSpec, OutSpec};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// What `run-ptx --help` shows after the options.
+const AFTER_HELP: &str = concat!(
+    "Arguments (--arg, one per kernel parameter, in parameter order):\n",
+    arg_forms!(),
+    "\nA buffer argument passes the buffer's device address (a .u64 parameter).\n",
+    "\n",
+    "Numbering: every --arg has a number, 0, 1, 2, ... in order of appearance on the whole\n",
+    "command line, counting on across --then. `@K` and `--out K:FILE` name argument K, which\n",
+    "must be a buffer argument (npy:, bin:, zeros: or an earlier @K). After the last launch,\n",
+    "each --out writes its buffer to a .npy file with the buffer's dtype and shape (bin: and\n",
+    "zeros: buffers are 1-D).\n",
+    "\n",
+    "Chaining: --then starts another launch of a kernel from the same module, with its own\n",
+    "--kernel, --grid, --block, --shared and --arg. Launches run in order on one device and\n",
+    "share buffers through @K. FILE comes first; --out, --threads and --budget may follow\n",
+    "any launch (the last --threads and --budget count).\n",
+    "\n",
+    "Examples:\n",
+    "  warpsim run-ptx samples/saxpy/saxpy.ptx --kernel saxpy --grid 4 --block 256 \\\n",
+    "      --arg i32:1000 --arg f32:2.5 --arg npy:x.npy --arg npy:y.npy --out 3:out.npy\n",
+    "\n",
+    "  # arguments 0 and 1 belong to `fill`, 2 and 3 to `scale`; both launches use buffer 0\n",
+    "  warpsim run-ptx m.ptx --kernel fill --grid 4 --block 256 --arg zeros:f32:1024 \\\n",
+    "      --arg f32:1.5 --then --kernel scale --grid 4 --block 256 --arg @0 --arg f32:2 \\\n",
+    "      --out 0:out.npy"
+);
+
+/// The options of `run-ptx`: the module and the first launch.
+#[derive(Args, Debug)]
+#[command(
+    override_usage = "warpsim run-ptx FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] \
+        [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] \
+        [--then LAUNCH...]",
+    after_long_help = AFTER_HELP
+)]
+pub(crate) struct RunPtxArgs {
+    /// The PTX file.
+    file: PathBuf,
+    #[command(flatten)]
+    launch: LaunchArgs,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// The options of one launch.
+#[derive(Args, Debug)]
+struct LaunchArgs {
+    /// The kernel (an `.entry` of FILE).
+    #[arg(long, value_name = "NAME")]
+    kernel: String,
+    /// Grid dimensions in CTAs.
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = spec::parse_dim)]
+    grid: [u32; 3],
+    /// Block dimensions in threads.
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = spec::parse_dim)]
+    block: [u32; 3],
+    /// Bytes of dynamic shared memory.
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    shared: u64,
+    /// A kernel argument (repeat, in parameter order); forms: see --help.
+    #[arg(long = "arg", value_name = "ARG", allow_hyphen_values = true)]
+    args: Vec<ArgSpec>,
+    /// After the last launch, write the buffer of argument K to a .npy file (repeatable).
+    #[arg(long = "out", value_name = "K:FILE.npy")]
+    outs: Vec<OutSpec>,
+}
+
+/// Options that may follow any launch.
+#[derive(Args, Debug)]
+struct CommonArgs {
+    /// Host threads running CTAs (default: every core).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Most warp instructions one CTA may execute before the launch fails.
+    #[arg(long, value_name = "B")]
+    budget: Option<u64>,
+    /// Another launch after this one: everything that follows is its --kernel, --grid,
+    /// --block, --shared, --arg and --out options (and perhaps another --then).
+    #[arg(long, num_args = 1.., allow_hyphen_values = true, value_name = "LAUNCH")]
+    then: Vec<String>,
+}
+
+/// A launch after `--then`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "warpsim run-ptx FILE ... --then",
+    no_binary_name = true,
+    override_usage = "warpsim run-ptx FILE ... --then --kernel NAME --grid X[,Y,Z] \
+        --block X[,Y,Z] [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--then LAUNCH...]",
+    after_long_help = AFTER_HELP
+)]
+struct LaterLaunch {
+    #[command(flatten)]
+    launch: LaunchArgs,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+/// The whole command line: launches in order and the device settings.
+struct Invocation {
+    file: PathBuf,
+    launches: Vec<LaunchArgs>,
+    config: DeviceConfig,
+}
+
+impl RunPtxArgs {
+    /// Parses the text after each `--then` (a malformed launch exits the way clap does:
+    /// message, usage, status 2); `--threads` and `--budget` given more than once: the last
+    /// one counts.
+    fn into_invocation(self) -> Invocation {
+        let mut config = DeviceConfig::default();
+        let mut launches = Vec::new();
+        let (mut launch, mut common) = (self.launch, self.common);
+        loop {
+            launches.push(launch);
+            if let Some(t) = common.threads {
+                config.host_threads = t.max(1);
+            }
+            if let Some(b) = common.budget {
+                config.cta_budget = b;
+            }
+            if common.then.is_empty() {
+                break;
+            }
+            let later = LaterLaunch::try_parse_from(&common.then).unwrap_or_else(|e| e.exit());
+            (launch, common) = (later.launch, later.common);
+        }
+        Invocation {
+            file: self.file,
+            launches,
+            config,
+        }
+    }
+}
+
+/// A device buffer with the element type and shape it is written back with.
+struct Buffer {
+    device: DeviceBuffer<u8>,
+    elem: spec::Elem,
+    shape: Vec<u64>,
+}
+
+/// Runs `warpsim run-ptx`.
+pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
+    let Invocation {
+        file,
+        launches,
+        config,
+    } = args.into_invocation();
+    let all_args: Vec<&ArgSpec> = launches.iter().flat_map(|l| &l.args).collect();
+    let outs: Vec<OutSpec> = launches.iter().flat_map(|l| l.outs.clone()).collect();
+    let plan = plan::resolve(&all_args, &outs).map_err(|e| format!("error: {e}"))?;
+
+    let dev = Device::new(config).map_err(runtime_error)?;
+    let module = dev.load_ptx_file(&file).map_err(runtime_error)?;
+    let kernels = launches
+        .iter()
+        .map(|l| {
+            let k = module.kernel(&l.kernel).map_err(runtime_error)?;
+            check_arg_count(&k, l.args.len())?;
+            Ok(k)
+        })
+        .collect::<Result<Vec<Kernel>, String>>()?;
+    let buffers = plan
+        .buffers
+        .iter()
+        .map(|spec| upload(&dev, spec))
+        .collect::<Result<Vec<Buffer>, String>>()?;
+
+    let mut first_arg = 0;
+    for (i, (launch, kernel)) in launches.iter().zip(&kernels).enumerate() {
+        let slots = &plan.slots[first_arg..first_arg + launch.args.len()];
+        first_arg += launch.args.len();
+        let kernel_args: Vec<Arg> = slots
+            .iter()
+            .map(|s| match s {
+                Slot::Scalar(a) => a.clone(),
+                Slot::Buffer(b) => Arg::Ptr(buffers[*b].device.device_ptr()),
+            })
+            .collect();
+        println!(
+            "launch {}/{}: {} grid {} block {} shared {}",
+            i + 1,
+            launches.len(),
+            launch.kernel,
+            spec::format_dim(launch.grid),
+            spec::format_dim(launch.block),
+            launch.shared
+        );
+        let start = Instant::now();
+        let stats = dev
+            .launch(
+                kernel,
+                launch.grid,
+                launch.block,
+                launch.shared,
+                &kernel_args,
+            )
+            .map_err(runtime_error)?;
+        println!(
+            "  {} thread instructions, {} warp instructions, {} CTA{}, {:.2?}",
+            stats.thread_insts,
+            stats.warp_insts,
+            stats.ctas,
+            if stats.ctas == 1 { "" } else { "s" },
+            start.elapsed()
+        );
+    }
+
+    for &(b, out) in &plan.outs {
+        let buf = &buffers[b];
+        let bytes = buf.device.to_host().map_err(runtime_error)?;
+        host::write_npy(&out.path, buf.elem, &buf.shape, &bytes)
+            .map_err(|e| format!("error: {e}"))?;
+        println!(
+            "wrote argument {} ({} {}) to {}",
+            out.arg,
+            buf.elem.descr(),
+            host::format_shape(&buf.shape),
+            out.path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads (or makes) the host array of a buffer-creating argument and copies it to the device.
+fn upload(dev: &Device, spec: &ArgSpec) -> Result<Buffer, String> {
+    let array = match &spec.kind {
+        ArgKind::Npy(path) => host::read_npy(path),
+        ArgKind::Bin(elem, path) => host::read_bin(*elem, path),
+        ArgKind::Zeros(elem, count) => host::zeros(*elem, *count),
+        ArgKind::Scalar(_) | ArgKind::Ref(_) => unreachable!("only new buffers are uploaded"),
+    }
+    .map_err(|e| format!("error: --arg {}: {e}", spec.text))?;
+    let device = dev.alloc_from(&array.bytes).map_err(runtime_error)?;
+    Ok(Buffer {
+        device,
+        elem: array.elem,
+        shape: array.shape,
+    })
+}
+
+/// Checks the number of `--arg`s before anything runs, listing the kernel's parameters.
+fn check_arg_count(kernel: &Kernel, given: usize) -> Result<(), String> {
+    let params = &kernel.function().params;
+    if params.len() == given {
+        return Ok(());
+    }
+    let list: Vec<String> = params
+        .iter()
+        .map(|p| match p.count {
+            Some(n) => format!(".{} {}[{n}]", p.ty, p.name),
+            None => format!(".{} {}", p.ty, p.name),
+        })
+        .collect();
+    Err(format!(
+        "error: kernel `{}` takes {} argument(s), {given} given: {}({})",
+        kernel.name(),
+        params.len(),
+        kernel.name(),
+        list.join(", ")
+    ))
+}
+
+/// Renders a runtime error: PTX diagnostics as they are (they carry their own `error:`), the
+/// rest after `error: `.
+fn runtime_error(e: runtime::Error) -> String {
+    match e {
+        runtime::Error::InvalidPtx(d) => d.to_string(),
+        e => format!("error: {e}"),
+    }
+}

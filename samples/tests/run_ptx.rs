@@ -1,0 +1,286 @@
+//! `warpsim run-ptx` through the real binary: a SAXPY round trip through `.npy` files
+//! (bit-exact against `f32::mul_add`, shape kept), a chained launch sharing a zero-filled
+//! buffer through `@K`, and the exact messages of command-line mistakes.
+
+use npyz::WriterBuilder;
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("warpsim-run-ptx-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `warpsim run-ptx ARGS...` from the repository root.
+fn run_ptx(args: &[&str]) -> Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    Command::new(env!("CARGO_BIN_EXE_warpsim"))
+        .current_dir(root)
+        .arg("run-ptx")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Asserts success and returns stdout.
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "status {:?}\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Asserts failure and returns stderr.
+fn fails(out: &Output) -> String {
+    assert!(
+        !out.status.success(),
+        "unexpected success; stdout:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn write_f32(path: &str, shape: &[u64], data: &[f32]) {
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(shape)
+        .writer(BufWriter::new(File::create(path).unwrap()))
+        .begin_nd()
+        .unwrap();
+    w.extend(data.iter().copied()).unwrap();
+    w.finish().unwrap();
+}
+
+/// The dtype string, shape and values of an f32 `.npy` file.
+fn read_f32(path: &str) -> (String, Vec<u64>, Vec<f32>) {
+    let npy = npyz::NpyFile::new(BufReader::new(File::open(path).unwrap())).unwrap();
+    let npyz::DType::Plain(dtype) = npy.dtype() else {
+        panic!("{path}: not a plain dtype");
+    };
+    let shape = npy.shape().to_vec();
+    (dtype.to_string(), shape, npy.into_vec().unwrap())
+}
+
+const SAXPY: &str = "samples/saxpy/saxpy.ptx";
+const FILL_SCALE: &str = "samples/tests/fixtures/run_ptx/fill_scale.ptx";
+
+#[test]
+fn saxpy_round_trip_is_bit_exact_and_keeps_the_shape() {
+    let dir = TempDir::new("saxpy");
+    let (x_path, y_path, out_path) = (dir.path("x.npy"), dir.path("y.npy"), dir.path("out.npy"));
+    // Values whose products round, so that a separate multiply and add would differ.
+    let x: Vec<f32> = (0..1000)
+        .map(|i| (i as f32 * 0.37).sin() * 1e3 + 0.1)
+        .collect();
+    let y: Vec<f32> = (0..1000).map(|i| (i as f32 * 1.7).cos() / 3.0).collect();
+    write_f32(&x_path, &[4, 250], &x);
+    write_f32(&y_path, &[4, 250], &y);
+    let stdout = ok(&run_ptx(&[
+        SAXPY,
+        "--kernel",
+        "saxpy",
+        "--grid",
+        "4",
+        "--block",
+        "256",
+        "--arg",
+        "i32:1000",
+        "--arg",
+        "f32:2.5",
+        "--arg",
+        &format!("npy:{x_path}"),
+        "--arg",
+        &format!("npy:{y_path}"),
+        "--out",
+        &format!("3:{out_path}"),
+    ]));
+    assert!(
+        stdout.starts_with("launch 1/1: saxpy grid 4,1,1 block 256,1,1 shared 0\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" thread instructions, "), "{stdout}");
+    assert!(stdout.contains(&format!("wrote argument 3 (<f4 (4, 250)) to {out_path}")));
+
+    let (dtype, shape, got) = read_f32(&out_path);
+    assert_eq!(dtype, "<f4");
+    assert_eq!(shape, [4, 250]);
+    let expected: Vec<f32> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| 2.5f32.mul_add(*x, *y))
+        .collect();
+    let mismatches = got
+        .iter()
+        .zip(&expected)
+        .filter(|(g, e)| g.to_bits() != e.to_bits())
+        .count();
+    assert_eq!((got.len(), mismatches), (1000, 0));
+    // The input file is untouched.
+    assert_eq!(read_f32(&y_path).2, y);
+}
+
+#[test]
+fn chained_launches_share_a_buffer() {
+    let dir = TempDir::new("chain");
+    let (a, b) = (dir.path("a.npy"), dir.path("b.npy"));
+    // Arguments 0-2 belong to `fill`, 3-5 to `scale`; @0 passes fill's buffer to scale, and
+    // --out 3 names the same buffer as --out 0. `scale` stops one short of the end.
+    let stdout = ok(&run_ptx(&[
+        FILL_SCALE,
+        "--kernel",
+        "fill",
+        "--grid",
+        "4",
+        "--block",
+        "256",
+        "--arg",
+        "zeros:f32:1000",
+        "--arg",
+        "f32:1.5",
+        "--arg",
+        "u32:1000",
+        "--then",
+        "--kernel",
+        "scale",
+        "--grid",
+        "8",
+        "--block",
+        "128",
+        "--arg",
+        "@0",
+        "--arg",
+        "f32:-2",
+        "--arg",
+        "u32:999",
+        "--out",
+        &format!("0:{a}"),
+        "--out",
+        &format!("3:{b}"),
+    ]));
+    assert!(stdout.contains("launch 1/2: fill grid 4,1,1 block 256,1,1 shared 0\n"));
+    assert!(stdout.contains("launch 2/2: scale grid 8,1,1 block 128,1,1 shared 0\n"));
+    let mut expected = vec![-3.0f32; 1000];
+    expected[999] = 1.5;
+    for path in [&a, &b] {
+        let (dtype, shape, got) = read_f32(path);
+        assert_eq!((dtype.as_str(), shape.as_slice()), ("<f4", &[1000u64][..]));
+        assert_eq!(got, expected);
+    }
+}
+
+/// The saxpy launch options with `args` as its `--arg`s.
+fn saxpy_with(args: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = [SAXPY, "--kernel", "saxpy", "--grid", "1", "--block", "32"]
+        .map(String::from)
+        .to_vec();
+    for a in args {
+        v.push("--arg".into());
+        v.push(a.to_string());
+    }
+    v
+}
+
+fn run_strings(args: &[String]) -> Output {
+    run_ptx(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+#[test]
+fn unknown_kernel() {
+    let out = run_ptx(&[SAXPY, "--kernel", "sax", "--grid", "1", "--block", "32"]);
+    assert_eq!(
+        fails(&out),
+        "error: invalid value: no kernel `sax` in samples/saxpy/saxpy.ptx; kernels: saxpy\n"
+    );
+}
+
+#[test]
+fn wrong_argument_count() {
+    let out = run_strings(&saxpy_with(&["i32:4", "f32:1", "zeros:f32:4"]));
+    assert_eq!(
+        fails(&out),
+        "error: kernel `saxpy` takes 4 argument(s), 3 given: saxpy(.u32 saxpy_param_0, \
+         .f32 saxpy_param_1, .u64 saxpy_param_2, .u64 saxpy_param_3)\n"
+    );
+}
+
+#[test]
+fn malformed_arg() {
+    let out = run_strings(&saxpy_with(&["i32:4", "f32:2,5"]));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = fails(&out);
+    assert!(
+        stderr.starts_with(
+            "error: invalid value 'f32:2,5' for '--arg <ARG>': `2,5` is not a valid f32\n\
+             accepted forms:\n  \
+             u8:V u16:V u32:V u64:V i8:V i16:V i32:V i64:V f32:V f64:V\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\n  zeros:TYPE:COUNT   a device buffer of COUNT zero elements of TYPE\n")
+    );
+    // The same checks apply after --then.
+    let mut args = saxpy_with(&["i32:4", "f32:1", "zeros:f32:4", "zeros:f32:4"]);
+    args.extend(
+        [
+            "--then",
+            "--kernel",
+            "saxpy",
+            "--grid",
+            "1",
+            "--block",
+            "1",
+            "--arg",
+            "zeros:f32",
+        ]
+        .map(String::from),
+    );
+    let stderr = fails(&run_strings(&args));
+    assert!(
+        stderr.starts_with(
+            "error: invalid value 'zeros:f32' for '--arg <ARG>': `zeros:f32` needs zeros:TYPE:COUNT\n"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn out_naming_a_scalar() {
+    let dir = TempDir::new("out-scalar");
+    let mut args = saxpy_with(&["i32:4", "f32:1", "zeros:f32:4", "zeros:f32:4"]);
+    args.extend(["--out".into(), format!("1:{}", dir.path("y.npy"))]);
+    let stderr = fails(&run_strings(&args));
+    assert_eq!(
+        stderr,
+        format!(
+            "error: --out 1:{}: argument 1 (`f32:1`) is a scalar, not a buffer \
+             (npy:, bin:, zeros: or @K)\n",
+            dir.path("y.npy")
+        )
+    );
+    assert!(!Path::new(&dir.path("y.npy")).exists());
+}
