@@ -49,7 +49,7 @@ impl Barrier {
 }
 
 /// Runs the CTA to completion. `budget` bounds the warp instructions it may execute.
-pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Fault> {
+pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Box<Fault>> {
     let kernel_code = &env.program.code[env.kernel.index()];
     let threads = env.block.iter().product::<u32>();
     let nwarps = threads.div_ceil(WARP_SIZE as u32);
@@ -76,11 +76,15 @@ pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Fault> {
             for _ in 0..SLICE {
                 let w = &mut warps[i];
                 if stats.warp_insts >= budget {
-                    return Err(fault(env, w, FaultKind::BudgetExceeded { budget }));
+                    return Err(Box::new(fault(
+                        env,
+                        w,
+                        FaultKind::BudgetExceeded { budget },
+                    )));
                 }
                 stats.warp_insts += 1;
                 match step(env, w, &mut stats.thread_insts) {
-                    Err(kind) => return Err(fault(env, w, kind)),
+                    Err(kind) => return Err(Box::new(fault(env, w, kind))),
                     Ok(Step::Continue) => {}
                     Ok(Step::Barrier(a)) => {
                         arrive(&mut barriers[a.id as usize], i, w, a);
@@ -99,7 +103,7 @@ pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Fault> {
             break;
         }
         if !progressed {
-            return Err(deadlock(env, &warps, &barriers));
+            return Err(Box::new(deadlock(env, &warps, &barriers)));
         }
     }
     for w in &warps {

@@ -179,7 +179,7 @@ impl CtaEnv<'_> {
 
     fn load(&self, w: &Warp, t: Target, lane: usize, size: u32) -> Result<u64, FaultKind> {
         match t {
-            Target::Global(a) => self.mem.load(a, size).map_err(|e| global_fault(e)),
+            Target::Global(a) => self.mem.load(a, size).map_err(global_fault),
             Target::Shared(o) => read_bytes(&self.shared, o, size, "shared"),
             Target::Local(o) => read_bytes(&w.local[lane], o, size, "local"),
             Target::Param(o) => read_bytes(self.params, o, size, "param"),

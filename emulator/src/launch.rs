@@ -62,7 +62,7 @@ pub fn launch(
     mem: &GlobalMemory,
     params: &[u8],
     cfg: &LaunchConfig,
-) -> Result<LaunchStats, Fault> {
+) -> Result<LaunchStats, Box<Fault>> {
     let layout = program.layouts[kernel.index()]
         .as_ref()
         .expect("launch of a kernel entry");
@@ -71,7 +71,7 @@ pub fn launch(
     let next = AtomicU64::new(0);
     // Lowest faulting CTA so far (u64::MAX: none); CTAs after it are not started.
     let stop_at = AtomicU64::new(u64::MAX);
-    let faults: Mutex<Vec<(u64, Fault)>> = Mutex::new(Vec::new());
+    let faults: Mutex<Vec<(u64, Box<Fault>)>> = Mutex::new(Vec::new());
     let stats = Mutex::new(LaunchStats::default());
     let shared_bytes = (layout.dynamic_offset + cfg.dynamic_shared) as usize;
     let worker = || {

@@ -137,7 +137,8 @@ impl GlobalMemory {
         // left alone, so that untouched pages stay uncommitted.
         if start < *fresh_from {
             let reused = (*fresh_from).min(start + size) - start;
-            self.slice_mut_unchecked(start, reused).fill(0);
+            // SAFETY: the range was just taken from the free list, inside the mapping.
+            unsafe { std::ptr::write_bytes(self.ptr(start), 0, reused as usize) };
         }
         *fresh_from = (*fresh_from).max(start + size);
         drop(guard);
@@ -189,32 +190,35 @@ impl GlobalMemory {
             .ok_or(MemFault::Illegal(addr))
     }
 
-    fn slice_mut_unchecked(&self, addr: u64, len: u64) -> &mut [u8] {
-        let offset = (addr - GLOBAL_BASE) as usize;
-        // SAFETY: callers checked [addr, addr+len) lies in the mapping (in a live allocation or
-        // a free range being handed out); see `map` for why shared mutation is accepted.
-        unsafe { std::slice::from_raw_parts_mut(self.base_ptr.add(offset), len as usize) }
+    /// Raw pointer to device address `addr`. Callers check that the bytes they touch lie in the
+    /// mapping (a live allocation, or a free range being handed out); see `map` for why shared
+    /// mutation through raw pointers is accepted.
+    fn ptr(&self, addr: u64) -> *mut u8 {
+        // SAFETY: the offset is within the mapping for every caller (see above).
+        unsafe { self.base_ptr.add((addr - GLOBAL_BASE) as usize) }
     }
 
     /// Copies device memory into `out`; the whole range must lie in one live allocation.
     pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemFault> {
         self.check(addr, out.len() as u64)?;
-        out.copy_from_slice(self.slice_mut_unchecked(addr, out.len() as u64));
+        // SAFETY: checked to lie in a live allocation; `out` is host memory, so no overlap.
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr(addr), out.as_mut_ptr(), out.len()) };
         Ok(())
     }
 
     /// Copies `data` into device memory; the whole range must lie in one live allocation.
     pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         self.check(addr, data.len() as u64)?;
-        self.slice_mut_unchecked(addr, data.len() as u64)
-            .copy_from_slice(data);
+        // SAFETY: checked to lie in a live allocation; `data` is host memory, so no overlap.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.ptr(addr), data.len()) };
         Ok(())
     }
 
     /// Fills `[addr, addr + len)` with `byte`.
     pub fn fill(&self, addr: u64, len: u64, byte: u8) -> Result<(), MemFault> {
         self.check(addr, len)?;
-        self.slice_mut_unchecked(addr, len).fill(byte);
+        // SAFETY: checked to lie in a live allocation.
+        unsafe { std::ptr::write_bytes(self.ptr(addr), byte, len as usize) };
         Ok(())
     }
 
@@ -248,7 +252,7 @@ impl GlobalMemory {
             return Err(MemFault::Misaligned(addr));
         }
         self.check(addr, u64::from(size))?;
-        let ptr = self.slice_mut_unchecked(addr, u64::from(size)).as_mut_ptr();
+        let ptr = self.ptr(addr);
         // SAFETY: the address is inside a live allocation and naturally aligned for the size.
         Ok(match size {
             4 => {

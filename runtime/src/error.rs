@@ -62,9 +62,8 @@ impl Error {
     }
 }
 
-impl From<Fault> for Error {
-    fn from(f: Fault) -> Error {
-        let f = Box::new(f);
+impl From<Box<Fault>> for Error {
+    fn from(f: Box<Fault>) -> Error {
         match f.kind {
             FaultKind::IllegalAddress { .. } => Error::IllegalAddress(f),
             FaultKind::MisalignedAddress { .. } => Error::MisalignedAddress(f),

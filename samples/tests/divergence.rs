@@ -187,7 +187,7 @@ fn reference(kernel: &str, t: u32) -> u32 {
             100 * r + t
         }
         "loop_trip_counts" => (0..t % 5).map(|i| i * t).sum(),
-        "early_return" if t % 3 == 0 => UNTOUCHED,
+        "early_return" if t.is_multiple_of(3) => UNTOUCHED,
         "early_return" => {
             if t & 8 != 0 {
                 t * 2
