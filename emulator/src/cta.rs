@@ -127,7 +127,11 @@ fn arrive(b: &mut Barrier, warp: usize, w: &mut Warp, a: Arrival) {
         b.reds.push((warp, op, dst, a.lanes));
     }
     if a.wait {
-        w.state = WarpState::AtBarrier { id: a.id };
+        w.state = WarpState::AtBarrier {
+            id: a.id,
+            pc: a.pc,
+            lanes: a.lanes,
+        };
         b.waiting.push(warp);
     }
 }
@@ -201,38 +205,21 @@ fn deadlock(env: &CtaEnv, warps: &[Warp], barriers: &[Barrier]) -> Fault {
         ));
     }
     for w in warps {
-        let state = match w.state {
-            WarpState::AtBarrier { id } => {
-                let pc = w.frame().simt.top().map_or(0, |e| e.pc.saturating_sub(1));
-                format!(
-                    "warp {} waits at barrier {id} (pc {pc}) with lanes {:#010x}",
-                    w.index,
-                    w.frame().simt.top().map_or(0, |e| e.mask)
-                )
+        detail.push(match w.state {
+            WarpState::AtBarrier { id, pc, lanes } => {
+                let mut d = format!(
+                    "warp {} waits at barrier {id} (pc {pc}) with lanes {lanes:#010x}",
+                    w.index
+                );
+                let missing = w.live() & !lanes;
+                if missing != 0 {
+                    d += &format!("; its lanes {missing:#010x} diverged around the barrier");
+                }
+                d
             }
             WarpState::Done => format!("warp {} exited", w.index),
             WarpState::Ready => format!("warp {} ready", w.index),
-        };
-        // Lanes parked in entries below the top, which cannot run while the warp waits.
-        let top_mask = w.frame().simt.top().map_or(0, |e| e.mask);
-        let parked: Vec<String> = w
-            .frame()
-            .simt
-            .entries()
-            .iter()
-            .rev()
-            .skip(1)
-            .filter(|e| e.mask & !top_mask != 0)
-            .map(|e| format!("{:#010x} at pc {}", e.mask & !top_mask, e.pc))
-            .collect();
-        if parked.is_empty() || w.state == WarpState::Done {
-            detail.push(state);
-        } else {
-            detail.push(format!(
-                "{state}; diverged lanes {} cannot reach it",
-                parked.join(", ")
-            ));
-        }
+        });
     }
     let stuck = warps
         .iter()
@@ -245,15 +232,15 @@ fn deadlock(env: &CtaEnv, warps: &[Warp], barriers: &[Barrier]) -> Fault {
             detail: detail.join("; "),
         },
     );
-    // Point at the barrier itself, the instruction before the resume PC.
-    if f.pc > 0 {
-        f.pc -= 1;
-        let code = &env.program.code[stuck.frame().func.index()];
-        if let Some(i) = code.insts.get(f.pc as usize) {
+    // Point at the barrier itself.
+    if let WarpState::AtBarrier { pc, .. } = stuck.state {
+        let func = stuck.frame().func;
+        if let Some(i) = env.program.code[func.index()].insts.get(pc as usize) {
+            f.pc = pc;
             f.line = i.loc.line;
             f.inst = isa::print::Printer::new(
                 Some(&env.program.module),
-                env.program.module.function(stuck.frame().func),
+                env.program.module.function(func),
             )
             .inst(i)
             .to_string();

@@ -48,6 +48,8 @@ pub struct Arrival {
     pub red: Option<(BarRedOp, u32, VReg)>,
     /// The lanes executing the barrier (receive the reduction result).
     pub lanes: u32,
+    /// PC of the barrier instruction.
+    pub pc: u32,
 }
 
 /// What happened to the warp.
@@ -336,7 +338,7 @@ pub fn step(env: &mut CtaEnv, w: &mut Warp, thread_insts: &mut u64) -> Result<St
         }
         Op::Bar { kind, .. } => {
             w.frame_mut().simt.goto(next);
-            barrier(env, w, inst, *kind, exec)
+            barrier(env, w, inst, *kind, exec, pc)
         }
         _ => {
             execute(env, w, inst, exec, top.mask)?;
@@ -444,7 +446,7 @@ fn call(
     Ok(())
 }
 
-fn barrier(env: &CtaEnv, w: &mut Warp, inst: &Inst, kind: BarrierKind, exec: u32) -> Step {
+fn barrier(env: &CtaEnv, w: &mut Warp, inst: &Inst, kind: BarrierKind, exec: u32, pc: u32) -> Step {
     if exec == 0 {
         return Step::Continue;
     }
@@ -477,6 +479,7 @@ fn barrier(env: &CtaEnv, w: &mut Warp, inst: &Inst, kind: BarrierKind, exec: u32
         wait: kind != BarrierKind::Arrive,
         red,
         lanes: exec,
+        pc,
     })
 }
 

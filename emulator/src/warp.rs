@@ -27,9 +27,11 @@ pub struct Frame {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarpState {
     Ready,
-    /// Waiting at barrier `id`.
+    /// Waiting at barrier `id`, reached by `lanes` at `pc` (of the current frame's function).
     AtBarrier {
         id: u32,
+        pc: u32,
+        lanes: u32,
     },
     /// Every lane exited.
     Done,
