@@ -844,3 +844,33 @@ pub fn shuffle_source(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) 
         (lane, false)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `c` operand for a shuffle over segments of `width` lanes: `((32 - width) << 8) | clamp`.
+    fn c(width: u32, clamp: u32) -> u32 {
+        ((32 - width) << 8) | clamp
+    }
+
+    #[test]
+    fn shuffle_sources_follow_the_manual() {
+        // __shfl_up_sync(v, 1): c = 0; lane 0 has no source and keeps its own value.
+        assert_eq!(shuffle_source(ShflMode::Up, 0, 1, c(32, 0)), (0, false));
+        assert_eq!(shuffle_source(ShflMode::Up, 5, 1, c(32, 0)), (4, true));
+        // __shfl_down_sync(v, 4): c = 0x1f; lanes past 31 - 4 keep their own value.
+        assert_eq!(shuffle_source(ShflMode::Down, 27, 4, c(32, 31)), (31, true));
+        assert_eq!(shuffle_source(ShflMode::Down, 28, 4, c(32, 31)), (28, false));
+        // __shfl_xor_sync(v, 16).
+        assert_eq!(shuffle_source(ShflMode::Bfly, 3, 16, c(32, 31)), (19, true));
+        // __shfl_sync(v, 5, 16): segments of 16 lanes; lane 20 reads lane 16 + 5.
+        assert_eq!(shuffle_source(ShflMode::Idx, 20, 5, c(16, 15)), (21, true));
+        assert_eq!(shuffle_source(ShflMode::Idx, 3, 5, c(16, 15)), (5, true));
+        // Down within 8-lane segments: lane 6 + 2 leaves its segment.
+        assert_eq!(shuffle_source(ShflMode::Down, 6, 2, c(8, 7)), (6, false));
+        assert_eq!(shuffle_source(ShflMode::Down, 13, 2, c(8, 7)), (15, true));
+        // Up within 8-lane segments: lane 9 - 2 leaves its segment (minimum lane 8).
+        assert_eq!(shuffle_source(ShflMode::Up, 9, 2, c(8, 0)), (9, false));
+    }
+}
