@@ -185,9 +185,10 @@ pub fn shl(ty: Type, a: u64, b: u64) -> u64 {
 /// `shr.type`: signed types shift arithmetically (amounts at or past the width fill with the
 /// sign), unsigned and bit types logically (giving 0 past the width).
 pub fn shr(ty: Type, a: u64, b: u64) -> u64 {
-    let (n, b) = (ty.bits(), (b as u32).min(63));
+    let (n, b) = (ty.bits(), b as u32);
     if ty.is_signed() {
-        trunc((ext(a, ty) >> b) as u64, ty)
+        // Shifting an i128 by 63 already gives pure sign for every width up to 64.
+        trunc((ext(a, ty) >> b.min(63)) as u64, ty)
     } else if b >= n {
         0
     } else {

@@ -279,7 +279,7 @@ fn round(fmt: Format, x: Exact, mode: Rounding) -> u64 {
     }
     // Subnormals have lsb == min_lsb and q < 2^(p-1); normals carry the hidden bit in q, which
     // adds the 1 that the biased exponent needs.
-    fmt.zero(x.neg) | (((lsb - fmt.min_lsb()) as u64) << (p - 1)) + q as u64
+    fmt.zero(x.neg) | ((((lsb - fmt.min_lsb()) as u64) << (p - 1)) + q as u64)
 }
 
 /// `x` shifted left so that its msb is bit `top` (its msb must be at most `top`).
