@@ -572,8 +572,15 @@ fn execute(
             for l in lanes(exec) {
                 let b = env.read(w, &inst.srcs[1], l);
                 let c = inst.srcs.get(2).map_or(0, |c| env.read(w, c, l));
-                let update = |old: u64| alu::atomic_update(*op, *ty, old, b, c);
-                let old = match env.target(w, *space, addr, l)? {
+                let target = env.target(w, *space, addr, l)?;
+                // `atom.add.f32` flushes subnormals in global memory but not in shared memory.
+                let resolved = match target {
+                    Target::Global(_) => isa::StateSpace::Global,
+                    _ => isa::StateSpace::Shared,
+                };
+                let update =
+                    |old: u64| alu::atomic::atomic_update_in(resolved, *op, *ty, old, b, c);
+                let old = match target {
                     Target::Global(a) => env.mem.atomic(a, size, update).map_err(global_fault)?,
                     Target::Shared(o) => {
                         let old = read_bytes(&env.shared, o, size, "shared")?;
@@ -861,7 +868,10 @@ mod tests {
         assert_eq!(shuffle_source(ShflMode::Up, 5, 1, c(32, 0)), (4, true));
         // __shfl_down_sync(v, 4): c = 0x1f; lanes past 31 - 4 keep their own value.
         assert_eq!(shuffle_source(ShflMode::Down, 27, 4, c(32, 31)), (31, true));
-        assert_eq!(shuffle_source(ShflMode::Down, 28, 4, c(32, 31)), (28, false));
+        assert_eq!(
+            shuffle_source(ShflMode::Down, 28, 4, c(32, 31)),
+            (28, false)
+        );
         // __shfl_xor_sync(v, 16).
         assert_eq!(shuffle_source(ShflMode::Bfly, 3, 16, c(32, 31)), (19, true));
         // __shfl_sync(v, 5, 16): segments of 16 lanes; lane 20 reads lane 16 + 5.
