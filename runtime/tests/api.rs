@@ -160,6 +160,36 @@ $END:
     st.global.u32 [%rd5], %r5;
     ret;
 }
+
+// Barrier reductions and warp-wide match/redux/activemask: six words per thread.
+.visible .entry sync_ops(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r2, 0;
+    bar.red.popc.u32 %r3, 0, %p1;
+    bar.red.and.pred %p2, 1, %p1;
+    bar.red.or.pred %p3, 2, %p1;
+    selp.u32 %r4, 1, 0, %p2;
+    selp.u32 %r5, 1, 0, %p3;
+    and.b32 %r6, %r1, 7;
+    match.any.sync.b32 %r7, %r6, -1;
+    redux.sync.add.u32 %r8, %r1, -1;
+    activemask.b32 %r9;
+    ld.param.u64 %rd1, [out];
+    mul.wide.u32 %rd2, %r1, 24;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    st.global.u32 [%rd3+4], %r4;
+    st.global.u32 [%rd3+8], %r5;
+    st.global.u32 [%rd3+12], %r7;
+    st.global.u32 [%rd3+16], %r8;
+    st.global.u32 [%rd3+20], %r9;
+    ret;
+}
 "#;
 
 fn setup() -> (Device, runtime::Module) {
@@ -249,4 +279,23 @@ fn warp_shuffles_and_ballots() {
     .unwrap();
     assert_eq!(out.to_host().unwrap(), vec![(0..32).sum::<u32>(); 64]);
     assert_eq!(ballots.to_host().unwrap(), vec![0xAAAA_AAAA; 64]);
+}
+
+#[test]
+fn barrier_reductions_and_warp_collectives() {
+    let (dev, m) = setup();
+    let out = dev.alloc::<u32>(64 * 6).unwrap();
+    dev.launch(&m.kernel("sync_ops").unwrap(), 1, 64, 0, &[(&out).into()])
+        .unwrap();
+    let got = out.to_host().unwrap();
+    for t in 0..64u32 {
+        let lane = t % 32;
+        let warp_sum: u32 = (t - lane..t - lane + 32).sum();
+        let expected = [16, 0, 1, 0x0101_0101 << (lane & 7), warp_sum, u32::MAX];
+        assert_eq!(
+            got[t as usize * 6..t as usize * 6 + 6],
+            expected,
+            "thread {t}"
+        );
+    }
 }
