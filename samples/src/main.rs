@@ -17,7 +17,8 @@ use std::process::ExitCode;
 /// warpsim: an execution-driven functional and timing emulator for a virtual GPU ISA.
 ///
 /// Kernels arrive as PTX (what NVIDIA's compilers emit), are lowered into warpsim's internal
-/// ISA with physical register allocation, SIMT reconvergence points and liveness.
+/// ISA with physical register allocation, SIMT reconvergence points and liveness, and run on
+/// the functional interpreter (the timing model arrives later).
 #[derive(Parser)]
 #[command(name = "warpsim", version, propagate_version = true)]
 struct Cli {
