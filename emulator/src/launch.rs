@@ -45,12 +45,23 @@ pub struct LaunchStats {
 
 impl LaunchStats {
     fn add(&mut self, s: &CtaStats) {
-        self.ctas += 1;
-        self.warp_insts += s.warp_insts;
-        self.thread_insts += s.thread_insts;
-        self.divergent_branches += s.divergent_branches;
-        self.reconvergences += s.reconvergences;
-        self.max_simt_depth = self.max_simt_depth.max(s.max_simt_depth);
+        self.merge(&LaunchStats {
+            ctas: 1,
+            warp_insts: s.warp_insts,
+            thread_insts: s.thread_insts,
+            divergent_branches: s.divergent_branches,
+            reconvergences: s.reconvergences,
+            max_simt_depth: s.max_simt_depth,
+        });
+    }
+
+    fn merge(&mut self, o: &LaunchStats) {
+        self.ctas += o.ctas;
+        self.warp_insts += o.warp_insts;
+        self.thread_insts += o.thread_insts;
+        self.divergent_branches += o.divergent_branches;
+        self.reconvergences += o.reconvergences;
+        self.max_simt_depth = self.max_simt_depth.max(o.max_simt_depth);
     }
 }
 
@@ -107,16 +118,8 @@ pub fn launch(
                 }
             }
         }
-        let mut s = stats.lock().expect("stats");
-        let merged = *s;
-        *s = LaunchStats {
-            ctas: merged.ctas + local.ctas,
-            warp_insts: merged.warp_insts + local.warp_insts,
-            thread_insts: merged.thread_insts + local.thread_insts,
-            divergent_branches: merged.divergent_branches + local.divergent_branches,
-            reconvergences: merged.reconvergences + local.reconvergences,
-            max_simt_depth: merged.max_simt_depth.max(local.max_simt_depth),
-        };
+        // Sums and a maximum: the merge order does not change the totals.
+        stats.lock().expect("stats").merge(&local);
     };
     let threads = cfg.host_threads.max(1).min(total.max(1) as usize);
     if threads == 1 {
