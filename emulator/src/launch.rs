@@ -55,7 +55,8 @@ impl LaunchStats {
         });
     }
 
-    fn merge(&mut self, o: &LaunchStats) {
+    /// Adds another launch's counters (sums; the deepest stack is the maximum).
+    pub fn merge(&mut self, o: &LaunchStats) {
         self.ctas += o.ctas;
         self.warp_insts += o.warp_insts;
         self.thread_insts += o.thread_insts;

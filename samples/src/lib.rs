@@ -2,6 +2,9 @@
 //! the runtime and validated. The `warpsim` binary (`main.rs`) is the command line over them.
 
 pub mod inputs;
+pub mod registry;
+pub mod rodinia;
+pub mod sample;
 pub mod saxpy;
 
 use std::path::{Path, PathBuf};
@@ -30,6 +33,58 @@ impl Validation {
         self.mismatches == 0
     }
 
+    /// Exact comparison of values with `==` (integers, or anything compared exactly).
+    pub fn exact<T: PartialEq + std::fmt::Debug>(got: &[T], expected: &[T]) -> Validation {
+        let mut v = Validation {
+            checked: expected.len(),
+            mismatches: expected.len().abs_diff(got.len()),
+            first_mismatch: None,
+            max_abs_diff: 0.0,
+        };
+        for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+            if g != e {
+                v.mismatches += 1;
+                v.first_mismatch
+                    .get_or_insert((i, format!("{g:?}"), format!("{e:?}")));
+            }
+        }
+        v
+    }
+
+    /// Comparison within a tolerance: passes where |got − expected| ≤ abs + rel·|expected|
+    /// (NaN matches only NaN). Each use documents why its tolerance is what it is.
+    pub fn close(got: &[f64], expected: &[f64], rel: f64, abs: f64) -> Validation {
+        let mut v = Validation {
+            checked: expected.len(),
+            mismatches: expected.len().abs_diff(got.len()),
+            first_mismatch: None,
+            max_abs_diff: 0.0,
+        };
+        for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+            let diff = (g - e).abs();
+            let ok = if e.is_nan() || g.is_nan() {
+                e.is_nan() && g.is_nan()
+            } else {
+                diff <= abs + rel * e.abs()
+            };
+            if !(e.is_nan() || g.is_nan()) {
+                v.max_abs_diff = v.max_abs_diff.max(diff);
+            }
+            if !ok {
+                v.mismatches += 1;
+                v.first_mismatch
+                    .get_or_insert((i, format!("{g:e}"), format!("{e:e}")));
+            }
+        }
+        v
+    }
+
+    /// [`Validation::close`] for f32 data.
+    pub fn close_f32(got: &[f32], expected: &[f32], rel: f64, abs: f64) -> Validation {
+        let widen = |v: &[f32]| v.iter().map(|x| f64::from(*x)).collect::<Vec<_>>();
+        Validation::close(&widen(got), &widen(expected), rel, abs)
+    }
+
     /// Bit-exact comparison of f32 results.
     pub fn exact_f32(got: &[f32], expected: &[f32]) -> Validation {
         let mut v = Validation {
@@ -55,11 +110,13 @@ impl Validation {
 
 impl std::fmt::Display for Validation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.passed() {
+        if self.passed() && self.max_abs_diff == 0.0 {
+            write!(f, "{} values match the CPU reference exactly", self.checked)
+        } else if self.passed() {
+            let (n, d) = (self.checked, self.max_abs_diff);
             write!(
                 f,
-                "{} values bit-exact against the CPU reference",
-                self.checked
+                "{n} values within tolerance of the CPU reference (max |diff| {d:e})"
             )
         } else {
             write!(

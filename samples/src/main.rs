@@ -28,12 +28,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a sample end to end and validate it against its CPU reference (exit status 1 on
-    /// FAIL). Samples: saxpy.
+    /// Run a sample (or every sample) end to end and validate it against its CPU reference;
+    /// the exit status is 1 if any validation fails. `warpsim list` shows the samples.
     Run {
-        /// The sample.
-        sample: String,
-        /// Problem size (SAXPY: number of elements, default 2^20).
+        /// The sample: `saxpy`, `rodinia/<name>` (or just `<name>`).
+        sample: Option<String>,
+        /// Run every sample.
+        #[arg(long, conflicts_with = "sample")]
+        all: bool,
+        /// Problem size: small (seconds; what CI runs), default (Rodinia's default), large.
+        #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
+        size: warpsim::sample::Size,
+        /// SAXPY only: number of elements, instead of a size.
         #[arg(long)]
         n: Option<usize>,
         /// Host threads running CTAs (default: every core).
@@ -43,6 +49,8 @@ enum Command {
         #[arg(long)]
         budget: Option<u64>,
     },
+    /// List every sample with its sizes and kernels.
+    List,
     /// Run any PTX kernel, or a chain of kernels from one module, without writing a driver.
     ///
     /// Arguments are scalars and device buffers made from .npy files, raw files or zeros;
@@ -86,10 +94,22 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run {
             sample,
+            all,
+            size,
             n,
             threads,
             budget,
-        } => run::run(&sample, &run::RunOptions { n, threads, budget }),
+        } => run::run(
+            sample.as_deref(),
+            all,
+            &run::RunOptions {
+                size,
+                n,
+                threads,
+                budget,
+            },
+        ),
+        Command::List => run::list(),
         Command::RunPtx(args) => run_ptx::run(args),
         Command::Dis { file, kernel } => dis::run(&file, kernel.as_deref()),
         Command::Check { files } => check::run(&files),

@@ -1,16 +1,21 @@
-//! `warpsim run`: run a sample end to end, validate it, and report counts and time.
+//! `warpsim run` and `warpsim list`: run samples end to end, validate them, and report counts
+//! and time.
 
 use runtime::{Device, DeviceConfig};
 use std::process::ExitCode;
+use warpsim::registry;
+use warpsim::sample::{Sample, Size};
 
-/// Options shared by every sample run.
+/// Options of `warpsim run`.
 pub(crate) struct RunOptions {
+    pub size: Size,
+    /// SAXPY only: an exact element count instead of a size.
     pub n: Option<usize>,
     pub threads: Option<usize>,
     pub budget: Option<u64>,
 }
 
-pub(crate) fn run(sample: &str, opts: &RunOptions) -> Result<ExitCode, String> {
+fn device(opts: &RunOptions) -> Result<Device, String> {
     let mut config = DeviceConfig::default();
     if let Some(t) = opts.threads {
         config.host_threads = t.max(1);
@@ -18,34 +23,103 @@ pub(crate) fn run(sample: &str, opts: &RunOptions) -> Result<ExitCode, String> {
     if let Some(b) = opts.budget {
         config.cta_budget = b;
     }
-    let threads = config.host_threads;
-    let dev = Device::new(config).map_err(|e| format!("error: {e}"))?;
-    match sample {
-        "saxpy" => {
-            let n = opts.n.unwrap_or(1 << 20);
-            let r = warpsim::saxpy::run(&dev, n).map_err(|e| format!("error: {e}"))?;
-            let verdict = if r.validation.passed() {
-                "PASS"
-            } else {
-                "FAIL"
-            };
-            println!("saxpy n={}: {verdict}: {}", r.n, r.validation);
-            println!(
-                "  {} thread instructions, {} warp instructions, {} CTAs",
-                r.stats.thread_insts, r.stats.warp_insts, r.stats.ctas
-            );
-            println!(
-                "  functional (interpreter, {threads} host thread{}): {:.3} s, {:.1} M thread-instructions/s",
-                if threads == 1 { "" } else { "s" },
-                r.seconds,
-                r.stats.thread_insts as f64 / r.seconds / 1e6
-            );
-            Ok(if r.validation.passed() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
+    Device::new(config).map_err(|e| format!("error: {e}"))
+}
+
+/// Runs one sample (`all == false`) or every sample.
+pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<ExitCode, String> {
+    let samples: Vec<&dyn Sample> = match (sample, all) {
+        (_, true) => registry::all(),
+        (Some(name), false) => vec![registry::find(name).ok_or_else(|| {
+            let names: Vec<_> = registry::all().iter().map(|s| s.name()).collect();
+            format!(
+                "error: unknown sample `{name}`; samples: {}",
+                names.join(", ")
+            )
+        })?],
+        (None, false) => {
+            return Err("error: name a sample (see `warpsim list`) or pass --all".into());
         }
-        other => Err(format!("error: unknown sample `{other}`; samples: saxpy")),
+    };
+    if opts.n.is_some() && samples.iter().any(|s| s.name() != "saxpy") {
+        return Err("error: --n applies to saxpy only; other samples take --size".into());
     }
+    let dev = device(opts)?;
+    let threads = dev.config().host_threads;
+    let mut failed = Vec::new();
+    for s in &samples {
+        match run_one(&dev, *s, opts) {
+            Ok(true) => {}
+            Ok(false) => failed.push(s.name()),
+            Err(e) => {
+                println!("{}: ERROR: {e}", s.name());
+                failed.push(s.name());
+            }
+        }
+    }
+    if samples.len() > 1 {
+        println!(
+            "{} of {} samples passed ({} size, functional, {threads} host thread{})",
+            samples.len() - failed.len(),
+            samples.len(),
+            opts.size.name(),
+            if threads == 1 { "" } else { "s" }
+        );
+        if !failed.is_empty() {
+            println!("failed: {}", failed.join(", "));
+        }
+    }
+    Ok(if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Runs and reports one sample; returns whether it passed.
+fn run_one(dev: &Device, s: &dyn Sample, opts: &RunOptions) -> runtime::Result<bool> {
+    let (label, outcome) = match (s.name(), opts.n) {
+        ("saxpy", Some(n)) => {
+            let r = warpsim::saxpy::run(dev, n)?;
+            let mut session = warpsim::sample::Session::new(dev);
+            session.stats = r.stats;
+            session.launches = 1;
+            session.kernel_seconds = r.seconds;
+            (format!("n={n}"), session.finish(r.validation))
+        }
+        _ => (
+            format!("{}: {}", opts.size.name(), s.size_description(opts.size)),
+            s.run(dev, opts.size)?,
+        ),
+    };
+    let verdict = if outcome.validation.passed() {
+        "PASS"
+    } else {
+        "FAIL"
+    };
+    println!("{} ({label}): {verdict}: {}", s.name(), outcome.validation);
+    let st = &outcome.stats;
+    println!(
+        "  {} launch(es), {} thread instructions, {} warp instructions, {} CTAs",
+        outcome.launches, st.thread_insts, st.warp_insts, st.ctas
+    );
+    let secs = outcome.kernel_seconds.max(1e-9);
+    println!(
+        "  functional (interpreter): {:.3} s in kernels, {:.1} M thread-instructions/s",
+        outcome.kernel_seconds,
+        st.thread_insts as f64 / secs / 1e6
+    );
+    Ok(outcome.validation.passed())
+}
+
+/// `warpsim list`: every sample with its sizes and kernels.
+pub(crate) fn list() -> Result<ExitCode, String> {
+    for s in registry::all() {
+        println!("{}", s.name());
+        println!("  kernels: {}", s.kernels().join(", "));
+        for size in Size::ALL {
+            println!("  {:<8} {}", size.name(), s.size_description(size));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,7 @@
 
 use crate::Validation;
 use crate::inputs::Rng;
+use crate::sample::{Outcome, Sample, Session, Size};
 use runtime::{Arg, Device, LaunchStats};
 
 /// Threads per block, as the CUDA samples use.
@@ -55,4 +56,40 @@ pub fn run(dev: &Device, n: usize) -> runtime::Result<SaxpyRun> {
         stats,
         seconds,
     })
+}
+
+/// SAXPY as a registered sample: small 2^16, default 2^20, large 2^24 elements.
+pub struct Saxpy;
+
+impl Saxpy {
+    pub fn elements(size: Size) -> usize {
+        match size {
+            Size::Small => 1 << 16,
+            Size::Default => 1 << 20,
+            Size::Large => 1 << 24,
+        }
+    }
+}
+
+impl Sample for Saxpy {
+    fn name(&self) -> &'static str {
+        "saxpy"
+    }
+
+    fn kernels(&self) -> &'static [&'static str] {
+        &["saxpy"]
+    }
+
+    fn size_description(&self, size: Size) -> String {
+        format!("{} elements", Saxpy::elements(size))
+    }
+
+    fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome> {
+        let r = run(dev, Saxpy::elements(size))?;
+        let mut session = Session::new(dev);
+        session.stats = r.stats;
+        session.launches = 1;
+        session.kernel_seconds = r.seconds;
+        Ok(session.finish(r.validation))
+    }
 }

@@ -1,0 +1,15 @@
+//! Every workload `warpsim run` and `warpsim list` know, in the order they are listed.
+
+use crate::sample::Sample;
+
+/// All samples: SAXPY, then the Rodinia ports in the priority order of the port issue.
+pub fn all() -> Vec<&'static dyn Sample> {
+    vec![&crate::saxpy::Saxpy]
+}
+
+/// Looks a sample up by name (`saxpy`, `rodinia/nn`; `nn` alone also finds `rodinia/nn`).
+pub fn find(name: &str) -> Option<&'static dyn Sample> {
+    all()
+        .into_iter()
+        .find(|s| s.name() == name || s.name().strip_prefix("rodinia/") == Some(name))
+}

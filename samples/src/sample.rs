@@ -1,0 +1,100 @@
+//! What every workload provides: a name, its kernels, three problem sizes, and a run that
+//! launches through the runtime and validates against a CPU reference.
+
+use crate::Validation;
+use runtime::{Arg, Device, Dim3, Kernel, LaunchStats, Module};
+
+/// Problem sizes: `small` runs in seconds (CI), `default` is Rodinia's default or the size the
+/// register-file papers used, `large` is bigger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Size {
+    Small,
+    Default,
+    Large,
+}
+
+impl Size {
+    pub const ALL: [Size; 3] = [Size::Small, Size::Default, Size::Large];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Size::Small => "small",
+            Size::Default => "default",
+            Size::Large => "large",
+        }
+    }
+}
+
+/// A workload.
+pub trait Sample: Sync {
+    /// `saxpy` or `rodinia/<name>`.
+    fn name(&self) -> &'static str;
+    /// Kernel names, in launch order.
+    fn kernels(&self) -> &'static [&'static str];
+    /// What a size means for this workload (e.g. "1024 × 1024 grid, 2 iterations").
+    fn size_description(&self, size: Size) -> String;
+    /// Runs at `size` on `dev` and validates the result.
+    fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome>;
+}
+
+/// The result of one run.
+pub struct Outcome {
+    pub validation: Validation,
+    /// Counters summed over every launch.
+    pub stats: LaunchStats,
+    pub launches: u64,
+    /// Wall time spent inside launches (host code excluded).
+    pub kernel_seconds: f64,
+}
+
+/// Launches kernels for a driver and keeps the totals an [`Outcome`] reports.
+pub struct Session<'d> {
+    pub dev: &'d Device,
+    pub stats: LaunchStats,
+    pub launches: u64,
+    pub kernel_seconds: f64,
+}
+
+impl<'d> Session<'d> {
+    pub fn new(dev: &'d Device) -> Session<'d> {
+        Session {
+            dev,
+            stats: LaunchStats::default(),
+            launches: 0,
+            kernel_seconds: 0.0,
+        }
+    }
+
+    /// Loads a committed PTX file, by path relative to the samples directory
+    /// (`rodinia/nn/nn.ptx`).
+    pub fn load(&self, relative: &str) -> runtime::Result<Module> {
+        self.dev.load_ptx_file(&crate::samples_dir().join(relative))
+    }
+
+    /// Launches and waits, accumulating counters and time.
+    pub fn launch(
+        &mut self,
+        kernel: &Kernel,
+        grid: impl Into<Dim3>,
+        block: impl Into<Dim3>,
+        dynamic_shared: u64,
+        args: &[Arg],
+    ) -> runtime::Result<LaunchStats> {
+        let start = std::time::Instant::now();
+        let stats = self.dev.launch(kernel, grid, block, dynamic_shared, args)?;
+        self.kernel_seconds += start.elapsed().as_secs_f64();
+        self.stats.merge(&stats);
+        self.launches += 1;
+        Ok(stats)
+    }
+
+    /// The outcome of the session with this validation.
+    pub fn finish(self, validation: Validation) -> Outcome {
+        Outcome {
+            validation,
+            stats: self.stats,
+            launches: self.launches,
+            kernel_seconds: self.kernel_seconds,
+        }
+    }
+}
