@@ -80,11 +80,12 @@ pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Box<Fault>> {
                         env,
                         w,
                         FaultKind::BudgetExceeded { budget },
+                        None,
                     )));
                 }
                 stats.warp_insts += 1;
                 match step(env, w, &mut stats.thread_insts) {
-                    Err(kind) => return Err(Box::new(fault(env, w, kind))),
+                    Err((kind, lane)) => return Err(Box::new(fault(env, w, kind, Some(lane)))),
                     Ok(Step::Continue) => {}
                     Ok(Step::Barrier(a)) => {
                         arrive(&mut barriers[a.id as usize], i, w, a);
@@ -161,14 +162,15 @@ fn try_release(env: &CtaEnv, barriers: &mut [Barrier], id: usize, warps: &mut [W
     }
 }
 
-/// Builds a fault located at warp `w`'s current instruction.
-pub fn fault(env: &CtaEnv, w: &Warp, kind: FaultKind) -> Fault {
+/// Builds a fault located at warp `w`'s current instruction, in `lane` (default: the lowest
+/// active lane).
+pub fn fault(env: &CtaEnv, w: &Warp, kind: FaultKind, lane: Option<u32>) -> Fault {
     let frame = w.frame();
     let code = &env.program.code[frame.func.index()];
     let (pc, mask) = frame.simt.top().map_or((0, w.live()), |e| (e.pc, e.mask));
     // The instruction that faulted is the one at the PC (the PC advances only on success).
     let inst = code.insts.get(pc as usize);
-    let lane = mask.trailing_zeros().min(31);
+    let lane = lane.unwrap_or(mask.trailing_zeros().min(31));
     let t = w.index * WARP_SIZE as u32 + lane;
     let [bx, by, _] = env.block;
     Fault {
@@ -225,12 +227,17 @@ fn deadlock(env: &CtaEnv, warps: &[Warp], barriers: &[Barrier]) -> Fault {
         .iter()
         .find(|w| matches!(w.state, WarpState::AtBarrier { .. }))
         .unwrap_or(&warps[0]);
+    let lane = match stuck.state {
+        WarpState::AtBarrier { lanes, .. } => Some(lanes.trailing_zeros().min(31)),
+        _ => None,
+    };
     let mut f = fault(
         env,
         stuck,
         FaultKind::BarrierDeadlock {
             detail: detail.join("; "),
         },
+        lane,
     );
     // Point at the barrier itself.
     if let WarpState::AtBarrier { pc, .. } = stuck.state {

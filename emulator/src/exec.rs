@@ -80,7 +80,8 @@ impl CtaEnv<'_> {
         &self.program.code[w.frame().func.index()]
     }
 
-    fn special(&self, w: &Warp, lane: usize, s: SpecialReg) -> u64 {
+    /// The value of special register `s` in one lane.
+    pub fn special_value(&self, w: &Warp, lane: usize, s: SpecialReg) -> u64 {
         let t = w.index * WARP_SIZE as u32 + lane as u32;
         let [bx, by, _] = self.block;
         let tid = [t % bx, (t / bx) % by, t / (bx * by)];
@@ -129,7 +130,7 @@ impl CtaEnv<'_> {
             Operand::Reg(r) => w.frame().regs[r.index() * WARP_SIZE + lane],
             Operand::NotPred(r) => (w.frame().regs[r.index() * WARP_SIZE + lane] & 1) ^ 1,
             Operand::Imm(v) => *v,
-            Operand::Special(s) => self.special(w, lane, *s),
+            Operand::Special(s) => self.special_value(w, lane, *s),
             Operand::SymbolAddr { sym, offset } => self
                 .symbol_value(w, self.location(w, *sym))
                 .wrapping_add(*offset as u64),
@@ -287,7 +288,11 @@ fn pred_mask(frame: &Frame, p: VReg, mask: u32) -> u32 {
 
 /// Executes the instruction at the warp's PC. Returns the number of lanes that executed it
 /// through `thread_insts`.
-pub fn step(env: &mut CtaEnv, w: &mut Warp, thread_insts: &mut u64) -> Result<Step, FaultKind> {
+pub fn step(
+    env: &mut CtaEnv,
+    w: &mut Warp,
+    thread_insts: &mut u64,
+) -> Result<Step, (FaultKind, u32)> {
     let program = env.program;
     let frame = w.frame();
     let code = &program.code[frame.func.index()];
@@ -325,14 +330,17 @@ pub fn step(env: &mut CtaEnv, w: &mut Warp, thread_insts: &mut u64) -> Result<St
             w.frame_mut().simt.remove_lanes(exec);
             Step::Continue
         }
-        Op::Trap if exec != 0 => return Err(FaultKind::Trap),
+        Op::Trap if exec != 0 => return Err((FaultKind::Trap, first_lane(exec) as u32)),
         Op::Unsupported { text } if exec != 0 => {
-            return Err(FaultKind::Unsupported { what: text.clone() });
+            return Err((
+                FaultKind::Unsupported { what: text.clone() },
+                first_lane(exec) as u32,
+            ));
         }
         Op::Call { callee, args, .. } => {
             w.frame_mut().simt.goto(next);
             if exec != 0 {
-                call(env, w, *callee, args, exec, pc)?;
+                call(env, w, *callee, args, exec, pc).map_err(at(first_lane(exec)))?;
             }
             Step::Continue
         }
@@ -521,7 +529,7 @@ fn execute(
     inst: &Inst,
     exec: u32,
     active: u32,
-) -> Result<(), FaultKind> {
+) -> Result<(), (FaultKind, u32)> {
     let program = env.program;
     let code = &program.code[w.frame().func.index()];
     match &inst.op {
@@ -531,11 +539,12 @@ fn execute(
                 unreachable!("verified load shape")
             };
             for l in lanes(exec) {
-                let t = env.target(w, *space, addr, l)?;
-                check_vector_alignment(t, size * n)?;
+                let t = env.target(w, *space, addr, l).map_err(at(l))?;
+                check_vector_alignment(t, size * n).map_err(at(l))?;
                 let values: Vec<u64> = (0..n)
                     .map(|i| env.load(w, offset(t, i * size), l, size))
-                    .collect::<Result<_, _>>()?;
+                    .collect::<Result<_, _>>()
+                    .map_err(at(l))?;
                 let frame = w.frame_mut();
                 match &inst.dsts[0] {
                     Operand::Vector(elems) => {
@@ -553,14 +562,15 @@ fn execute(
                 unreachable!("verified store shape")
             };
             for l in lanes(exec) {
-                let t = env.target(w, *space, addr, l)?;
-                check_vector_alignment(t, size * n)?;
+                let t = env.target(w, *space, addr, l).map_err(at(l))?;
+                check_vector_alignment(t, size * n).map_err(at(l))?;
                 let values: Vec<u64> = match &inst.srcs[1] {
                     Operand::Vector(elems) => elems.iter().map(|e| env.read(w, e, l)).collect(),
                     v => vec![env.read(w, v, l)],
                 };
                 for (i, v) in values.into_iter().enumerate() {
-                    env.store(w, offset(t, i as u32 * size), l, size, v)?;
+                    env.store(w, offset(t, i as u32 * size), l, size, v)
+                        .map_err(at(l))?;
                 }
             }
         }
@@ -572,7 +582,7 @@ fn execute(
             for l in lanes(exec) {
                 let b = env.read(w, &inst.srcs[1], l);
                 let c = inst.srcs.get(2).map_or(0, |c| env.read(w, c, l));
-                let target = env.target(w, *space, addr, l)?;
+                let target = env.target(w, *space, addr, l).map_err(at(l))?;
                 // `atom.add.f32` flushes subnormals in global memory but not in shared memory.
                 let resolved = match target {
                     Target::Global(_) => isa::StateSpace::Global,
@@ -581,19 +591,23 @@ fn execute(
                 let update =
                     |old: u64| alu::atomic::atomic_update_in(resolved, *op, *ty, old, b, c);
                 let old = match target {
-                    Target::Global(a) => env.mem.atomic(a, size, update).map_err(global_fault)?,
+                    Target::Global(a) => env
+                        .mem
+                        .atomic(a, size, update)
+                        .map_err(global_fault)
+                        .map_err(at(l))?,
                     Target::Shared(o) => {
-                        let old = read_bytes(&env.shared, o, size, "shared")?;
-                        write_bytes(&mut env.shared, o, size, update(old), "shared")?;
+                        let old = read_bytes(&env.shared, o, size, "shared").map_err(at(l))?;
+                        write_bytes(&mut env.shared, o, size, update(old), "shared")
+                            .map_err(at(l))?;
                         old
                     }
                     _ => {
-                        return Err(FaultKind::Unsupported {
-                            what: format!(
-                                "atomics outside global and shared memory (`{}`)",
-                                inst_name(inst)
-                            ),
-                        });
+                        let what = format!(
+                            "atomics outside global and shared memory (`{}`)",
+                            inst_name(inst)
+                        );
+                        return Err((FaultKind::Unsupported { what }, l as u32));
                     }
                 };
                 if let Some(d) = inst.dsts.first() {
@@ -651,12 +665,11 @@ fn execute(
                 StateSpace::Local => LOCAL_WINDOW,
                 StateSpace::Global | StateSpace::Const => 0,
                 _ => {
-                    return Err(FaultKind::Unsupported {
-                        what: format!(
-                            "`{}` (generic addresses of kernel parameters)",
-                            inst_name(inst)
-                        ),
-                    });
+                    let what = format!(
+                        "`{}` (generic addresses of kernel parameters)",
+                        inst_name(inst)
+                    );
+                    return Err((FaultKind::Unsupported { what }, first_lane(exec) as u32));
                 }
             };
             for l in lanes(exec) {
@@ -772,10 +785,14 @@ fn execute(
                     *slot = env.read(w, s, l);
                 }
                 let mut carry = w.carry & (1 << l) != 0;
-                let out =
-                    alu::eval(op, &vals[..n], &mut carry).map_err(|_| FaultKind::Unsupported {
-                        what: inst_name(inst),
-                    })?;
+                let out = alu::eval(op, &vals[..n], &mut carry).map_err(|_| {
+                    (
+                        FaultKind::Unsupported {
+                            what: inst_name(inst),
+                        },
+                        l as u32,
+                    )
+                })?;
                 w.carry = (w.carry & !(1 << l)) | (u32::from(carry) << l);
                 let frame = w.frame_mut();
                 for (d, v) in inst.dsts.iter().zip(out) {
@@ -789,6 +806,29 @@ fn execute(
         }
     }
     Ok(())
+}
+
+/// Attaches the lane to a fault.
+fn at(lane: usize) -> impl Fn(FaultKind) -> (FaultKind, u32) {
+    move |k| (k, lane as u32)
+}
+
+/// Executes a data-path instruction for the lanes of `mask` whose guard holds (used by the
+/// JIT for instructions it hands back to the interpreter's code).
+pub fn execute_guarded(
+    env: &mut CtaEnv,
+    w: &mut Warp,
+    inst: &Inst,
+    mask: u32,
+) -> Result<(), (FaultKind, u32)> {
+    let exec = match inst.guard {
+        None => mask,
+        Some(g) => {
+            let t = pred_mask(w.frame(), g.pred, mask);
+            if g.negated { mask & !t } else { t }
+        }
+    };
+    execute(env, w, inst, exec, mask)
 }
 
 fn inst_name(inst: &Inst) -> String {

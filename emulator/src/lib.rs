@@ -15,6 +15,7 @@ pub mod alu;
 pub mod cta;
 pub mod error;
 pub mod exec;
+pub mod jit;
 pub mod launch;
 pub mod memory;
 pub mod program;

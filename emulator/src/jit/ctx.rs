@@ -1,0 +1,221 @@
+//! The context compiled code runs in, and the helpers it calls for what it does not do inline.
+//!
+//! A compiled run receives one pointer, to a [`JitCtx`], whose layout is `repr(C)` because
+//! generated code reads its fields at fixed offsets. Helpers are `extern "C"` functions that
+//! receive the same pointer back; they reach the engine's state (the CTA environment and the
+//! warp) through it, so anything the JIT does not lower inline runs the interpreter's own code
+//! and stays bit-identical by construction.
+
+use crate::alu;
+use crate::error::FaultKind;
+use crate::exec::{self, CtaEnv};
+use crate::memory::GLOBAL_BASE;
+use crate::warp::{WARP_SIZE, Warp};
+use isa::{Inst, Op};
+use std::mem::offset_of;
+
+/// Status codes a compiled run returns.
+pub const STATUS_OK: u32 = 0;
+pub const STATUS_FAULT: u32 = 1;
+
+/// Everything compiled code reads or writes.
+#[repr(C)]
+pub struct JitCtx {
+    /// The current frame's registers, `regs[reg * 32 + lane]`.
+    pub regs: *mut u64,
+    /// Lanes running this run (the SIMT stack's top mask).
+    pub mask: u32,
+    /// Each lane's carry flag, bit per lane (the warp's CC.CF).
+    pub carry: u32,
+    /// Base of the global-memory mapping, and the device-address range known to be inside one
+    /// live allocation (the last one looked up), for inline bounds checks.
+    pub global_base: *mut u8,
+    pub ok_lo: u64,
+    pub ok_hi: u64,
+    pub shared: *mut u8,
+    pub shared_len: u64,
+    /// Each lane's local memory.
+    pub local: [*mut u8; WARP_SIZE],
+    pub local_len: [u64; WARP_SIZE],
+    /// The current frame's offset in local memory.
+    pub local_base: u64,
+    pub params: *const u8,
+    pub params_len: u64,
+    /// Set by a faulting helper or inline check: the fault, its lane and instruction PC.
+    pub fault_lane: u32,
+    pub fault_pc: u32,
+    pub fault: Option<FaultKind>,
+    /// The engine state, for helpers.
+    pub env: *mut CtaEnv<'static>,
+    pub warp: *mut Warp,
+}
+
+/// Byte offsets of the fields generated code uses.
+pub struct Offsets;
+
+impl Offsets {
+    pub const REGS: i32 = offset_of!(JitCtx, regs) as i32;
+    pub const MASK: i32 = offset_of!(JitCtx, mask) as i32;
+    pub const CARRY: i32 = offset_of!(JitCtx, carry) as i32;
+    pub const GLOBAL_BASE: i32 = offset_of!(JitCtx, global_base) as i32;
+    pub const OK_LO: i32 = offset_of!(JitCtx, ok_lo) as i32;
+    pub const OK_HI: i32 = offset_of!(JitCtx, ok_hi) as i32;
+    pub const SHARED: i32 = offset_of!(JitCtx, shared) as i32;
+    pub const SHARED_LEN: i32 = offset_of!(JitCtx, shared_len) as i32;
+    pub const LOCAL: i32 = offset_of!(JitCtx, local) as i32;
+    pub const LOCAL_LEN: i32 = offset_of!(JitCtx, local_len) as i32;
+    pub const LOCAL_BASE: i32 = offset_of!(JitCtx, local_base) as i32;
+    pub const PARAMS: i32 = offset_of!(JitCtx, params) as i32;
+    pub const PARAMS_LEN: i32 = offset_of!(JitCtx, params_len) as i32;
+}
+
+impl JitCtx {
+    fn env(&mut self) -> &mut CtaEnv<'static> {
+        // SAFETY: the engine sets `env` to a live CTA environment for the duration of the run.
+        unsafe { &mut *self.env }
+    }
+
+    fn warp(&mut self) -> &mut Warp {
+        // SAFETY: as for `env`; the warp is not otherwise borrowed while compiled code runs.
+        unsafe { &mut *self.warp }
+    }
+
+    fn record(&mut self, kind: FaultKind, lane: u32, pc: u32) -> u32 {
+        self.fault = Some(kind);
+        self.fault_lane = lane;
+        self.fault_pc = pc;
+        STATUS_FAULT
+    }
+}
+
+/// Evaluates one lane of an ALU instruction with the interpreter's own numerics.
+///
+/// `srcs` holds the sources' values; the two results go to `out`. Returns 0, or 1 when the
+/// operation is not an ALU operation (a bug in run formation).
+pub extern "C" fn helper_alu(
+    ctx: *mut JitCtx,
+    op: *const Op,
+    srcs: *const u64,
+    n: u32,
+    lane: u32,
+    out: *mut u64,
+) -> u32 {
+    // SAFETY: generated code passes a live context, an `Op` owned by the program (which
+    // outlives compiled code), and stack slots of the sizes named.
+    let (ctx, op, srcs, out) = unsafe {
+        (
+            &mut *ctx,
+            &*op,
+            std::slice::from_raw_parts(srcs, n as usize),
+            std::slice::from_raw_parts_mut(out, 2),
+        )
+    };
+    let mut carry = ctx.carry & (1 << lane) != 0;
+    match alu::eval(op, srcs, &mut carry) {
+        Ok(r) => {
+            ctx.carry = (ctx.carry & !(1 << lane)) | (u32::from(carry) << lane);
+            out.copy_from_slice(&r);
+            0
+        }
+        Err(_) => 1,
+    }
+}
+
+/// The value of a special register in one lane.
+pub extern "C" fn helper_special(ctx: *mut JitCtx, code: u32, lane: u32) -> u64 {
+    // SAFETY: generated code passes a live context.
+    let ctx = unsafe { &mut *ctx };
+    let reg = super::special_from_code(code);
+    let (env, warp) = (ctx.env as *const CtaEnv, ctx.warp as *const Warp);
+    // SAFETY: shared reads of the environment and warp, which the engine keeps alive.
+    unsafe { (*env).special_value(&*warp, lane as usize, reg) }
+}
+
+/// Checks a global access that missed the cached allocation range: on success refreshes the
+/// cache and returns 0; on failure records the fault and returns 1.
+pub extern "C" fn helper_global_check(
+    ctx: *mut JitCtx,
+    addr: u64,
+    size: u32,
+    lane: u32,
+    pc: u32,
+) -> u32 {
+    // SAFETY: generated code passes a live context.
+    let ctx = unsafe { &mut *ctx };
+    let mem = ctx.env().mem;
+    // Alignment first, as the interpreter's `GlobalMemory::load` checks it.
+    if !addr.is_multiple_of(u64::from(size)) {
+        return ctx.record(
+            FaultKind::MisalignedAddress {
+                space: "global",
+                address: addr,
+            },
+            lane,
+            pc,
+        );
+    }
+    match mem.allocation_of(addr, u64::from(size)) {
+        Some((start, len)) => {
+            ctx.ok_lo = start;
+            ctx.ok_hi = start + len;
+            STATUS_OK
+        }
+        None => ctx.record(
+            FaultKind::IllegalAddress {
+                space: "global",
+                address: addr,
+            },
+            lane,
+            pc,
+        ),
+    }
+}
+
+/// Records a fault of an inline shared/local/param check.
+pub extern "C" fn helper_fault(
+    ctx: *mut JitCtx,
+    space: u32,
+    misaligned: u32,
+    addr: u64,
+    lane: u32,
+    pc: u32,
+) -> u32 {
+    // SAFETY: generated code passes a live context.
+    let ctx = unsafe { &mut *ctx };
+    let space = match space {
+        0 => "shared",
+        1 => "local",
+        _ => "param",
+    };
+    let kind = if misaligned != 0 {
+        FaultKind::MisalignedAddress {
+            space,
+            address: addr,
+        }
+    } else {
+        FaultKind::IllegalAddress {
+            space,
+            address: addr,
+        }
+    };
+    ctx.record(kind, lane, pc)
+}
+
+/// Runs one warp-wide instruction (warp collectives, atomics, fences) with the interpreter's
+/// code, for the lanes in the context's mask whose guard holds. Returns a status code.
+pub extern "C" fn helper_warp(ctx: *mut JitCtx, inst: *const Inst, pc: u32) -> u32 {
+    // SAFETY: generated code passes a live context and an instruction owned by the program.
+    let (ctx, inst) = unsafe { (&mut *ctx, &*inst) };
+    let mask = ctx.mask;
+    let carry = ctx.carry;
+    let (env, warp) = (ctx.env, ctx.warp);
+    // SAFETY: the engine state is live and not otherwise borrowed during the call.
+    let (env, warp) = unsafe { (&mut *env, &mut *warp) };
+    warp.carry = carry;
+    let result = exec::execute_guarded(env, warp, inst, mask);
+    ctx.carry = warp.carry;
+    match result {
+        Ok(()) => STATUS_OK,
+        Err((kind, lane)) => ctx.record(kind, lane, pc),
+    }
+}
