@@ -4,7 +4,13 @@ use crate::sample::Sample;
 
 /// All samples: SAXPY, then the Rodinia ports in the priority order of the port issue.
 pub fn all() -> Vec<&'static dyn Sample> {
-    vec![&crate::saxpy::Saxpy]
+    vec![
+        &crate::saxpy::Saxpy,
+        &crate::rodinia::nn::Nn,
+        &crate::rodinia::hotspot::Hotspot,
+        &crate::rodinia::backprop::Backprop,
+        &crate::rodinia::streamcluster::Streamcluster,
+    ]
 }
 
 /// Looks a sample up by name (`saxpy`, `rodinia/nn`; `nn` alone also finds `rodinia/nn`).

@@ -1,3 +1,8 @@
 //! Ports of the Rodinia 3.1 benchmarks, written for warpsim: each keeps Rodinia's kernel names,
 //! block sizes, launch sequence and host-side iteration, with its own CUDA sources under
 //! `samples/rodinia/<name>/`, seeded inputs and a CPU reference in Rust.
+
+pub mod backprop;
+pub mod hotspot;
+pub mod nn;
+pub mod streamcluster;
