@@ -10,6 +10,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::hotspot::Hotspot,
         &crate::rodinia::backprop::Backprop,
         &crate::rodinia::streamcluster::Streamcluster,
+        &crate::rodinia::bptree::BPlusTree,
     ]
 }
 
