@@ -12,6 +12,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::backprop::Backprop,
         &crate::rodinia::streamcluster::Streamcluster,
         &crate::rodinia::bptree::BPlusTree,
+        &crate::rodinia::lavamd::LavaMd,
     ]
 }
 

@@ -6,5 +6,6 @@ pub mod backprop;
 pub mod bptree;
 pub mod hotspot;
 pub mod hotspot3d;
+pub mod lavamd;
 pub mod nn;
 pub mod streamcluster;
