@@ -10,9 +10,11 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::hotspot::Hotspot,
         &crate::rodinia::hotspot3d::Hotspot3d,
         &crate::rodinia::backprop::Backprop,
+        &crate::rodinia::sradv2::SradV2,
         &crate::rodinia::streamcluster::Streamcluster,
         &crate::rodinia::bptree::BPlusTree,
         &crate::rodinia::lavamd::LavaMd,
+        &crate::rodinia::cfd::Cfd,
     ]
 }
 

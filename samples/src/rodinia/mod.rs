@@ -4,8 +4,10 @@
 
 pub mod backprop;
 pub mod bptree;
+pub mod cfd;
 pub mod hotspot;
 pub mod hotspot3d;
 pub mod lavamd;
 pub mod nn;
+pub mod sradv2;
 pub mod streamcluster;
