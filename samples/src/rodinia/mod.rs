@@ -9,5 +9,6 @@ pub mod hotspot;
 pub mod hotspot3d;
 pub mod lavamd;
 pub mod nn;
+pub mod nw;
 pub mod sradv2;
 pub mod streamcluster;
