@@ -10,6 +10,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::hotspot::Hotspot,
         &crate::rodinia::hotspot3d::Hotspot3d,
         &crate::rodinia::nw::Nw,
+        &crate::rodinia::lud::Lud,
         &crate::rodinia::backprop::Backprop,
         &crate::rodinia::sradv2::SradV2,
         &crate::rodinia::streamcluster::Streamcluster,

@@ -8,6 +8,7 @@ pub mod cfd;
 pub mod hotspot;
 pub mod hotspot3d;
 pub mod lavamd;
+pub mod lud;
 pub mod nn;
 pub mod nw;
 pub mod sradv2;
