@@ -9,6 +9,9 @@
 
 use crate::error::{Fault, FaultKind};
 use crate::exec::{Arrival, CtaEnv, Step, step, write_reduction};
+use crate::jit::ctx::JitCtx;
+use crate::jit::{JitKernel, Run};
+use crate::launch::LaunchStats;
 use crate::warp::{WARP_SIZE, Warp, WarpState};
 use isa::BarRedOp;
 
@@ -17,14 +20,10 @@ const SLICE: u32 = 64;
 /// Hardware barriers per CTA.
 const BARRIERS: usize = 16;
 
-/// Counters of one CTA's execution.
+/// Counters of one CTA's execution (the launch counters, with `ctas` unused).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CtaStats {
-    pub warp_insts: u64,
-    pub thread_insts: u64,
-    pub divergent_branches: u64,
-    pub reconvergences: u64,
-    pub max_simt_depth: usize,
+    pub counters: crate::launch::LaunchStats,
 }
 
 #[derive(Default)]
@@ -49,23 +48,38 @@ impl Barrier {
 }
 
 /// Runs the CTA to completion. `budget` bounds the warp instructions it may execute.
-pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Box<Fault>> {
+pub fn run_cta(
+    env: &mut CtaEnv,
+    budget: u64,
+    jit: Option<&JitKernel>,
+    warps: &mut Vec<Warp>,
+) -> Result<CtaStats, Box<Fault>> {
     let kernel_code = &env.program.code[env.kernel.index()];
     let threads = env.block.iter().product::<u32>();
-    let nwarps = threads.div_ceil(WARP_SIZE as u32);
-    let mut warps: Vec<Warp> = (0..nwarps)
-        .map(|i| {
-            let in_warp = (threads - i * WARP_SIZE as u32).min(WARP_SIZE as u32);
-            let valid = if in_warp == 32 {
-                u32::MAX
-            } else {
-                (1u32 << in_warp) - 1
-            };
-            Warp::new(i, valid, env.kernel, kernel_code)
-        })
-        .collect();
+    let nwarps = threads.div_ceil(WARP_SIZE as u32) as usize;
+    // `warps` is the caller's pool: warps of earlier CTAs are reset rather than reallocated.
+    warps.truncate(nwarps);
+    for i in 0..nwarps {
+        let in_warp = (threads - i as u32 * WARP_SIZE as u32).min(WARP_SIZE as u32);
+        let valid = if in_warp == 32 {
+            u32::MAX
+        } else {
+            (1u32 << in_warp) - 1
+        };
+        match warps.get_mut(i) {
+            Some(w) => w.reset(i as u32, valid, env.kernel, kernel_code, env.block),
+            None => warps.push(Warp::new(
+                i as u32,
+                valid,
+                env.kernel,
+                kernel_code,
+                env.block,
+            )),
+        }
+    }
     let mut barriers: Vec<Barrier> = (0..BARRIERS).map(|_| Barrier::fresh()).collect();
-    let mut stats = CtaStats::default();
+    let mut cta = CtaStats::default();
+    let stats = &mut cta.counters;
     loop {
         let mut progressed = false;
         for i in 0..warps.len() {
@@ -73,6 +87,7 @@ pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Box<Fault>> {
                 continue;
             }
             progressed = true;
+            let mut barrier_event = false;
             for _ in 0..SLICE {
                 let w = &mut warps[i];
                 if stats.warp_insts >= budget {
@@ -83,11 +98,11 @@ pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Box<Fault>> {
                         None,
                     )));
                 }
-                stats.warp_insts += 1;
-                match step(env, w, &mut stats.thread_insts) {
+                match advance(env, w, jit, stats) {
                     Err((kind, lane)) => return Err(Box::new(fault(env, w, kind, Some(lane)))),
                     Ok(Step::Continue) => {}
                     Ok(Step::Barrier(a)) => {
+                        barrier_event = true;
                         arrive(&mut barriers[a.id as usize], i, w, a);
                     }
                 }
@@ -96,24 +111,113 @@ pub fn run_cta(env: &mut CtaEnv, budget: u64) -> Result<CtaStats, Box<Fault>> {
                 }
             }
             // An arrival, or an exit (fewer threads left to wait for), may complete a barrier.
-            for id in 0..BARRIERS {
-                try_release(env, &mut barriers, id, &mut warps);
+            if barrier_event || warps[i].state != WarpState::Ready {
+                for id in 0..BARRIERS {
+                    try_release(env, &mut barriers, id, warps);
+                }
             }
         }
         if warps.iter().all(|w| w.state == WarpState::Done) {
             break;
         }
         if !progressed {
-            return Err(Box::new(deadlock(env, &warps, &barriers)));
+            return Err(Box::new(deadlock(env, warps, &barriers)));
         }
     }
-    for w in &warps {
+    for w in warps.iter() {
         let s = w.simt_totals();
         stats.divergent_branches += s.divergent_branches;
         stats.reconvergences += s.reconvergences;
         stats.max_simt_depth = stats.max_simt_depth.max(s.max_depth);
     }
-    Ok(stats)
+    Ok(cta)
+}
+
+/// Executes the warp's next compiled run, or its next instruction through the interpreter.
+fn advance(
+    env: &mut CtaEnv,
+    w: &mut Warp,
+    jit: Option<&JitKernel>,
+    stats: &mut LaunchStats,
+) -> Result<Step, (FaultKind, u32)> {
+    if let Some(jit) = jit {
+        let frame = w.frame();
+        let top = *frame.simt.top().expect("a ready warp has a SIMT entry");
+        if let Some(run) = jit.run_at(frame.func, top.pc) {
+            let len = u64::from(run.end - run.start);
+            stats.warp_insts += len;
+            stats.thread_insts += len * u64::from(top.mask.count_ones());
+            stats.jit_insts += len;
+            stats.jit_inline += u64::from(run.inline);
+            stats.jit_alu_helper += u64::from(run.alu_helper);
+            stats.jit_warp_helper += u64::from(run.warp_helper);
+            run_compiled(env, w, run, top.mask)?;
+            w.executed += len;
+            w.frame_mut().simt.goto(run.end);
+            return Ok(Step::Continue);
+        }
+        stats.engine_insts += 1;
+        let code = &env.program.code[frame.func.index()];
+        if crate::jit::placement(&code.insts[top.pc as usize].op) != crate::jit::Placement::Engine {
+            stats.fallback_insts += 1;
+        }
+    }
+    stats.warp_insts += 1;
+    step(env, w, &mut stats.thread_insts)
+}
+
+/// Calls a compiled run for the lanes of `mask`.
+fn run_compiled(
+    env: &mut CtaEnv,
+    w: &mut Warp,
+    run: &Run,
+    mask: u32,
+) -> Result<(), (FaultKind, u32)> {
+    let mut local = [std::ptr::null_mut(); WARP_SIZE];
+    let mut local_len = [0u64; WARP_SIZE];
+    for (l, buf) in w.local.iter_mut().enumerate() {
+        local[l] = buf.as_mut_ptr();
+        local_len[l] = buf.len() as u64;
+    }
+    let local_base = w.frame().local_base;
+    let mut ctx = JitCtx {
+        regs: w.frame_mut().regs.as_mut_ptr(),
+        mask,
+        carry: w.carry,
+        global_base: env.mem.host_base(),
+        capacity: env.mem.capacity(),
+        granules: env.mem.granule_bits(),
+        shared: env.shared.as_mut_ptr(),
+        shared_len: env.shared.len() as u64,
+        local,
+        local_len,
+        local_base,
+        params: env.params.as_ptr(),
+        params_len: env.params.len() as u64,
+        run_start: run.start,
+        executed_before: w.executed,
+        tid: w.tid.as_ptr(),
+        ntid: env.block,
+        ctaid: env.cta,
+        nctaid: env.grid,
+        warp_index: w.index,
+        fault_lane: 0,
+        fault_pc: 0,
+        fault: None,
+        env: (env as *mut CtaEnv).cast::<CtaEnv<'static>>(),
+        warp: w as *mut Warp,
+    };
+    // SAFETY: the run was compiled for this program and reads the context's pointers, which
+    // stay valid for the call (no frame or buffer is resized while compiled code runs).
+    let status = unsafe { (run.code)(&mut ctx) };
+    w.carry = ctx.carry;
+    match ctx.fault.take() {
+        Some(kind) if status != crate::jit::ctx::STATUS_OK => {
+            w.frame_mut().simt.set_pc(ctx.fault_pc);
+            Err((kind, ctx.fault_lane))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn arrive(b: &mut Barrier, warp: usize, w: &mut Warp, a: Arrival) {

@@ -82,9 +82,11 @@ impl CtaEnv<'_> {
 
     /// The value of special register `s` in one lane.
     pub fn special_value(&self, w: &Warp, lane: usize, s: SpecialReg) -> u64 {
-        let t = w.index * WARP_SIZE as u32 + lane as u32;
-        let [bx, by, _] = self.block;
-        let tid = [t % bx, (t / bx) % by, t / (bx * by)];
+        let tid = [
+            w.tid[lane],
+            w.tid[WARP_SIZE + lane],
+            w.tid[2 * WARP_SIZE + lane],
+        ];
         let dim = |d: isa::Dim| d.index();
         let lane_bit = 1u64 << lane;
         u64::from(match s {

@@ -19,9 +19,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Default bound on the warp instructions of one CTA; a runaway loop hits it in seconds.
 pub const DEFAULT_CTA_BUDGET: u64 = 1 << 28;
 
+/// Which engine executes instructions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The interpreter, the executable specification.
+    Interpreter,
+    /// Cranelift-compiled code for straight-line runs; the engine keeps control flow.
+    #[default]
+    Jit,
+}
+
 /// How to launch.
 #[derive(Clone, Debug)]
 pub struct LaunchConfig {
+    pub engine: Engine,
     pub grid: [u32; 3],
     pub block: [u32; 3],
     /// Bytes of dynamic shared memory per CTA.
@@ -41,17 +52,24 @@ pub struct LaunchStats {
     pub divergent_branches: u64,
     pub reconvergences: u64,
     pub max_simt_depth: usize,
+    /// JIT engine: warp instructions executed in compiled runs, and of those the ones lowered
+    /// inline, through the ALU helper, and through the warp-wide helper.
+    pub jit_insts: u64,
+    pub jit_inline: u64,
+    pub jit_alu_helper: u64,
+    pub jit_warp_helper: u64,
+    /// JIT engine: warp instructions the engine executed itself (control flow, calls,
+    /// barriers; and anything not compiled, which would be a fallback).
+    pub engine_insts: u64,
+    /// JIT engine: of `engine_insts`, data-path instructions that fell back to the interpreter.
+    pub fallback_insts: u64,
 }
 
 impl LaunchStats {
     fn add(&mut self, s: &CtaStats) {
         self.merge(&LaunchStats {
             ctas: 1,
-            warp_insts: s.warp_insts,
-            thread_insts: s.thread_insts,
-            divergent_branches: s.divergent_branches,
-            reconvergences: s.reconvergences,
-            max_simt_depth: s.max_simt_depth,
+            ..s.counters
         });
     }
 
@@ -63,6 +81,12 @@ impl LaunchStats {
         self.divergent_branches += o.divergent_branches;
         self.reconvergences += o.reconvergences;
         self.max_simt_depth = self.max_simt_depth.max(o.max_simt_depth);
+        self.jit_insts += o.jit_insts;
+        self.jit_inline += o.jit_inline;
+        self.jit_alu_helper += o.jit_alu_helper;
+        self.jit_warp_helper += o.jit_warp_helper;
+        self.engine_insts += o.engine_insts;
+        self.fallback_insts += o.fallback_insts;
     }
 }
 
@@ -75,6 +99,24 @@ pub fn launch(
     params: &[u8],
     cfg: &LaunchConfig,
 ) -> Result<LaunchStats, Box<Fault>> {
+    let jit = match cfg.engine {
+        Engine::Interpreter => None,
+        Engine::Jit => Some(program.jit(kernel).map_err(|e| {
+            let name = program.code[kernel.index()].name.clone();
+            Box::new(Fault {
+                kind: crate::error::FaultKind::Unsupported {
+                    what: format!("JIT compilation: {e}"),
+                },
+                kernel: name.clone(),
+                function: name,
+                cta: [0; 3],
+                thread: [0; 3],
+                pc: 0,
+                line: 0,
+                inst: String::new(),
+            })
+        })?),
+    };
     let layout = program.layouts[kernel.index()]
         .as_ref()
         .expect("launch of a kernel entry");
@@ -88,6 +130,9 @@ pub fn launch(
     let shared_bytes = (layout.dynamic_offset + cfg.dynamic_shared) as usize;
     let worker = || {
         let mut local = LaunchStats::default();
+        // Reused from CTA to CTA of this worker.
+        let mut warps = Vec::new();
+        let mut shared = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= total || i > stop_at.load(Ordering::Relaxed) {
@@ -104,14 +149,20 @@ pub fn launch(
                 layout,
                 mem,
                 params,
-                shared: vec![0; shared_bytes],
+                shared: {
+                    shared.clear();
+                    shared.resize(shared_bytes, 0);
+                    std::mem::take(&mut shared)
+                },
                 dynamic_shared: cfg.dynamic_shared,
                 cta,
                 grid: cfg.grid,
                 block: cfg.block,
                 warps_per_cta: cfg.block.iter().product::<u32>().div_ceil(32),
             };
-            match run_cta(&mut env, cfg.cta_budget) {
+            let result = run_cta(&mut env, cfg.cta_budget, jit.as_deref(), &mut warps);
+            shared = env.shared;
+            match result {
                 Ok(s) => local.add(&s),
                 Err(f) => {
                     stop_at.fetch_min(i, Ordering::Relaxed);

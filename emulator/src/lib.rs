@@ -23,6 +23,6 @@ pub mod simt;
 pub mod warp;
 
 pub use error::{Fault, FaultKind};
-pub use launch::{DEFAULT_CTA_BUDGET, LaunchConfig, LaunchStats, launch};
+pub use launch::{DEFAULT_CTA_BUDGET, Engine, LaunchConfig, LaunchStats, launch};
 pub use memory::GlobalMemory;
 pub use program::Program;

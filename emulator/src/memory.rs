@@ -78,6 +78,12 @@ pub struct GlobalMemory {
     base_ptr: *mut u8,
     /// Live allocations: start → size.
     live: RwLock<BTreeMap<u64, u64>>,
+    /// One bit per 256-byte granule, set while the granule belongs to a live allocation.
+    /// Allocations are granule-aligned and granule-sized, so a naturally aligned access of at
+    /// most 16 bytes (which never crosses a granule) lies inside one live allocation exactly
+    /// when its granule's bit is set: one load and a bit test, for the hot path of compiled
+    /// code and of the interpreter alike.
+    granules: Vec<AtomicU64>,
     /// Free ranges (start → size, coalesced on free) and the first address never handed out:
     /// memory above it is still the mapping's untouched zero pages.
     free: Mutex<(BTreeMap<u64, u64>, u64)>,
@@ -98,12 +104,20 @@ impl GlobalMemory {
         let base_ptr = map.as_mut_ptr();
         let mut free = BTreeMap::new();
         free.insert(GLOBAL_BASE, capacity);
+        let words = (capacity / ALLOC_ALIGN).div_ceil(64) as usize;
         Ok(GlobalMemory {
             map,
             base_ptr,
             live: RwLock::new(BTreeMap::new()),
+            granules: (0..words).map(|_| AtomicU64::new(0)).collect(),
             free: Mutex::new((free, GLOBAL_BASE)),
         })
+    }
+
+    /// Host address of device address [`GLOBAL_BASE`] (for compiled code, which checks bounds
+    /// itself before using it).
+    pub fn host_base(&self) -> *mut u8 {
+        self.base_ptr
     }
 
     /// Total bytes of device memory.
@@ -146,6 +160,7 @@ impl GlobalMemory {
             .write()
             .expect("allocation table lock")
             .insert(start, size);
+        self.mark(start, size, true);
         Ok(start)
     }
 
@@ -157,6 +172,7 @@ impl GlobalMemory {
             .expect("allocation table lock")
             .remove(&ptr)
             .ok_or(AllocError::InvalidPointer(ptr))?;
+        self.mark(ptr, size, false);
         let mut guard = self.free.lock().expect("allocator lock");
         let free = &mut guard.0;
         let (mut start, mut len) = (ptr, size);
@@ -184,7 +200,36 @@ impl GlobalMemory {
         (addr.checked_add(len)? <= start + size).then_some((start, size))
     }
 
+    /// Sets or clears the granule bits of `[start, start + size)`.
+    fn mark(&self, start: u64, size: u64, live: bool) {
+        let first = (start - GLOBAL_BASE) / ALLOC_ALIGN;
+        for g in first..first + size / ALLOC_ALIGN {
+            let (word, bit) = ((g / 64) as usize, 1u64 << (g % 64));
+            if live {
+                self.granules[word].fetch_or(bit, Ordering::Relaxed);
+            } else {
+                self.granules[word].fetch_and(!bit, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The granule bitmap, for compiled code (see `granules`).
+    pub fn granule_bits(&self) -> *const u64 {
+        self.granules.as_ptr().cast()
+    }
+
     fn check(&self, addr: u64, len: u64) -> Result<(), MemFault> {
+        let rel = addr.wrapping_sub(GLOBAL_BASE);
+        if len <= 16 && rel < self.capacity() && (rel % ALLOC_ALIGN) + len <= ALLOC_ALIGN {
+            let g = rel / ALLOC_ALIGN;
+            let live =
+                self.granules[(g / 64) as usize].load(Ordering::Relaxed) >> (g % 64) & 1 != 0;
+            return if live {
+                Ok(())
+            } else {
+                Err(MemFault::Illegal(addr))
+            };
+        }
         self.allocation_of(addr, len)
             .map(|_| ())
             .ok_or(MemFault::Illegal(addr))

@@ -74,6 +74,8 @@ pub struct Program {
     pub global_addrs: Vec<Option<u64>>,
     /// Per kernel (by `FuncId`; `None` for device functions).
     pub layouts: Vec<Option<KernelLayout>>,
+    /// Compiled code per kernel, built on first use and kept with the program it points into.
+    jit: std::sync::Mutex<std::collections::HashMap<FuncId, std::sync::Arc<crate::jit::JitKernel>>>,
 }
 
 fn align_to(x: u64, a: u64) -> u64 {
@@ -98,7 +100,19 @@ impl Program {
             code,
             global_addrs,
             layouts,
+            jit: Default::default(),
         }
+    }
+
+    /// The compiled code of `kernel`, compiling it on first use.
+    pub fn jit(&self, kernel: FuncId) -> Result<std::sync::Arc<crate::jit::JitKernel>, String> {
+        let mut cache = self.jit.lock().expect("JIT cache lock");
+        if let Some(k) = cache.get(&kernel) {
+            return Ok(k.clone());
+        }
+        let compiled = std::sync::Arc::new(crate::jit::compile(self, kernel)?);
+        cache.insert(kernel, compiled.clone());
+        Ok(compiled)
     }
 
     /// Registers per thread a launch of `kernel` needs: the most over the kernel and every

@@ -51,6 +51,20 @@ impl SimtStack {
         }
     }
 
+    /// Empties the stack and starts lanes `mask` at `pc` again, keeping its storage.
+    pub fn reset(&mut self, pc: u32, mask: u32) {
+        self.entries.clear();
+        self.entries.push(SimtEntry {
+            pc,
+            rpc: EXIT_PC,
+            mask,
+        });
+        self.stats = SimtStats {
+            max_depth: 1,
+            ..SimtStats::default()
+        };
+    }
+
     pub fn top(&self) -> Option<&SimtEntry> {
         self.entries.last()
     }
@@ -74,6 +88,14 @@ impl SimtStack {
             top.pc = pc;
         }
         self.pop_finished();
+    }
+
+    /// Sets the top entry's PC without reconverging (to point a fault report at an instruction
+    /// inside compiled code).
+    pub fn set_pc(&mut self, pc: u32) {
+        if let Some(top) = self.entries.last_mut() {
+            top.pc = pc;
+        }
     }
 
     /// Resolves a conditional branch of the top entry: lanes in `taken` go to `target`, the

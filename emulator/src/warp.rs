@@ -54,37 +54,89 @@ pub struct Warp {
     /// Warp instructions executed (also the deterministic value of `%clock`).
     pub executed: u64,
     pub simt_stats: SimtStats,
+    /// `%tid.x`, `%tid.y`, `%tid.z` of each lane (x for lanes 0..32, then y, then z).
+    pub tid: [u32; 3 * WARP_SIZE],
 }
 
 impl Warp {
-    pub fn new(index: u32, valid: u32, kernel: FuncId, code: &Code) -> Warp {
+    /// A warp of a CTA of shape `block`, whose lanes in `valid` hold threads.
+    pub fn new(index: u32, valid: u32, kernel: FuncId, code: &Code, block: [u32; 3]) -> Warp {
         let frame = Frame {
             func: kernel,
-            regs: vec![0; code.reg_types.len() * WARP_SIZE],
+            regs: Vec::new(),
             simt: SimtStack::new(0, valid),
             local_base: 0,
             call_pc: EXIT_PC,
             entry_mask: valid,
         };
-        let local = vec![vec![0u8; code.frame_size as usize]; WARP_SIZE];
-        Warp {
+        let mut w = Warp {
             index,
             valid,
             exited: 0,
             frames: vec![frame],
-            local,
+            local: vec![Vec::new(); WARP_SIZE],
             carry: 0,
-            state: if valid == 0 {
-                WarpState::Done
-            } else {
-                WarpState::Ready
-            },
+            state: WarpState::Ready,
             executed: 0,
-            simt_stats: SimtStats {
-                max_depth: 1,
-                ..SimtStats::default()
-            },
+            simt_stats: SimtStats::default(),
+            tid: [0; 3 * WARP_SIZE],
+        };
+        w.reset(index, valid, kernel, code, block);
+        w
+    }
+
+    /// Makes this warp a fresh one, reusing its buffers (CTAs are many and short: reuse saves
+    /// allocating registers and local memory for every warp of every CTA).
+    pub fn reset(&mut self, index: u32, valid: u32, kernel: FuncId, code: &Code, block: [u32; 3]) {
+        // Walk the thread index in x, y, z order from the warp's first thread: no division
+        // per lane (this runs for every warp of every CTA).
+        let first = index * WARP_SIZE as u32;
+        let (mut x, mut y, mut z) = (
+            first % block[0],
+            (first / block[0]) % block[1],
+            first / (block[0] * block[1]),
+        );
+        for lane in 0..WARP_SIZE {
+            self.tid[lane] = x;
+            self.tid[WARP_SIZE + lane] = y;
+            self.tid[2 * WARP_SIZE + lane] = z;
+            x += 1;
+            if x == block[0] {
+                x = 0;
+                y += 1;
+                if y == block[1] {
+                    y = 0;
+                    z += 1;
+                }
+            }
         }
+        self.frames.truncate(1);
+        let frame = &mut self.frames[0];
+        frame.func = kernel;
+        frame.regs.clear();
+        frame.regs.resize(code.reg_types.len() * WARP_SIZE, 0);
+        frame.simt.reset(0, valid);
+        frame.local_base = 0;
+        frame.call_pc = EXIT_PC;
+        frame.entry_mask = valid;
+        for buf in &mut self.local {
+            buf.clear();
+            buf.resize(code.frame_size as usize, 0);
+        }
+        self.index = index;
+        self.valid = valid;
+        self.exited = 0;
+        self.carry = 0;
+        self.state = if valid == 0 {
+            WarpState::Done
+        } else {
+            WarpState::Ready
+        };
+        self.executed = 0;
+        self.simt_stats = SimtStats {
+            max_depth: 1,
+            ..SimtStats::default()
+        };
     }
 
     pub fn frame(&self) -> &Frame {

@@ -5,6 +5,8 @@
 pub struct DeviceConfig {
     /// Bytes of device memory (reserved lazily; untouched memory costs nothing).
     pub memory_bytes: u64,
+    /// The execution engine: the Cranelift JIT (default) or the interpreter.
+    pub engine: emulator::launch::Engine,
     /// Host threads that run CTAs in functional mode.
     pub host_threads: usize,
     /// Most warp instructions one CTA may execute before the launch fails.
@@ -23,6 +25,7 @@ impl Default for DeviceConfig {
     fn default() -> DeviceConfig {
         DeviceConfig {
             memory_bytes: 4 << 30,
+            engine: emulator::launch::Engine::default(),
             host_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             cta_budget: emulator::DEFAULT_CTA_BUDGET,
             max_threads_per_block: 1024,

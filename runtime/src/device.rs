@@ -111,6 +111,7 @@ impl Device {
             return Err(Error::Unsupported(unsupported.join("\n")));
         }
         let cfg = LaunchConfig {
+            engine: self.config.engine,
             grid,
             block,
             dynamic_shared,

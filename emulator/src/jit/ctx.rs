@@ -9,7 +9,6 @@
 use crate::alu;
 use crate::error::FaultKind;
 use crate::exec::{self, CtaEnv};
-use crate::memory::GLOBAL_BASE;
 use crate::warp::{WARP_SIZE, Warp};
 use isa::{Inst, Op};
 use std::mem::offset_of;
@@ -27,11 +26,11 @@ pub struct JitCtx {
     pub mask: u32,
     /// Each lane's carry flag, bit per lane (the warp's CC.CF).
     pub carry: u32,
-    /// Base of the global-memory mapping, and the device-address range known to be inside one
-    /// live allocation (the last one looked up), for inline bounds checks.
+    /// Base of the global-memory mapping, its size, and its granule bitmap (see
+    /// `GlobalMemory::granules`), for inline bounds checks.
     pub global_base: *mut u8,
-    pub ok_lo: u64,
-    pub ok_hi: u64,
+    pub capacity: u64,
+    pub granules: *const u64,
     pub shared: *mut u8,
     pub shared_len: u64,
     /// Each lane's local memory.
@@ -41,6 +40,17 @@ pub struct JitCtx {
     pub local_base: u64,
     pub params: *const u8,
     pub params_len: u64,
+    /// PC of the run's first instruction, and the warp's executed-instruction count before the
+    /// run: `%clock` inside the run reads what the interpreter would (see `helper_special`).
+    pub run_start: u32,
+    pub executed_before: u64,
+    /// Launch geometry for inline special registers: the warp's `%tid` table (see
+    /// `Warp::tid`), `%ntid`, `%ctaid`, `%nctaid` and `%warpid`.
+    pub tid: *const u32,
+    pub ntid: [u32; 3],
+    pub ctaid: [u32; 3],
+    pub nctaid: [u32; 3],
+    pub warp_index: u32,
     /// Set by a faulting helper or inline check: the fault, its lane and instruction PC.
     pub fault_lane: u32,
     pub fault_pc: u32,
@@ -58,8 +68,8 @@ impl Offsets {
     pub const MASK: i32 = offset_of!(JitCtx, mask) as i32;
     pub const CARRY: i32 = offset_of!(JitCtx, carry) as i32;
     pub const GLOBAL_BASE: i32 = offset_of!(JitCtx, global_base) as i32;
-    pub const OK_LO: i32 = offset_of!(JitCtx, ok_lo) as i32;
-    pub const OK_HI: i32 = offset_of!(JitCtx, ok_hi) as i32;
+    pub const CAPACITY: i32 = offset_of!(JitCtx, capacity) as i32;
+    pub const GRANULES: i32 = offset_of!(JitCtx, granules) as i32;
     pub const SHARED: i32 = offset_of!(JitCtx, shared) as i32;
     pub const SHARED_LEN: i32 = offset_of!(JitCtx, shared_len) as i32;
     pub const LOCAL: i32 = offset_of!(JitCtx, local) as i32;
@@ -67,17 +77,17 @@ impl Offsets {
     pub const LOCAL_BASE: i32 = offset_of!(JitCtx, local_base) as i32;
     pub const PARAMS: i32 = offset_of!(JitCtx, params) as i32;
     pub const PARAMS_LEN: i32 = offset_of!(JitCtx, params_len) as i32;
+    pub const TID: i32 = offset_of!(JitCtx, tid) as i32;
+    pub const NTID: i32 = offset_of!(JitCtx, ntid) as i32;
+    pub const CTAID: i32 = offset_of!(JitCtx, ctaid) as i32;
+    pub const NCTAID: i32 = offset_of!(JitCtx, nctaid) as i32;
+    pub const WARP_INDEX: i32 = offset_of!(JitCtx, warp_index) as i32;
 }
 
 impl JitCtx {
     fn env(&mut self) -> &mut CtaEnv<'static> {
         // SAFETY: the engine sets `env` to a live CTA environment for the duration of the run.
         unsafe { &mut *self.env }
-    }
-
-    fn warp(&mut self) -> &mut Warp {
-        // SAFETY: as for `env`; the warp is not otherwise borrowed while compiled code runs.
-        unsafe { &mut *self.warp }
     }
 
     fn record(&mut self, kind: FaultKind, lane: u32, pc: u32) -> u32 {
@@ -92,7 +102,10 @@ impl JitCtx {
 ///
 /// `srcs` holds the sources' values; the two results go to `out`. Returns 0, or 1 when the
 /// operation is not an ALU operation (a bug in run formation).
-pub extern "C" fn helper_alu(
+///
+/// # Safety
+/// Called only by compiled code, with the live context of the run and pointers it owns.
+pub(crate) unsafe extern "C" fn helper_alu(
     ctx: *mut JitCtx,
     op: *const Op,
     srcs: *const u64,
@@ -121,19 +134,38 @@ pub extern "C" fn helper_alu(
     }
 }
 
-/// The value of a special register in one lane.
-pub extern "C" fn helper_special(ctx: *mut JitCtx, code: u32, lane: u32) -> u64 {
+/// The value of a special register in one lane, at instruction `pc` of the run.
+///
+/// # Safety
+/// Called only by compiled code, with the live context of the run and pointers it owns.
+pub(crate) unsafe extern "C" fn helper_special(
+    ctx: *mut JitCtx,
+    code: u32,
+    lane: u32,
+    pc: u32,
+) -> u64 {
     // SAFETY: generated code passes a live context.
     let ctx = unsafe { &mut *ctx };
     let reg = super::special_from_code(code);
-    let (env, warp) = (ctx.env as *const CtaEnv, ctx.warp as *const Warp);
-    // SAFETY: shared reads of the environment and warp, which the engine keeps alive.
-    unsafe { (*env).special_value(&*warp, lane as usize, reg) }
+    // The interpreter counts an instruction before executing it: match its `%clock`.
+    let executed = ctx.executed_before + u64::from(pc - ctx.run_start) + 1;
+    let (env, warp) = (ctx.env as *const CtaEnv, ctx.warp);
+    // SAFETY: the engine keeps both alive and does not borrow them during the call.
+    unsafe {
+        let saved = (*warp).executed;
+        (*warp).executed = executed;
+        let v = (*env).special_value(&*warp, lane as usize, reg);
+        (*warp).executed = saved;
+        v
+    }
 }
 
-/// Checks a global access that missed the cached allocation range: on success refreshes the
-/// cache and returns 0; on failure records the fault and returns 1.
-pub extern "C" fn helper_global_check(
+/// Checks a global access the inline test rejected, exactly as the interpreter does: returns
+/// 0 if it is fine after all, else records the fault and returns 1.
+///
+/// # Safety
+/// Called only by compiled code, with the live context of the run and pointers it owns.
+pub(crate) unsafe extern "C" fn helper_global_check(
     ctx: *mut JitCtx,
     addr: u64,
     size: u32,
@@ -143,7 +175,7 @@ pub extern "C" fn helper_global_check(
     // SAFETY: generated code passes a live context.
     let ctx = unsafe { &mut *ctx };
     let mem = ctx.env().mem;
-    // Alignment first, as the interpreter's `GlobalMemory::load` checks it.
+    // Alignment first, as `GlobalMemory::load` checks it.
     if !addr.is_multiple_of(u64::from(size)) {
         return ctx.record(
             FaultKind::MisalignedAddress {
@@ -155,11 +187,7 @@ pub extern "C" fn helper_global_check(
         );
     }
     match mem.allocation_of(addr, u64::from(size)) {
-        Some((start, len)) => {
-            ctx.ok_lo = start;
-            ctx.ok_hi = start + len;
-            STATUS_OK
-        }
+        Some(_) => STATUS_OK,
         None => ctx.record(
             FaultKind::IllegalAddress {
                 space: "global",
@@ -172,7 +200,10 @@ pub extern "C" fn helper_global_check(
 }
 
 /// Records a fault of an inline shared/local/param check.
-pub extern "C" fn helper_fault(
+///
+/// # Safety
+/// Called only by compiled code, with the live context of the run and pointers it owns.
+pub(crate) unsafe extern "C" fn helper_fault(
     ctx: *mut JitCtx,
     space: u32,
     misaligned: u32,
@@ -203,7 +234,10 @@ pub extern "C" fn helper_fault(
 
 /// Runs one warp-wide instruction (warp collectives, atomics, fences) with the interpreter's
 /// code, for the lanes in the context's mask whose guard holds. Returns a status code.
-pub extern "C" fn helper_warp(ctx: *mut JitCtx, inst: *const Inst, pc: u32) -> u32 {
+///
+/// # Safety
+/// Called only by compiled code, with the live context of the run and pointers it owns.
+pub(crate) unsafe extern "C" fn helper_warp(ctx: *mut JitCtx, inst: *const Inst, pc: u32) -> u32 {
     // SAFETY: generated code passes a live context and an instruction owned by the program.
     let (ctx, inst) = unsafe { (&mut *ctx, &*inst) };
     let mask = ctx.mask;

@@ -1,10 +1,261 @@
-//! The Cranelift JIT (in progress).
+//! The Cranelift JIT: compiles a kernel's straight-line code into native functions.
+//!
+//! ```text
+//! Program ──runs──► each maximal sequence of a block's instructions that needs no engine
+//!                   decision (no branch, call, barrier, exit) ──translate──► native function
+//! ```
+//!
+//! A compiled run executes its instructions for every active lane of a warp: lane by lane
+//! inside *segments* that end at each memory instruction, so that a store is seen by the
+//! next instruction of every lane exactly as in the interpreter's instruction-by-instruction
+//! order; warp-wide instructions (shuffles, votes, atomics, fences) sit between segments and
+//! run the interpreter's own code through a helper. The engine keeps the SIMT stack, control
+//! flow, calls and barriers, so compiled code never decides what runs next.
+//!
+//! Everything the JIT does not lower inline calls the interpreter's numerics
+//! ([`crate::alu`]) through [`ctx::helper_alu`], so results are bit-identical by construction;
+//! the inline paths (integer arithmetic, logic, comparisons, round-to-nearest float add, mul
+//! and fma with NaN canonicalisation, memory accesses) are checked against the interpreter by
+//! the differential tests.
+
 pub mod ctx;
+mod lower;
+mod translate;
+
+use crate::program::Program;
+use cranelift_jit::{JITBuilder, JITModule};
+use isa::{FuncId, Op, SpecialReg};
+
+/// A compiled run: `fn(ctx) -> status`.
+pub type RunFn = unsafe extern "C" fn(*mut ctx::JitCtx) -> u32;
+
+/// One compiled run of instructions `[start, end)` of a function.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    pub start: u32,
+    pub end: u32,
+    pub code: RunFn,
+    /// Instructions lowered inline, through ALU helpers, and through warp-wide helpers.
+    pub inline: u32,
+    pub alu_helper: u32,
+    pub warp_helper: u32,
+}
+
+/// The compiled code of one kernel and the functions it calls.
+pub struct JitKernel {
+    /// For each function (by `FuncId`), the run starting at each PC (empty for functions the
+    /// kernel cannot reach).
+    runs: Vec<Vec<Option<Run>>>,
+    /// Seconds spent compiling.
+    pub compile_seconds: f64,
+    /// Instructions outside every run (control flow, calls, barriers, and anything the JIT
+    /// cannot compile), which the engine interprets.
+    pub interpreted_static: u32,
+    pub runs_compiled: u32,
+    /// Keeps the machine code alive.
+    _module: ModuleHolder,
+}
+
+/// The JIT module owns the executable memory; it is only read after finalisation.
+struct ModuleHolder(#[allow(dead_code)] JITModule);
+// SAFETY: after `finalize_definitions` the module is never mutated again; compiled functions
+// are plain code pointers shared read-only between threads.
+unsafe impl Send for ModuleHolder {}
+unsafe impl Sync for ModuleHolder {}
+
+impl JitKernel {
+    /// The run starting at `pc` of `func`, if one was compiled.
+    pub fn run_at(&self, func: FuncId, pc: u32) -> Option<&Run> {
+        self.runs.get(func.index())?.get(pc as usize)?.as_ref()
+    }
+}
+
+impl std::fmt::Debug for JitKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JitKernel")
+            .field("runs", &self.runs_compiled)
+            .field("compile_seconds", &self.compile_seconds)
+            .finish()
+    }
+}
+
+/// Whether an instruction can be part of a run, and how it is executed there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// Lane by lane, inside a segment.
+    Lane,
+    /// Once for the warp, through the interpreter's code, between segments.
+    Warp,
+    /// Not in a run: the engine executes it.
+    Engine,
+}
+
+pub(crate) fn placement(op: &Op) -> Placement {
+    match op {
+        Op::Bra { .. }
+        | Op::Call { .. }
+        | Op::Ret { .. }
+        | Op::Exit
+        | Op::Trap
+        | Op::Bar { .. }
+        | Op::Unsupported { .. } => Placement::Engine,
+        Op::Cvta { space, .. }
+            if !matches!(
+                space,
+                isa::StateSpace::Shared
+                    | isa::StateSpace::SharedCluster
+                    | isa::StateSpace::Local
+                    | isa::StateSpace::Global
+                    | isa::StateSpace::Const
+            ) =>
+        {
+            Placement::Engine
+        }
+        Op::Atom { .. }
+        | Op::Red { .. }
+        | Op::Vote { .. }
+        | Op::Shfl { .. }
+        | Op::Match { .. }
+        | Op::Activemask
+        | Op::Redux { .. }
+        | Op::BarWarpSync
+        | Op::Membar { .. }
+        | Op::Fence { .. } => Placement::Warp,
+        _ => Placement::Lane,
+    }
+}
+
+/// Compiles `kernel` of `program` and every function it may call.
+pub fn compile(program: &Program, kernel: FuncId) -> Result<JitKernel, String> {
+    let start = std::time::Instant::now();
+    let mut builder = JITBuilder::with_isa(
+        translate::host_isa()?,
+        cranelift_module::default_libcall_names(),
+    );
+    translate::register_helpers(&mut builder);
+    let mut module = JITModule::new(builder);
+    let mut t = translate::Translator::new(&mut module, program, kernel)?;
+    let mut pending = Vec::new();
+    let mut interpreted_static = 0;
+    for func in crate::program::reachable_functions(&program.module, kernel) {
+        let code = &program.code[func.index()];
+        let mut pc = 0u32;
+        let n = code.insts.len() as u32;
+        let block_starts: std::collections::HashSet<u32> = code
+            .target
+            .iter()
+            .copied()
+            .chain(block_starts(program, func))
+            .collect();
+        while pc < n {
+            if placement(&code.insts[pc as usize].op) == Placement::Engine {
+                interpreted_static += 1;
+                pc += 1;
+                continue;
+            }
+            let mut end = pc + 1;
+            while end < n
+                && placement(&code.insts[end as usize].op) != Placement::Engine
+                && !block_starts.contains(&end)
+            {
+                end += 1;
+            }
+            pending.push((func, t.translate(func, pc, end)?));
+            pc = end;
+        }
+    }
+    drop(t);
+    module
+        .finalize_definitions()
+        .map_err(|e| format!("JIT finalization failed: {e}"))?;
+    let mut runs: Vec<Vec<Option<Run>>> = vec![Vec::new(); program.code.len()];
+    let mut runs_compiled = 0;
+    for (func, r) in pending {
+        let table = &mut runs[func.index()];
+        if table.is_empty() {
+            table.resize(program.code[func.index()].insts.len(), None);
+        }
+        let ptr = module.get_finalized_function(r.id);
+        // SAFETY: the function was compiled with the `RunFn` signature.
+        let code: RunFn = unsafe { std::mem::transmute::<*const u8, RunFn>(ptr) };
+        table[r.start as usize] = Some(Run {
+            start: r.start,
+            end: r.end,
+            code,
+            inline: r.inline,
+            alu_helper: r.alu_helper,
+            warp_helper: r.warp_helper,
+        });
+        runs_compiled += 1;
+    }
+    Ok(JitKernel {
+        runs,
+        compile_seconds: start.elapsed().as_secs_f64(),
+        interpreted_static,
+        runs_compiled,
+        _module: ModuleHolder(module),
+    })
+}
+
+/// PCs where a basic block starts (runs never cross one: reconvergence happens there).
+fn block_starts(program: &Program, func: FuncId) -> Vec<u32> {
+    let f = program.module.function(func);
+    let mut pcs = Vec::with_capacity(f.blocks.len());
+    let mut pc = 0u32;
+    for b in &f.blocks {
+        pcs.push(pc);
+        pc += b.insts.len() as u32;
+    }
+    pcs
+}
+
+/// Every special register, indexed by the code compiled code passes to the helper.
+const SPECIALS: [SpecialReg; 31] = {
+    use isa::Dim::{X, Y, Z};
+    [
+        SpecialReg::Tid(X),
+        SpecialReg::Tid(Y),
+        SpecialReg::Tid(Z),
+        SpecialReg::Ntid(X),
+        SpecialReg::Ntid(Y),
+        SpecialReg::Ntid(Z),
+        SpecialReg::Ctaid(X),
+        SpecialReg::Ctaid(Y),
+        SpecialReg::Ctaid(Z),
+        SpecialReg::Nctaid(X),
+        SpecialReg::Nctaid(Y),
+        SpecialReg::Nctaid(Z),
+        SpecialReg::LaneId,
+        SpecialReg::WarpId,
+        SpecialReg::NWarpId,
+        SpecialReg::SmId,
+        SpecialReg::NSmId,
+        SpecialReg::GridId,
+        SpecialReg::Clock,
+        SpecialReg::ClockHi,
+        SpecialReg::Clock64,
+        SpecialReg::GlobalTimer,
+        SpecialReg::GlobalTimerLo,
+        SpecialReg::GlobalTimerHi,
+        SpecialReg::LanemaskEq,
+        SpecialReg::LanemaskLt,
+        SpecialReg::LanemaskLe,
+        SpecialReg::LanemaskGt,
+        SpecialReg::LanemaskGe,
+        SpecialReg::DynamicSmemSize,
+        SpecialReg::TotalSmemSize,
+    ]
+};
 
 /// Decodes the special-register code compiled code passes to `helper_special`.
-pub fn special_from_code(code: u32) -> isa::SpecialReg {
+pub fn special_from_code(code: u32) -> SpecialReg {
     SPECIALS[code as usize]
 }
 
-/// Every special register, indexed by the code generated code uses.
-pub const SPECIALS: [isa::SpecialReg; 0] = [];
+/// The code of a special register.
+pub fn special_code(s: SpecialReg) -> u32 {
+    SPECIALS
+        .iter()
+        .position(|x| *x == s)
+        .expect("every special register is listed") as u32
+}

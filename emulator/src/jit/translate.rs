@@ -1,0 +1,342 @@
+//! Building the native function of one run: the lane loops of its segments, the register
+//! traffic around them, and the calls between them.
+
+use super::ctx::{self, Offsets};
+use super::lower::{self, LaneCx};
+use super::{Placement, placement};
+use crate::program::{KernelLayout, Program};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    AbiParam, InstBuilder, MemFlagsData, Signature, StackSlotData, StackSlotKind, UserFuncName,
+    types,
+};
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
+use isa::{FuncId, VReg};
+use std::collections::BTreeMap;
+
+/// The host's instruction set, optimising for speed.
+pub(super) fn host_isa() -> Result<OwnedTargetIsa, String> {
+    let mut flags = settings::builder();
+    let set = |f: &mut settings::Builder, k: &str, v: &str| {
+        f.set(k, v)
+            .map_err(|e| format!("cranelift setting {k}: {e}"))
+    };
+    set(&mut flags, "opt_level", "speed")?;
+    set(&mut flags, "use_colocated_libcalls", "false")?;
+    set(&mut flags, "is_pic", "false")?;
+    let isa =
+        cranelift_native::builder().map_err(|e| format!("unsupported host for the JIT: {e}"))?;
+    isa.finish(settings::Flags::new(flags))
+        .map_err(|e| format!("cranelift ISA: {e}"))
+}
+
+/// Names under which the helpers are linked.
+pub(super) const HELPER_ALU: &str = "warpsim_alu";
+pub(super) const HELPER_SPECIAL: &str = "warpsim_special";
+pub(super) const HELPER_GLOBAL: &str = "warpsim_global_check";
+pub(super) const HELPER_FAULT: &str = "warpsim_fault";
+pub(super) const HELPER_WARP: &str = "warpsim_warp";
+
+pub(super) fn register_helpers(b: &mut JITBuilder) {
+    b.symbol(HELPER_ALU, ctx::helper_alu as *const u8);
+    b.symbol(HELPER_SPECIAL, ctx::helper_special as *const u8);
+    b.symbol(HELPER_GLOBAL, ctx::helper_global_check as *const u8);
+    b.symbol(HELPER_FAULT, ctx::helper_fault as *const u8);
+    b.symbol(HELPER_WARP, ctx::helper_warp as *const u8);
+}
+
+/// The helpers declared in the module.
+#[derive(Clone, Copy)]
+pub(super) struct Helpers {
+    pub alu: ClifFuncId,
+    pub special: ClifFuncId,
+    pub global: ClifFuncId,
+    pub fault: ClifFuncId,
+    pub warp: ClifFuncId,
+}
+
+/// A translated run, before finalisation.
+pub(super) struct Translated {
+    pub id: ClifFuncId,
+    pub start: u32,
+    pub end: u32,
+    pub inline: u32,
+    pub alu_helper: u32,
+    pub warp_helper: u32,
+}
+
+/// Translates runs of one kernel's functions into one JIT module.
+pub(super) struct Translator<'a> {
+    module: &'a mut JITModule,
+    program: &'a Program,
+    layout: &'a KernelLayout,
+    helpers: Helpers,
+    fctx: FunctionBuilderContext,
+    ctx: cranelift_codegen::Context,
+    counter: u32,
+}
+
+impl<'a> Translator<'a> {
+    pub fn new(
+        module: &'a mut JITModule,
+        program: &'a Program,
+        kernel: FuncId,
+    ) -> Result<Translator<'a>, String> {
+        let ptr = module.target_config().pointer_type();
+        let sig = |params: &[types::Type], ret: types::Type| {
+            let mut s = Signature::new(module.isa().default_call_conv());
+            s.params.extend(params.iter().map(|t| AbiParam::new(*t)));
+            s.returns.push(AbiParam::new(ret));
+            s
+        };
+        let i32t = types::I32;
+        let i64t = types::I64;
+        let decls = [
+            (HELPER_ALU, sig(&[ptr, ptr, ptr, i32t, i32t, ptr], i32t)),
+            (HELPER_SPECIAL, sig(&[ptr, i32t, i32t, i32t], i64t)),
+            (HELPER_GLOBAL, sig(&[ptr, i64t, i32t, i32t, i32t], i32t)),
+            (
+                HELPER_FAULT,
+                sig(&[ptr, i32t, i32t, i64t, i32t, i32t], i32t),
+            ),
+            (HELPER_WARP, sig(&[ptr, ptr, i32t], i32t)),
+        ];
+        let mut ids = Vec::new();
+        for (name, s) in &decls {
+            ids.push(
+                module
+                    .declare_function(name, Linkage::Import, s)
+                    .map_err(|e| format!("JIT helper {name}: {e}"))?,
+            );
+        }
+        let helpers = Helpers {
+            alu: ids[0],
+            special: ids[1],
+            global: ids[2],
+            fault: ids[3],
+            warp: ids[4],
+        };
+        let layout = program.layouts[kernel.index()]
+            .as_ref()
+            .ok_or("JIT compile of a non-kernel")?;
+        let ctx = module.make_context();
+        Ok(Translator {
+            module,
+            program,
+            layout,
+            helpers,
+            fctx: FunctionBuilderContext::new(),
+            ctx,
+            counter: 0,
+        })
+    }
+
+    /// Compiles instructions `[start, end)` of `func` into one native function.
+    pub fn translate(&mut self, func: FuncId, start: u32, end: u32) -> Result<Translated, String> {
+        let target_config = self.module.target_config();
+        let ptr = target_config.pointer_type();
+        self.module.clear_context(&mut self.ctx);
+        self.ctx.func.signature.params.push(AbiParam::new(ptr));
+        self.ctx
+            .func
+            .signature
+            .returns
+            .push(AbiParam::new(types::I32));
+        self.counter += 1;
+        self.ctx.func.name = UserFuncName::user(0, self.counter);
+        let (program, layout) = (self.program, self.layout);
+        let code = &program.code[func.index()];
+        let mut counts = (0u32, 0u32, 0u32);
+        {
+            let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            b.seal_block(entry);
+            let ctx_ptr = b.block_params(entry)[0];
+            let refs = lower::HelperRefs {
+                alu: self.module.declare_func_in_func(self.helpers.alu, b.func),
+                special: self
+                    .module
+                    .declare_func_in_func(self.helpers.special, b.func),
+                global: self
+                    .module
+                    .declare_func_in_func(self.helpers.global, b.func),
+                fault: self.module.declare_func_in_func(self.helpers.fault, b.func),
+                warp: self.module.declare_func_in_func(self.helpers.warp, b.func),
+            };
+            let scratch = b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                8 * 8,
+                3,
+            ));
+            // Segments: runs of lane-wise instructions, each ending after a memory access.
+            let mut pc = start;
+            while pc < end {
+                let inst = &code.insts[pc as usize];
+                if placement(&inst.op) == Placement::Warp {
+                    let inst_ptr = b.ins().iconst(ptr, inst as *const isa::Inst as i64);
+                    let pcv = b.ins().iconst(types::I32, i64::from(pc));
+                    let call = b.ins().call(refs.warp, &[ctx_ptr, inst_ptr, pcv]);
+                    let status = b.inst_results(call)[0];
+                    return_if_fault(&mut b, status);
+                    counts.2 += 1;
+                    pc += 1;
+                    continue;
+                }
+                let mut seg_end = pc;
+                while seg_end < end
+                    && placement(&code.insts[seg_end as usize].op) == Placement::Lane
+                {
+                    let is_mem = lower::is_memory(&code.insts[seg_end as usize].op);
+                    seg_end += 1;
+                    if is_mem {
+                        break;
+                    }
+                }
+                let (inline, helper) = segment(
+                    program, layout, &mut b, &refs, ctx_ptr, scratch, func, pc, seg_end,
+                )?;
+                counts.0 += inline;
+                counts.1 += helper;
+                pc = seg_end;
+            }
+            let ok = b.ins().iconst(types::I32, i64::from(ctx::STATUS_OK));
+            b.ins().return_(&[ok]);
+            b.seal_all_blocks();
+            b.finalize(target_config);
+        }
+        let name = format!("run_{}_{}_{}", func.0, start, self.counter);
+        let id = self
+            .module
+            .declare_function(&name, Linkage::Local, &self.ctx.func.signature)
+            .map_err(|e| format!("JIT declare {name}: {e}"))?;
+        self.module
+            .define_function(id, &mut self.ctx)
+            .map_err(|e| format!("JIT compile of {} pc {start}..{end}: {e:?}", code.name))?;
+        Ok(Translated {
+            id,
+            start,
+            end,
+            inline: counts.0,
+            alu_helper: counts.1,
+            warp_helper: counts.2,
+        })
+    }
+}
+
+/// Emits the lane loop of one segment; returns (inline, helper) instruction counts.
+#[allow(clippy::too_many_arguments)]
+fn segment(
+    program: &Program,
+    layout: &KernelLayout,
+    b: &mut FunctionBuilder,
+    refs: &lower::HelperRefs,
+    ctx_ptr: cranelift_codegen::ir::Value,
+    scratch: cranelift_codegen::ir::StackSlot,
+    func: FuncId,
+    start: u32,
+    end: u32,
+) -> Result<(u32, u32), String> {
+    let code = &program.code[func.index()];
+    let insts = &code.insts[start as usize..end as usize];
+    // Every register the segment touches, loaded at the start of each lane's pass; the
+    // ones it writes are stored at the end.
+    let mut used: BTreeMap<VReg, bool> = BTreeMap::new();
+    for inst in insts {
+        for r in inst.uses() {
+            used.entry(r).or_insert(false);
+        }
+        for r in inst.defs() {
+            used.insert(r, true);
+        }
+    }
+    let lane_var = b.declare_var(types::I64);
+    let zero = b.ins().iconst(types::I64, 0);
+    b.def_var(lane_var, zero);
+    let regs = b
+        .ins()
+        .load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::REGS);
+    let mask = b
+        .ins()
+        .load(types::I32, MemFlagsData::trusted(), ctx_ptr, Offsets::MASK);
+    let mask = b.ins().uextend(types::I64, mask);
+    let header = b.create_block();
+    let body = b.create_block();
+    let next = b.create_block();
+    let exit = b.create_block();
+    b.ins().jump(header, &[]);
+
+    b.switch_to_block(header);
+    let lane = b.use_var(lane_var);
+    let done = b.ins().icmp_imm_s(IntCC::Equal, lane, 32);
+    let check = b.create_block();
+    b.ins().brif(done, exit, &[], check, &[]);
+    b.switch_to_block(check);
+    let bit = b.ins().ushr(mask, lane);
+    let bit = b.ins().band_imm_s(bit, 1);
+    b.ins().brif(bit, body, &[], next, &[]);
+
+    b.switch_to_block(body);
+    let lane_off = b.ins().ishl_imm_s(lane, 3);
+    let rl = b.ins().iadd(regs, lane_off);
+    let mut vars: BTreeMap<VReg, Variable> = BTreeMap::new();
+    for r in used.keys() {
+        let v = b.declare_var(types::I64);
+        let value = b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            rl,
+            (r.index() * 32 * 8) as i32,
+        );
+        b.def_var(v, value);
+        vars.insert(*r, v);
+    }
+    let mut cx = LaneCx {
+        ctx: ctx_ptr,
+        lane,
+        lane32: b.ins().ireduce(types::I32, lane),
+        vars,
+        refs: *refs,
+        scratch,
+        program,
+        layout,
+        func,
+        inline: 0,
+        helper: 0,
+    };
+    for (i, inst) in insts.iter().enumerate() {
+        lower::lower(b, &mut cx, start + i as u32, inst)?;
+    }
+    for (r, written) in &used {
+        if *written {
+            let v = b.use_var(cx.vars[r]);
+            b.ins()
+                .store(MemFlagsData::trusted(), v, rl, (r.index() * 32 * 8) as i32);
+        }
+    }
+    b.ins().jump(next, &[]);
+
+    b.switch_to_block(next);
+    let lane = b.use_var(lane_var);
+    let lane1 = b.ins().iadd_imm_s(lane, 1);
+    b.def_var(lane_var, lane1);
+    b.ins().jump(header, &[]);
+
+    b.switch_to_block(exit);
+    Ok((cx.inline, cx.helper))
+}
+
+/// Returns the status from the function when it is not OK.
+pub(super) fn return_if_fault(b: &mut FunctionBuilder, status: cranelift_codegen::ir::Value) {
+    let fail = b.create_block();
+    let cont = b.create_block();
+    b.ins().brif(status, fail, &[], cont, &[]);
+    b.switch_to_block(fail);
+    b.ins().return_(&[status]);
+    b.switch_to_block(cont);
+}
