@@ -39,9 +39,9 @@ pub struct Problem {
 impl Problem {
     pub fn of(size: Size) -> Problem {
         let (grid, pyramid_height, sim_time) = match size {
-            // 6 × 6 CTAs (the last row and column partly outside the grid), 3 launches, the last
+            // 3 × 3 CTAs (the last row and column partly outside the grid), 2 launches, the last
             // one with a single step (Rodinia's MIN(pyramid_height, remaining steps)).
-            Size::Small => (64, 2, 5),
+            Size::Small => (32, 2, 3),
             // Rodinia's run script: `hotspot 512 2 2 temp_512 power_512`.
             Size::Default => (512, 2, 2),
             Size::Large => (1024, 2, 8),

@@ -34,25 +34,27 @@ const FACTOR_CHIP: f64 = 0.5;
 /// The ambient temperature inside the kernel.
 const AMB_TEMP: f32 = 80.0;
 
-/// One problem: `n` × `n` cells per layer, `layers` layers, `iterations` time steps.
+/// One problem: `nx` × `ny` cells per layer, `layers` layers, `iterations` time steps.
 #[derive(Clone, Copy, Debug)]
 pub struct Problem {
-    pub n: usize,
+    pub nx: usize,
+    pub ny: usize,
     pub layers: usize,
     pub iterations: usize,
 }
 
 impl Problem {
     pub fn of(size: Size) -> Problem {
-        let (n, layers, iterations) = match size {
-            // 1 × 16 CTAs; 8 layers run the unrolled loop body and its remainder.
-            Size::Small => (64, 8, 4),
-            // Rodinia's run script: `3D 512 8 100 power_512x8 temp_512x8`.
-            Size::Default => (512, 8, 100),
-            Size::Large => (1024, 8, 100),
+        let (nx, ny, layers, iterations) = match size {
+            // 1 × 4 CTAs; 8 layers run the unrolled loop body and its remainder.
+            Size::Small => (64, 16, 8, 2),
+            // Rodinia's run script: `3D 512 8 100 power_512x8 temp_512x8` (square layers).
+            Size::Default => (512, 512, 8, 100),
+            Size::Large => (1024, 1024, 8, 100),
         };
         Problem {
-            n,
+            nx,
+            ny,
             layers,
             iterations,
         }
@@ -101,10 +103,10 @@ impl Coefficients {
     }
 }
 
-/// Deterministic inputs: (power, temperature), `x + y·n + z·n²`. Temperatures around Rodinia's
+/// Deterministic inputs: (power, temperature), `x + y·nx + z·nx·ny`. Temperatures around Rodinia's
 /// input files' (≈ 320–345 K), small non-negative power densities.
 pub fn inputs(p: &Problem) -> (Vec<f32>, Vec<f32>) {
-    let cells = p.n * p.n * p.layers;
+    let cells = p.nx * p.ny * p.layers;
     let mut rng = Rng::new(0x4833_4400_0001);
     let power = (0..cells).map(|_| rng.f32_in(0.0, 1.0e-3)).collect();
     let mut rng = Rng::new(0x4833_4400_0002);
@@ -114,7 +116,7 @@ pub fn inputs(p: &Problem) -> (Vec<f32>, Vec<f32>) {
 
 /// The CPU reference: `iterations` steps of the stencil with `hotspotOpt1`'s exact arithmetic.
 pub fn reference(power: &[f32], temp: &[f32], p: &Problem, k: &Coefficients) -> Vec<f32> {
-    let (nx, ny, nz) = (p.n, p.n, p.layers);
+    let (nx, ny, nz) = (p.nx, p.ny, p.layers);
     let xy = nx * ny;
     // Middle layers 1..=fused_last run in the 4× unrolled loop body, where `ct * above` is
     // fused into the chain; every other layer multiplies and adds it separately.
@@ -172,14 +174,14 @@ impl Sample for Hotspot3d {
     fn size_description(&self, size: Size) -> String {
         let p = Problem::of(size);
         format!(
-            "{0} × {0} × {1} grid, {2} time steps ({2} launches)",
-            p.n, p.layers, p.iterations
+            "{} × {} × {} grid, {3} time steps ({3} launches)",
+            p.nx, p.ny, p.layers, p.iterations
         )
     }
 
     fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome> {
         let p = Problem::of(size);
-        let (nx, ny, nz) = (p.n, p.n, p.layers);
+        let (nx, ny, nz) = (p.nx, p.ny, p.layers);
         let (power, temp) = inputs(&p);
         let k = Coefficients::new(ny, nx, nz);
 
