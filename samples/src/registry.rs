@@ -13,6 +13,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::lud::Lud,
         &crate::rodinia::backprop::Backprop,
         &crate::rodinia::sradv2::SradV2,
+        &crate::rodinia::sradv1::SradV1,
         &crate::rodinia::streamcluster::Streamcluster,
         &crate::rodinia::bptree::BPlusTree,
         &crate::rodinia::lavamd::LavaMd,

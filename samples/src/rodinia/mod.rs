@@ -11,5 +11,6 @@ pub mod lavamd;
 pub mod lud;
 pub mod nn;
 pub mod nw;
+pub mod sradv1;
 pub mod sradv2;
 pub mod streamcluster;
