@@ -14,6 +14,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::backprop::Backprop,
         &crate::rodinia::sradv2::SradV2,
         &crate::rodinia::sradv1::SradV1,
+        &crate::rodinia::kmeans::Kmeans,
         &crate::rodinia::streamcluster::Streamcluster,
         &crate::rodinia::bptree::BPlusTree,
         &crate::rodinia::lavamd::LavaMd,

@@ -7,6 +7,7 @@ pub mod bptree;
 pub mod cfd;
 pub mod hotspot;
 pub mod hotspot3d;
+pub mod kmeans;
 pub mod lavamd;
 pub mod lud;
 pub mod nn;
