@@ -7,6 +7,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
     vec![
         &crate::saxpy::Saxpy,
         &crate::rodinia::nn::Nn,
+        &crate::rodinia::bfs::Bfs,
         &crate::rodinia::hotspot::Hotspot,
         &crate::rodinia::hotspot3d::Hotspot3d,
         &crate::rodinia::nw::Nw,

@@ -3,6 +3,7 @@
 //! `samples/rodinia/<name>/`, seeded inputs and a CPU reference in Rust.
 
 pub mod backprop;
+pub mod bfs;
 pub mod bptree;
 pub mod cfd;
 pub mod hotspot;
