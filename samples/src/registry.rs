@@ -9,6 +9,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::nn::Nn,
         &crate::rodinia::bfs::Bfs,
         &crate::rodinia::gaussian::Gaussian,
+        &crate::rodinia::pathfinder::Pathfinder,
         &crate::rodinia::hotspot::Hotspot,
         &crate::rodinia::hotspot3d::Hotspot3d,
         &crate::rodinia::nw::Nw,
