@@ -162,9 +162,10 @@ pub fn nv_exp(x: f64) -> f64 {
     let (plo, phi) = (p.to_bits() as u32, (p.to_bits() >> 32) as u32);
     let join = |lo: u32, hi: u32| f64::from_bits((u64::from(hi) << 32) | u64::from(lo));
     let mut result = join(plo, phi.wrapping_add((i << 20) as u32));
-    // |x| tested on the high word, as an f32 bit pattern.
+    // |x| tested on the high word, as an f32 bit pattern (`setp.lt.f32`: false for NaN).
     let h = f32::from_bits(((x.to_bits() >> 32) as u32) & 0x7FFF_FFFF);
-    if !(h < f32::from_bits(0x4086_232B)) {
+    let fast = h < f32::from_bits(0x4086_232B);
+    if !fast {
         let u = -x;
         result = if u > -0.0 { 0.0 } else { f64::INFINITY - u };
         if h < f32::from_bits(0x4087_4800) {

@@ -709,14 +709,13 @@ fn copycenters(points: &Points, centers: &mut Points, ids: &mut [i64], offset: i
     }
     let mut k = centers.num;
     let dim = points.dim;
-    for i in 0..points.num {
-        if is_a_median[i] {
-            let c = centers.p[k].coord;
-            centers.store[c..c + dim].copy_from_slice(points.coord(i));
-            centers.p[k].weight = points.p[i].weight;
-            ids[k] = i as i64 + offset;
-            k += 1;
-        }
+    let medians = (0..points.num).filter(|&i| is_a_median[i]);
+    for i in medians {
+        let c = centers.p[k].coord;
+        centers.store[c..c + dim].copy_from_slice(points.coord(i));
+        centers.p[k].weight = points.p[i].weight;
+        ids[k] = i as i64 + offset;
+        k += 1;
     }
     centers.num = k;
 }
