@@ -48,6 +48,12 @@ enum Command {
         /// Most warp instructions one CTA may execute before the launch fails.
         #[arg(long)]
         budget: Option<u64>,
+        /// Execution engine: the Cranelift JIT, or the interpreter (the reference).
+        #[arg(long, value_enum, default_value_t = EngineArg::Jit)]
+        engine: EngineArg,
+        /// Print engine statistics (compiled, helper and fallback instruction counts).
+        #[arg(long)]
+        stats: bool,
     },
     /// List every sample with its sizes and kernels.
     List,
@@ -89,6 +95,24 @@ enum Command {
     },
 }
 
+/// `--engine` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum EngineArg {
+    /// The Cranelift JIT (default).
+    Jit,
+    /// The interpreter, the executable specification.
+    Interp,
+}
+
+impl From<EngineArg> for emulator::Engine {
+    fn from(e: EngineArg) -> emulator::Engine {
+        match e {
+            EngineArg::Jit => emulator::Engine::Jit,
+            EngineArg::Interp => emulator::Engine::Interpreter,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -99,6 +123,8 @@ fn main() -> ExitCode {
             n,
             threads,
             budget,
+            engine,
+            stats,
         } => run::run(
             sample.as_deref(),
             all,
@@ -107,6 +133,8 @@ fn main() -> ExitCode {
                 n,
                 threads,
                 budget,
+                engine: engine.into(),
+                stats,
             },
         ),
         Command::List => run::list(),

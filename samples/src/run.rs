@@ -13,10 +13,16 @@ pub(crate) struct RunOptions {
     pub n: Option<usize>,
     pub threads: Option<usize>,
     pub budget: Option<u64>,
+    pub engine: emulator::Engine,
+    /// Print engine statistics.
+    pub stats: bool,
 }
 
 fn device(opts: &RunOptions) -> Result<Device, String> {
-    let mut config = DeviceConfig::default();
+    let mut config = DeviceConfig {
+        engine: opts.engine,
+        ..DeviceConfig::default()
+    };
     if let Some(t) = opts.threads {
         config.host_threads = t.max(1);
     }
@@ -104,11 +110,28 @@ fn run_one(dev: &Device, s: &dyn Sample, opts: &RunOptions) -> runtime::Result<b
         outcome.launches, st.thread_insts, st.warp_insts, st.ctas
     );
     let secs = outcome.kernel_seconds.max(1e-9);
+    let engine = match opts.engine {
+        emulator::Engine::Jit => "jit",
+        emulator::Engine::Interpreter => "interpreter",
+    };
     println!(
-        "  functional (interpreter): {:.3} s in kernels, {:.1} M thread-instructions/s",
+        "  functional ({engine}): {:.3} s in kernels, {:.1} M thread-instructions/s",
         outcome.kernel_seconds,
         st.thread_insts as f64 / secs / 1e6
     );
+    if opts.stats && opts.engine == emulator::Engine::Jit {
+        let pct = |x: u64| 100.0 * x as f64 / st.warp_insts.max(1) as f64;
+        println!(
+            "  jit: {} warp instructions compiled ({:.1}%: {:.1}% inline, {:.1}% through the ALU helper, {:.1}% warp-wide helper), {} by the engine (control flow, calls, barriers), {} fallback to the interpreter",
+            st.jit_insts,
+            pct(st.jit_insts),
+            pct(st.jit_inline),
+            pct(st.jit_alu_helper),
+            pct(st.jit_warp_helper),
+            st.engine_insts,
+            st.fallback_insts
+        );
+    }
     Ok(outcome.validation.passed())
 }
 

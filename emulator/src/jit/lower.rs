@@ -164,6 +164,12 @@ impl LaneCx<'_> {
         }
     }
 
+    /// Writes an ALU result into `dst`: truncated to the register, never sign-extended (the
+    /// interpreter extends only the results of `cvt` and loads).
+    fn write_result(&mut self, b: &mut FunctionBuilder, dst: &Operand, value: Value) {
+        self.write(b, dst, value, Type::B64);
+    }
+
     /// Writes `value`, a result of type `ty`, into destination `dst` (fitted to the register).
     fn write(&mut self, b: &mut FunctionBuilder, dst: &Operand, value: Value, ty: Type) {
         if let Operand::Reg(r) = dst {
@@ -317,7 +323,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
         Op::Mov { ty } => {
             let v = src(b, cx, 0);
             let v = mask(b, v, ty.bits());
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::IAdd { ty, sat: false } | Op::ISub { ty, sat: false } => {
             let (x, y) = (src(b, cx, 0), src(b, cx, 1));
@@ -327,7 +333,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 b.ins().isub(x, y)
             };
             let v = mask(b, v, ty.bits());
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::IMul { ty, mode }
         | Op::IMad {
@@ -360,7 +366,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 p
             };
             let v = mask(b, p, bits);
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::And { ty } | Op::Or { ty } | Op::Xor { ty } => {
             let (x, y) = (src(b, cx, 0), src(b, cx, 1));
@@ -370,13 +376,13 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 _ => b.ins().bxor(x, y),
             };
             let v = mask(b, v, ty.bits());
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::Not { ty } => {
             let x = src(b, cx, 0);
             let v = b.ins().bnot(x);
             let v = mask(b, v, ty.bits());
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::Shl { ty } | Op::Shr { ty } => {
             let bits = ty.bits();
@@ -407,7 +413,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 }
             };
             let v = mask(b, v, bits);
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::IMin { ty } | Op::IMax { ty } => {
             let (x, y) = (src(b, cx, 0), src(b, cx, 1));
@@ -424,14 +430,14 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 b.ins().select(lt, y, x)
             };
             let v = mask(b, v, ty.bits());
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::Selp { ty } => {
             let (x, y, c) = (src(b, cx, 0), src(b, cx, 1), src(b, cx, 2));
             let c = b.ins().band_imm_s(c, 1);
             let v = b.ins().select(c, x, y);
             let v = mask(b, v, ty.bits());
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::Setp {
             cmp,
@@ -468,9 +474,9 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                     (comb(b, t), comb(b, f))
                 }
             };
-            cx.write(b, dst, p, Type::Pred);
+            cx.write_result(b, dst, p);
             if let Some(qd) = inst.dsts.get(1) {
-                cx.write(b, qd, q, Type::Pred);
+                cx.write_result(b, qd, q);
             }
         }
         Op::Cvt {
@@ -511,7 +517,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 _ => b.ins().fmul(fx, fy),
             };
             let v = from_float(b, r, ty);
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::Fma {
             ty,
@@ -523,7 +529,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             let (fx, fy, fz) = (to_float(b, x, ty), to_float(b, y, ty), to_float(b, z, ty));
             let r = b.ins().fma(fx, fy, fz);
             let v = from_float(b, r, ty);
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::FNeg { ty, ftz: false } | Op::FAbs { ty, ftz: false } => {
             // Sign-bit operations: NaN payloads pass through, as in the numerics.
@@ -539,7 +545,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 b.ins().band_imm_s(x, !sign)
             };
             let v = mask(b, v, ty.bits());
-            cx.write(b, dst, v, ty);
+            cx.write_result(b, dst, v);
         }
         Op::Pack { ty } => {
             let Operand::Vector(elems) = &inst.srcs[0] else {
@@ -553,7 +559,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 let v = b.ins().ishl_imm_s(v, i64::from(i as u32 * bits));
                 acc = b.ins().bor(acc, v);
             }
-            cx.write(b, dst, acc, ty);
+            cx.write_result(b, dst, acc);
         }
         Op::Unpack { ty } => {
             let Operand::Vector(elems) = &inst.dsts[0] else {
@@ -564,7 +570,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             for (i, e) in elems.iter().enumerate() {
                 let part = b.ins().ushr_imm_s(v, i64::from(i as u32 * bits));
                 let part = mask(b, part, bits);
-                cx.write(b, e, part, Type::B64);
+                cx.write_result(b, e, part);
             }
         }
         Op::Cvta {
@@ -584,7 +590,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 b.ins().iadd_imm_s(v, (window as i64).wrapping_neg())
             };
             let r = mask(b, r, ty.bits());
-            cx.write(b, dst, r, ty);
+            cx.write_result(b, dst, r);
         }
         _ => return false,
     }
