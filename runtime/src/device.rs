@@ -78,9 +78,15 @@ impl Device {
         Ok(b)
     }
 
-    /// Loads PTX text; `file` names it in diagnostics.
+    /// Loads PTX text; `file` names it in diagnostics. With the JIT engine, every kernel is
+    /// compiled here, so launches do not pay for compilation (a compile error surfaces at
+    /// launch, with the kernel named).
     pub fn load_ptx(&self, file: &str, text: &str) -> Result<Module> {
-        Module::load(self.mem.clone(), file, text)
+        let module = Module::load(self.mem.clone(), file, text)?;
+        if self.config.engine == emulator::Engine::Jit {
+            module.precompile();
+        }
+        Ok(module)
     }
 
     /// Loads a PTX file.

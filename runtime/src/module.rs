@@ -129,6 +129,23 @@ impl Module {
         }
     }
 
+    /// Compiles every kernel for the JIT engine (errors are reported again at launch).
+    pub(crate) fn precompile(&self) {
+        for (id, _) in self.program.module.kernels() {
+            let _ = self.program.jit(id);
+        }
+    }
+
+    /// Seconds the JIT spent compiling this module's kernels so far.
+    pub fn jit_compile_seconds(&self) -> f64 {
+        self.program
+            .module
+            .kernels()
+            .filter_map(|(id, _)| self.program.jit(id).ok())
+            .map(|k| k.compile_seconds)
+            .sum()
+    }
+
     /// Names of the module's kernels.
     pub fn kernel_names(&self) -> Vec<String> {
         self.program

@@ -7,6 +7,26 @@ use std::time::{Duration, Instant};
 
 #[derive(Subcommand)]
 pub(crate) enum BenchKind {
+    /// Functional-only speed: the interpreter and the JIT on SAXPY and Rodinia ports, beside
+    /// the native CPU reference for SAXPY, all in one run.
+    Functional {
+        /// SAXPY elements.
+        #[arg(long, default_value_t = 1 << 24)]
+        n: usize,
+        /// Rodinia ports to measure (at the given size).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "rodinia/hotspot,rodinia/srad_v2"
+        )]
+        samples: Vec<String>,
+        /// Size of the Rodinia runs.
+        #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
+        size: warpsim::sample::Size,
+        /// Host threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Parse and lower speed of the PTX front end, in MB/s of PTX text.
     Frontend {
         /// The PTX file to measure (default: the largest `.ptx` under `samples/`).
@@ -21,6 +41,12 @@ pub(crate) enum BenchKind {
 pub(crate) fn run(kind: BenchKind) -> Result<ExitCode, String> {
     match kind {
         BenchKind::Frontend { file, seconds } => frontend(file, seconds),
+        BenchKind::Functional {
+            n,
+            samples,
+            size,
+            threads,
+        } => functional(n, &samples, size, threads),
     }
 }
 
@@ -78,5 +104,100 @@ fn frontend(file: Option<PathBuf>, seconds: f64) -> Result<ExitCode, String> {
         "analyses (CFG, post-dominators, liveness, register allocation): {:.3} ms",
         analyses.as_secs_f64() * 1e3
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn device(engine: emulator::Engine, threads: Option<usize>) -> Result<runtime::Device, String> {
+    let mut config = runtime::DeviceConfig {
+        engine,
+        ..runtime::DeviceConfig::default()
+    };
+    if let Some(t) = threads {
+        config.host_threads = t.max(1);
+    }
+    runtime::Device::new(config).map_err(|e| format!("error: {e}"))
+}
+
+/// One measured run: (seconds in kernels, thread instructions).
+fn measure(
+    dev: &runtime::Device,
+    sample: &dyn warpsim::sample::Sample,
+    size: warpsim::sample::Size,
+) -> Result<(f64, u64), String> {
+    let o = sample
+        .run(dev, size)
+        .map_err(|e| format!("error: {}: {e}", sample.name()))?;
+    if !o.validation.passed() {
+        return Err(format!(
+            "error: {} failed validation: {}",
+            sample.name(),
+            o.validation
+        ));
+    }
+    Ok((o.kernel_seconds, o.stats.thread_insts))
+}
+
+fn functional(
+    n: usize,
+    samples: &[String],
+    size: warpsim::sample::Size,
+    threads: Option<usize>,
+) -> Result<ExitCode, String> {
+    use emulator::Engine;
+    let interp = device(Engine::Interpreter, threads)?;
+    let jit = device(Engine::Jit, threads)?;
+    let cores = jit.config().host_threads;
+    println!(
+        "functional-only speed, {cores} host thread(s); thread-instructions per second of kernel time"
+    );
+    println!(
+        "{:<22} {:>14} {:>12} {:>12} {:>10} {:>10}",
+        "workload", "thread insts", "interp M/s", "jit M/s", "jit/interp", "time (jit)"
+    );
+    let row = |name: &str, (ti, insts): (f64, u64), (tj, _): (f64, u64)| {
+        println!(
+            "{name:<22} {insts:>14} {:>12.1} {:>12.1} {:>9.1}x {:>9.3}s",
+            insts as f64 / ti / 1e6,
+            insts as f64 / tj / 1e6,
+            ti / tj,
+            tj
+        );
+    };
+    // SAXPY at n, with the native reference timed on the same inputs (single-threaded).
+    let saxpy = |dev: &runtime::Device| -> Result<(f64, u64), String> {
+        let r = warpsim::saxpy::run(dev, n).map_err(|e| format!("error: {e}"))?;
+        if !r.validation.passed() {
+            return Err(format!("error: saxpy failed validation: {}", r.validation));
+        }
+        Ok((r.seconds, r.stats.thread_insts))
+    };
+    // Warm the JIT cache and the page tables once, so compile time is not counted.
+    let _ = saxpy(&jit)?;
+    let (si, sj) = (saxpy(&interp)?, saxpy(&jit)?);
+    row(&format!("saxpy n={n}"), si, sj);
+    let (a, x, y) = warpsim::saxpy::inputs(n);
+    let native = best_time(Duration::from_millis(500), || {
+        std::hint::black_box(warpsim::saxpy::reference(
+            a,
+            std::hint::black_box(&x),
+            std::hint::black_box(&y),
+        ));
+    });
+    println!(
+        "  native CPU reference (1 thread): {:.4} s; jit is {:.1}x the native time, interpreter {:.1}x",
+        native.as_secs_f64(),
+        sj.0 / native.as_secs_f64(),
+        si.0 / native.as_secs_f64()
+    );
+    for name in samples {
+        let s = warpsim::registry::find(name)
+            .ok_or_else(|| format!("error: unknown sample `{name}`"))?;
+        let _ = measure(&jit, s, size)?;
+        row(
+            &format!("{} ({})", s.name(), size.name()),
+            measure(&interp, s, size)?,
+            measure(&jit, s, size)?,
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

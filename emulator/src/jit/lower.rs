@@ -531,6 +531,137 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             let v = from_float(b, r, ty);
             cx.write_result(b, dst, v);
         }
+        Op::INeg { ty } => {
+            let x = src(b, cx, 0);
+            let zero = b.ins().iconst(types::I64, 0);
+            let v = b.ins().isub(zero, x);
+            let v = mask(b, v, ty.bits());
+            cx.write_result(b, dst, v);
+        }
+        Op::IAbs { ty } => {
+            let x = src(b, cx, 0);
+            let x = sext(b, x, ty.bits());
+            let zero = b.ins().iconst(types::I64, 0);
+            let neg = b.ins().isub(zero, x);
+            let is_neg = b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+            let v = b.ins().select(is_neg, neg, x);
+            let v = mask(b, v, ty.bits());
+            cx.write_result(b, dst, v);
+        }
+        Op::FDiv {
+            ty,
+            prec: isa::FloatPrecision::Rounded(Rounding::Rn),
+            ftz: false,
+        } => {
+            let (x, y) = (src(b, cx, 0), src(b, cx, 1));
+            let (fx, fy) = (to_float(b, x, ty), to_float(b, y, ty));
+            let r = b.ins().fdiv(fx, fy);
+            let v = from_float(b, r, ty);
+            cx.write_result(b, dst, v);
+        }
+        Op::Rcp {
+            ty,
+            prec: isa::FloatPrecision::Rounded(Rounding::Rn),
+            ftz: false,
+        } => {
+            let x = src(b, cx, 0);
+            let fx = to_float(b, x, ty);
+            let one = if ty == Type::F32 {
+                b.ins().f32const(1.0)
+            } else {
+                b.ins().f64const(1.0)
+            };
+            let r = b.ins().fdiv(one, fx);
+            let v = from_float(b, r, ty);
+            cx.write_result(b, dst, v);
+        }
+        Op::Sqrt {
+            ty,
+            prec: isa::FloatPrecision::Rounded(Rounding::Rn),
+            ftz: false,
+        } => {
+            let x = src(b, cx, 0);
+            let fx = to_float(b, x, ty);
+            let r = b.ins().sqrt(fx);
+            let v = from_float(b, r, ty);
+            cx.write_result(b, dst, v);
+        }
+        // Float conversions with IEEE round-to-nearest (or exact): the same results as the
+        // numerics, NaN canonicalised.
+        Op::Cvt {
+            dty: Type::F64,
+            sty: Type::F32,
+            rnd: isa::CvtRounding::None,
+            ftz: false,
+            sat: false,
+        } => {
+            let x = src(b, cx, 0);
+            let fx = to_float(b, x, Type::F32);
+            let r = b.ins().fpromote(types::F64, fx);
+            let v = from_float(b, r, Type::F64);
+            cx.write_result(b, dst, v);
+        }
+        Op::Cvt {
+            dty: Type::F32,
+            sty: Type::F64,
+            rnd: isa::CvtRounding::Float(Rounding::Rn),
+            ftz: false,
+            sat: false,
+        } => {
+            let x = src(b, cx, 0);
+            let fx = to_float(b, x, Type::F64);
+            let r = b.ins().fdemote(types::F32, fx);
+            let v = from_float(b, r, Type::F32);
+            cx.write_result(b, dst, v);
+        }
+        Op::Cvt {
+            dty,
+            sty,
+            rnd: isa::CvtRounding::Float(Rounding::Rn),
+            ftz: false,
+            sat: false,
+        } if dty.is_float() && matches!(sty, Type::S32 | Type::U32 | Type::S64 | Type::U64) => {
+            let x = src(b, cx, 0);
+            let x = extend(b, x, sty);
+            let fty = if dty == Type::F32 {
+                types::F32
+            } else {
+                types::F64
+            };
+            let r = if sty.is_signed() {
+                b.ins().fcvt_from_sint(fty, x)
+            } else {
+                b.ins().fcvt_from_uint(fty, x)
+            };
+            let v = from_float(b, r, dty);
+            cx.write_result(b, dst, v);
+        }
+        Op::Cvt {
+            dty: dty @ (Type::S32 | Type::U32),
+            sty: Type::F32,
+            rnd: isa::CvtRounding::Int(r),
+            ftz: false,
+            ..
+        } => {
+            // f32 to a 32-bit integer: round to an integral value, then convert saturating
+            // (NaN gives 0), which is also what `.sat` asks for.
+            let x = src(b, cx, 0);
+            let fx = to_float(b, x, Type::F32);
+            let fr = match r {
+                Rounding::Rn => b.ins().nearest(fx),
+                Rounding::Rz => b.ins().trunc(fx),
+                Rounding::Rm => b.ins().floor(fx),
+                Rounding::Rp => b.ins().ceil(fx),
+                Rounding::Rna => return false,
+            };
+            let i = if dty == Type::S32 {
+                b.ins().fcvt_to_sint_sat(types::I32, fr)
+            } else {
+                b.ins().fcvt_to_uint_sat(types::I32, fr)
+            };
+            let v = b.ins().uextend(types::I64, i);
+            cx.write(b, dst, v, dty);
+        }
         Op::FNeg { ty, ftz: false } | Op::FAbs { ty, ftz: false } => {
             // Sign-bit operations: NaN payloads pass through, as in the numerics.
             let x = src(b, cx, 0);
