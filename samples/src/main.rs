@@ -114,6 +114,13 @@ impl From<EngineArg> for emulator::Engine {
 }
 
 fn main() -> ExitCode {
+    // Output piped into `head` and the like ends quietly, as command-line tools do, instead of
+    // panicking on the closed pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run {

@@ -1,5 +1,6 @@
-//! Every registered sample passes at the small size, through the same code `warpsim run --all
-//! --size small` uses. New ports are covered as soon as they are registered.
+//! Every registered sample passes at the small size under both engines, through the same code
+//! `warpsim run --all --size small` uses, and the two engines execute exactly the same
+//! instructions. New ports are covered as soon as they are registered.
 
 use runtime::{Device, DeviceConfig};
 use warpsim::registry;
