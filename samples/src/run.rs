@@ -121,6 +121,7 @@ fn run_one(dev: &Device, s: &dyn Sample, opts: &RunOptions) -> runtime::Result<b
     );
     if opts.stats && opts.engine == emulator::Engine::Jit {
         let pct = |x: u64| 100.0 * x as f64 / st.warp_insts.max(1) as f64;
+        println!("  jit: compilation took {:.3} s", outcome.compile_seconds);
         println!(
             "  jit: {} warp instructions compiled ({:.1}%: {:.1}% inline, {:.1}% through the ALU helper, {:.1}% warp-wide helper), {} by the engine (control flow, calls, barriers), {} fallback to the interpreter",
             st.jit_insts,

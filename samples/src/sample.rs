@@ -45,6 +45,8 @@ pub struct Outcome {
     pub launches: u64,
     /// Wall time spent inside launches (host code excluded).
     pub kernel_seconds: f64,
+    /// Seconds the JIT spent compiling the modules the run loaded (0 with the interpreter).
+    pub compile_seconds: f64,
 }
 
 /// Launches kernels for a driver and keeps the totals an [`Outcome`] reports.
@@ -53,6 +55,7 @@ pub struct Session<'d> {
     pub stats: LaunchStats,
     pub launches: u64,
     pub kernel_seconds: f64,
+    pub compile_seconds: f64,
 }
 
 impl<'d> Session<'d> {
@@ -62,13 +65,20 @@ impl<'d> Session<'d> {
             stats: LaunchStats::default(),
             launches: 0,
             kernel_seconds: 0.0,
+            compile_seconds: 0.0,
         }
     }
 
     /// Loads a committed PTX file, by path relative to the samples directory
     /// (`rodinia/nn/nn.ptx`).
-    pub fn load(&self, relative: &str) -> runtime::Result<Module> {
-        self.dev.load_ptx_file(&crate::samples_dir().join(relative))
+    pub fn load(&mut self, relative: &str) -> runtime::Result<Module> {
+        let module = self
+            .dev
+            .load_ptx_file(&crate::samples_dir().join(relative))?;
+        if self.dev.config().engine == emulator::Engine::Jit {
+            self.compile_seconds += module.jit_compile_seconds();
+        }
+        Ok(module)
     }
 
     /// Launches and waits, accumulating counters and time.
@@ -95,6 +105,7 @@ impl<'d> Session<'d> {
             stats: self.stats,
             launches: self.launches,
             kernel_seconds: self.kernel_seconds,
+            compile_seconds: self.compile_seconds,
         }
     }
 }
