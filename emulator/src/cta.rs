@@ -151,9 +151,23 @@ fn advance(
             stats.jit_inline += u64::from(run.inline);
             stats.jit_alu_helper += u64::from(run.alu_helper);
             stats.jit_warp_helper += u64::from(run.warp_helper);
-            run_compiled(env, w, run, top.mask)?;
+            let taken = run_compiled(env, w, run, top.mask)?;
             w.executed += len;
-            w.frame_mut().simt.goto(run.end);
+            if run.branch {
+                // The closing `bra`, resolved here exactly as `exec::step` would.
+                stats.warp_insts += 1;
+                stats.thread_insts += u64::from(top.mask.count_ones());
+                stats.engine_insts += 1;
+                w.executed += 1;
+                let code = &env.program.code[w.frame().func.index()];
+                let (target, rpc) = (
+                    code.target[run.end as usize],
+                    code.reconverge[run.end as usize],
+                );
+                w.frame_mut().simt.branch(taken, target, run.end + 1, rpc);
+            } else {
+                w.frame_mut().simt.goto(run.end);
+            }
             return Ok(Step::Continue);
         }
         stats.engine_insts += 1;
@@ -166,13 +180,14 @@ fn advance(
     step(env, w, &mut stats.thread_insts)
 }
 
-/// Calls a compiled run for the lanes of `mask`.
+/// Calls a compiled run for the lanes of `mask`; returns the lanes that take the `bra` the
+/// run ends at, if it does.
 fn run_compiled(
     env: &mut CtaEnv,
     w: &mut Warp,
     run: &Run,
     mask: u32,
-) -> Result<(), (FaultKind, u32)> {
+) -> Result<u32, (FaultKind, u32)> {
     let mut local = [std::ptr::null_mut(); WARP_SIZE];
     let mut local_len = [0u64; WARP_SIZE];
     for (l, buf) in w.local.iter_mut().enumerate() {
@@ -183,6 +198,7 @@ fn run_compiled(
     let mut ctx = JitCtx {
         regs: w.frame_mut().regs.as_mut_ptr(),
         mask,
+        branch_mask: 0,
         carry: w.carry,
         global_base: env.mem.host_base(),
         capacity: env.mem.capacity(),
@@ -216,7 +232,7 @@ fn run_compiled(
             w.frame_mut().simt.set_pc(ctx.fault_pc);
             Err((kind, ctx.fault_lane))
         }
-        _ => Ok(()),
+        _ => Ok(ctx.branch_mask),
     }
 }
 

@@ -24,6 +24,8 @@ pub struct JitCtx {
     pub regs: *mut u64,
     /// Lanes running this run (the SIMT stack's top mask).
     pub mask: u32,
+    /// Set by a run that ends at a `bra`: the lanes that take it.
+    pub branch_mask: u32,
     /// Each lane's carry flag, bit per lane (the warp's CC.CF).
     pub carry: u32,
     /// Base of the global-memory mapping, its size, and its granule bitmap (see
@@ -66,6 +68,7 @@ pub struct Offsets;
 impl Offsets {
     pub const REGS: i32 = offset_of!(JitCtx, regs) as i32;
     pub const MASK: i32 = offset_of!(JitCtx, mask) as i32;
+    pub const BRANCH_MASK: i32 = offset_of!(JitCtx, branch_mask) as i32;
     pub const CARRY: i32 = offset_of!(JitCtx, carry) as i32;
     pub const GLOBAL_BASE: i32 = offset_of!(JitCtx, global_base) as i32;
     pub const CAPACITY: i32 = offset_of!(JitCtx, capacity) as i32;

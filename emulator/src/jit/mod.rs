@@ -39,6 +39,9 @@ pub struct Run {
     pub inline: u32,
     pub alu_helper: u32,
     pub warp_helper: u32,
+    /// The run ends at a `bra` (at PC `end`) whose taken lanes it computes into
+    /// `JitCtx::branch_mask`, so the engine resolves the branch without interpreting it.
+    pub branch: bool,
 }
 
 /// The compiled code of one kernel and the functions it calls.
@@ -160,7 +163,11 @@ pub fn compile(program: &Program, kernel: FuncId) -> Result<JitKernel, String> {
             {
                 end += 1;
             }
-            pending.push((func, t.translate(func, pc, end)?));
+            // A block's closing `bra` comes after the run; the run evaluates its guard.
+            let branch = end < n
+                && !block_starts.contains(&end)
+                && matches!(code.insts[end as usize].op, Op::Bra { .. });
+            pending.push((func, t.translate(func, pc, end, branch)?));
             pc = end;
         }
     }
@@ -185,6 +192,7 @@ pub fn compile(program: &Program, kernel: FuncId) -> Result<JitKernel, String> {
             inline: r.inline,
             alu_helper: r.alu_helper,
             warp_helper: r.warp_helper,
+            branch: r.branch,
         });
         runs_compiled += 1;
     }

@@ -67,6 +67,7 @@ pub(super) struct Translated {
     pub inline: u32,
     pub alu_helper: u32,
     pub warp_helper: u32,
+    pub branch: bool,
 }
 
 /// Translates runs of one kernel's functions into one JIT module.
@@ -136,7 +137,13 @@ impl<'a> Translator<'a> {
     }
 
     /// Compiles instructions `[start, end)` of `func` into one native function.
-    pub fn translate(&mut self, func: FuncId, start: u32, end: u32) -> Result<Translated, String> {
+    pub fn translate(
+        &mut self,
+        func: FuncId,
+        start: u32,
+        end: u32,
+        branch: bool,
+    ) -> Result<Translated, String> {
         let target_config = self.module.target_config();
         let ptr = target_config.pointer_type();
         self.module.clear_context(&mut self.ctx);
@@ -205,6 +212,9 @@ impl<'a> Translator<'a> {
                 counts.1 += helper;
                 pc = seg_end;
             }
+            if branch {
+                branch_mask(&mut b, ctx_ptr, &code.insts[end as usize]);
+            }
             let ok = b.ins().iconst(types::I32, i64::from(ctx::STATUS_OK));
             b.ins().return_(&[ok]);
             b.seal_all_blocks();
@@ -225,6 +235,7 @@ impl<'a> Translator<'a> {
             inline: counts.0,
             alu_helper: counts.1,
             warp_helper: counts.2,
+            branch,
         })
     }
 }
@@ -339,4 +350,42 @@ pub(super) fn return_if_fault(b: &mut FunctionBuilder, status: cranelift_codegen
     b.switch_to_block(fail);
     b.ins().return_(&[status]);
     b.switch_to_block(cont);
+}
+
+/// Stores into `JitCtx::branch_mask` the lanes of the run's mask that take the closing `bra`:
+/// all of them without a guard, else those whose guard predicate holds.
+fn branch_mask(b: &mut FunctionBuilder, ctx_ptr: cranelift_codegen::ir::Value, bra: &isa::Inst) {
+    let mask = b
+        .ins()
+        .load(types::I32, MemFlagsData::trusted(), ctx_ptr, Offsets::MASK);
+    let taken = match bra.guard {
+        None => mask,
+        Some(g) => {
+            // For each lane: (regs[pred * 32 + lane] & 1) << lane, or-ed; then the guard's sense.
+            let regs = b
+                .ins()
+                .load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::REGS);
+            let mut acc = b.ins().iconst(types::I32, 0);
+            for lane in 0..32 {
+                let v = b.ins().load(
+                    types::I64,
+                    MemFlagsData::trusted(),
+                    regs,
+                    ((g.pred.index() * 32 + lane) * 8) as i32,
+                );
+                let v = b.ins().ireduce(types::I32, v);
+                let v = b.ins().band_imm_s(v, 1);
+                let v = b.ins().ishl_imm_s(v, lane as i64);
+                acc = b.ins().bor(acc, v);
+            }
+            let acc = if g.negated { b.ins().bnot(acc) } else { acc };
+            b.ins().band(acc, mask)
+        }
+    };
+    b.ins().store(
+        MemFlagsData::trusted(),
+        taken,
+        ctx_ptr,
+        Offsets::BRANCH_MASK,
+    );
 }
