@@ -190,9 +190,13 @@ fn run_compiled(
 ) -> Result<u32, (FaultKind, u32)> {
     let mut local = [std::ptr::null_mut(); WARP_SIZE];
     let mut local_len = [0u64; WARP_SIZE];
-    for (l, buf) in w.local.iter_mut().enumerate() {
-        local[l] = buf.as_mut_ptr();
-        local_len[l] = buf.len() as u64;
+    // Most kernels have no local memory: every length is then 0, and the inline bounds check
+    // rejects any access before a pointer is used.
+    if w.local.iter().any(|b| !b.is_empty()) {
+        for (l, buf) in w.local.iter_mut().enumerate() {
+            local[l] = buf.as_mut_ptr();
+            local_len[l] = buf.len() as u64;
+        }
     }
     let local_base = w.frame().local_base;
     let mut ctx = JitCtx {
