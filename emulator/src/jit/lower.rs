@@ -5,7 +5,7 @@
 //! Register values are 64-bit and zero-extended, as in the interpreter's register file; every
 //! result is fitted to its register exactly as `warp::fit_to_register` does.
 
-use super::ctx::{self, Offsets};
+use super::ctx::Offsets;
 use super::translate::return_if_fault;
 use crate::memory::{GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::program::{KernelLayout, Location, Program};
@@ -858,7 +858,7 @@ fn access(
     let total = size * u32::from(vec);
     if space == Space::Param && store {
         // The interpreter refuses stores to kernel parameters; hand it the instruction.
-        return warp_fallback(b, cx, pc, inst);
+        return param_store_fault(b, cx, pc, inst);
     }
     let pcv = b.ins().iconst(types::I32, i64::from(pc));
     // Alignment of the whole vector, as the interpreter checks first.
@@ -1055,15 +1055,14 @@ fn access(
     Ok(())
 }
 
-/// Runs one instruction through the interpreter's code from inside a segment (rare cases only:
-/// it sees the register file as stored, so the segment's registers are written back first).
-fn warp_fallback(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> Result<()> {
-    // Stores to kernel parameters always fault in the interpreter; report the same fault.
+/// A store to a kernel parameter: the interpreter always faults on it, so hand the instruction
+/// to the interpreter's code, which reports that fault for the first lane whose guard holds
+/// (it reads only the guard's register, which is unchanged in memory at this point).
+fn param_store_fault(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> Result<()> {
     let pcv = b.ins().iconst(types::I32, i64::from(pc));
     let ip = b.ins().iconst(types::I64, inst as *const Inst as i64);
     let call = b.ins().call(cx.refs.warp, &[cx.ctx, ip, pcv]);
     let status = b.inst_results(call)[0];
     return_if_fault(b, status);
-    let _ = ctx::STATUS_OK;
     Ok(())
 }

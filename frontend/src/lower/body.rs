@@ -281,10 +281,8 @@ impl<'a> FnLowerer<'a, '_> {
                         .pragmas
                         .extend(values.iter().map(|v| v.to_string()));
                 }
-                Statement::CallPrototype { label, .. } | Statement::CallTargets { label, .. } => {
-                    // Only meaningful for indirect calls, which are reported as unsupported.
-                    let _ = label;
-                }
+                // Only meaningful for indirect calls, which are reported as unsupported.
+                Statement::CallPrototype { .. } | Statement::CallTargets { .. } => {}
                 Statement::Ignored { .. } => {}
             }
         }
