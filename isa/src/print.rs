@@ -62,6 +62,28 @@ fn space_name(space: crate::types::StateSpace) -> Option<&'static str> {
     (space != crate::types::StateSpace::Generic).then(|| space.name())
 }
 
+/// `ld`/`st` with their qualifiers in PTX's order: ordering, scope, space, cache operator,
+/// `.nc`, vector width (the type follows).
+#[allow(clippy::too_many_arguments)]
+fn access_mnemonic(
+    f: &mut Formatter<'_>,
+    name: &str,
+    order: MemOrder,
+    scope: Option<crate::types::Scope>,
+    space: crate::types::StateSpace,
+    cache: Option<crate::types::CacheOp>,
+    nc: bool,
+    vec: u8,
+) -> fmt::Result {
+    f.write_str(name)?;
+    opt(f, order_name(order))?;
+    opt(f, scope.map(|s| s.name()))?;
+    opt(f, space_name(space))?;
+    opt(f, cache.map(|c| c.name()))?;
+    flag(f, nc, "nc")?;
+    opt(f, vec_name(vec))
+}
+
 fn vec_name(vec: u8) -> Option<String> {
     (vec > 1).then(|| format!("v{vec}"))
 }
@@ -346,13 +368,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             cache,
             nc,
         } => {
-            f.write_str("ld")?;
-            opt(f, order_name(*order))?;
-            opt(f, scope.map(|s| s.name()))?;
-            opt(f, space_name(*space))?;
-            opt(f, cache.map(|c| c.name()))?;
-            flag(f, *nc, "nc")?;
-            opt(f, vec_name(*vec))?;
+            access_mnemonic(f, "ld", *order, *scope, *space, *cache, *nc, *vec)?;
             std::slice::from_ref(ty)
         }
         Op::St {
@@ -363,12 +379,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             scope,
             cache,
         } => {
-            f.write_str("st")?;
-            opt(f, order_name(*order))?;
-            opt(f, scope.map(|s| s.name()))?;
-            opt(f, space_name(*space))?;
-            opt(f, cache.map(|c| c.name()))?;
-            opt(f, vec_name(*vec))?;
+            access_mnemonic(f, "st", *order, *scope, *space, *cache, false, *vec)?;
             std::slice::from_ref(ty)
         }
         Op::Ldu { space, ty, vec } => {

@@ -241,7 +241,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         "setp" => setp(m)?,
         "set" => set(m)?,
         "selp" => {
-            let ty = typed(m, opcode, &SELECTABLE)?;
+            let ty = typed(m, opcode, VALUE_TYPES)?;
             op(
                 Op::Selp { ty },
                 Shape::binary(ty).s(Slot::Pred { negatable: false }),
@@ -250,7 +250,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         "slct" => {
             let ftz = m.flag("ftz")?;
             let (ty, cty) = m.two_types()?;
-            check_type(m, opcode, ty, &SELECTABLE)?;
+            check_type(m, opcode, ty, VALUE_TYPES)?;
             check_type(m, opcode, cty, &[Type::S32, Type::F32])?;
             op(
                 Op::Slct { ty, cty, ftz },
@@ -258,7 +258,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             )
         }
         "mov" => {
-            let ty = typed(m, opcode, &MOVABLE)?;
+            let ty = typed(m, opcode, &VALUE_TYPES_AND_PRED)?;
             // Pack/unpack are told apart from plain moves by their operands (see `body`).
             op(
                 Op::Mov { ty },
@@ -513,20 +513,9 @@ const INTS: [Type; 6] = [
     Type::S32,
     Type::S64,
 ];
-const SELECTABLE: [Type; 11] = [
-    Type::B16,
-    Type::B32,
-    Type::B64,
-    Type::U16,
-    Type::U32,
-    Type::U64,
-    Type::S16,
-    Type::S32,
-    Type::S64,
-    Type::F32,
-    Type::F64,
-];
-const MOVABLE: [Type; 12] = [
+/// Every 16-, 32- and 64-bit type: what `selp`, `slct`, `setp`, `set` and `mov` take (`mov`
+/// takes `.pred` as well, and with `.pred` at its head this is that list too).
+const VALUE_TYPES_AND_PRED: [Type; 12] = [
     Type::Pred,
     Type::B16,
     Type::B32,
@@ -540,6 +529,8 @@ const MOVABLE: [Type; 12] = [
     Type::F32,
     Type::F64,
 ];
+/// [`VALUE_TYPES_AND_PRED`] without `.pred`.
+const VALUE_TYPES: &[Type] = VALUE_TYPES_AND_PRED.split_at(1).1;
 
 /// Checks `ty` against the types the manual allows for `opcode`; half-precision types are valid
 /// PTX that warpsim does not execute yet.
@@ -938,15 +929,13 @@ fn check_comparison(m: &Mods, cmp: CmpOp, ty: Type) -> Result<()> {
     }
 }
 
-const COMPARABLE: [Type; 11] = SELECTABLE;
-
 fn setp(m: &mut Mods) -> Result<Decoded> {
     let cmp = m
         .take(CmpOp::from_name)?
         .ok_or_else(|| m.error("missing comparison"))?;
     let combine = m.take(BoolOp::from_name)?;
     let ftz = m.flag("ftz")?;
-    let ty = typed(m, "setp", &COMPARABLE)?;
+    let ty = typed(m, "setp", VALUE_TYPES)?;
     check_comparison(m, cmp, ty)?;
     if ftz && ty != Type::F32 {
         return Err(m.error("`.ftz` applies only to `.f32`"));
@@ -978,7 +967,7 @@ fn set(m: &mut Mods) -> Result<Decoded> {
     let ftz = m.flag("ftz")?;
     let (dty, sty) = m.two_types()?;
     check_type(m, "set", dty, &[Type::U32, Type::S32, Type::F32])?;
-    check_type(m, "set", sty, &COMPARABLE)?;
+    check_type(m, "set", sty, VALUE_TYPES)?;
     check_comparison(m, cmp, sty)?;
     let mut shape = Shape::new()
         .d(Slot::Val(dty))
