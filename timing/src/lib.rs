@@ -1,5 +1,7 @@
 //! The cycle-level timing model (SM pipeline, schedulers, scoreboard, operand collector,
-//! register-file banks, memory hierarchy, register-file techniques, statistics).
-//!
-//! Not built yet: it arrives with issue 5. The crate exists now so that the workspace has its
-//! final shape and dependency direction (`timing → emulator, isa`).
+//! register-file banks, memory hierarchy, statistics), driven by the functional engine.
+
+pub mod config;
+pub mod memory;
+
+pub use config::{ConfigError, GpuConfig};

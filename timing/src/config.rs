@@ -1,0 +1,539 @@
+//! GPU configurations: TOML presets in `timing/configs/`, any field overridable by a dotted key.
+//!
+//! Every field is required in a configuration file (presets spell every parameter out, so a
+//! preset reads as the full description of its GPU) and unknown keys are errors; an override
+//! (`sm.rf.banks=8`) must name a key that exists. After parsing, [`GpuConfig::validate`] rejects
+//! impossible values, naming the key.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// A configuration error, naming the key or preset at fault.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("unknown GPU configuration `{name}` (presets: {known})")]
+    UnknownPreset { name: String, known: String },
+    #[error("cannot read configuration file `{path}`: {message}")]
+    Io { path: String, message: String },
+    #[error("invalid configuration: {0}")]
+    Parse(String),
+    #[error("unknown configuration key `{0}`")]
+    UnknownKey(String),
+    #[error("override `{0}` is not of the form key=value")]
+    BadOverride(String),
+    #[error("configuration key `{key}`: {message}")]
+    Invalid { key: String, message: String },
+}
+
+/// Warp scheduling policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchedulerPolicy {
+    /// Loose round robin: the first ready warp after the one that issued last.
+    Lrr,
+    /// Greedy-then-oldest: keep issuing from the same warp until it stalls, then the oldest.
+    Gto,
+    /// Two-level: round robin over an active pool; a warp waiting on a long-latency result
+    /// leaves the pool for the oldest pending warp.
+    TwoLevel,
+}
+
+/// How warp registers map to register-file banks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BankMapping {
+    /// GPGPU-Sim's: bank = (register + warp) mod banks.
+    Wshift,
+    /// Every register of a warp in one bank: bank = warp mod banks.
+    Wid,
+}
+
+/// The whole GPU.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuConfig {
+    /// Name of the configuration (the preset it came from).
+    pub name: String,
+    pub gpu: GpuTop,
+    pub sm: SmConfig,
+    pub latency: Latencies,
+    pub mem: MemConfig,
+}
+
+/// GPU-wide parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuTop {
+    /// Streaming multiprocessors.
+    pub sms: u32,
+    /// Core clock in MHz (for reporting simulated time).
+    pub clock_mhz: u32,
+    /// Cycles with no instruction issued anywhere after which the run stops as deadlocked.
+    pub watchdog_cycles: u64,
+}
+
+/// One streaming multiprocessor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmConfig {
+    pub max_threads: u32,
+    pub max_warps: u32,
+    pub max_ctas: u32,
+    /// 32-bit registers per SM.
+    pub registers: u32,
+    /// Registers per thread are rounded up to a multiple of this for allocation.
+    pub register_granularity: u32,
+    /// Bytes of shared memory per SM.
+    pub shared_memory: u32,
+    /// Shared memory is allocated per CTA in units of this many bytes.
+    pub shared_granularity: u32,
+    pub schedulers: u32,
+    pub scheduler: SchedulerPolicy,
+    /// Two-level scheduler: warps in each scheduler's active pool.
+    pub two_level_active: u32,
+    /// Instructions each scheduler may issue per cycle (from one warp).
+    pub issue_width: u32,
+    /// Instruction-buffer entries per warp.
+    pub ibuffer_entries: u32,
+    /// Instructions fetched at once into a warp's buffer (one fetch per cycle per SM).
+    pub fetch_width: u32,
+    /// Pending register writes tracked per warp (a warp stalls when they are all in use).
+    pub scoreboard_entries: u32,
+    /// Results written back per cycle (register-file write ports shared by all units).
+    pub writeback_ports: u32,
+    pub icache: CacheConfig,
+    pub rf: RegisterFileConfig,
+    pub units: UnitsConfig,
+}
+
+/// Register file and operand collector.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterFileConfig {
+    /// Single-ported banks (one read or write per cycle each).
+    pub banks: u32,
+    /// Sub-banks each bank is sliced into; a 128-byte warp register spans all of them.
+    pub sub_banks: u32,
+    /// Bytes per sub-bank slice of a warp register.
+    pub sub_bank_bytes: u32,
+    pub mapping: BankMapping,
+    /// Collector units by the unit class they serve; `general` ones serve any class.
+    pub collectors: CollectorUnits,
+    /// Collector units that may dispatch to execution units per cycle.
+    pub dispatch_width: u32,
+}
+
+/// Collector units per class.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollectorUnits {
+    pub sp: u32,
+    pub sfu: u32,
+    pub int: u32,
+    pub dp: u32,
+    pub mem: u32,
+    pub general: u32,
+}
+
+/// Execution units.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitsConfig {
+    pub sp: u32,
+    pub sfu: u32,
+    /// Integer units; 0 runs integer instructions on the SP units (Fermi).
+    pub int: u32,
+    /// Double-precision units; 0 runs them on the SP units.
+    pub dp: u32,
+    pub ldst: u32,
+}
+
+/// Latency and initiation interval (cycles) of one operation class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Timing {
+    pub latency: u32,
+    pub initiation: u32,
+}
+
+/// Operation classes of one arithmetic family, as GPGPU-Sim groups them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FamilyLatencies {
+    pub add: Timing,
+    pub max: Timing,
+    pub mul: Timing,
+    pub mad: Timing,
+    pub div: Timing,
+}
+
+/// Latencies of every class.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Latencies {
+    pub int: FamilyLatencies,
+    pub fp: FamilyLatencies,
+    pub dp: FamilyLatencies,
+    /// Transcendentals (`sin`, `ex2`, `rsqrt`, ...), on the SFU.
+    pub sfu: Timing,
+    /// Warp shuffles and other cross-lane operations.
+    pub shfl: Timing,
+    /// Branches, moves of special registers, and other control instructions.
+    pub branch: Timing,
+}
+
+/// A set-associative cache.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CacheConfig {
+    pub sets: u32,
+    pub ways: u32,
+    /// Line size in bytes.
+    pub line: u32,
+    /// Hit latency in cycles.
+    pub latency: u32,
+    /// Outstanding misses (lines) tracked; 0 for caches whose misses are served by a fixed
+    /// latency.
+    pub mshrs: u32,
+    /// Requests that may merge into one outstanding miss.
+    pub mshr_merge: u32,
+    /// Latency of a miss beyond the hit latency when the cache has no lower level modelled
+    /// (instruction and constant caches).
+    pub miss_latency: u32,
+}
+
+/// Memory hierarchy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemConfig {
+    /// Bytes of a global-memory sector (the unit of transfer below L1).
+    pub sector: u32,
+    /// Coalesced requests the L1 accepts per cycle.
+    pub l1_requests_per_cycle: u32,
+    pub l1d: CacheConfig,
+    pub constant: CacheConfig,
+    pub shared: SharedMemConfig,
+    /// One-way latency of the interconnect between SMs and L2 slices.
+    pub icnt_latency: u32,
+    pub l2: L2Config,
+    pub dram: DramConfig,
+}
+
+/// Shared memory.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedMemConfig {
+    pub banks: u32,
+    pub bank_bytes: u32,
+    pub latency: u32,
+}
+
+/// L2, split in slices by address.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct L2Config {
+    pub slices: u32,
+    /// Geometry and latency of each slice.
+    pub slice: CacheConfig,
+    /// Latency of an atomic operation performed at the slice, beyond the access itself.
+    pub atomic_latency: u32,
+}
+
+/// DRAM as a queue per channel.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DramConfig {
+    pub channels: u32,
+    /// Latency of an access in core cycles, without queueing.
+    pub latency: u32,
+    /// Bytes a channel transfers per core cycle.
+    pub bytes_per_cycle: u32,
+}
+
+/// Names of the presets, in the order `--help` lists them.
+pub const PRESETS: [&str; 5] = ["gtx480", "gtx480-4bank", "titanx", "gtx980", "v100"];
+
+fn preset_text(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "gtx480" => include_str!("../configs/gtx480.toml"),
+        "gtx480-4bank" => include_str!("../configs/gtx480-4bank.toml"),
+        "titanx" => include_str!("../configs/titanx.toml"),
+        "gtx980" => include_str!("../configs/gtx980.toml"),
+        "v100" => include_str!("../configs/v100.toml"),
+        _ => return None,
+    })
+}
+
+impl GpuConfig {
+    /// A preset by name, or a TOML file by path (anything containing `/` or ending in
+    /// `.toml`), with `overrides` (`key=value`) applied, validated.
+    pub fn load(name_or_path: &str, overrides: &[String]) -> Result<GpuConfig, ConfigError> {
+        let text = if name_or_path.contains('/') || name_or_path.ends_with(".toml") {
+            std::fs::read_to_string(name_or_path).map_err(|e| ConfigError::Io {
+                path: name_or_path.to_string(),
+                message: e.to_string(),
+            })?
+        } else {
+            preset_text(name_or_path)
+                .ok_or_else(|| ConfigError::UnknownPreset {
+                    name: name_or_path.to_string(),
+                    known: PRESETS.join(", "),
+                })?
+                .to_string()
+        };
+        GpuConfig::from_toml(&text, overrides)
+    }
+
+    /// A preset by name, without overrides (panics on an unknown name: for tests and defaults).
+    pub fn preset(name: &str) -> GpuConfig {
+        GpuConfig::load(name, &[]).expect("a built-in preset")
+    }
+
+    /// Parses TOML text, applies overrides, validates.
+    pub fn from_toml(text: &str, overrides: &[String]) -> Result<GpuConfig, ConfigError> {
+        let mut table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| ConfigError::Parse(e.to_string()))?;
+        for o in overrides {
+            apply_override(&mut table, o)?;
+        }
+        let cfg: GpuConfig = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::Parse(e.message().to_string()))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// The configuration as TOML (what `--dump-config` prints).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a configuration serializes")
+    }
+
+    /// Rejects values no GPU can have, naming the key.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let positive = [
+            ("gpu.sms", self.gpu.sms),
+            ("gpu.clock_mhz", self.gpu.clock_mhz),
+            ("sm.max_threads", self.sm.max_threads),
+            ("sm.max_warps", self.sm.max_warps),
+            ("sm.max_ctas", self.sm.max_ctas),
+            ("sm.registers", self.sm.registers),
+            ("sm.register_granularity", self.sm.register_granularity),
+            ("sm.shared_granularity", self.sm.shared_granularity),
+            ("sm.schedulers", self.sm.schedulers),
+            ("sm.two_level_active", self.sm.two_level_active),
+            ("sm.issue_width", self.sm.issue_width),
+            ("sm.ibuffer_entries", self.sm.ibuffer_entries),
+            ("sm.fetch_width", self.sm.fetch_width),
+            ("sm.scoreboard_entries", self.sm.scoreboard_entries),
+            ("sm.writeback_ports", self.sm.writeback_ports),
+            ("sm.rf.banks", self.sm.rf.banks),
+            ("sm.rf.sub_banks", self.sm.rf.sub_banks),
+            ("sm.rf.sub_bank_bytes", self.sm.rf.sub_bank_bytes),
+            ("sm.rf.dispatch_width", self.sm.rf.dispatch_width),
+            ("sm.units.sp", self.sm.units.sp),
+            ("sm.units.sfu", self.sm.units.sfu),
+            ("sm.units.ldst", self.sm.units.ldst),
+            ("mem.sector", self.mem.sector),
+            ("mem.l1_requests_per_cycle", self.mem.l1_requests_per_cycle),
+            ("mem.shared.banks", self.mem.shared.banks),
+            ("mem.shared.bank_bytes", self.mem.shared.bank_bytes),
+            ("mem.l2.slices", self.mem.l2.slices),
+            ("mem.dram.channels", self.mem.dram.channels),
+            ("mem.dram.bytes_per_cycle", self.mem.dram.bytes_per_cycle),
+        ];
+        for (key, v) in positive {
+            if v == 0 {
+                return Err(invalid(key, "must be at least 1"));
+            }
+        }
+        if self.gpu.watchdog_cycles == 0 {
+            return Err(invalid("gpu.watchdog_cycles", "must be at least 1"));
+        }
+        if self.sm.max_warps * 32 < self.sm.max_threads {
+            return Err(invalid(
+                "sm.max_threads",
+                &format!(
+                    "{} threads need more than sm.max_warps = {} warps",
+                    self.sm.max_threads, self.sm.max_warps
+                ),
+            ));
+        }
+        let warp_register_bytes = self.sm.rf.sub_banks * self.sm.rf.sub_bank_bytes;
+        if warp_register_bytes != 128 {
+            return Err(invalid(
+                "sm.rf.sub_banks",
+                &format!(
+                    "sub_banks × sub_bank_bytes must be 128 (one 32-lane warp register), not {warp_register_bytes}"
+                ),
+            ));
+        }
+        let c = &self.sm.rf.collectors;
+        if c.general == 0 && (c.sp == 0 || c.sfu == 0 || c.mem == 0) {
+            return Err(invalid(
+                "sm.rf.collectors",
+                "without general collector units, sp, sfu and mem need at least one each",
+            ));
+        }
+        for (key, cache) in [
+            ("sm.icache", &self.sm.icache),
+            ("mem.l1d", &self.mem.l1d),
+            ("mem.constant", &self.mem.constant),
+            ("mem.l2.slice", &self.mem.l2.slice),
+        ] {
+            cache.validate(key)?;
+        }
+        if !self.mem.sector.is_power_of_two() || self.mem.l1d.line % self.mem.sector != 0 {
+            return Err(invalid(
+                "mem.sector",
+                "must be a power of two dividing the L1 line",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl CacheConfig {
+    fn validate(&self, key: &str) -> Result<(), ConfigError> {
+        for (field, v) in [("sets", self.sets), ("ways", self.ways)] {
+            if v == 0 {
+                return Err(invalid(&format!("{key}.{field}"), "must be at least 1"));
+            }
+        }
+        if !self.line.is_power_of_two() {
+            return Err(invalid(&format!("{key}.line"), "must be a power of two"));
+        }
+        if self.mshrs > 0 && self.mshr_merge == 0 {
+            return Err(invalid(
+                &format!("{key}.mshr_merge"),
+                "must be at least 1 when the cache has MSHRs",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Capacity in bytes.
+    pub fn bytes(&self) -> u64 {
+        u64::from(self.sets) * u64::from(self.ways) * u64::from(self.line)
+    }
+}
+
+fn invalid(key: &str, message: &str) -> ConfigError {
+    ConfigError::Invalid {
+        key: key.to_string(),
+        message: message.to_string(),
+    }
+}
+
+/// Applies `a.b.c=value` to the table: the key must exist; the value is TOML (a number, a
+/// boolean, a quoted string) or, failing that, a bare string (`sm.scheduler=lrr`).
+fn apply_override(table: &mut toml::Table, text: &str) -> Result<(), ConfigError> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| ConfigError::BadOverride(text.to_string()))?;
+    let (key, value) = (key.trim(), value.trim());
+    let path: Vec<&str> = key.split('.').collect();
+    let (last, parents) = path.split_last().expect("split yields one part");
+    let mut at = table;
+    for part in parents {
+        at = match at.get_mut(*part) {
+            Some(toml::Value::Table(t)) => t,
+            _ => return Err(ConfigError::UnknownKey(key.to_string())),
+        };
+    }
+    let slot = at
+        .get_mut(*last)
+        .ok_or_else(|| ConfigError::UnknownKey(key.to_string()))?;
+    if slot.is_table() {
+        return Err(ConfigError::Invalid {
+            key: key.to_string(),
+            message: "is a section; set one of its fields".into(),
+        });
+    }
+    let parsed = format!("v = {value}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(value.to_string()));
+    if std::mem::discriminant(&parsed) != std::mem::discriminant(slot) {
+        return Err(ConfigError::Invalid {
+            key: key.to_string(),
+            message: format!("expected a {}, got `{value}`", slot.type_str()),
+        });
+    }
+    *slot = parsed;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_loads_and_validates() {
+        for name in PRESETS {
+            let c = GpuConfig::preset(name);
+            assert_eq!(c.name, name);
+        }
+    }
+
+    #[test]
+    fn overrides_change_one_field() {
+        let c = GpuConfig::load(
+            "gtx480",
+            &["sm.rf.banks=8".into(), "sm.scheduler=lrr".into()],
+        )
+        .unwrap();
+        assert_eq!(c.sm.rf.banks, 8);
+        assert_eq!(c.sm.scheduler, SchedulerPolicy::Lrr);
+        let base = GpuConfig::preset("gtx480");
+        assert_eq!(c.mem, base.mem);
+    }
+
+    #[test]
+    fn bad_overrides_name_the_key() {
+        let err = |o: &str| GpuConfig::load("gtx480", &[o.to_string()]).unwrap_err();
+        assert_eq!(
+            err("sm.rf.bankz=8"),
+            ConfigError::UnknownKey("sm.rf.bankz".into())
+        );
+        assert_eq!(
+            err("sm.nothing.banks=8"),
+            ConfigError::UnknownKey("sm.nothing.banks".into())
+        );
+        assert_eq!(
+            err("sm.rf.banks"),
+            ConfigError::BadOverride("sm.rf.banks".into())
+        );
+        assert!(
+            matches!(err("sm.rf.banks=0"), ConfigError::Invalid { key, .. } if key == "sm.rf.banks")
+        );
+        assert!(
+            matches!(err("sm.rf.banks=many"), ConfigError::Invalid { key, .. } if key == "sm.rf.banks")
+        );
+        assert!(
+            matches!(err("mem.l1d.line=48"), ConfigError::Invalid { key, .. } if key == "mem.l1d.line")
+        );
+        assert!(matches!(err("sm.scheduler=fifo"), ConfigError::Parse(m) if m.contains("fifo")));
+        assert!(matches!(err("sm.rf=3"), ConfigError::Invalid { key, .. } if key == "sm.rf"));
+    }
+
+    #[test]
+    fn unknown_presets_and_fields_are_errors() {
+        assert!(matches!(
+            GpuConfig::load("gtx9000", &[]),
+            Err(ConfigError::UnknownPreset { .. })
+        ));
+        let text = format!("{}\nextra = 1\n", preset_text("gtx480").unwrap());
+        assert!(matches!(
+            GpuConfig::from_toml(&text, &[]),
+            Err(ConfigError::Parse(m)) if m.contains("extra")
+        ));
+    }
+
+    #[test]
+    fn a_dumped_config_reads_back() {
+        let c = GpuConfig::preset("titanx");
+        assert_eq!(GpuConfig::from_toml(&c.to_toml(), &[]).unwrap(), c);
+    }
+}
