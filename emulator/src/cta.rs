@@ -27,7 +27,7 @@ pub struct CtaStats {
 }
 
 #[derive(Default)]
-struct Barrier {
+pub(crate) struct Barrier {
     arrived: u32,
     expected: Option<u32>,
     waiting: Vec<usize>,
@@ -54,30 +54,8 @@ pub fn run_cta(
     jit: Option<&JitKernel>,
     warps: &mut Vec<Warp>,
 ) -> Result<CtaStats, Box<Fault>> {
-    let kernel_code = &env.program.code[env.kernel.index()];
-    let threads = env.block.iter().product::<u32>();
-    let nwarps = threads.div_ceil(WARP_SIZE as u32) as usize;
-    // `warps` is the caller's pool: warps of earlier CTAs are reset rather than reallocated.
-    warps.truncate(nwarps);
-    for i in 0..nwarps {
-        let in_warp = (threads - i as u32 * WARP_SIZE as u32).min(WARP_SIZE as u32);
-        let valid = if in_warp == 32 {
-            u32::MAX
-        } else {
-            (1u32 << in_warp) - 1
-        };
-        match warps.get_mut(i) {
-            Some(w) => w.reset(i as u32, valid, env.kernel, kernel_code, env.block),
-            None => warps.push(Warp::new(
-                i as u32,
-                valid,
-                env.kernel,
-                kernel_code,
-                env.block,
-            )),
-        }
-    }
-    let mut barriers: Vec<Barrier> = (0..BARRIERS).map(|_| Barrier::fresh()).collect();
+    prepare_warps(env, warps);
+    let mut barriers = fresh_barriers();
     let mut cta = CtaStats::default();
     let stats = &mut cta.counters;
     loop {
@@ -131,6 +109,38 @@ pub fn run_cta(
         stats.max_simt_depth = stats.max_simt_depth.max(s.max_depth);
     }
     Ok(cta)
+}
+
+/// Fills `warps` with the CTA's warps, reusing the caller's pool: warps of earlier CTAs are
+/// reset rather than reallocated.
+pub(crate) fn prepare_warps(env: &CtaEnv, warps: &mut Vec<Warp>) {
+    let kernel_code = &env.program.code[env.kernel.index()];
+    let threads = env.block.iter().product::<u32>();
+    let nwarps = threads.div_ceil(WARP_SIZE as u32) as usize;
+    warps.truncate(nwarps);
+    for i in 0..nwarps {
+        let in_warp = (threads - i as u32 * WARP_SIZE as u32).min(WARP_SIZE as u32);
+        let valid = if in_warp == 32 {
+            u32::MAX
+        } else {
+            (1u32 << in_warp) - 1
+        };
+        match warps.get_mut(i) {
+            Some(w) => w.reset(i as u32, valid, env.kernel, kernel_code, env.block),
+            None => warps.push(Warp::new(
+                i as u32,
+                valid,
+                env.kernel,
+                kernel_code,
+                env.block,
+            )),
+        }
+    }
+}
+
+/// The CTA's hardware barriers, none waiting.
+pub(crate) fn fresh_barriers() -> Vec<Barrier> {
+    (0..BARRIERS).map(|_| Barrier::fresh()).collect()
 }
 
 /// Executes the warp's next compiled run, or its next instruction through the interpreter.
@@ -240,7 +250,7 @@ fn run_compiled(
     }
 }
 
-fn arrive(b: &mut Barrier, warp: usize, w: &mut Warp, a: Arrival) {
+pub(crate) fn arrive(b: &mut Barrier, warp: usize, w: &mut Warp, a: Arrival) {
     b.arrived += a.threads;
     if a.count.is_some() {
         b.expected = a.count;
@@ -262,7 +272,7 @@ fn arrive(b: &mut Barrier, warp: usize, w: &mut Warp, a: Arrival) {
 }
 
 /// Releases barrier `id` if every expected thread has arrived.
-fn try_release(env: &CtaEnv, barriers: &mut [Barrier], id: usize, warps: &mut [Warp]) {
+pub(crate) fn try_release(env: &CtaEnv, barriers: &mut [Barrier], id: usize, warps: &mut [Warp]) {
     let b = &barriers[id];
     if b.waiting.is_empty() {
         return;
@@ -316,7 +326,7 @@ pub fn fault(env: &CtaEnv, w: &Warp, kind: FaultKind, lane: Option<u32>) -> Faul
     }
 }
 
-fn deadlock(env: &CtaEnv, warps: &[Warp], barriers: &[Barrier]) -> Fault {
+pub(crate) fn deadlock(env: &CtaEnv, warps: &[Warp], barriers: &[Barrier]) -> Fault {
     let mut detail = Vec::new();
     for (id, b) in barriers
         .iter()

@@ -58,9 +58,12 @@ pub enum Step {
     Barrier(Arrival),
 }
 
-/// Resolved memory target of one lane.
-#[derive(Clone, Copy, Debug)]
-enum Target {
+/// Resolved memory target of one lane: a device address or an offset in the CTA's shared
+/// memory, the lane's local memory, or the kernel-parameter buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    #[default]
+    None,
     Global(u64),
     Shared(u64),
     Local(u64),
@@ -188,6 +191,7 @@ impl CtaEnv<'_> {
             Target::Shared(o) => read_bytes(&self.shared, o, size, "shared"),
             Target::Local(o) => read_bytes(&w.local[lane], o, size, "local"),
             Target::Param(o) => read_bytes(self.params, o, size, "param"),
+            Target::None => unreachable!("a resolved target"),
         }
     }
 
@@ -206,6 +210,7 @@ impl CtaEnv<'_> {
             Target::Param(_) => Err(FaultKind::Unsupported {
                 what: "stores to kernel parameters".into(),
             }),
+            Target::None => unreachable!("a resolved target"),
         }
     }
 }
@@ -301,13 +306,7 @@ pub fn step(
     let top = *frame.simt.top().expect("a ready warp has a SIMT entry");
     let pc = top.pc;
     let inst = &code.insts[pc as usize];
-    let exec = match inst.guard {
-        None => top.mask,
-        Some(g) => {
-            let t = pred_mask(frame, g.pred, top.mask);
-            if g.negated { top.mask & !t } else { t }
-        }
-    };
+    let exec = guard_mask(frame, inst, top.mask);
     w.executed += 1;
     // Thread instructions count every active lane, predicated off or not (GPGPU-Sim's
     // `gpu_sim_insn` convention).
@@ -522,6 +521,38 @@ fn result_type(op: &Op) -> Option<Type> {
         Op::Ld { ty, .. } | Op::Ldu { ty, .. } => Some(*ty),
         _ => None,
     }
+}
+
+/// Where each lane of `exec` will access memory when the load, store or atomic `inst` runs
+/// (evaluated before it runs, since it may overwrite its own address register). Lanes outside
+/// `exec`, and lanes whose address cannot be resolved (the instruction will fault), get
+/// [`Target::None`]. Returns false for instructions that do not access memory.
+pub fn memory_targets(
+    env: &CtaEnv,
+    w: &Warp,
+    inst: &Inst,
+    exec: u32,
+    out: &mut [Target; WARP_SIZE],
+) -> bool {
+    let space = match &inst.op {
+        Op::Ld { space, .. }
+        | Op::Ldu { space, .. }
+        | Op::St { space, .. }
+        | Op::Atom { space, .. }
+        | Op::Red { space, .. } => *space,
+        _ => return false,
+    };
+    let Some(Operand::Address(addr)) = inst.srcs.first() else {
+        return false;
+    };
+    for (l, t) in out.iter_mut().enumerate() {
+        *t = if exec & (1 << l) != 0 {
+            env.target(w, space, addr, l).unwrap_or(Target::None)
+        } else {
+            Target::None
+        };
+    }
+    true
 }
 
 /// Data-path instructions: memory, warp-wide operations and ALU operations.
@@ -823,14 +854,19 @@ pub fn execute_guarded(
     inst: &Inst,
     mask: u32,
 ) -> Result<(), (FaultKind, u32)> {
-    let exec = match inst.guard {
+    let exec = guard_mask(w.frame(), inst, mask);
+    execute(env, w, inst, exec, mask)
+}
+
+/// The lanes of `mask` that execute `inst`: those whose guard predicate holds.
+pub fn guard_mask(frame: &Frame, inst: &Inst, mask: u32) -> u32 {
+    match inst.guard {
         None => mask,
         Some(g) => {
-            let t = pred_mask(w.frame(), g.pred, mask);
+            let t = pred_mask(frame, g.pred, mask);
             if g.negated { mask & !t } else { t }
         }
-    };
-    execute(env, w, inst, exec, mask)
+    }
 }
 
 fn inst_name(inst: &Inst) -> String {
@@ -844,6 +880,7 @@ fn offset(t: Target, by: u32) -> Target {
         Target::Shared(o) => Target::Shared(o + by),
         Target::Local(o) => Target::Local(o + by),
         Target::Param(o) => Target::Param(o + by),
+        Target::None => Target::None,
     }
 }
 
@@ -854,6 +891,7 @@ fn check_vector_alignment(t: Target, bytes: u32) -> Result<(), FaultKind> {
         Target::Shared(a) => ("shared", a),
         Target::Local(a) => ("local", a),
         Target::Param(a) => ("param", a),
+        Target::None => return Ok(()),
     };
     if a.is_multiple_of(u64::from(bytes)) {
         Ok(())

@@ -20,6 +20,7 @@ pub mod launch;
 pub mod memory;
 pub mod program;
 pub mod simt;
+pub mod stepper;
 pub mod warp;
 
 pub use error::{Fault, FaultKind};

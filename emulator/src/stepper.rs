@@ -1,0 +1,244 @@
+//! One CTA executed one warp instruction at a time, under the control of a timing model.
+//!
+//! The timing model decides *when* a warp's next instruction issues; [`CtaStepper::step`] then
+//! executes it through the interpreter (the functional result is the same as in functional-only
+//! mode) and reports what the timing model needs: the active and executing lanes, where each
+//! lane accesses memory, the width class of every 32-bit physical register written, and which
+//! warps a barrier released.
+
+use crate::cta::{Barrier, arrive, deadlock, fault, fresh_barriers, prepare_warps, try_release};
+use crate::error::{Fault, FaultKind};
+use crate::exec::{CtaEnv, Step, Target, guard_mask, memory_targets, step};
+use crate::launch::LaunchStats;
+use crate::warp::{WARP_SIZE, Warp, WarpState};
+use isa::{FuncId, Op, Operand, PhysReg};
+
+/// Width class of a 32-bit value: the fewest bytes n ∈ {1, 2, 3, 4} such that the value is the
+/// sign extension of its low 8·n bits.
+pub fn width_class(v: u32) -> u8 {
+    let s = v as i32;
+    if s == (s << 24) >> 24 {
+        1
+    } else if s == (s << 16) >> 16 {
+        2
+    } else if s == (s << 8) >> 8 {
+        3
+    } else {
+        4
+    }
+}
+
+/// A 32-bit physical register written by an instruction, with the width class of the new
+/// value over all 32 lanes (what register-file hardware stores) and over the lanes that
+/// executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegWrite {
+    pub reg: u32,
+    pub class_all: u8,
+    pub class_active: u8,
+}
+
+/// What executing one warp instruction did, as the timing model sees it.
+#[derive(Clone, Debug)]
+pub struct Executed {
+    pub func: FuncId,
+    pub pc: u32,
+    /// Lanes active on the SIMT stack.
+    pub active: u32,
+    /// Active lanes whose guard held.
+    pub exec: u32,
+    /// Whether the instruction accessed memory; then `targets` holds each lane's target
+    /// ([`Target::None`] for lanes that did not execute).
+    pub memory: bool,
+    pub targets: [Target; WARP_SIZE],
+    /// 32-bit physical registers written.
+    pub writes: Vec<RegWrite>,
+    /// Warps (bit per warp of the CTA) that a barrier released as a result.
+    pub released: u64,
+}
+
+impl Default for Executed {
+    fn default() -> Executed {
+        Executed {
+            func: FuncId(0),
+            pc: 0,
+            active: 0,
+            exec: 0,
+            memory: false,
+            targets: [Target::None; WARP_SIZE],
+            writes: Vec::new(),
+            released: 0,
+        }
+    }
+}
+
+/// A CTA whose warps are stepped individually.
+pub struct CtaStepper<'a> {
+    pub env: CtaEnv<'a>,
+    pub warps: Vec<Warp>,
+    barriers: Vec<Barrier>,
+    budget: u64,
+    /// Instruction counters (as in functional mode).
+    pub stats: LaunchStats,
+}
+
+impl<'a> CtaStepper<'a> {
+    /// Starts the CTA of `env`, reusing the warps of `pool`. `budget` bounds its warp
+    /// instructions.
+    pub fn new(env: CtaEnv<'a>, mut pool: Vec<Warp>, budget: u64) -> CtaStepper<'a> {
+        prepare_warps(&env, &mut pool);
+        CtaStepper {
+            env,
+            warps: pool,
+            barriers: fresh_barriers(),
+            budget,
+            stats: LaunchStats {
+                ctas: 1,
+                ..LaunchStats::default()
+            },
+        }
+    }
+
+    /// Whether every warp has exited.
+    pub fn finished(&self) -> bool {
+        self.warps.iter().all(|w| w.state == WarpState::Done)
+    }
+
+    /// The function, PC and active lanes of warp `i`'s next instruction, if it can run.
+    pub fn next(&self, i: usize) -> Option<(FuncId, u32, u32)> {
+        let w = &self.warps[i];
+        if w.state != WarpState::Ready {
+            return None;
+        }
+        let f = w.frame();
+        f.simt.top().map(|t| (f.func, t.pc, t.mask))
+    }
+
+    /// Executes warp `i`'s next instruction, describing it in `out`.
+    pub fn step(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
+        let env = &mut self.env;
+        let w = &mut self.warps[i];
+        if self.stats.warp_insts >= self.budget {
+            let budget = self.budget;
+            return Err(Box::new(fault(
+                env,
+                w,
+                FaultKind::BudgetExceeded { budget },
+                None,
+            )));
+        }
+        let frame = w.frame();
+        let top = *frame.simt.top().expect("a ready warp has a SIMT entry");
+        let func = frame.func;
+        let code = &env.program.code[func.index()];
+        let inst = &code.insts[top.pc as usize];
+        out.func = func;
+        out.pc = top.pc;
+        out.active = top.mask;
+        out.exec = guard_mask(frame, inst, top.mask);
+        out.memory = memory_targets(env, w, inst, out.exec, &mut out.targets);
+        out.writes.clear();
+        out.released = 0;
+        self.stats.warp_insts += 1;
+        let outcome = step(env, w, &mut self.stats.thread_insts)
+            .map_err(|(kind, lane)| Box::new(fault(env, w, kind, Some(lane))))?;
+        // Width classes of the registers written, read from the frame the instruction ran in
+        // (calls push and returns pop frames, but neither writes registers).
+        if !matches!(
+            inst.op,
+            Op::Call { .. } | Op::Ret { .. } | Op::Exit | Op::Bar { .. }
+        ) && w.frame().func == func
+        {
+            record_writes(code, &w.frame().regs, inst, out);
+        }
+        let mut event = w.state != WarpState::Ready;
+        if let Step::Barrier(a) = outcome {
+            event = true;
+            arrive(&mut self.barriers[a.id as usize], i, w, a);
+        }
+        if event {
+            let waiting: u64 = self.waiting_mask();
+            for id in 0..self.barriers.len() {
+                try_release(&self.env, &mut self.barriers, id, &mut self.warps);
+            }
+            out.released = waiting & !self.waiting_mask();
+            if !self.finished() && self.warps.iter().all(|w| w.state != WarpState::Ready) {
+                return Err(Box::new(deadlock(&self.env, &self.warps, &self.barriers)));
+            }
+        }
+        Ok(())
+    }
+
+    fn waiting_mask(&self) -> u64 {
+        self.warps
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| matches!(w.state, WarpState::AtBarrier { .. }))
+            .fold(0, |m, (i, _)| m | (1 << i))
+    }
+
+    /// Ends the CTA: its counters (divergence included), its shared-memory buffer and its
+    /// warps, for reuse.
+    pub fn finish(mut self) -> (LaunchStats, Vec<u8>, Vec<Warp>) {
+        for w in &self.warps {
+            let s = w.simt_totals();
+            self.stats.divergent_branches += s.divergent_branches;
+            self.stats.reconvergences += s.reconvergences;
+            self.stats.max_simt_depth = self.stats.max_simt_depth.max(s.max_depth);
+        }
+        (self.stats, self.env.shared, self.warps)
+    }
+}
+
+/// Appends the width classes of the 32-bit physical registers `inst` wrote.
+fn record_writes(code: &crate::program::Code, regs: &[u64], inst: &isa::Inst, out: &mut Executed) {
+    let mut each = |op: &Operand| {
+        let Operand::Reg(v) = op else { return };
+        let Some(PhysReg::Gpr { first, count }) = code.phys.get(v.index()).copied().flatten()
+        else {
+            return;
+        };
+        let lanes = &regs[v.index() * WARP_SIZE..(v.index() + 1) * WARP_SIZE];
+        for half in 0..count.min(2) {
+            let (mut all, mut active) = (1u8, 1u8);
+            for (l, &value) in lanes.iter().enumerate() {
+                let c = width_class((value >> (32 * half)) as u32);
+                all = all.max(c);
+                if out.exec & (1 << l) != 0 {
+                    active = active.max(c);
+                }
+            }
+            out.writes.push(RegWrite {
+                reg: first + half,
+                class_all: all,
+                class_active: active,
+            });
+        }
+    };
+    for d in &inst.dsts {
+        match d {
+            Operand::Vector(elems) => elems.iter().for_each(&mut each),
+            d => each(d),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::width_class;
+
+    #[test]
+    fn width_classes_follow_sign_extension() {
+        assert_eq!(width_class(0), 1);
+        assert_eq!(width_class(127), 1);
+        assert_eq!(width_class(128), 2);
+        assert_eq!(width_class(-128i32 as u32), 1);
+        assert_eq!(width_class(-129i32 as u32), 2);
+        assert_eq!(width_class(0xffff_ffff), 1);
+        assert_eq!(width_class(0x7fff), 2);
+        assert_eq!(width_class(0x8000), 3);
+        assert_eq!(width_class(0x7f_ffff), 3);
+        assert_eq!(width_class(0x80_0000), 4);
+        assert_eq!(width_class(0x3f80_0000), 4); // 1.0f32
+    }
+}
