@@ -1,1 +1,79 @@
-//! placeholder
+//! The memory hierarchy of the timing model: coalescing, shared-memory banks, the per-SM caches
+//! (L1 data with MSHRs, constant, instruction) and the GPU-wide interconnect, L2 slices and DRAM
+//! channels.
+//!
+//! Everything is a timestamp ("ready cycle") queue model: a request offered at cycle `now`
+//! is answered at once with the cycle its data is available, and each shared resource (an L2
+//! slice, a DRAM channel, an MSHR, a cache port) remembers when it is next free, so contention
+//! shows up as later ready cycles. The model is deterministic: results depend only on the
+//! configuration and the order of calls. All cycles are core cycles.
+//!
+//! - `coalesce.rs`: a warp's lane addresses → line transactions with sector masks.
+//! - `shared.rs`: shared-memory bank conflicts.
+//! - `cache.rs`: the generic set-associative cache (tags, LRU, pending fills, sector bits).
+//! - `sm.rs`: [`SmMemory`], the caches of one SM.
+//! - `l2.rs`: [`MemorySystem`], interconnect, L2 slices and DRAM.
+//! - `stats.rs`: [`MemStats`].
+
+mod cache;
+mod coalesce;
+mod l2;
+mod shared;
+mod sm;
+mod stats;
+
+pub use coalesce::coalesce;
+pub use l2::MemorySystem;
+pub use shared::shared_passes;
+pub use sm::SmMemory;
+pub use stats::MemStats;
+
+/// Kind of a global-memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A read (`ld.global`, `ld.local`).
+    Load,
+    /// A write (`st.global`, `st.local`).
+    Store,
+    /// A read-modify-write (`atom`, `red`), performed at L2.
+    Atomic,
+}
+
+/// One coalesced request: a line-aligned byte address and the sectors (of `mem.sector` bytes)
+/// of the line it touches (bit i = sector i).
+///
+/// The line size is the L1 line (`mem.l1d.line`) the coalescer was given. A mask with no bit
+/// inside the line is taken as the whole line, so a hand-made request always moves data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transaction {
+    /// Byte address of the line (a multiple of the line size).
+    pub line: u64,
+    /// Sectors of the line touched: bit i = bytes `i * sector .. (i + 1) * sector`.
+    pub sectors: u32,
+}
+
+/// Result of offering a request to a cache: it completes at this cycle (data available to the
+/// SM), or it cannot be accepted this cycle (retry later: MSHRs full, merge limit reached, all
+/// ways of the set pending, or the L1's requests for this cycle used up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Accepted: the data (or, for a store, the acknowledgement) is back at this cycle.
+    Ready(u64),
+    /// Not accepted; nothing changed but the stall counters. Offer it again at a later cycle.
+    Stall,
+}
+
+/// The mask of every sector of a line of `line` bytes with `sector`-byte sectors (at most 32
+/// sectors are tracked; beyond that the last bit stands for the rest).
+fn full_mask(line: u64, sector: u64) -> u32 {
+    let n = (line / sector.max(1)).clamp(1, 32);
+    if n == 32 { u32::MAX } else { (1u32 << n) - 1 }
+}
+
+/// The sectors a request names, restricted to the line; none means the whole line.
+fn request_mask(sectors: u32, full: u32) -> u32 {
+    match sectors & full {
+        0 => full,
+        m => m,
+    }
+}

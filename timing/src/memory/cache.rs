@@ -1,0 +1,163 @@
+//! The generic set-associative cache every level is built from: tags, LRU, a ready cycle per
+//! line for fills in flight, and sector valid / pending / dirty bits.
+//!
+//! The cache holds state only; each level (`sm.rs`, `l2.rs`) decides its policies (what a miss
+//! costs, what a store does). Lookups scan the ways of one set: O(ways), no allocation.
+
+/// One way of a set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Line {
+    /// Line number (byte address / line size): the full number, so no aliasing between sets.
+    pub tag: u64,
+    /// Sectors valid or being filled; 0 = the way is empty.
+    pub valid: u32,
+    /// Sectors (a subset of `valid`) whose fill arrives at `ready`.
+    pub pending: u32,
+    /// Sectors written and not yet written back.
+    pub dirty: u32,
+    /// Cycle the pending sectors arrive.
+    pub ready: u64,
+    /// LRU stamp: the cache's use counter at the last touch.
+    pub last_use: u64,
+    /// Requests waiting on the current fill (the MSHR's merged requests, the first included).
+    pub waiters: u32,
+}
+
+impl Line {
+    /// Whether a fill is still in flight at `now`.
+    pub fn is_pending(&self, now: u64) -> bool {
+        self.pending != 0 && self.ready > now
+    }
+}
+
+/// Where a new line can go in a set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Victim {
+    /// An empty way.
+    Free(usize),
+    /// The least recently used way among those with no fill in flight.
+    Evict(usize),
+    /// Every way is waiting for a fill; this one's arrives first.
+    Busy(usize),
+}
+
+/// A set-associative cache of `sets × ways` lines (any positive counts).
+#[derive(Clone, Debug)]
+pub(crate) struct Cache {
+    sets: u64,
+    ways: usize,
+    lines: Vec<Line>,
+    /// Use counter for LRU: bumped on every touch, so stamps are distinct and deterministic.
+    uses: u64,
+}
+
+impl Cache {
+    /// An empty cache; zero dimensions count as 1.
+    pub fn new(sets: u32, ways: u32) -> Cache {
+        let sets = sets.max(1);
+        let ways = ways.max(1) as usize;
+        Cache {
+            sets: u64::from(sets),
+            ways,
+            lines: vec![Line::default(); sets as usize * ways],
+            uses: 0,
+        }
+    }
+
+    /// First way of the set that `index` maps to (index mod sets).
+    fn set_base(&self, index: u64) -> usize {
+        (index % self.sets) as usize * self.ways
+    }
+
+    /// The way holding line `tag` in the set of `index`, if any.
+    pub fn find(&self, index: u64, tag: u64) -> Option<usize> {
+        let base = self.set_base(index);
+        (base..base + self.ways).find(|&i| self.lines[i].valid != 0 && self.lines[i].tag == tag)
+    }
+
+    /// Where a new line of the set of `index` goes at `now` (lowest-numbered way on ties).
+    pub fn victim(&self, index: u64, now: u64) -> Victim {
+        let base = self.set_base(index);
+        let ways = &self.lines[base..base + self.ways];
+        if let Some(i) = ways.iter().position(|l| l.valid == 0) {
+            return Victim::Free(base + i);
+        }
+        let lru = ways
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| !l.is_pending(now))
+            .min_by_key(|(i, l)| (l.last_use, *i));
+        if let Some((i, _)) = lru {
+            return Victim::Evict(base + i);
+        }
+        let first = ways
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, l)| (l.ready, *i))
+            .map_or(0, |(i, _)| i);
+        Victim::Busy(base + first)
+    }
+
+    pub fn line(&self, way: usize) -> &Line {
+        &self.lines[way]
+    }
+
+    pub fn line_mut(&mut self, way: usize) -> &mut Line {
+        &mut self.lines[way]
+    }
+
+    /// Marks a way most recently used.
+    pub fn touch(&mut self, way: usize) {
+        self.uses += 1;
+        self.lines[way].last_use = self.uses;
+    }
+
+    /// Puts line `tag` in `way` (replacing whatever was there) and marks it most recently used.
+    pub fn install(&mut self, way: usize, tag: u64, valid: u32, pending: u32, ready: u64) {
+        self.lines[way] = Line {
+            tag,
+            valid,
+            pending,
+            dirty: 0,
+            ready,
+            last_use: 0,
+            waiters: 0,
+        };
+        self.touch(way);
+    }
+
+    /// Empties every way.
+    pub fn invalidate_all(&mut self) {
+        self.lines.fill(Line::default());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lru_evicts_the_least_recently_used_non_pending_way() {
+        let mut c = Cache::new(3, 2);
+        // Set 1 holds lines 1 and 4 (index mod 3).
+        assert_eq!(c.victim(1, 0), Victim::Free(2));
+        c.install(2, 1, 1, 0, 0);
+        assert_eq!(c.victim(4, 0), Victim::Free(3));
+        c.install(3, 4, 1, 0, 0);
+        assert_eq!(c.find(4, 4), Some(3));
+        assert_eq!(c.find(7, 7), None);
+        assert_eq!(c.victim(7, 0), Victim::Evict(2));
+        c.touch(2);
+        assert_eq!(c.victim(7, 0), Victim::Evict(3));
+        // A fill in flight is never the victim; when all are, the earliest fill is named.
+        c.line_mut(3).pending = 1;
+        c.line_mut(3).ready = 50;
+        assert_eq!(c.victim(7, 10), Victim::Evict(2));
+        c.line_mut(2).pending = 1;
+        c.line_mut(2).ready = 60;
+        assert_eq!(c.victim(7, 10), Victim::Busy(3));
+        assert_eq!(c.victim(7, 55), Victim::Evict(3));
+        c.invalidate_all();
+        assert_eq!(c.find(4, 4), None);
+    }
+}

@@ -1,0 +1,603 @@
+//! The memory of one SM: L1 data cache with MSHRs, constant cache, instruction cache.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::cache::{Cache, Line, Victim};
+use super::{AccessKind, MemStats, MemorySystem, Outcome, Transaction, full_mask, request_mask};
+use crate::config::GpuConfig;
+
+/// MSHR slots preallocated at most (a larger configured count grows the heap on demand once).
+const MSHR_PREALLOC: usize = 4096;
+
+/// The memory of one SM: L1 data cache (with MSHRs), constant cache, instruction cache.
+///
+/// The L1 data cache is sectored: a miss fetches only the sectors the transaction names, and a
+/// later load needing other sectors of a present line is a sector miss (it needs an MSHR but no
+/// victim). The instruction and constant caches have no lower level modelled: a miss costs
+/// their `miss_latency`.
+#[derive(Clone, Debug)]
+pub struct SmMemory {
+    l1: Cache,
+    l1_line: u64,
+    l1_full: u32,
+    l1_latency: u64,
+    /// MSHRs (lines with a fill in flight); 0 = unlimited.
+    mshrs: usize,
+    /// Requests one MSHR holds, the first included; 0 = unlimited.
+    mshr_merge: u32,
+    /// Cycle each busy MSHR frees (its fill arrives): a min-heap, pruned at each request.
+    mshr_busy: BinaryHeap<Reverse<u64>>,
+    /// Transactions the L1 accepts per cycle, and those accepted so far at `port_cycle`.
+    ports: u32,
+    port_cycle: u64,
+    port_used: u32,
+    constant: Cache,
+    const_line: u64,
+    const_latency: u64,
+    const_miss: u64,
+    icache: Cache,
+    icache_line: u64,
+    icache_latency: u64,
+    icache_miss: u64,
+    stats: MemStats,
+}
+
+impl SmMemory {
+    /// Empty caches for `cfg`.
+    pub fn new(cfg: &GpuConfig) -> SmMemory {
+        let l1 = &cfg.mem.l1d;
+        let l1_line = u64::from(l1.line.max(1));
+        let mshrs = l1.mshrs as usize;
+        SmMemory {
+            l1: Cache::new(l1.sets, l1.ways),
+            l1_line,
+            l1_full: full_mask(l1_line, u64::from(cfg.mem.sector)),
+            l1_latency: u64::from(l1.latency),
+            mshrs,
+            mshr_merge: l1.mshr_merge,
+            mshr_busy: BinaryHeap::with_capacity(mshrs.min(MSHR_PREALLOC)),
+            ports: cfg.mem.l1_requests_per_cycle.max(1),
+            port_cycle: 0,
+            port_used: 0,
+            constant: Cache::new(cfg.mem.constant.sets, cfg.mem.constant.ways),
+            const_line: u64::from(cfg.mem.constant.line.max(1)),
+            const_latency: u64::from(cfg.mem.constant.latency),
+            const_miss: u64::from(cfg.mem.constant.miss_latency),
+            icache: Cache::new(cfg.sm.icache.sets, cfg.sm.icache.ways),
+            icache_line: u64::from(cfg.sm.icache.line.max(1)),
+            icache_latency: u64::from(cfg.sm.icache.latency),
+            icache_miss: u64::from(cfg.sm.icache.miss_latency),
+            stats: MemStats::default(),
+        }
+    }
+
+    /// Fetch of the instruction-cache line holding byte address `addr`: the cycle the
+    /// instructions are available (hit: now + latency; miss: now + latency + miss_latency, and
+    /// the line is filled, ready at that cycle; a second fetch of a pending line waits for the
+    /// same fill).
+    pub fn fetch(&mut self, now: u64, addr: u64) -> u64 {
+        self.stats.icache_accesses += 1;
+        let index = addr / self.icache_line;
+        let hit = now.saturating_add(self.icache_latency);
+        match self.icache.find(index, index) {
+            Some(way) => {
+                self.icache.touch(way);
+                let line = self.icache.line(way);
+                if line.is_pending(now) {
+                    self.stats.icache_pending_hits += 1;
+                    hit.max(line.ready)
+                } else {
+                    self.stats.icache_hits += 1;
+                    hit
+                }
+            }
+            None => {
+                self.stats.icache_misses += 1;
+                let (way, start) = fill_slot(&self.icache, index, now);
+                let ready = start
+                    .saturating_add(self.icache_latency)
+                    .saturating_add(self.icache_miss);
+                self.icache.install(way, index, 1, 1, ready);
+                ready
+            }
+        }
+    }
+
+    /// A load through the constant cache (`ld.const` and kernel parameters) by the given active
+    /// lanes: distinct addresses are served one per cycle (lanes with equal addresses are one
+    /// broadcast); each distinct line that misses adds `miss_latency` (a miss holds up the
+    /// addresses after it). Returns the cycle the last value is available (`now` when no lane).
+    pub fn constant(&mut self, now: u64, lane_addrs: &[u64]) -> u64 {
+        let mut at = now;
+        let mut done = now;
+        for (i, &addr) in lane_addrs.iter().enumerate() {
+            // Warps have at most 32 lanes: a scan of the earlier ones beats any set.
+            if lane_addrs[..i].contains(&addr) {
+                continue;
+            }
+            self.stats.const_accesses += 1;
+            let index = addr / self.const_line;
+            let served = match self.constant.find(index, index) {
+                Some(way) => {
+                    self.constant.touch(way);
+                    let line = self.constant.line(way);
+                    let hit = at.saturating_add(self.const_latency);
+                    if line.is_pending(at) {
+                        self.stats.const_pending_hits += 1;
+                        hit.max(line.ready)
+                    } else {
+                        self.stats.const_hits += 1;
+                        hit
+                    }
+                }
+                None => {
+                    self.stats.const_misses += 1;
+                    let (way, start) = fill_slot(&self.constant, index, at);
+                    at = start.saturating_add(self.const_miss);
+                    let ready = at.saturating_add(self.const_latency);
+                    self.constant.install(way, index, 1, 1, ready);
+                    ready
+                }
+            };
+            done = done.max(served);
+            at = at.saturating_add(1);
+        }
+        done
+    }
+
+    /// One coalesced global/local transaction at the L1 (Fermi policy).
+    ///
+    /// Loads hit (now + `l1d.latency`); wait for a pending fill of the same line when fewer
+    /// than `mshr_merge` requests (the first included, as GPGPU-Sim counts) are merged in it;
+    /// or take an MSHR (fewer than `mshrs` fills in flight) and, for a line not present, a
+    /// victim way (LRU among the set's lines with no fill in flight), and go to `l2` at `now`
+    /// for the missing sectors; the line becomes valid at the cycle the L2 returns (a load is
+    /// never answered before now + `l1d.latency`). Stores are write-through with write-evict (a
+    /// hit invalidates the line) and no write-allocate: they go to `l2` and return its ready
+    /// cycle. Atomics bypass L1 (evicting the line like a store) and are performed at L2.
+    ///
+    /// `Stall` (nothing changes but the counters) when the request cannot be accepted: MSHRs
+    /// full, merge limit reached, every way of the set awaiting a fill, or
+    /// `mem.l1_requests_per_cycle` transactions already accepted at this cycle.
+    pub fn global(
+        &mut self,
+        now: u64,
+        t: Transaction,
+        kind: AccessKind,
+        l2: &mut MemorySystem,
+    ) -> Outcome {
+        if self.port_cycle != now {
+            self.port_cycle = now;
+            self.port_used = 0;
+        }
+        if self.port_used >= self.ports {
+            self.stats.l1d_port_stalls += 1;
+            self.stats.l1d_reservation_fails += 1;
+            return Outcome::Stall;
+        }
+        let outcome = match kind {
+            AccessKind::Load => self.load(now, t, l2),
+            AccessKind::Store | AccessKind::Atomic => Outcome::Ready(self.write(now, t, kind, l2)),
+        };
+        match outcome {
+            Outcome::Ready(_) => self.port_used += 1,
+            Outcome::Stall => self.stats.l1d_reservation_fails += 1,
+        }
+        outcome
+    }
+
+    /// Drops every line (kernel boundary: L1 and constant caches are not coherent across
+    /// kernels), the instruction cache's too. Fills in flight keep their MSHRs until they
+    /// arrive.
+    pub fn invalidate(&mut self) {
+        self.l1.invalidate_all();
+        self.constant.invalidate_all();
+        self.icache.invalidate_all();
+    }
+
+    /// Counters of this SM's caches.
+    pub fn stats(&self) -> &MemStats {
+        &self.stats
+    }
+
+    fn load(&mut self, now: u64, t: Transaction, l2: &mut MemorySystem) -> Outcome {
+        while let Some(&Reverse(free)) = self.mshr_busy.peek() {
+            if free > now {
+                break;
+            }
+            self.mshr_busy.pop();
+        }
+        let mshr_free = self.mshrs == 0 || self.mshr_busy.len() < self.mshrs;
+        let mask = request_mask(t.sectors, self.l1_full);
+        let index = t.line / self.l1_line;
+        let base = index * self.l1_line;
+        let hit = now.saturating_add(self.l1_latency);
+
+        let Some(way) = self.l1.find(index, index) else {
+            // Line miss: an MSHR and a way, or nothing changes.
+            if !mshr_free {
+                return Outcome::Stall;
+            }
+            let way = match self.l1.victim(index, now) {
+                Victim::Free(w) | Victim::Evict(w) => w,
+                Victim::Busy(_) => return Outcome::Stall,
+            };
+            let ready = self.request(now, base, mask, l2);
+            self.l1.install(way, index, mask, mask, ready);
+            self.l1.line_mut(way).waiters = 1;
+            self.stats.l1d_accesses += 1;
+            self.stats.l1d_misses += 1;
+            return Outcome::Ready(ready.max(hit));
+        };
+
+        let line = *self.l1.line(way);
+        let in_flight = line.is_pending(now);
+        let waits = in_flight && mask & line.pending != 0;
+        let missing = mask & !line.valid;
+        if missing == 0 {
+            if !waits {
+                self.l1.touch(way);
+                self.stats.l1d_accesses += 1;
+                self.stats.l1d_hits += 1;
+                return Outcome::Ready(hit);
+            }
+            if self.mshr_merge != 0 && line.waiters >= self.mshr_merge {
+                return Outcome::Stall;
+            }
+            self.l1.touch(way);
+            let l = self.l1.line_mut(way);
+            l.waiters = l.waiters.saturating_add(1);
+            self.stats.l1d_accesses += 1;
+            self.stats.l1d_mshr_merges += 1;
+            return Outcome::Ready(line.ready.max(hit));
+        }
+
+        // Sector miss: the line stays, the missing sectors are fetched under a new MSHR.
+        if !mshr_free {
+            return Outcome::Stall;
+        }
+        let ready = self.request(now, base, missing, l2);
+        self.l1.touch(way);
+        let l = self.l1.line_mut(way);
+        l.valid |= missing;
+        if in_flight {
+            l.pending |= missing;
+            l.ready = l.ready.max(ready);
+            l.waiters = l.waiters.saturating_add(1);
+        } else {
+            l.pending = missing;
+            l.ready = ready;
+            l.waiters = 1;
+        }
+        self.stats.l1d_accesses += 1;
+        self.stats.l1d_misses += 1;
+        self.stats.l1d_sector_misses += 1;
+        let earlier = if waits { line.ready } else { 0 };
+        Outcome::Ready(ready.max(hit).max(earlier))
+    }
+
+    /// Sends the sectors `mask` of the line at `base` to L2 under an MSHR held until they
+    /// return; returns that cycle.
+    fn request(&mut self, now: u64, base: u64, mask: u32, l2: &mut MemorySystem) -> u64 {
+        let t = Transaction {
+            line: base,
+            sectors: mask,
+        };
+        let ready = l2.access(now, t, AccessKind::Load);
+        if self.mshrs != 0 {
+            self.mshr_busy.push(Reverse(ready));
+        }
+        ready
+    }
+
+    fn write(&mut self, now: u64, t: Transaction, kind: AccessKind, l2: &mut MemorySystem) -> u64 {
+        let index = t.line / self.l1_line;
+        if let Some(way) = self.l1.find(index, index) {
+            *self.l1.line_mut(way) = Line::default();
+            self.stats.l1d_store_evictions += 1;
+        }
+        if kind == AccessKind::Atomic {
+            self.stats.l1d_atomics += 1;
+        } else {
+            self.stats.l1d_stores += 1;
+        }
+        l2.access(now, t, kind)
+    }
+}
+
+/// The way a missing line of a fixed-latency cache fills, and the cycle its fill can start: at
+/// `now`, or when every way awaits a fill, once the first of them arrives.
+fn fill_slot(cache: &Cache, index: u64, now: u64) -> (usize, u64) {
+    match cache.victim(index, now) {
+        Victim::Free(w) | Victim::Evict(w) => (w, now),
+        Victim::Busy(w) => (w, now.max(cache.line(w).ready)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(overrides: &[&str]) -> GpuConfig {
+        let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+        GpuConfig::load("gtx480", &o).unwrap()
+    }
+
+    fn line(addr: u64) -> Transaction {
+        Transaction {
+            line: addr,
+            sectors: 0b1111,
+        }
+    }
+
+    fn ready(o: Outcome) -> u64 {
+        match o {
+            Outcome::Ready(c) => c,
+            Outcome::Stall => panic!("unexpected stall"),
+        }
+    }
+
+    /// Cycle of an L2 miss on gtx480 for a whole idle line: 2 × icnt + L2 + DRAM + transfer.
+    const MISS: u64 = 2 * 20 + 120 + 260 + 4;
+
+    #[test]
+    fn miss_then_hit_after_the_fill() {
+        let cfg = config(&[]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let fill = ready(sm.global(0, line(0x1000), AccessKind::Load, &mut l2));
+        assert_eq!(fill, MISS);
+        let r = ready(sm.global(fill + 5, line(0x1000), AccessKind::Load, &mut l2));
+        assert_eq!(r, fill + 5 + 35);
+        let s = sm.stats();
+        assert_eq!((s.l1d_accesses, s.l1d_hits, s.l1d_misses), (2, 1, 1));
+        assert_eq!(s.l1d_hit_rate(), 0.5);
+        assert_eq!(l2.stats().l2_accesses, 1);
+    }
+
+    #[test]
+    fn a_hit_before_the_fill_merges_and_waits_for_it() {
+        let cfg = config(&[]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let fill = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
+        let r = ready(sm.global(10, line(0), AccessKind::Load, &mut l2));
+        assert_eq!(r, fill);
+        assert_eq!(sm.stats().l1d_mshr_merges, 1);
+        assert_eq!(
+            l2.stats().l2_accesses,
+            1,
+            "a merged request does not go to L2"
+        );
+    }
+
+    #[test]
+    fn merge_limit_then_stall() {
+        let cfg = config(&["mem.l1d.mshr_merge=3"]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let fill = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
+        assert_eq!(
+            ready(sm.global(1, line(0), AccessKind::Load, &mut l2)),
+            fill
+        );
+        assert_eq!(
+            ready(sm.global(2, line(0), AccessKind::Load, &mut l2)),
+            fill
+        );
+        assert_eq!(
+            sm.global(3, line(0), AccessKind::Load, &mut l2),
+            Outcome::Stall
+        );
+        assert_eq!(sm.stats().l1d_reservation_fails, 1);
+        // Once the fill is in, it is a plain hit.
+        assert_eq!(
+            ready(sm.global(fill, line(0), AccessKind::Load, &mut l2)),
+            fill + 35
+        );
+    }
+
+    #[test]
+    fn mshr_limit_then_stall_until_a_fill_returns() {
+        let cfg = config(&["mem.l1d.mshrs=2"]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let a = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
+        ready(sm.global(1, line(128), AccessKind::Load, &mut l2));
+        let before = l2.stats().clone();
+        assert_eq!(
+            sm.global(2, line(256), AccessKind::Load, &mut l2),
+            Outcome::Stall
+        );
+        assert_eq!(
+            l2.stats(),
+            &before,
+            "a stalled request changes nothing below"
+        );
+        // Merging needs no new MSHR.
+        assert_eq!(ready(sm.global(3, line(0), AccessKind::Load, &mut l2)), a);
+        assert_eq!(
+            sm.global(a - 1, line(256), AccessKind::Load, &mut l2),
+            Outcome::Stall
+        );
+        assert!(matches!(
+            sm.global(a, line(256), AccessKind::Load, &mut l2),
+            Outcome::Ready(_)
+        ));
+        assert_eq!(sm.stats().l1d_reservation_fails, 2);
+    }
+
+    #[test]
+    fn lru_eviction_order_and_pending_ways_are_not_victims() {
+        // One set of 2 ways: lines 0, 128, 256 compete.
+        let cfg = config(&["mem.l1d.sets=1", "mem.l1d.ways=2"]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let f0 = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
+        let f1 = ready(sm.global(1, line(128), AccessKind::Load, &mut l2));
+        // Both ways await fills: a third line cannot be placed.
+        assert_eq!(
+            sm.global(2, line(256), AccessKind::Load, &mut l2),
+            Outcome::Stall
+        );
+        let t = f0.max(f1) + 1;
+        // Touch line 0, so line 128 is the least recently used and goes.
+        ready(sm.global(t, line(0), AccessKind::Load, &mut l2));
+        ready(sm.global(t + 1, line(256), AccessKind::Load, &mut l2));
+        let later = t + 10_000;
+        assert_eq!(
+            ready(sm.global(later, line(0), AccessKind::Load, &mut l2)),
+            later + 35
+        );
+        let misses = sm.stats().l1d_misses;
+        ready(sm.global(later + 1, line(128), AccessKind::Load, &mut l2));
+        assert_eq!(sm.stats().l1d_misses, misses + 1, "line 128 was evicted");
+    }
+
+    #[test]
+    fn stores_write_through_and_evict() {
+        let cfg = config(&[]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let fill = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
+        let t = fill + 1;
+        let ack = ready(sm.global(t, line(0), AccessKind::Store, &mut l2));
+        assert_eq!(ack, t + 2 * 20 + 120, "the store is acknowledged by L2");
+        assert_eq!(sm.stats().l1d_store_evictions, 1);
+        assert_eq!(l2.stats().l2_stores, 1);
+        // The line is gone from L1 (a miss), but L2 has it.
+        let r = ready(sm.global(t + 1000, line(0), AccessKind::Load, &mut l2));
+        assert_eq!(r, t + 1000 + 2 * 20 + 120);
+        assert_eq!(sm.stats().l1d_misses, 2);
+        // A store to a line not in L1 does not allocate it.
+        ready(sm.global(t + 3000, line(4096), AccessKind::Store, &mut l2));
+        ready(sm.global(t + 4000, line(4096), AccessKind::Load, &mut l2));
+        assert_eq!(sm.stats().l1d_misses, 3);
+        // Atomics go to L2 too.
+        ready(sm.global(t + 5000, line(4096), AccessKind::Atomic, &mut l2));
+        assert_eq!((sm.stats().l1d_atomics, l2.stats().l2_atomics), (1, 1));
+        assert_eq!(sm.stats().l1d_store_evictions, 2);
+    }
+
+    #[test]
+    fn sector_misses_fetch_only_the_missing_sectors() {
+        let cfg = config(&[]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let first = Transaction {
+            line: 0,
+            sectors: 0b0001,
+        };
+        let f = ready(sm.global(0, first, AccessKind::Load, &mut l2));
+        ready(sm.global(f + 1, line(0), AccessKind::Load, &mut l2));
+        assert_eq!(sm.stats().l1d_sector_misses, 1);
+        assert_eq!(l2.stats().dram_reads_bytes, 128);
+        assert_eq!(
+            ready(sm.global(f + 9999, line(0), AccessKind::Load, &mut l2)),
+            f + 9999 + 35
+        );
+    }
+
+    #[test]
+    fn requests_per_cycle_are_limited() {
+        let cfg = config(&["mem.l1_requests_per_cycle=2"]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        ready(sm.global(5, line(0), AccessKind::Load, &mut l2));
+        ready(sm.global(5, line(128), AccessKind::Load, &mut l2));
+        assert_eq!(
+            sm.global(5, line(256), AccessKind::Load, &mut l2),
+            Outcome::Stall
+        );
+        assert_eq!(sm.stats().l1d_port_stalls, 1);
+        ready(sm.global(6, line(256), AccessKind::Load, &mut l2));
+    }
+
+    #[test]
+    fn constant_cache_broadcast_and_distinct_addresses() {
+        let cfg = config(&[]);
+        let mut sm = SmMemory::new(&cfg);
+        // One address for every lane: one miss, then one hit.
+        assert_eq!(sm.constant(0, &[0x100; 32]), 8 + 200);
+        assert_eq!(sm.constant(1000, &[0x100; 32]), 1000 + 8);
+        assert_eq!(sm.stats().const_accesses, 2);
+        // Four distinct addresses in that (now valid) line: one per cycle.
+        let four = [0x100, 0x104, 0x108, 0x10c];
+        assert_eq!(sm.constant(2000, &four), 2000 + 3 + 8);
+        // Two distinct lines missing: each adds the miss latency.
+        assert_eq!(sm.constant(3000, &[0x1000, 0x2000]), 3000 + 1 + 8 + 2 * 200);
+        assert_eq!(sm.stats().const_misses, 3);
+        assert_eq!(sm.constant(4000, &[]), 4000);
+        sm.invalidate();
+        assert_eq!(sm.constant(5000, &[0x100]), 5000 + 8 + 200);
+    }
+
+    #[test]
+    fn icache_miss_fill_and_hit() {
+        let cfg = config(&[]);
+        let mut sm = SmMemory::new(&cfg);
+        assert_eq!(sm.fetch(0, 0x40), 101);
+        // Same line, still filling: wait for the fill.
+        assert_eq!(sm.fetch(10, 0x48), 101);
+        assert_eq!(sm.fetch(200, 0x7f), 201);
+        assert_eq!(sm.fetch(300, 0x80), 401, "the next line misses");
+        let s = sm.stats();
+        assert_eq!(
+            (
+                s.icache_accesses,
+                s.icache_hits,
+                s.icache_misses,
+                s.icache_pending_hits
+            ),
+            (4, 1, 2, 1)
+        );
+        sm.invalidate();
+        assert_eq!(sm.fetch(1000, 0x40), 1101);
+    }
+
+    #[test]
+    fn extreme_inputs_do_not_panic() {
+        for o in [&[][..], &["mem.l1d.mshrs=0", "mem.l1d.mshr_merge=0"][..]] {
+            let cfg = config(o);
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            for now in [0, u64::MAX - 1000, u64::MAX] {
+                for addr in [0, u64::MAX, u64::MAX - 200] {
+                    for sectors in [0, 1, u32::MAX] {
+                        for kind in [AccessKind::Load, AccessKind::Store, AccessKind::Atomic] {
+                            let t = Transaction {
+                                line: addr,
+                                sectors,
+                            };
+                            sm.global(now, t, kind, &mut l2);
+                            l2.access(now, t, kind);
+                        }
+                    }
+                    sm.fetch(now, addr);
+                    sm.constant(now, &[addr, 0, addr]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_sequence_same_cycles() {
+        let run = || {
+            let cfg = config(&["mem.l1d.mshrs=4"]);
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            let mut out = Vec::new();
+            for i in 0..2000u64 {
+                let kind = if i % 7 == 0 {
+                    AccessKind::Store
+                } else {
+                    AccessKind::Load
+                };
+                let t = Transaction {
+                    line: (i * 37 % 131) * 128,
+                    sectors: (i % 15 + 1) as u32,
+                };
+                out.push(sm.global(i, t, kind, &mut l2));
+                out.push(Outcome::Ready(sm.constant(i, &[i % 64 * 4, 0])));
+                out.push(Outcome::Ready(sm.fetch(i, i * 8 % 4096)));
+            }
+            let mut stats = sm.stats().clone();
+            stats.merge(l2.stats());
+            (out, stats)
+        };
+        let (a, sa) = run();
+        assert!(a.contains(&Outcome::Stall));
+        assert_eq!((a, sa), run());
+    }
+}

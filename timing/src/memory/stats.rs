@@ -1,0 +1,147 @@
+//! Counters of the memory hierarchy.
+
+use serde::Serialize;
+
+/// Declares the counters once, so `merge` can never miss one.
+macro_rules! counters {
+    ($(#[$doc:meta])* pub struct $name:ident { $($(#[$fdoc:meta])* $field:ident,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+        pub struct $name {
+            $($(#[$fdoc])* pub $field: u64,)*
+        }
+
+        impl $name {
+            /// Adds every counter of `other` to this one (per-SM counters into a GPU total).
+            pub fn merge(&mut self, other: &$name) {
+                $(self.$field = self.$field.saturating_add(other.$field);)*
+            }
+        }
+    };
+}
+
+counters! {
+    /// Counters of the memory hierarchy (names follow GPGPU-Sim's where one exists).
+    ///
+    /// Each [`SmMemory`](super::SmMemory) counts its caches and the
+    /// [`MemorySystem`](super::MemorySystem) counts L2 and DRAM; [`MemStats::merge`] adds them
+    /// up. Accesses are accepted requests: `*_accesses = *_hits + *_misses + *_mshr_merges`
+    /// (or `*_pending_hits`), and a stalled L1 request counts only as a reservation fail.
+    pub struct MemStats {
+        /// Load transactions accepted by the L1 data cache.
+        l1d_accesses,
+        /// Loads whose sectors were all present.
+        l1d_hits,
+        /// Loads that went to L2 (line misses and sector misses).
+        l1d_misses,
+        /// Of `l1d_misses`: the line was present but some sectors were not.
+        l1d_sector_misses,
+        /// Loads that waited on a fill already in flight.
+        l1d_mshr_merges,
+        /// Requests refused (`Outcome::Stall`): MSHRs full, merge limit reached, every way of
+        /// the set pending, or no request slot left this cycle.
+        l1d_reservation_fails,
+        /// Of `l1d_reservation_fails`: the L1's requests for the cycle were used up.
+        l1d_port_stalls,
+        /// Store transactions (written through to L2).
+        l1d_stores,
+        /// Atomic transactions (performed at L2).
+        l1d_atomics,
+        /// Lines dropped because a store or an atomic wrote them (write-evict).
+        l1d_store_evictions,
+        /// Distinct addresses read through the constant cache.
+        const_accesses,
+        const_hits,
+        const_misses,
+        /// Reads of a constant line whose fill was still in flight.
+        const_pending_hits,
+        /// Instruction-cache fetches.
+        icache_accesses,
+        icache_hits,
+        icache_misses,
+        /// Fetches of a line whose fill was still in flight.
+        icache_pending_hits,
+        /// Requests reaching an L2 slice (a transaction spanning two L2 lines counts twice).
+        l2_accesses,
+        /// Requests whose sectors were all present (stores: whose line was present).
+        l2_hits,
+        /// Requests that allocated a line or fetched sectors from DRAM.
+        l2_misses,
+        /// Requests that waited on a fill already in flight.
+        l2_mshr_merges,
+        /// Of `l2_accesses`: atomics.
+        l2_atomics,
+        /// Of `l2_accesses`: stores.
+        l2_stores,
+        /// Evicted lines with dirty sectors written to DRAM.
+        l2_writebacks,
+        /// Cycles requests waited for a busy L2 slice (queueing, summed over requests).
+        l2_queue_cycles,
+        /// Bytes read from DRAM.
+        dram_reads_bytes,
+        /// Bytes written to DRAM.
+        dram_writes_bytes,
+        /// DRAM transfers (reads and writebacks).
+        dram_requests,
+        /// Cycles transfers waited for a busy DRAM channel (queueing, summed over transfers).
+        dram_queue_cycles,
+    }
+}
+
+impl MemStats {
+    /// L1 data hit rate over accepted loads (0 when there were none).
+    pub fn l1d_hit_rate(&self) -> f64 {
+        ratio(self.l1d_hits, self.l1d_accesses)
+    }
+
+    /// L2 hit rate over all requests (0 when there were none).
+    pub fn l2_hit_rate(&self) -> f64 {
+        ratio(self.l2_hits, self.l2_accesses)
+    }
+
+    /// Constant-cache hit rate (0 when there were no accesses).
+    pub fn const_hit_rate(&self) -> f64 {
+        ratio(self.const_hits, self.const_accesses)
+    }
+
+    /// Instruction-cache hit rate (0 when there were no fetches).
+    pub fn icache_hit_rate(&self) -> f64 {
+        ratio(self.icache_hits, self.icache_accesses)
+    }
+}
+
+fn ratio(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_adds_and_rates_are_nan_free() {
+        let mut a = MemStats::default();
+        assert_eq!(a.l1d_hit_rate(), 0.0);
+        assert_eq!(a.l2_hit_rate(), 0.0);
+        let b = MemStats {
+            l1d_accesses: 4,
+            l1d_hits: 3,
+            dram_queue_cycles: 7,
+            ..MemStats::default()
+        };
+        a.merge(&b);
+        a.merge(&b);
+        assert_eq!(a.l1d_accesses, 8);
+        assert_eq!(a.dram_queue_cycles, 14);
+        assert_eq!(a.l1d_hit_rate(), 0.75);
+        assert!(
+            serde_json::to_string(&a)
+                .unwrap()
+                .contains("\"l1d_hits\":6")
+        );
+    }
+}
