@@ -1,4 +1,4 @@
-//! Device limits and execution settings for functional runs.
+//! Device limits and execution settings: engine, host threads, budgets, and the timing model's GPU.
 
 /// Settings of a [`crate::Device`].
 #[derive(Clone, Debug)]
@@ -18,6 +18,11 @@ pub struct DeviceConfig {
     pub max_shared_per_block: u64,
     /// 32-bit registers per block (registers per thread × threads).
     pub max_registers_per_block: u64,
+    /// The GPU the timing model simulates; `None` runs functionally only.
+    pub timing: Option<timing::GpuConfig>,
+    /// Registers per thread to assume for occupancy, by kernel name (for example the counts
+    /// `ptxas -v` reports), instead of warpsim's own allocation.
+    pub kernel_registers: std::collections::BTreeMap<String, u32>,
 }
 
 impl Default for DeviceConfig {
@@ -33,6 +38,8 @@ impl Default for DeviceConfig {
             max_grid_dims: [i32::MAX as u32, 65535, 65535],
             max_shared_per_block: 48 * 1024,
             max_registers_per_block: 65536,
+            timing: None,
+            kernel_registers: Default::default(),
         }
     }
 }

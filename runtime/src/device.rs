@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::module::{Kernel, Module};
 use emulator::{GlobalMemory, LaunchConfig, LaunchStats};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Three launch dimensions (`dim3`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +41,17 @@ impl From<[u32; 3]> for Dim3 {
 pub struct Device {
     config: DeviceConfig,
     mem: Arc<GlobalMemory>,
+    /// The timing model, when the configuration names a GPU.
+    gpu: Option<Mutex<timing::Gpu>>,
+}
+
+/// Timing statistics of the launches since the last [`Device::take_timing`].
+#[derive(Clone, Debug, Default)]
+pub struct TimingReport {
+    /// One entry per launch, in order.
+    pub kernels: Vec<timing::TimingStats>,
+    /// All of them together.
+    pub total: timing::TimingStats,
 }
 
 impl Device {
@@ -51,9 +62,14 @@ impl Device {
                 config.memory_bytes
             ))
         })?;
+        let gpu = config
+            .timing
+            .clone()
+            .map(|cfg| Mutex::new(timing::Gpu::new(cfg)));
         Ok(Device {
             config,
             mem: Arc::new(mem),
+            gpu,
         })
     }
 
@@ -83,7 +99,8 @@ impl Device {
     /// launch, with the kernel named).
     pub fn load_ptx(&self, file: &str, text: &str) -> Result<Module> {
         let module = Module::load(self.mem.clone(), file, text)?;
-        if self.config.engine == emulator::Engine::Jit {
+        // The timing model executes through the interpreter at issue: nothing to compile.
+        if self.config.engine == emulator::Engine::Jit && self.gpu.is_none() {
             module.precompile();
         }
         Ok(module)
@@ -116,6 +133,31 @@ impl Device {
         if !unsupported.is_empty() {
             return Err(Error::Unsupported(unsupported.join("\n")));
         }
+        if let Some(gpu) = &self.gpu {
+            let mut gpu = gpu.lock().expect("timing model lock");
+            let s = gpu
+                .launch(&timing::TimedLaunch {
+                    program,
+                    kernel: kernel.id(),
+                    mem: &self.mem,
+                    params: &params,
+                    grid,
+                    block,
+                    dynamic_shared,
+                    cta_budget: self.config.cta_budget,
+                    regs_per_thread: self.config.kernel_registers.get(kernel.name()).copied(),
+                })
+                .map_err(Error::from)?;
+            return Ok(LaunchStats {
+                ctas: s.ctas,
+                warp_insts: s.warp_insts,
+                thread_insts: s.gpu_sim_insn,
+                divergent_branches: s.divergent_branches,
+                reconvergences: s.reconvergences,
+                max_simt_depth: s.max_simt_depth,
+                ..LaunchStats::default()
+            });
+        }
         let cfg = LaunchConfig {
             engine: self.config.engine,
             grid,
@@ -125,6 +167,16 @@ impl Device {
             cta_budget: self.config.cta_budget,
         };
         emulator::launch(program, kernel.id(), &self.mem, &params, &cfg).map_err(Error::from)
+    }
+
+    /// The timing statistics gathered since the last call (`None` in functional mode).
+    pub fn take_timing(&self) -> Option<TimingReport> {
+        let gpu = self.gpu.as_ref()?;
+        let mut gpu = gpu.lock().expect("timing model lock");
+        Some(TimingReport {
+            kernels: std::mem::take(&mut gpu.kernels),
+            total: std::mem::take(&mut gpu.total),
+        })
     }
 
     fn check_launch(

@@ -41,6 +41,9 @@ pub enum Error {
     /// Any other fault inside a kernel (`trap`, runaway recursion, unsupported instruction).
     #[error("{0}")]
     LaunchFailure(Box<Fault>),
+    /// The timing model stopped issuing (its watchdog fired).
+    #[error("{0}")]
+    TimingDeadlock(String),
 }
 
 impl Error {
@@ -57,7 +60,7 @@ impl Error {
             Error::MisalignedAddress(_) => "cudaErrorMisalignedAddress",
             Error::BarrierDeadlock(_) => "cudaErrorLaunchFailure",
             Error::BudgetExceeded(_) => "cudaErrorLaunchTimeout",
-            Error::LaunchFailure(_) => "cudaErrorLaunchFailure",
+            Error::LaunchFailure(_) | Error::TimingDeadlock(_) => "cudaErrorLaunchFailure",
         }
     }
 }
@@ -72,6 +75,16 @@ impl From<Box<Fault>> for Error {
             FaultKind::Unsupported { .. }
             | FaultKind::Trap
             | FaultKind::CallDepthExceeded { .. } => Error::LaunchFailure(f),
+        }
+    }
+}
+
+impl From<timing::SimError> for Error {
+    fn from(e: timing::SimError) -> Error {
+        match e {
+            timing::SimError::Fault(f) => Error::from(f),
+            timing::SimError::DoesNotFit(d) => Error::OutOfResources(d.to_string()),
+            w @ timing::SimError::Watchdog { .. } => Error::TimingDeadlock(w.to_string()),
         }
     }
 }

@@ -7,6 +7,7 @@ mod bench;
 mod check;
 mod dis;
 mod regs;
+mod report;
 mod run;
 mod run_ptx;
 
@@ -17,8 +18,9 @@ use std::process::ExitCode;
 /// warpsim: an execution-driven functional and timing emulator for a virtual GPU ISA.
 ///
 /// Kernels arrive as PTX (what NVIDIA's compilers emit), are lowered into warpsim's internal
-/// ISA with physical register allocation, SIMT reconvergence points and liveness, and run on
-/// the functional interpreter (the timing model arrives later).
+/// ISA with physical register allocation, SIMT reconvergence points and liveness, and run
+/// functionally (Cranelift JIT or interpreter) or under the cycle-level timing model, which
+/// sees the real width of every register value.
 #[derive(Parser)]
 #[command(name = "warpsim", version, propagate_version = true)]
 struct Cli {
@@ -54,6 +56,27 @@ enum Command {
         /// Print engine statistics (compiled, helper and fallback instruction counts).
         #[arg(long)]
         stats: bool,
+        /// Functional execution only: skip the timing model.
+        #[arg(long)]
+        functional: bool,
+        /// The GPU the timing model simulates: a preset (gtx480, gtx480-4bank, titanx, gtx980,
+        /// v100) or a TOML file.
+        #[arg(long, default_value = "gtx480", value_name = "PRESET|FILE")]
+        config: String,
+        /// Override a configuration field, e.g. `--set sm.rf.banks=8 --set sm.scheduler=lrr`
+        /// (see timing/configs/gtx480.toml for every key).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        overrides: Vec<String>,
+        /// Registers per thread for occupancy: warpsim's allocation, or ptxas's count
+        /// (samples/ptxas-registers.tsv).
+        #[arg(long, value_enum, default_value_t = RegsArg::Warpsim)]
+        regs: RegsArg,
+        /// Write every timing statistic to this JSON file.
+        #[arg(long, value_name = "FILE")]
+        stats_json: Option<PathBuf>,
+        /// Print the configuration as TOML before running.
+        #[arg(long)]
+        dump_config: bool,
     },
     /// List every sample with its sizes and kernels.
     List,
@@ -95,6 +118,15 @@ enum Command {
     },
 }
 
+/// `--regs` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum RegsArg {
+    /// warpsim's register allocation.
+    Warpsim,
+    /// `ptxas -v`'s count, from samples/ptxas-registers.tsv.
+    Ptxas,
+}
+
 /// `--engine` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum EngineArg {
@@ -132,18 +164,32 @@ fn main() -> ExitCode {
             budget,
             engine,
             stats,
-        } => run::run(
-            sample.as_deref(),
-            all,
-            &run::RunOptions {
-                size,
-                n,
-                threads,
-                budget,
-                engine: engine.into(),
-                stats,
-            },
-        ),
+            functional,
+            config,
+            overrides,
+            regs,
+            stats_json,
+            dump_config,
+        } => timing_config(functional, &config, &overrides).and_then(|timing| {
+            if let (true, Some(cfg)) = (dump_config, &timing) {
+                print!("{}", cfg.to_toml());
+            }
+            run::run(
+                sample.as_deref(),
+                all,
+                &run::RunOptions {
+                    size,
+                    n,
+                    threads,
+                    budget,
+                    engine: engine.into(),
+                    stats,
+                    timing,
+                    ptxas_registers: regs == RegsArg::Ptxas,
+                    stats_json,
+                },
+            )
+        }),
         Command::List => run::list(),
         Command::RunPtx(args) => run_ptx::run(args),
         Command::Dis { file, kernel } => dis::run(&file, kernel.as_deref()),
@@ -162,6 +208,20 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The timing model's configuration, or `None` with `--functional`.
+fn timing_config(
+    functional: bool,
+    config: &str,
+    overrides: &[String],
+) -> Result<Option<timing::GpuConfig>, String> {
+    if functional {
+        return Ok(None);
+    }
+    timing::GpuConfig::load(config, overrides)
+        .map(Some)
+        .map_err(|e| format!("error: {e}"))
 }
 
 /// Reads and lowers a PTX file; errors are rendered with source snippets.

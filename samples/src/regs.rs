@@ -66,6 +66,21 @@ fn kernel_regs(module: &Module, analysis: &ModuleAnalysis, id: FuncId) -> u32 {
     regs
 }
 
+/// `ptxas -v`'s registers per thread of every sample kernel, by kernel name, from the
+/// committed table (samples/ptxas-registers.tsv; the corpus files are left out, as their
+/// kernel names are not unique).
+pub(crate) fn ptxas_by_kernel() -> Result<std::collections::BTreeMap<String, u32>, String> {
+    let path = warpsim::samples_dir().join("ptxas-registers.tsv");
+    if !path.exists() {
+        return Err(format!("error: {} not found", path.display()));
+    }
+    Ok(read_ptxas(&path)?
+        .into_iter()
+        .filter(|((file, _), _)| !file.contains("/corpus/"))
+        .map(|((_, kernel), regs)| (kernel, regs))
+        .collect())
+}
+
 fn read_ptxas(path: &Path) -> Result<HashMap<(String, String), u32>, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,

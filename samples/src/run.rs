@@ -16,6 +16,12 @@ pub(crate) struct RunOptions {
     pub engine: emulator::Engine,
     /// Print engine statistics.
     pub stats: bool,
+    /// The timing model's GPU; `None` runs functionally only.
+    pub timing: Option<timing::GpuConfig>,
+    /// Take registers per thread from `ptxas -v` (samples/ptxas-registers.tsv) for occupancy.
+    pub ptxas_registers: bool,
+    /// Where to write every timing statistic as JSON.
+    pub stats_json: Option<std::path::PathBuf>,
 }
 
 fn device(opts: &RunOptions) -> Result<Device, String> {
@@ -28,6 +34,10 @@ fn device(opts: &RunOptions) -> Result<Device, String> {
     }
     if let Some(b) = opts.budget {
         config.cta_budget = b;
+    }
+    config.timing = opts.timing.clone();
+    if opts.ptxas_registers {
+        config.kernel_registers = crate::regs::ptxas_by_kernel()?;
     }
     Device::new(config).map_err(|e| format!("error: {e}"))
 }
@@ -53,6 +63,7 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
     let dev = device(opts)?;
     let threads = dev.config().host_threads;
     let mut failed = Vec::new();
+    let mut reports = Vec::new();
     for s in &samples {
         match run_one(&dev, *s, opts) {
             Ok(true) => {}
@@ -62,14 +73,40 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
                 failed.push(s.name());
             }
         }
+        // Drained after every sample, failed or not, so each report holds its own launches.
+        if let Some(r) = dev.take_timing() {
+            if !r.kernels.is_empty() {
+                crate::report::print_summary(&r);
+            }
+            reports.push((s.name(), r));
+        }
+    }
+    if let Some(path) = &opts.stats_json {
+        let entries: Vec<_> = reports
+            .iter()
+            .map(|(name, r)| crate::report::SampleStats {
+                sample: name,
+                total: &r.total,
+                kernels: &r.kernels,
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&entries).expect("statistics serialize");
+        std::fs::write(path, text)
+            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
     }
     if samples.len() > 1 {
+        let mode = match &opts.timing {
+            Some(cfg) => format!("timing on {}", cfg.name),
+            None => format!(
+                "functional, {threads} host thread{}",
+                if threads == 1 { "" } else { "s" }
+            ),
+        };
         println!(
-            "{} of {} samples passed ({} size, functional, {threads} host thread{})",
+            "{} of {} samples passed ({} size, {mode})",
             samples.len() - failed.len(),
             samples.len(),
             opts.size.name(),
-            if threads == 1 { "" } else { "s" }
         );
         if !failed.is_empty() {
             println!("failed: {}", failed.join(", "));
@@ -109,6 +146,10 @@ fn run_one(dev: &Device, s: &dyn Sample, opts: &RunOptions) -> runtime::Result<b
         "  {} launch(es), {} thread instructions, {} warp instructions, {} CTAs",
         outcome.launches, st.thread_insts, st.warp_insts, st.ctas
     );
+    if opts.timing.is_some() {
+        // The timing summary follows (printed by the caller).
+        return Ok(outcome.validation.passed());
+    }
     let secs = outcome.kernel_seconds.max(1e-9);
     let engine = match opts.engine {
         emulator::Engine::Jit => "jit",

@@ -1,7 +1,17 @@
 //! The cycle-level timing model (SM pipeline, schedulers, scoreboard, operand collector,
 //! register-file banks, memory hierarchy, statistics), driven by the functional engine.
 
+pub mod collector;
 pub mod config;
+pub mod decode;
+pub mod gpu;
 pub mod memory;
+pub mod occupancy;
+pub mod scheduler;
+pub mod scoreboard;
+pub mod sm;
+pub mod stats;
 
 pub use config::{ConfigError, GpuConfig};
+pub use gpu::{Gpu, SimError, TimedLaunch};
+pub use stats::TimingStats;

@@ -16,6 +16,11 @@ macro_rules! counters {
             pub fn merge(&mut self, other: &$name) {
                 $(self.$field = self.$field.saturating_add(other.$field);)*
             }
+
+            /// The counts accumulated since `earlier` (a snapshot of the same counters).
+            pub fn since(&self, earlier: &$name) -> $name {
+                $name { $($field: self.$field.saturating_sub(earlier.$field),)* }
+            }
         }
     };
 }

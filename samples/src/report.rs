@@ -1,0 +1,91 @@
+//! The timing summary `warpsim run` prints, and the JSON it writes with `--stats-json`.
+
+use runtime::TimingReport;
+use timing::TimingStats;
+use timing::stats::shares;
+
+/// Prints the summary of one sample's timed launches.
+pub(crate) fn print_summary(r: &TimingReport) {
+    let t = &r.total;
+    println!(
+        "  timing ({}): {} cycles, IPC {:.1} thread-instructions/cycle ({:.2} warp-instructions/cycle), {} kernel launch(es)",
+        t.config,
+        t.gpu_sim_cycle,
+        t.gpu_ipc,
+        t.warp_insts as f64 / t.gpu_sim_cycle.max(1) as f64,
+        r.kernels.len()
+    );
+    if let Some(o) = t.occupancy {
+        println!(
+            "  occupancy: {} CTAs/SM of {} warps ({} registers/thread allocated), limited by {}; achieved {:.1}% of the SM's warps",
+            o.ctas_per_sm,
+            o.warps_per_cta,
+            o.regs_per_thread,
+            o.limiter,
+            100.0 * t.achieved_occupancy
+        );
+    }
+    let st = &t.stalls;
+    let total =
+        (st.issued + st.structural + st.data + st.fetch + st.barrier + st.idle).max(1) as f64;
+    let pct = |x: u64| 100.0 * x as f64 / total;
+    println!(
+        "  scheduler cycles: issued {:.1}%, data {:.1}%, structural {:.1}%, fetch {:.1}%, barrier {:.1}%, idle {:.1}%",
+        pct(st.issued),
+        pct(st.data),
+        pct(st.structural),
+        pct(st.fetch),
+        pct(st.barrier),
+        pct(st.idle)
+    );
+    let rf = &t.rf;
+    println!(
+        "  register file: {} reads, {} writes, {} bank conflicts ({:.3} per read), {:.2} cycles in collectors per instruction",
+        rf.reads,
+        rf.writes,
+        rf.bank_conflicts,
+        rf.bank_conflicts as f64 / rf.reads.max(1) as f64,
+        rf.collector_wait_cycles as f64 / t.warp_insts.max(1) as f64
+    );
+    let w = &t.widths;
+    let fmt = |h: &[u64; 4]| {
+        let s = shares(h);
+        format!(
+            "1 B {:.1}%, 2 B {:.1}%, 3 B {:.1}%, 4 B {:.1}%",
+            s[0], s[1], s[2], s[3]
+        )
+    };
+    println!(
+        "  operand widths (reads and writes, all lanes): {}",
+        fmt(&w.accesses_all_lanes())
+    );
+    println!(
+        "  operand widths (reads, active lanes): {}",
+        fmt(&w.reads_active_lanes)
+    );
+    let m = &t.mem;
+    let ld = &t.ldst;
+    println!(
+        "  memory: L1D hit rate {:.1}%, L2 hit rate {:.1}%, DRAM {:.2} MB read, {:.2} MB written; {:.2} sectors per global request; {} shared-memory replays",
+        100.0 * m.l1d_hit_rate(),
+        100.0 * m.l2_hit_rate(),
+        m.dram_reads_bytes as f64 / 1e6,
+        m.dram_writes_bytes as f64 / 1e6,
+        ld.global_sectors as f64 / ld.global_requests.max(1) as f64,
+        ld.shared_replays
+    );
+    println!(
+        "  simulation: {:.3} s, {:.2} M warp-instructions/s, {:.2} M cycles/s",
+        t.wall_seconds,
+        t.warp_insts_per_second / 1e6,
+        t.cycles_per_second / 1e6
+    );
+}
+
+/// One sample's statistics in the `--stats-json` file.
+#[derive(serde::Serialize)]
+pub(crate) struct SampleStats<'a> {
+    pub sample: &'a str,
+    pub total: &'a TimingStats,
+    pub kernels: &'a [TimingStats],
+}

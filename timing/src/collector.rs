@@ -1,0 +1,303 @@
+//! The operand collector: single-ported register-file banks and the collector units that
+//! gather an instruction's source operands before it dispatches to an execution unit.
+//!
+//! Each cycle, banks written back this cycle are unavailable for reads (write-back has
+//! priority); every other bank grants one read, to the collector units in rotating priority.
+//! A collector unit whose operands are all gathered dispatches in a later cycle, oldest first,
+//! when its execution unit can accept it.
+
+use crate::config::{BankMapping, GpuConfig};
+use crate::decode::Unit;
+
+/// Collector-unit classes (a unit serves instructions of its class; `General` serves all).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CuClass {
+    Sp,
+    Sfu,
+    Int,
+    Dp,
+    Mem,
+    General,
+}
+
+/// Maps (warp, register) to a bank.
+#[derive(Clone, Copy, Debug)]
+pub struct BankMap {
+    banks: u32,
+    mapping: BankMapping,
+}
+
+impl BankMap {
+    pub fn new(cfg: &GpuConfig) -> BankMap {
+        BankMap {
+            banks: cfg.sm.rf.banks,
+            mapping: cfg.sm.rf.mapping,
+        }
+    }
+
+    /// Bank of register `reg` of the warp in slot `warp`.
+    pub fn bank(&self, warp: u32, reg: u32) -> u32 {
+        match self.mapping {
+            BankMapping::Wshift => (reg + warp) % self.banks,
+            BankMapping::Wid => warp % self.banks,
+        }
+    }
+
+    pub fn banks(&self) -> u32 {
+        self.banks
+    }
+}
+
+/// One collector unit.
+#[derive(Clone, Debug)]
+pub struct CollectorUnit {
+    pub class: CuClass,
+    /// Whether it holds an instruction.
+    pub busy: bool,
+    /// Allocation order (older dispatches first).
+    pub seq: u64,
+    pub alloc_cycle: u64,
+    /// Operands still to read: (bank, register).
+    pub pending: Vec<(u32, u32)>,
+    /// The instruction it holds (an index into the SM's in-flight table).
+    pub inst: usize,
+    pub unit: Unit,
+}
+
+/// Counters of the register file and collectors.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct RfStats {
+    /// Register-file reads (32-bit warp registers) and writes.
+    pub reads: u64,
+    pub writes: u64,
+    pub reads_per_bank: Vec<u64>,
+    pub writes_per_bank: Vec<u64>,
+    /// Read requests that lost bank arbitration (one per operand per cycle it waited).
+    pub bank_conflicts: u64,
+    /// Reads delayed because a write-back held their bank.
+    pub write_priority_conflicts: u64,
+    /// Cycles instructions spent in collector units, from allocation to dispatch.
+    pub collector_wait_cycles: u64,
+    /// Busy collector units summed over cycles (divide by cycles for the mean occupancy).
+    pub collector_busy_cycles: u64,
+    /// Instructions that found no free collector unit of their class, per cycle tried.
+    pub collector_full: u64,
+}
+
+impl RfStats {
+    pub fn new(banks: u32) -> RfStats {
+        RfStats {
+            reads_per_bank: vec![0; banks as usize],
+            writes_per_bank: vec![0; banks as usize],
+            ..RfStats::default()
+        }
+    }
+
+    pub fn merge(&mut self, o: &RfStats) {
+        self.reads += o.reads;
+        self.writes += o.writes;
+        add_vec(&mut self.reads_per_bank, &o.reads_per_bank);
+        add_vec(&mut self.writes_per_bank, &o.writes_per_bank);
+        self.bank_conflicts += o.bank_conflicts;
+        self.write_priority_conflicts += o.write_priority_conflicts;
+        self.collector_wait_cycles += o.collector_wait_cycles;
+        self.collector_busy_cycles += o.collector_busy_cycles;
+        self.collector_full += o.collector_full;
+    }
+}
+
+pub(crate) fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+/// The collector units and bank arbitration of one SM.
+pub struct OperandCollector {
+    pub units: Vec<CollectorUnit>,
+    pub map: BankMap,
+    /// Rotating start of the arbitration order.
+    rr: usize,
+    next_seq: u64,
+    /// Banks written back this cycle (bit per bank).
+    written: u64,
+    pub stats: RfStats,
+}
+
+impl OperandCollector {
+    pub fn new(cfg: &GpuConfig) -> OperandCollector {
+        let c = &cfg.sm.rf.collectors;
+        let mut units = Vec::new();
+        for (class, n) in [
+            (CuClass::Sp, c.sp),
+            (CuClass::Sfu, c.sfu),
+            (CuClass::Int, c.int),
+            (CuClass::Dp, c.dp),
+            (CuClass::Mem, c.mem),
+            (CuClass::General, c.general),
+        ] {
+            for _ in 0..n {
+                units.push(CollectorUnit {
+                    class,
+                    busy: false,
+                    seq: 0,
+                    alloc_cycle: 0,
+                    pending: Vec::with_capacity(8),
+                    inst: 0,
+                    unit: Unit::Sp,
+                });
+            }
+        }
+        OperandCollector {
+            units,
+            map: BankMap::new(cfg),
+            rr: 0,
+            next_seq: 0,
+            written: 0,
+            stats: RfStats::new(cfg.sm.rf.banks),
+        }
+    }
+
+    /// The class of collector unit an instruction for `unit` uses first: its own class when
+    /// the configuration has such units, the SP units' otherwise (Fermi has no separate INT or
+    /// DP collectors).
+    fn preferred(&self, unit: Unit) -> CuClass {
+        let has = |c: CuClass| self.units.iter().any(|u| u.class == c);
+        let own = match unit {
+            Unit::Sp => CuClass::Sp,
+            Unit::Sfu => CuClass::Sfu,
+            Unit::Int => CuClass::Int,
+            Unit::Dp => CuClass::Dp,
+            Unit::LdSt => CuClass::Mem,
+        };
+        if has(own) || matches!(own, CuClass::Sfu | CuClass::Mem | CuClass::Sp) {
+            own
+        } else {
+            CuClass::Sp
+        }
+    }
+
+    /// A free collector unit for an instruction of `unit`, if any.
+    pub fn free_unit(&self, unit: Unit) -> Option<usize> {
+        let class = self.preferred(unit);
+        self.units
+            .iter()
+            .position(|u| !u.busy && u.class == class)
+            .or_else(|| {
+                self.units
+                    .iter()
+                    .position(|u| !u.busy && u.class == CuClass::General)
+            })
+    }
+
+    /// Puts an instruction into collector unit `cu`: it will read `regs` of warp slot `warp`.
+    pub fn allocate(
+        &mut self,
+        cu: usize,
+        now: u64,
+        warp: u32,
+        regs: &[u32],
+        inst: usize,
+        unit: Unit,
+    ) {
+        let map = self.map;
+        let u = &mut self.units[cu];
+        u.busy = true;
+        u.seq = self.next_seq;
+        u.alloc_cycle = now;
+        u.inst = inst;
+        u.unit = unit;
+        u.pending.clear();
+        u.pending
+            .extend(regs.iter().map(|&r| (map.bank(warp, r), r)));
+        self.next_seq += 1;
+    }
+
+    /// Records a write-back to register `reg` of warp slot `warp` this cycle.
+    pub fn write(&mut self, warp: u32, reg: u32) {
+        let bank = self.map.bank(warp, reg);
+        self.written |= 1 << bank;
+        self.stats.writes += 1;
+        self.stats.writes_per_bank[bank as usize] += 1;
+    }
+
+    /// One cycle of bank arbitration: each bank not being written grants one read.
+    pub fn arbitrate(&mut self) {
+        let n = self.units.len();
+        let mut granted = self.written;
+        let write_held = self.written;
+        self.written = 0;
+        let mut busy = 0;
+        for k in 0..n {
+            let u = &mut self.units[(self.rr + k) % n];
+            if !u.busy {
+                continue;
+            }
+            busy += 1;
+            let stats = &mut self.stats;
+            u.pending.retain(|&(bank, _)| {
+                let bit = 1u64 << bank;
+                if granted & bit == 0 {
+                    granted |= bit;
+                    stats.reads += 1;
+                    stats.reads_per_bank[bank as usize] += 1;
+                    false
+                } else {
+                    if write_held & bit != 0 {
+                        stats.write_priority_conflicts += 1;
+                    }
+                    stats.bank_conflicts += 1;
+                    true
+                }
+            });
+        }
+        self.stats.collector_busy_cycles += busy;
+        if n > 0 {
+            self.rr = (self.rr + 1) % n;
+        }
+    }
+
+    /// Collector units ready to dispatch this cycle (all operands read, allocated before
+    /// `now`), oldest first.
+    pub fn ready(&self, now: u64, out: &mut Vec<usize>) {
+        out.clear();
+        out.extend((0..self.units.len()).filter(|&i| {
+            let u = &self.units[i];
+            u.busy && u.pending.is_empty() && u.alloc_cycle < now
+        }));
+        out.sort_by_key(|&i| self.units[i].seq);
+    }
+
+    /// Frees collector unit `cu` (its instruction dispatched).
+    pub fn release(&mut self, cu: usize, now: u64) {
+        let u = &mut self.units[cu];
+        u.busy = false;
+        self.stats.collector_wait_cycles += now - u.alloc_cycle;
+    }
+
+    /// Whether any unit holds an instruction.
+    pub fn is_busy(&self) -> bool {
+        self.units.iter().any(|u| u.busy)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wshift_spreads_one_register_of_consecutive_warps() {
+        let map = BankMap::new(&GpuConfig::preset("gtx480"));
+        assert_eq!(map.bank(0, 5), 5);
+        assert_eq!(map.bank(1, 5), 6);
+        assert_eq!(map.bank(3, 15), 2);
+        let mut cfg = GpuConfig::preset("gtx480");
+        cfg.sm.rf.mapping = BankMapping::Wid;
+        let map = BankMap::new(&cfg);
+        assert_eq!(map.bank(3, 15), 3);
+        assert_eq!(map.bank(3, 0), 3);
+    }
+}

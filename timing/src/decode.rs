@@ -1,0 +1,371 @@
+//! What the pipeline needs to know about each static instruction, decoded once per kernel:
+//! the execution unit and its latency, the registers it reads and writes (physical numbers,
+//! as the register file sees them), and what kind of memory access it makes.
+
+use crate::config::{FamilyLatencies, GpuConfig, Timing};
+use crate::memory::AccessKind;
+use emulator::Program;
+use isa::{AddrBase, FloatPrecision, FuncId, Inst, Op, Operand, PhysReg, StateSpace, Type};
+
+/// Execution unit classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    Sp,
+    Sfu,
+    Int,
+    Dp,
+    LdSt,
+}
+
+impl Unit {
+    pub const ALL: [Unit; 5] = [Unit::Sp, Unit::Sfu, Unit::Int, Unit::Dp, Unit::LdSt];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Opcode classes for statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpClass {
+    Int,
+    Fp32,
+    Fp64,
+    Sfu,
+    Move,
+    Memory,
+    Warp,
+    Control,
+}
+
+impl OpClass {
+    pub const ALL: [OpClass; 8] = [
+        OpClass::Int,
+        OpClass::Fp32,
+        OpClass::Fp64,
+        OpClass::Sfu,
+        OpClass::Move,
+        OpClass::Memory,
+        OpClass::Warp,
+        OpClass::Control,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OpClass::Int => "int",
+            OpClass::Fp32 => "fp32",
+            OpClass::Fp64 => "fp64",
+            OpClass::Sfu => "sfu",
+            OpClass::Move => "move",
+            OpClass::Memory => "memory",
+            OpClass::Warp => "warp",
+            OpClass::Control => "control",
+        }
+    }
+}
+
+/// The memory an instruction accesses, as the LD/ST unit routes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemOp {
+    None,
+    /// A load, store or atomic whose lanes' targets the functional engine resolves (global,
+    /// local, shared, constant, parameter, generic).
+    Access {
+        kind: AccessKind,
+        /// Bytes each lane accesses (element size × vector length).
+        bytes: u32,
+        /// `ld.const`: through the constant cache.
+        constant: bool,
+    },
+}
+
+/// Control-flow roles the fetch stage and the statistics care about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    None,
+    Branch,
+    Barrier,
+    Exit,
+    Call,
+    Return,
+}
+
+/// One decoded instruction.
+#[derive(Clone, Debug)]
+pub struct Decoded {
+    pub unit: Unit,
+    pub class: OpClass,
+    pub timing: Timing,
+    /// 32-bit registers read from the register file (each a bank access), in operand order,
+    /// without repeats.
+    pub reads: Vec<u32>,
+    /// Scoreboard identities read (registers, and predicates as [`PRED_BASE`] + p), guard
+    /// included.
+    pub sb_reads: Vec<u32>,
+    /// Scoreboard identities written.
+    pub sb_writes: Vec<u32>,
+    pub mem: MemOp,
+    pub control: Control,
+    /// A result that comes from memory (global, local): the two-level scheduler demotes warps
+    /// waiting on it.
+    pub long_latency: bool,
+}
+
+/// Scoreboard identities of predicates start here (above every 32-bit register).
+pub const PRED_BASE: u32 = 1 << 16;
+
+/// The decoded instructions of every function of a program, by function and PC.
+pub struct DecodedProgram {
+    pub funcs: Vec<Vec<Decoded>>,
+    /// Byte address of each function's first instruction in the instruction cache's view
+    /// (8-byte instructions, functions aligned to 128 bytes).
+    pub code_base: Vec<u64>,
+}
+
+/// Bytes per instruction in the instruction cache (SASS instructions are 8 bytes).
+pub const INST_BYTES: u64 = 8;
+
+impl DecodedProgram {
+    pub fn new(program: &Program, cfg: &GpuConfig) -> DecodedProgram {
+        let mut code_base = Vec::with_capacity(program.code.len());
+        let mut at = 0u64;
+        let funcs = program
+            .code
+            .iter()
+            .map(|code| {
+                code_base.push(at);
+                at = (at + code.insts.len() as u64 * INST_BYTES).next_multiple_of(128);
+                code.insts
+                    .iter()
+                    .map(|inst| decode(inst, &code.phys, cfg))
+                    .collect()
+            })
+            .collect();
+        DecodedProgram { funcs, code_base }
+    }
+
+    pub fn get(&self, func: FuncId, pc: u32) -> &Decoded {
+        &self.funcs[func.index()][pc as usize]
+    }
+}
+
+fn family(cfg: &GpuConfig, ty: Type) -> &FamilyLatencies {
+    if ty == Type::F64 {
+        &cfg.latency.dp
+    } else if ty.is_float() {
+        &cfg.latency.fp
+    } else {
+        &cfg.latency.int
+    }
+}
+
+/// Unit, statistics class and timing of an operation.
+fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
+    let lat = &cfg.latency;
+    let float_unit = |ty: Type| {
+        if ty == Type::F64 {
+            (Unit::Dp, OpClass::Fp64)
+        } else {
+            (Unit::Sp, OpClass::Fp32)
+        }
+    };
+    let int = (Unit::Int, OpClass::Int);
+    match op {
+        Op::IAdd { .. }
+        | Op::ISub { .. }
+        | Op::IAbs { .. }
+        | Op::INeg { .. }
+        | Op::Carry { .. }
+        | Op::And { .. }
+        | Op::Or { .. }
+        | Op::Xor { .. }
+        | Op::Not { .. }
+        | Op::CNot { .. }
+        | Op::Shl { .. }
+        | Op::Shr { .. }
+        | Op::Shf { .. }
+        | Op::Bmsk { .. }
+        | Op::Popc { .. }
+        | Op::Clz { .. }
+        | Op::Bfind { .. }
+        | Op::Brev { .. }
+        | Op::Bfe { .. }
+        | Op::Bfi { .. }
+        | Op::Prmt { .. }
+        | Op::Sad { .. } => (int.0, int.1, lat.int.add),
+        Op::IMin { .. } | Op::IMax { .. } => (int.0, int.1, lat.int.max),
+        Op::IMul { .. } | Op::Mul24 { .. } => (int.0, int.1, lat.int.mul),
+        Op::IMad { .. } | Op::Mad24 { .. } => (int.0, int.1, lat.int.mad),
+        Op::IDiv { .. } | Op::IRem { .. } => (int.0, int.1, lat.int.div),
+        Op::FAdd { ty, .. }
+        | Op::FSub { ty, .. }
+        | Op::FAbs { ty, .. }
+        | Op::FNeg { ty, .. }
+        | Op::Copysign { ty }
+        | Op::Testp { ty, .. } => {
+            let (u, c) = float_unit(*ty);
+            (u, c, family(cfg, *ty).add)
+        }
+        Op::FMin { ty, .. } | Op::FMax { ty, .. } => {
+            let (u, c) = float_unit(*ty);
+            (u, c, family(cfg, *ty).max)
+        }
+        Op::FMul { ty, .. } => {
+            let (u, c) = float_unit(*ty);
+            (u, c, family(cfg, *ty).mul)
+        }
+        Op::Fma { ty, .. } => {
+            let (u, c) = float_unit(*ty);
+            (u, c, family(cfg, *ty).mad)
+        }
+        // Approximate reciprocals, roots and divisions are SFU operations; IEEE ones are
+        // iterative sequences, timed like a division.
+        Op::FDiv { ty, prec, .. } | Op::Rcp { ty, prec, .. } | Op::Sqrt { ty, prec, .. } => {
+            if *prec == FloatPrecision::Approx && *ty != Type::F64 {
+                (Unit::Sfu, OpClass::Sfu, lat.sfu)
+            } else {
+                let (u, c) = float_unit(*ty);
+                (u, c, family(cfg, *ty).div)
+            }
+        }
+        Op::Transc { .. } => (Unit::Sfu, OpClass::Sfu, lat.sfu),
+        Op::Setp { ty, .. } | Op::Set { sty: ty, .. } | Op::Slct { cty: ty, .. } => {
+            if ty.is_float() {
+                let (u, c) = float_unit(*ty);
+                (u, c, family(cfg, *ty).add)
+            } else {
+                (int.0, int.1, lat.int.add)
+            }
+        }
+        Op::Cvt { dty, sty, .. } => {
+            if *dty == Type::F64 || *sty == Type::F64 {
+                (Unit::Dp, OpClass::Fp64, lat.dp.add)
+            } else if dty.is_float() || sty.is_float() {
+                (Unit::Sp, OpClass::Fp32, lat.fp.add)
+            } else {
+                (int.0, OpClass::Move, lat.int.add)
+            }
+        }
+        Op::Selp { .. }
+        | Op::Mov { .. }
+        | Op::Pack { .. }
+        | Op::Unpack { .. }
+        | Op::Cvta { .. } => (int.0, OpClass::Move, lat.int.add),
+        Op::Ld { .. }
+        | Op::Ldu { .. }
+        | Op::St { .. }
+        | Op::Atom { .. }
+        | Op::Red { .. }
+        | Op::Membar { .. }
+        | Op::Fence { .. } => (Unit::LdSt, OpClass::Memory, lat.branch),
+        Op::Vote { .. }
+        | Op::Shfl { .. }
+        | Op::Match { .. }
+        | Op::Redux { .. }
+        | Op::Activemask
+        | Op::BarWarpSync => (Unit::Sp, OpClass::Warp, lat.shfl),
+        Op::Bra { .. }
+        | Op::Call { .. }
+        | Op::Ret { .. }
+        | Op::Exit
+        | Op::Trap
+        | Op::Bar { .. }
+        | Op::Unsupported { .. } => (Unit::Sp, OpClass::Control, lat.branch),
+    }
+}
+
+/// Where a unit class runs when the configuration has none of it (Fermi: integer and double
+/// precision on the SP pipelines).
+pub fn effective_unit(unit: Unit, cfg: &GpuConfig) -> Unit {
+    match unit {
+        Unit::Int if cfg.sm.units.int == 0 => Unit::Sp,
+        Unit::Dp if cfg.sm.units.dp == 0 => Unit::Sp,
+        u => u,
+    }
+}
+
+fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
+    let (unit, class, timing) = classify(&inst.op, cfg);
+    let unit = effective_unit(unit, cfg);
+    let mut d = Decoded {
+        unit,
+        class,
+        timing,
+        reads: Vec::new(),
+        sb_reads: Vec::new(),
+        sb_writes: Vec::new(),
+        mem: MemOp::None,
+        control: match inst.op {
+            Op::Bra { .. } => Control::Branch,
+            Op::Bar { .. } => Control::Barrier,
+            Op::Exit | Op::Trap => Control::Exit,
+            Op::Call { .. } => Control::Call,
+            Op::Ret { .. } => Control::Return,
+            _ => Control::None,
+        },
+        long_latency: false,
+    };
+    let phys_of = |v: isa::VReg| phys.get(v.index()).copied().flatten();
+    let read = |v: isa::VReg, d: &mut Decoded| match phys_of(v) {
+        Some(PhysReg::Gpr { first, count }) => {
+            for r in first..first + count {
+                if !d.reads.contains(&r) {
+                    d.reads.push(r);
+                    d.sb_reads.push(r);
+                }
+            }
+        }
+        Some(PhysReg::Pred(p)) => d.sb_reads.push(PRED_BASE + p),
+        None => {}
+    };
+    if let Some(g) = inst.guard {
+        read(g.pred, &mut d);
+    }
+    fn each_reg(op: &Operand, f: &mut dyn FnMut(isa::VReg)) {
+        match op {
+            Operand::Reg(v) | Operand::NotPred(v) => f(*v),
+            Operand::Vector(elems) => elems.iter().for_each(|e| each_reg(e, f)),
+            Operand::Address(a) => {
+                if let AddrBase::Reg(v) = a.base {
+                    f(v)
+                }
+            }
+            _ => {}
+        }
+    }
+    for s in &inst.srcs {
+        each_reg(s, &mut |v| read(v, &mut d));
+    }
+    for s in &inst.dsts {
+        each_reg(s, &mut |v| match phys_of(v) {
+            Some(PhysReg::Gpr { first, count }) => d.sb_writes.extend(first..first + count),
+            Some(PhysReg::Pred(p)) => d.sb_writes.push(PRED_BASE + p),
+            None => {}
+        });
+    }
+    let access = |kind, ty: Type, vec: u8, space: StateSpace| MemOp::Access {
+        kind,
+        bytes: ty.bytes() * u32::from(vec.max(1)),
+        constant: space == StateSpace::Const,
+    };
+    d.mem = match &inst.op {
+        Op::Ld { space, ty, vec, .. } | Op::Ldu { space, ty, vec } => {
+            access(AccessKind::Load, *ty, *vec, *space)
+        }
+        Op::St { space, ty, vec, .. } => access(AccessKind::Store, *ty, *vec, *space),
+        Op::Atom { space, ty, .. } | Op::Red { space, ty, .. } => {
+            access(AccessKind::Atomic, *ty, 1, *space)
+        }
+        _ => MemOp::None,
+    };
+    d.long_latency = matches!(
+        &inst.op,
+        Op::Ld { space, .. } | Op::Ldu { space, .. } | Op::Atom { space, .. }
+            if matches!(space, StateSpace::Global | StateSpace::Local | StateSpace::Generic)
+    );
+    d
+}

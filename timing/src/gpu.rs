@@ -1,0 +1,218 @@
+//! The GPU: SMs, the CTA scheduler, the shared memory system, and the cycle loop of a launch.
+//!
+//! A [`Gpu`] lives as long as the device: L2 contents persist from kernel to kernel, while the
+//! SMs' caches are invalidated at each launch. Kernels run one after another; each launch
+//! returns its statistics, and [`Gpu::total`] accumulates them.
+
+use crate::config::GpuConfig;
+use crate::decode::DecodedProgram;
+use crate::memory::{MemStats, MemorySystem, SmMemory};
+use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
+use crate::sm::Sm;
+use crate::stats::TimingStats;
+use emulator::exec::CtaEnv;
+use emulator::stepper::CtaStepper;
+use emulator::{Fault, GlobalMemory, Program};
+use isa::FuncId;
+use std::time::Instant;
+
+/// Why a timed launch stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The kernel faulted (functional error: bad address, barrier deadlock, budget, ...).
+    #[error("{0}")]
+    Fault(Box<Fault>),
+    #[error("{0}")]
+    DoesNotFit(#[from] DoesNotFit),
+    /// No instruction issued anywhere for too long: a timing-model deadlock.
+    #[error(
+        "timing deadlock: no instruction issued for {idle} cycles (at cycle {cycle}; gpu.watchdog_cycles); warps: {detail}"
+    )]
+    Watchdog {
+        cycle: u64,
+        idle: u64,
+        detail: String,
+    },
+}
+
+/// A kernel launch for the timing model.
+pub struct TimedLaunch<'a> {
+    pub program: &'a Program,
+    pub kernel: FuncId,
+    pub mem: &'a GlobalMemory,
+    pub params: &'a [u8],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub dynamic_shared: u64,
+    /// Most warp instructions one CTA may execute.
+    pub cta_budget: u64,
+    /// Registers per thread for occupancy, if not the register allocator's count (for example
+    /// `ptxas`'s).
+    pub regs_per_thread: Option<u32>,
+}
+
+/// The simulated GPU.
+pub struct Gpu {
+    pub cfg: GpuConfig,
+    l2: MemorySystem,
+    /// Cycles simulated so far over every launch: the memory system's clock, which launches
+    /// continue (its queues hold timestamps).
+    cycle: u64,
+    /// Statistics of every launch so far, in order.
+    pub kernels: Vec<TimingStats>,
+    /// All launches together.
+    pub total: TimingStats,
+}
+
+impl Gpu {
+    pub fn new(cfg: GpuConfig) -> Gpu {
+        Gpu {
+            l2: MemorySystem::new(&cfg),
+            cycle: 0,
+            cfg,
+            kernels: Vec::new(),
+            total: TimingStats::default(),
+        }
+    }
+
+    /// Runs one kernel launch to completion, cycle by cycle.
+    pub fn launch(&mut self, l: &TimedLaunch) -> Result<TimingStats, SimError> {
+        let started = Instant::now();
+        let cfg = &self.cfg;
+        let program = l.program;
+        let layout = program.layouts[l.kernel.index()]
+            .as_ref()
+            .expect("launch of a kernel entry");
+        let threads = l.block.iter().product::<u32>();
+        let allocated = program.kernel_registers(l.kernel);
+        let occ: Occupancy = occupancy(
+            cfg,
+            CtaDemand {
+                threads,
+                regs_per_thread: l.regs_per_thread.unwrap_or(allocated),
+                shared_bytes: layout.dynamic_offset + l.dynamic_shared,
+            },
+        )?;
+        let code = DecodedProgram::new(program, cfg);
+        let mut sms: Vec<Sm> = (0..cfg.gpu.sms)
+            .map(|i| Sm::new(i, cfg, &code, allocated.max(1)))
+            .collect();
+        let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
+        let l2_before = self.l2.stats().clone();
+        let [gx, gy, gz] = l.grid;
+        let total_ctas = u64::from(gx) * u64::from(gy) * u64::from(gz);
+        let shared_bytes = (layout.dynamic_offset + l.dynamic_shared) as usize;
+        let mut next_cta = 0u64;
+        let mut rr = 0usize;
+        let mut pools: Vec<(Vec<emulator::warp::Warp>, Vec<u8>)> = Vec::new();
+        let mut done: Vec<CtaStepper> = Vec::new();
+        let mut stats = TimingStats {
+            kernel: program.code[l.kernel.index()].name.clone(),
+            config: cfg.name.clone(),
+            occupancy: Some(occ),
+            by_class: TimingStats::empty_classes(),
+            ..TimingStats::default()
+        };
+        let start = self.cycle;
+        let mut now = start;
+        let mut last_issue = start;
+        loop {
+            // CTA scheduler: at most one new CTA per SM per cycle, SMs in rotating order.
+            let n = sms.len();
+            for k in 0..n {
+                if next_cta >= total_ctas {
+                    break;
+                }
+                let i = (rr + k) % n;
+                if sms[i].resident_ctas() >= occ.ctas_per_sm as usize {
+                    continue;
+                }
+                let (warps, mut shared) = pools.pop().unwrap_or_default();
+                shared.clear();
+                shared.resize(shared_bytes, 0);
+                let id = next_cta;
+                let cta = [
+                    (id % u64::from(gx)) as u32,
+                    ((id / u64::from(gx)) % u64::from(gy)) as u32,
+                    (id / (u64::from(gx) * u64::from(gy))) as u32,
+                ];
+                let env = CtaEnv {
+                    program,
+                    kernel: l.kernel,
+                    layout,
+                    mem: l.mem,
+                    params: l.params,
+                    shared,
+                    dynamic_shared: l.dynamic_shared,
+                    cta,
+                    grid: l.grid,
+                    block: l.block,
+                    warps_per_cta: occ.warps_per_cta,
+                };
+                sms[i].launch(CtaStepper::new(env, warps, l.cta_budget));
+                next_cta += 1;
+                rr = (i + 1) % n;
+            }
+            let mut any_issue = false;
+            for (sm, mem) in sms.iter_mut().zip(sm_mem.iter_mut()) {
+                sm.cycle(now, mem, &mut self.l2, &mut done)
+                    .map_err(SimError::Fault)?;
+                any_issue |= sm.issued;
+            }
+            for stepper in done.drain(..) {
+                let (counters, shared, warps) = stepper.finish();
+                stats.ctas += 1;
+                stats.divergent_branches += counters.divergent_branches;
+                stats.reconvergences += counters.reconvergences;
+                stats.max_simt_depth = stats.max_simt_depth.max(counters.max_simt_depth);
+                pools.push((warps, shared));
+            }
+            now += 1;
+            if any_issue {
+                last_issue = now;
+            }
+            if next_cta >= total_ctas && sms.iter().all(|s| s.is_idle() && s.drained()) {
+                break;
+            }
+            if now - last_issue > cfg.gpu.watchdog_cycles {
+                let mut detail = Vec::new();
+                for sm in &sms {
+                    sm.describe_warps(&mut detail);
+                }
+                return Err(SimError::Watchdog {
+                    cycle: now,
+                    idle: now - last_issue,
+                    detail: detail.join("; "),
+                });
+            }
+        }
+        stats.gpu_sim_cycle = now - start;
+        self.cycle = now;
+        let mut mem = MemStats::default();
+        for (sm, m) in sms.iter_mut().zip(&sm_mem) {
+            let s = sm.take_stats();
+            stats.warp_insts += s.warp_insts;
+            stats.gpu_sim_insn += s.gpu_sim_insn;
+            stats.resident_warp_cycles += s.resident_warp_cycles;
+            stats.stalls.merge(&s.stalls);
+            stats.rf.merge(&s.rf);
+            stats.widths.merge(&s.widths);
+            for (a, b) in stats.by_class.iter_mut().zip(&s.by_class) {
+                a.warp_insts += b.warp_insts;
+                a.widths.merge(&b.widths);
+            }
+            for (a, b) in stats.insts_by_sources.iter_mut().zip(&s.insts_by_sources) {
+                *a += b;
+            }
+            stats.ldst.merge(&s.ldst);
+            mem.merge(m.stats());
+        }
+        mem.merge(&self.l2.stats().since(&l2_before));
+        stats.mem = mem;
+        stats.wall_seconds = started.elapsed().as_secs_f64();
+        stats.finish(cfg.gpu.sms, cfg.sm.max_warps);
+        self.total.merge(&stats, cfg.gpu.sms, cfg.sm.max_warps);
+        self.kernels.push(stats.clone());
+        Ok(stats)
+    }
+}

@@ -1,0 +1,173 @@
+//! Warp schedulers: the order in which a scheduler considers its warps each cycle.
+//!
+//! Warps are assigned to schedulers statically by slot (slot mod schedulers). The policies:
+//! - LRR: starting after the warp that issued last.
+//! - GTO: the warp that issued last first (greedy), then the others oldest first.
+//! - Two-level: round robin over an active pool; a warp that stalls on a long-latency result
+//!   is demoted to the back of the pending queue and the pending queue's head takes its place.
+
+use crate::config::SchedulerPolicy;
+use std::collections::VecDeque;
+
+/// Why a scheduler did not issue, ordered from least to most advanced (a cycle is charged to
+/// the most advanced reason any of its warps reached).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stall {
+    Idle,
+    Barrier,
+    Fetch,
+    Data,
+    Structural,
+}
+
+/// One scheduler's warps and policy state.
+#[derive(Clone, Debug)]
+pub struct Scheduler {
+    policy: SchedulerPolicy,
+    active_size: usize,
+    /// Warp slots this scheduler owns, in slot order.
+    slots: Vec<usize>,
+    /// The owned slots holding warps, oldest first.
+    by_age: Vec<usize>,
+    /// Slot that issued last.
+    last: Option<usize>,
+    /// Two-level: the active pool and the pending queue.
+    pool: Vec<usize>,
+    pending: VecDeque<usize>,
+}
+
+impl Scheduler {
+    pub fn new(policy: SchedulerPolicy, active_size: u32, slots: Vec<usize>) -> Scheduler {
+        Scheduler {
+            policy,
+            active_size: active_size as usize,
+            slots,
+            by_age: Vec::new(),
+            last: None,
+            pool: Vec::new(),
+            pending: VecDeque::new(),
+        }
+    }
+
+    /// A new warp arrived in `slot` (younger than every warp already there).
+    pub fn launched(&mut self, slot: usize) {
+        self.by_age.push(slot);
+        self.pending.push_back(slot);
+    }
+
+    /// The warp in `slot` left the SM.
+    pub fn retired(&mut self, slot: usize) {
+        self.by_age.retain(|&s| s != slot);
+        self.pool.retain(|&s| s != slot);
+        self.pending.retain(|&s| s != slot);
+        if self.last == Some(slot) {
+            self.last = None;
+        }
+    }
+
+    /// The warp in `slot` issued.
+    pub fn issued(&mut self, slot: usize) {
+        self.last = Some(slot);
+    }
+
+    /// Two-level: the warp in `slot` waits on a long-latency result; it leaves the pool.
+    pub fn demote(&mut self, slot: usize) {
+        if self.policy == SchedulerPolicy::TwoLevel
+            && let Some(i) = self.pool.iter().position(|&s| s == slot)
+        {
+            self.pool.remove(i);
+            self.pending.push_back(slot);
+        }
+    }
+
+    /// Fills `out` with the slots to consider this cycle, in priority order.
+    pub fn order(&mut self, out: &mut Vec<usize>) {
+        out.clear();
+        match self.policy {
+            SchedulerPolicy::Lrr => {
+                let n = self.slots.len();
+                let start = self
+                    .last
+                    .and_then(|l| self.slots.iter().position(|&s| s == l))
+                    .map_or(0, |i| i + 1);
+                out.extend((0..n).map(|k| self.slots[(start + k) % n]));
+            }
+            SchedulerPolicy::Gto => {
+                if let Some(l) = self.last {
+                    out.push(l);
+                }
+                out.extend(
+                    self.by_age
+                        .iter()
+                        .copied()
+                        .filter(|&s| Some(s) != self.last),
+                );
+            }
+            SchedulerPolicy::TwoLevel => {
+                while self.pool.len() < self.active_size {
+                    let Some(s) = self.pending.pop_front() else {
+                        break;
+                    };
+                    self.pool.push(s);
+                }
+                let n = self.pool.len();
+                let start = self
+                    .last
+                    .and_then(|l| self.pool.iter().position(|&s| s == l))
+                    .map_or(0, |i| i + 1);
+                out.extend((0..n).map(|k| self.pool[(start + k) % n]));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lrr_starts_after_the_last_issuer() {
+        let mut s = Scheduler::new(SchedulerPolicy::Lrr, 8, vec![0, 2, 4, 6]);
+        let mut out = Vec::new();
+        s.order(&mut out);
+        assert_eq!(out, [0, 2, 4, 6]);
+        s.issued(4);
+        s.order(&mut out);
+        assert_eq!(out, [6, 0, 2, 4]);
+    }
+
+    #[test]
+    fn gto_is_greedy_then_oldest() {
+        let mut s = Scheduler::new(SchedulerPolicy::Gto, 8, vec![0, 1, 2, 3]);
+        for slot in [2, 0, 3] {
+            s.launched(slot);
+        }
+        let mut out = Vec::new();
+        s.order(&mut out);
+        assert_eq!(out, [2, 0, 3]);
+        s.issued(3);
+        s.order(&mut out);
+        assert_eq!(out, [3, 2, 0]);
+        s.retired(2);
+        s.order(&mut out);
+        assert_eq!(out, [3, 0]);
+    }
+
+    #[test]
+    fn two_level_demotes_long_latency_waiters() {
+        let mut s = Scheduler::new(SchedulerPolicy::TwoLevel, 2, vec![0, 1, 2, 3]);
+        for slot in 0..4 {
+            s.launched(slot);
+        }
+        let mut out = Vec::new();
+        s.order(&mut out);
+        assert_eq!(out, [0, 1]);
+        s.demote(0);
+        s.order(&mut out);
+        assert_eq!(out, [1, 2]);
+        s.demote(1);
+        s.demote(2);
+        s.order(&mut out);
+        assert_eq!(out, [3, 0]);
+    }
+}

@@ -1,0 +1,707 @@
+//! One streaming multiprocessor, cycle by cycle.
+//!
+//! Each cycle runs the pipeline back to front, so nothing passes through two stages in one
+//! cycle: write-back (limited ports; banks written are not read this cycle), the LD/ST units,
+//! dispatch of collected instructions to execution units, bank arbitration, issue (one
+//! instruction per scheduler, executed functionally at issue), and fetch (one warp per cycle,
+//! through the instruction cache, into its instruction buffer).
+
+use crate::collector::OperandCollector;
+use crate::config::GpuConfig;
+use crate::decode::{Control, DecodedProgram, INST_BYTES, MemOp, PRED_BASE, Unit};
+use crate::memory::{
+    AccessKind, MemorySystem, Outcome, SmMemory, Transaction, coalesce, shared_passes,
+};
+use crate::scheduler::{Scheduler, Stall};
+use crate::scoreboard::{Hazard, Scoreboard};
+use crate::stats::TimingStats;
+use emulator::Fault;
+use emulator::exec::Target;
+use emulator::stepper::{CtaStepper, Executed};
+use isa::FuncId;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// Synthetic device addresses the timing model gives local memory (interleaved by lane, 4
+/// bytes at a time, as hardware lays it out so a warp's accesses to one variable coalesce) and
+/// kernel parameters (for the constant cache). They only need to be distinct from global
+/// addresses and from each other.
+const LOCAL_TIMING_BASE: u64 = 0x7f00_0000_0000;
+const PARAM_TIMING_BASE: u64 = 0x7e00_0000_0000;
+
+/// A warp slot of the SM.
+struct WarpSlot {
+    live: bool,
+    cta: usize,
+    /// Index of the warp in its CTA.
+    index: usize,
+    /// Instruction buffer: (function, PC, cycle the decoded instruction is available).
+    ibuf: VecDeque<(FuncId, u32, u64)>,
+    sb: Scoreboard,
+    /// Width classes (all lanes, active lanes) of the current value of each physical register.
+    classes: Vec<(u8, u8)>,
+    /// Issued instructions not yet complete.
+    outstanding: u32,
+    /// The warp executed its last instruction.
+    exited: bool,
+}
+
+struct CtaSlot<'a> {
+    stepper: CtaStepper<'a>,
+    slots: Vec<usize>,
+}
+
+/// Memory work of an issued instruction.
+#[derive(Default)]
+struct MemWork {
+    kind: Option<AccessKind>,
+    /// Bytes each lane accesses.
+    bytes: u32,
+    shared: Vec<u64>,
+    constant: Vec<u64>,
+    global: Vec<Transaction>,
+}
+
+/// An issued instruction until its results are written back.
+struct InFlight {
+    slot: usize,
+    unit: Unit,
+    latency: u32,
+    initiation: u32,
+    writes: Vec<u32>,
+    mem: MemWork,
+}
+
+/// A memory instruction in an LD/ST unit.
+struct LdStBusy {
+    inst: usize,
+    next: usize,
+    ready: u64,
+    busy_until: u64,
+}
+
+/// The SM.
+pub struct Sm<'a> {
+    pub id: u32,
+    cfg: &'a GpuConfig,
+    code: &'a DecodedProgram,
+    warps: Vec<WarpSlot>,
+    ctas: Vec<Option<CtaSlot<'a>>>,
+    schedulers: Vec<Scheduler>,
+    collector: OperandCollector,
+    /// Cycle each pipeline of each unit class accepts its next instruction.
+    pipes: [Vec<u64>; 5],
+    ldst: Vec<Option<LdStBusy>>,
+    inflight: Vec<InFlight>,
+    free_inflight: Vec<usize>,
+    /// Write-backs: (cycle, order, in-flight index).
+    events: BinaryHeap<Reverse<(u64, u64, usize)>>,
+    seq: u64,
+    fetch_rr: usize,
+    regs_per_thread: usize,
+    exec: Executed,
+    order: Vec<usize>,
+    ready: Vec<usize>,
+    /// Whether anything issued this cycle (for the watchdog).
+    pub issued: bool,
+    pub stats: TimingStats,
+}
+
+impl<'a> Sm<'a> {
+    pub fn new(
+        id: u32,
+        cfg: &'a GpuConfig,
+        code: &'a DecodedProgram,
+        regs_per_thread: u32,
+    ) -> Sm<'a> {
+        let n = cfg.sm.schedulers as usize;
+        let max_warps = cfg.sm.max_warps as usize;
+        let units = &cfg.sm.units;
+        let count = |u: Unit| match u {
+            Unit::Sp => units.sp,
+            Unit::Sfu => units.sfu,
+            Unit::Int => units.int,
+            Unit::Dp => units.dp,
+            Unit::LdSt => units.ldst,
+        } as usize;
+        Sm {
+            id,
+            cfg,
+            code,
+            warps: (0..max_warps)
+                .map(|_| WarpSlot {
+                    live: false,
+                    cta: 0,
+                    index: 0,
+                    ibuf: VecDeque::with_capacity(cfg.sm.ibuffer_entries as usize),
+                    sb: Scoreboard::new(cfg.sm.scoreboard_entries),
+                    classes: vec![(1, 1); regs_per_thread as usize],
+                    outstanding: 0,
+                    exited: false,
+                })
+                .collect(),
+            ctas: (0..cfg.sm.max_ctas).map(|_| None).collect(),
+            schedulers: (0..n)
+                .map(|s| {
+                    Scheduler::new(
+                        cfg.sm.scheduler,
+                        cfg.sm.two_level_active,
+                        (s..max_warps).step_by(n).collect(),
+                    )
+                })
+                .collect(),
+            collector: OperandCollector::new(cfg),
+            pipes: Unit::ALL.map(|u| vec![0; count(u)]),
+            ldst: (0..units.ldst).map(|_| None).collect(),
+            inflight: Vec::new(),
+            free_inflight: Vec::new(),
+            events: BinaryHeap::new(),
+            seq: 0,
+            fetch_rr: 0,
+            regs_per_thread: regs_per_thread as usize,
+            exec: Executed::default(),
+            order: Vec::new(),
+            ready: Vec::new(),
+            issued: false,
+            stats: TimingStats {
+                by_class: TimingStats::empty_classes(),
+                ..TimingStats::default()
+            },
+        }
+    }
+
+    /// CTAs resident.
+    pub fn resident_ctas(&self) -> usize {
+        self.ctas.iter().filter(|c| c.is_some()).count()
+    }
+
+    /// Whether the SM has nothing left to do.
+    pub fn is_idle(&self) -> bool {
+        self.resident_ctas() == 0
+    }
+
+    /// Places a CTA on the SM (the caller checked occupancy).
+    pub fn launch(&mut self, stepper: CtaStepper<'a>) {
+        let cta = self
+            .ctas
+            .iter()
+            .position(|c| c.is_none())
+            .expect("occupancy leaves a CTA slot");
+        let mut slots = Vec::with_capacity(stepper.warps.len());
+        for index in 0..stepper.warps.len() {
+            let s = self
+                .warps
+                .iter()
+                .position(|w| !w.live)
+                .expect("occupancy leaves warp slots");
+            let w = &mut self.warps[s];
+            w.live = true;
+            w.cta = cta;
+            w.index = index;
+            w.ibuf.clear();
+            w.sb.clear();
+            w.classes.clear();
+            w.classes.resize(self.regs_per_thread, (1, 1));
+            w.outstanding = 0;
+            w.exited = stepper.warps[index].state == emulator::warp::WarpState::Done;
+            let n = self.schedulers.len();
+            self.schedulers[s % n].launched(s);
+            slots.push(s);
+        }
+        self.ctas[cta] = Some(CtaSlot { stepper, slots });
+    }
+
+    /// One cycle. Returns the CTAs that completed (their steppers, for their counters and
+    /// buffers).
+    pub fn cycle(
+        &mut self,
+        now: u64,
+        mem: &mut SmMemory,
+        l2: &mut MemorySystem,
+        done: &mut Vec<CtaStepper<'a>>,
+    ) -> Result<(), Box<Fault>> {
+        self.issued = false;
+        self.writeback(now);
+        self.ldst_cycle(now, mem, l2);
+        self.dispatch(now, mem);
+        self.collector.arbitrate();
+        for s in 0..self.schedulers.len() {
+            self.schedule(s, now)?;
+        }
+        self.fetch(now, mem);
+        self.retire(done);
+        let resident: usize = self.warps.iter().filter(|w| w.live).count();
+        self.stats.resident_warp_cycles += resident as u64;
+        Ok(())
+    }
+
+    fn writeback(&mut self, now: u64) {
+        let mut ports = self.cfg.sm.writeback_ports;
+        while let Some(&Reverse((cycle, _, idx))) = self.events.peek() {
+            if cycle > now {
+                break;
+            }
+            let has_regs = self.inflight[idx].writes.iter().any(|&r| r < PRED_BASE);
+            if has_regs && ports == 0 {
+                break;
+            }
+            self.events.pop();
+            let f = &self.inflight[idx];
+            let slot = f.slot;
+            for &r in &f.writes {
+                if r < PRED_BASE {
+                    self.collector.write(slot as u32, r);
+                }
+            }
+            let w = &mut self.warps[slot];
+            w.sb.release(&f.writes);
+            w.outstanding -= 1;
+            if has_regs {
+                ports -= 1;
+            }
+            self.free_inflight.push(idx);
+        }
+    }
+
+    fn schedule_writeback(&mut self, cycle: u64, inst: usize) {
+        self.seq += 1;
+        self.events.push(Reverse((cycle, self.seq, inst)));
+    }
+
+    fn ldst_cycle(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
+        let per_cycle = self.cfg.mem.l1_requests_per_cycle as usize;
+        for u in 0..self.ldst.len() {
+            let Some(busy) = &mut self.ldst[u] else {
+                continue;
+            };
+            if now < busy.busy_until {
+                continue;
+            }
+            let work = &self.inflight[busy.inst].mem;
+            let kind = work.kind.unwrap_or(AccessKind::Load);
+            let mut accepted = 0;
+            while busy.next < work.global.len() && accepted < per_cycle {
+                match mem.global(now, work.global[busy.next], kind, l2) {
+                    Outcome::Ready(c) => {
+                        busy.ready = busy.ready.max(c);
+                        busy.next += 1;
+                        accepted += 1;
+                    }
+                    Outcome::Stall => break,
+                }
+            }
+            if busy.next == work.global.len() {
+                // Stores and reductions complete for the warp once accepted.
+                let done =
+                    if kind == AccessKind::Store || self.inflight[busy.inst].writes.is_empty() {
+                        now + 1
+                    } else {
+                        busy.ready.max(now + 1)
+                    };
+                let inst = busy.inst;
+                self.ldst[u] = None;
+                self.schedule_writeback(done, inst);
+            }
+        }
+    }
+
+    fn dispatch(&mut self, now: u64, mem: &mut SmMemory) {
+        let mut ready = std::mem::take(&mut self.ready);
+        self.collector.ready(now, &mut ready);
+        let mut budget = self.cfg.sm.rf.dispatch_width;
+        for &cu in &ready {
+            if budget == 0 {
+                break;
+            }
+            let inst = self.collector.units[cu].inst;
+            let f = &self.inflight[inst];
+            if f.unit == Unit::LdSt {
+                let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
+                    continue;
+                };
+                let (ready_at, busy_until) = self.start_memory(now, inst, mem);
+                self.ldst[u] = Some(LdStBusy {
+                    inst,
+                    next: 0,
+                    ready: ready_at,
+                    busy_until,
+                });
+            } else {
+                let pipes = &mut self.pipes[f.unit.index()];
+                let Some(p) = pipes.iter().position(|&free| free <= now) else {
+                    continue;
+                };
+                pipes[p] = now + u64::from(f.initiation);
+                let done = now + u64::from(f.latency.max(1));
+                self.schedule_writeback(done, inst);
+            }
+            self.collector.release(cu, now);
+            budget -= 1;
+        }
+        self.ready = ready;
+    }
+
+    /// Starts the parts of a memory instruction served without L1 transactions (shared memory,
+    /// the constant cache); returns when their data is ready and until when the unit is busy.
+    fn start_memory(&mut self, now: u64, inst: usize, mem: &mut SmMemory) -> (u64, u64) {
+        let cfg = self.cfg;
+        let work = &self.inflight[inst].mem;
+        let mut ready = now + 1;
+        let mut busy_until = now;
+        if !work.shared.is_empty() {
+            let passes = shared_passes(
+                &work.shared,
+                work.bytes,
+                cfg.mem.shared.banks,
+                cfg.mem.shared.bank_bytes,
+            )
+            .max(1);
+            self.stats.ldst.shared_requests += 1;
+            self.stats.ldst.shared_replays += u64::from(passes - 1);
+            busy_until = now + u64::from(passes);
+            ready = ready.max(now + u64::from(passes) - 1 + u64::from(cfg.mem.shared.latency));
+        }
+        if !work.constant.is_empty() {
+            self.stats.ldst.constant_requests += 1;
+            ready = ready.max(mem.constant(now, &work.constant));
+        }
+        (ready, busy_until)
+    }
+
+    /// Chooses and issues up to `issue_width` instructions from one warp of scheduler `s`.
+    fn schedule(&mut self, s: usize, now: u64) -> Result<(), Box<Fault>> {
+        let mut order = std::mem::take(&mut self.order);
+        self.schedulers[s].order(&mut order);
+        let mut reason = Stall::Idle;
+        let mut issued = 0;
+        for &slot in &order {
+            match self.try_issue(slot, now, None) {
+                Ok(unit) => {
+                    issued = 1;
+                    self.schedulers[s].issued(slot);
+                    let mut last = unit;
+                    while issued < self.cfg.sm.issue_width {
+                        match self.try_issue(slot, now, Some(last)) {
+                            Ok(u) => {
+                                last = u;
+                                issued += 1;
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    break;
+                }
+                Err(Issue::Stall(r)) => reason = reason.max(r),
+                Err(Issue::LongWait) => {
+                    reason = reason.max(Stall::Data);
+                    self.schedulers[s].demote(slot);
+                }
+                Err(Issue::Fault(f)) => {
+                    self.order = order;
+                    return Err(f);
+                }
+            }
+        }
+        self.order = order;
+        let st = &mut self.stats.stalls;
+        match (issued > 0, reason) {
+            (true, _) => st.issued += 1,
+            (false, Stall::Structural) => st.structural += 1,
+            (false, Stall::Data) => st.data += 1,
+            (false, Stall::Fetch) => st.fetch += 1,
+            (false, Stall::Barrier) => st.barrier += 1,
+            (false, Stall::Idle) => st.idle += 1,
+        }
+        Ok(())
+    }
+
+    /// Issues the next instruction of the warp in `slot` if it can go this cycle. A second
+    /// instruction in the same cycle (`after`) must use a different unit.
+    fn try_issue(&mut self, slot: usize, now: u64, after: Option<Unit>) -> Result<Unit, Issue> {
+        let w = &mut self.warps[slot];
+        if !w.live || w.exited {
+            return Err(Issue::Stall(Stall::Idle));
+        }
+        let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
+        let Some((func, pc, _)) = cta.stepper.next(w.index) else {
+            return Err(Issue::Stall(Stall::Barrier));
+        };
+        match w.ibuf.front() {
+            Some(&(f, p, at)) if f == func && p == pc => {
+                if at > now {
+                    return Err(Issue::Stall(Stall::Fetch));
+                }
+            }
+            Some(_) => {
+                // The warp went elsewhere (a branch, a call, a return): refetch.
+                w.ibuf.clear();
+                return Err(Issue::Stall(Stall::Fetch));
+            }
+            None => return Err(Issue::Stall(Stall::Fetch)),
+        }
+        let d = self.code.get(func, pc);
+        if after.is_some_and(|u| u == d.unit) {
+            return Err(Issue::Stall(Stall::Structural));
+        }
+        match w.sb.check(&d.sb_reads, &d.sb_writes) {
+            Ok(()) => {}
+            Err(Hazard::Pending { long: true }) => return Err(Issue::LongWait),
+            Err(_) => return Err(Issue::Stall(Stall::Data)),
+        }
+        let Some(cu) = self.collector.free_unit(d.unit) else {
+            self.collector.stats.collector_full += 1;
+            return Err(Issue::Stall(Stall::Structural));
+        };
+        // Execute it.
+        cta.stepper
+            .step(w.index, &mut self.exec)
+            .map_err(Issue::Fault)?;
+        w.ibuf.pop_front();
+        let exec = &self.exec;
+        let stats = &mut self.stats;
+        stats.warp_insts += 1;
+        stats.gpu_sim_insn += u64::from(exec.active.count_ones());
+        stats.insts_by_sources[d.reads.len().min(4)] += 1;
+        let class = &mut stats.by_class[d.class.index()];
+        class.warp_insts += 1;
+        for &r in &d.reads {
+            let (all, active) = w.classes.get(r as usize).copied().unwrap_or((1, 1));
+            stats.widths.reads_all_lanes[usize::from(all - 1)] += 1;
+            stats.widths.reads_active_lanes[usize::from(active - 1)] += 1;
+            class.widths.reads_all_lanes[usize::from(all - 1)] += 1;
+            class.widths.reads_active_lanes[usize::from(active - 1)] += 1;
+        }
+        for wr in &exec.writes {
+            if let Some(c) = w.classes.get_mut(wr.reg as usize) {
+                *c = (wr.class_all, wr.class_active);
+            }
+            stats.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
+            stats.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
+            class.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
+            class.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
+        }
+        w.sb.reserve(&d.sb_writes, d.long_latency);
+        w.outstanding += 1;
+        if cta.stepper.warps[w.index].state == emulator::warp::WarpState::Done {
+            w.exited = true;
+            w.ibuf.clear();
+        } else if d.control != Control::None {
+            // Control flow resolved at issue: drop buffered instructions from the old path.
+            let next = cta.stepper.next(w.index).map(|(f, p, _)| (f, p));
+            if w.ibuf.front().map(|&(f, p, _)| (f, p)) != next {
+                w.ibuf.clear();
+            }
+        }
+        let mem_work = memory_work(
+            self.cfg,
+            &self.exec,
+            d.mem,
+            self.id,
+            slot,
+            &mut self.stats.ldst,
+        );
+        let flight = InFlight {
+            slot,
+            unit: d.unit,
+            latency: d.timing.latency,
+            initiation: d.timing.initiation,
+            writes: d.sb_writes.clone(),
+            mem: mem_work,
+        };
+        let idx = match self.free_inflight.pop() {
+            Some(i) => {
+                self.inflight[i] = flight;
+                i
+            }
+            None => {
+                self.inflight.push(flight);
+                self.inflight.len() - 1
+            }
+        };
+        self.collector
+            .allocate(cu, now, slot as u32, &d.reads, idx, d.unit);
+        self.issued = true;
+        Ok(d.unit)
+    }
+
+    /// Fetches for one warp whose instruction buffer is empty (round robin).
+    fn fetch(&mut self, now: u64, mem: &mut SmMemory) {
+        let n = self.warps.len();
+        for k in 0..n {
+            let s = (self.fetch_rr + k) % n;
+            let w = &self.warps[s];
+            if !w.live || w.exited || !w.ibuf.is_empty() {
+                continue;
+            }
+            let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
+            let Some((func, pc, _)) = cta.stepper.next(w.index) else {
+                continue;
+            };
+            let len = self.code.funcs[func.index()].len() as u32;
+            let addr = self.code.code_base[func.index()] + u64::from(pc) * INST_BYTES;
+            let ready = mem.fetch(now, addr) + 1; // + decode
+            let w = &mut self.warps[s];
+            let count = self.cfg.sm.fetch_width.min(self.cfg.sm.ibuffer_entries);
+            for p in pc..(pc + count).min(len) {
+                w.ibuf.push_back((func, p, ready));
+            }
+            self.fetch_rr = (s + 1) % n;
+            return;
+        }
+    }
+
+    /// Retires finished CTAs: every warp exited and every instruction written back.
+    fn retire(&mut self, done: &mut Vec<CtaStepper<'a>>) {
+        for c in 0..self.ctas.len() {
+            let Some(cta) = &self.ctas[c] else { continue };
+            let finished =
+                cta.stepper.finished() && cta.slots.iter().all(|&s| self.warps[s].outstanding == 0);
+            if !finished {
+                continue;
+            }
+            let cta = self.ctas[c].take().expect("checked above");
+            for &s in &cta.slots {
+                self.warps[s].live = false;
+                let n = self.schedulers.len();
+                self.schedulers[s % n].retired(s);
+            }
+            done.push(cta.stepper);
+        }
+    }
+
+    /// Whether every pipeline is drained (for the end of a kernel).
+    pub fn drained(&self) -> bool {
+        self.events.is_empty() && self.ldst.iter().all(|l| l.is_none()) && !self.collector.is_busy()
+    }
+
+    /// Counters of this SM, with the register-file ones.
+    pub fn take_stats(&mut self) -> TimingStats {
+        let mut s = std::mem::take(&mut self.stats);
+        s.rf = std::mem::replace(
+            &mut self.collector.stats,
+            crate::collector::RfStats::new(self.cfg.sm.rf.banks),
+        );
+        s
+    }
+
+    /// A line per warp, collector unit and LD/ST unit for deadlock reports.
+    pub fn describe_warps(&self, out: &mut Vec<String>) {
+        for (i, u) in self
+            .collector
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.busy)
+        {
+            out.push(format!(
+                "SM {} collector {i}: warp slot {} ({:?}), {} operands to read",
+                self.id,
+                self.inflight[u.inst].slot,
+                u.unit,
+                u.pending.len()
+            ));
+        }
+        for (i, b) in self.ldst.iter().enumerate() {
+            if let Some(b) = b {
+                let f = &self.inflight[b.inst];
+                out.push(format!(
+                    "SM {} LD/ST unit {i}: warp slot {}, transaction {} of {}, busy until {}",
+                    self.id,
+                    f.slot,
+                    b.next,
+                    f.mem.global.len(),
+                    b.busy_until
+                ));
+            }
+        }
+        for (s, w) in self.warps.iter().enumerate().filter(|(_, w)| w.live) {
+            let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
+            let state = match cta.stepper.next(w.index) {
+                Some((f, pc, mask)) => {
+                    format!("next pc {pc} of function {} (lanes {mask:#010x})", f.0)
+                }
+                None if w.exited => "exited".to_string(),
+                None => "waiting at a barrier".to_string(),
+            };
+            let pending: Vec<String> = w.sb.pending().map(|r| r.to_string()).collect();
+            out.push(format!(
+                "SM {} warp slot {s} (CTA {:?}, warp {}): {state}; {} in flight; scoreboard [{}]",
+                self.id,
+                cta.stepper.env.cta,
+                w.index,
+                w.outstanding,
+                pending.join(", ")
+            ));
+        }
+    }
+}
+
+/// Why an instruction did not issue.
+enum Issue {
+    Stall(Stall),
+    /// Blocked on a long-latency result (the two-level scheduler demotes the warp).
+    LongWait,
+    Fault(Box<Fault>),
+}
+
+/// The memory work of an executed instruction: its lanes' addresses, split by where they go.
+fn memory_work(
+    cfg: &GpuConfig,
+    exec: &Executed,
+    op: MemOp,
+    sm: u32,
+    slot: usize,
+    stats: &mut crate::stats::LdStStats,
+) -> MemWork {
+    let MemOp::Access {
+        kind,
+        bytes,
+        constant,
+    } = op
+    else {
+        return MemWork::default();
+    };
+    let mut work = MemWork {
+        kind: Some(kind),
+        bytes,
+        ..MemWork::default()
+    };
+    if !exec.memory || exec.exec == 0 {
+        return work;
+    }
+    let mut global = Vec::new();
+    let local_base =
+        LOCAL_TIMING_BASE + (u64::from(sm) * u64::from(cfg.sm.max_warps) + slot as u64) * (1 << 24);
+    for (lane, t) in exec.targets.iter().enumerate() {
+        match *t {
+            Target::None => {}
+            Target::Shared(o) => work.shared.push(o),
+            Target::Param(o) => work.constant.push(PARAM_TIMING_BASE + o),
+            Target::Global(a) if constant => work.constant.push(a),
+            Target::Global(a) => global.push(a),
+            // Local memory interleaves the lanes' elements, so a warp's accesses to one
+            // variable coalesce.
+            Target::Local(o) => {
+                let b = u64::from(bytes);
+                global.push(local_base + (o / b) * 32 * b + lane as u64 * b + o % b)
+            }
+        }
+    }
+    if !global.is_empty() {
+        coalesce(
+            &global,
+            bytes,
+            cfg.mem.l1d.line,
+            cfg.mem.sector,
+            &mut work.global,
+        );
+        stats.global_requests += 1;
+        stats.global_transactions += work.global.len() as u64;
+        stats.global_sectors += work
+            .global
+            .iter()
+            .map(|t| u64::from(t.sectors.count_ones()))
+            .sum::<u64>();
+    }
+    work
+}
