@@ -224,19 +224,19 @@ impl OperandCollector {
         self.stats.writes_per_bank[bank as usize] += 1;
     }
 
-    /// One cycle of bank arbitration: each bank not being written grants one read.
-    pub fn arbitrate(&mut self) {
+    /// One cycle of bank arbitration: each bank not being written grants one read. Returns
+    /// whether any read was granted.
+    pub fn arbitrate(&mut self) -> bool {
         let n = self.units.len();
         let mut granted = self.written;
         let write_held = self.written;
         self.written = 0;
-        let mut busy = 0;
+        let before = self.stats.reads;
         for k in 0..n {
             let u = &mut self.units[(self.rr + k) % n];
-            if !u.busy {
+            if !u.busy || u.pending.is_empty() {
                 continue;
             }
-            busy += 1;
             let stats = &mut self.stats;
             u.pending.retain(|&(bank, _)| {
                 let bit = 1u64 << bank;
@@ -254,21 +254,34 @@ impl OperandCollector {
                 }
             });
         }
-        self.stats.collector_busy_cycles += busy;
-        if n > 0 {
+        // The priority rotates only in cycles that granted something, so a cycle without
+        // activity leaves the collector exactly as it was (the GPU may skip such cycles).
+        let granted_any = self.stats.reads != before;
+        if granted_any && n > 0 {
             self.rr = (self.rr + 1) % n;
         }
+        granted_any
+    }
+
+    /// Collector units holding an instruction.
+    pub fn busy_units(&self) -> u64 {
+        self.units.iter().filter(|u| u.busy).count() as u64
     }
 
     /// Collector units ready to dispatch this cycle (all operands read, allocated before
     /// `now`), oldest first.
     pub fn ready(&self, now: u64, out: &mut Vec<usize>) {
         out.clear();
+        if self.units.iter().all(|u| !u.busy) {
+            return;
+        }
         out.extend((0..self.units.len()).filter(|&i| {
             let u = &self.units[i];
             u.busy && u.pending.is_empty() && u.alloc_cycle < now
         }));
-        out.sort_by_key(|&i| self.units[i].seq);
+        if out.len() > 1 {
+            out.sort_unstable_by_key(|&i| self.units[i].seq);
+        }
     }
 
     /// Frees collector unit `cu` (its instruction dispatched).

@@ -70,6 +70,9 @@ pub struct GpuTop {
     pub clock_mhz: u32,
     /// Cycles with no instruction issued anywhere after which the run stops as deadlocked.
     pub watchdog_cycles: u64,
+    /// Skip cycles in which nothing can change (the results are identical either way; turn it
+    /// off only to check that).
+    pub fast_forward: bool,
 }
 
 /// One streaming multiprocessor.
@@ -350,6 +353,12 @@ impl GpuConfig {
         if self.gpu.watchdog_cycles == 0 {
             return Err(invalid("gpu.watchdog_cycles", "must be at least 1"));
         }
+        if self.sm.max_warps > 64 {
+            return Err(invalid(
+                "sm.max_warps",
+                "at most 64 warps per SM are modelled",
+            ));
+        }
         if self.sm.max_warps * 32 < self.sm.max_threads {
             return Err(invalid(
                 "sm.max_threads",
@@ -383,7 +392,8 @@ impl GpuConfig {
         ] {
             cache.validate(key)?;
         }
-        if !self.mem.sector.is_power_of_two() || self.mem.l1d.line % self.mem.sector != 0 {
+        if !self.mem.sector.is_power_of_two() || !self.mem.l1d.line.is_multiple_of(self.mem.sector)
+        {
             return Err(invalid(
                 "mem.sector",
                 "must be a power of two dividing the L1 line",

@@ -8,8 +8,9 @@ use emulator::Program;
 use isa::{AddrBase, FloatPrecision, FuncId, Inst, Op, Operand, PhysReg, StateSpace, Type};
 
 /// Execution unit classes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Unit {
+    #[default]
     Sp,
     Sfu,
     Int,

@@ -171,6 +171,24 @@ impl Gpu {
             if any_issue {
                 last_issue = now;
             }
+            // A cycle in which no SM did anything repeats until something is due: skip ahead
+            // (the per-cycle counters of the skipped cycles are accounted as repeats).
+            let may_launch = next_cta < total_ctas
+                && sms
+                    .iter()
+                    .any(|s| s.resident_ctas() < occ.ctas_per_sm as usize);
+            if cfg.gpu.fast_forward && !may_launch && sms.iter().all(|s| !s.was_active()) {
+                let wake = sms
+                    .iter()
+                    .filter_map(|s| s.next_wake(now - 1))
+                    .min()
+                    .unwrap_or(last_issue + cfg.gpu.watchdog_cycles + 1)
+                    .max(now);
+                for sm in &mut sms {
+                    sm.skip(wake - now);
+                }
+                now = wake;
+            }
             if next_cta >= total_ctas && sms.iter().all(|s| s.is_idle() && s.drained()) {
                 break;
             }

@@ -71,13 +71,16 @@ impl Scheduler {
     }
 
     /// Two-level: the warp in `slot` waits on a long-latency result; it leaves the pool.
-    pub fn demote(&mut self, slot: usize) {
+    /// Returns whether anything changed.
+    pub fn demote(&mut self, slot: usize) -> bool {
         if self.policy == SchedulerPolicy::TwoLevel
             && let Some(i) = self.pool.iter().position(|&s| s == slot)
         {
             self.pool.remove(i);
             self.pending.push_back(slot);
+            return true;
         }
+        false
     }
 
     /// Fills `out` with the slots to consider this cycle, in priority order.

@@ -35,6 +35,9 @@ struct WarpSlot {
     cta: usize,
     /// Index of the warp in its CTA.
     index: usize,
+    /// Function and PC of its next instruction; `None` while at a barrier or after exit (a
+    /// copy of the functional state, refreshed whenever that changes).
+    next: Option<(FuncId, u32)>,
     /// Instruction buffer: (function, PC, cycle the decoded instruction is available).
     ibuf: VecDeque<(FuncId, u32, u64)>,
     sb: Scoreboard,
@@ -63,6 +66,7 @@ struct MemWork {
 }
 
 /// An issued instruction until its results are written back.
+#[derive(Default)]
 struct InFlight {
     slot: usize,
     unit: Unit,
@@ -104,6 +108,21 @@ pub struct Sm<'a> {
     ready: Vec<usize>,
     /// Whether anything issued this cycle (for the watchdog).
     pub issued: bool,
+    /// Whether any stage did anything this cycle; a cycle without activity repeats until
+    /// [`Sm::next_wake`], so the GPU may skip to it.
+    active: bool,
+    /// Warps in slots, and CTAs resident.
+    live_warps: u32,
+    resident: usize,
+    /// Warp slots that need a fetch (live, not exited, instruction buffer empty).
+    fetch_mask: u64,
+    /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
+    retire_check: bool,
+    /// This cycle's scheduler outcomes (issued, structural, data, fetch, barrier, idle), to
+    /// repeat for skipped cycles.
+    cycle_stalls: [u64; 6],
+    /// Issue attempts this cycle that found no free collector unit.
+    cycle_collector_full: u64,
     pub stats: TimingStats,
 }
 
@@ -133,6 +152,7 @@ impl<'a> Sm<'a> {
                     live: false,
                     cta: 0,
                     index: 0,
+                    next: None,
                     ibuf: VecDeque::with_capacity(cfg.sm.ibuffer_entries as usize),
                     sb: Scoreboard::new(cfg.sm.scoreboard_entries),
                     classes: vec![(1, 1); regs_per_thread as usize],
@@ -163,6 +183,13 @@ impl<'a> Sm<'a> {
             order: Vec::new(),
             ready: Vec::new(),
             issued: false,
+            active: false,
+            live_warps: 0,
+            resident: 0,
+            fetch_mask: 0,
+            retire_check: false,
+            cycle_stalls: [0; 6],
+            cycle_collector_full: 0,
             stats: TimingStats {
                 by_class: TimingStats::empty_classes(),
                 ..TimingStats::default()
@@ -172,12 +199,12 @@ impl<'a> Sm<'a> {
 
     /// CTAs resident.
     pub fn resident_ctas(&self) -> usize {
-        self.ctas.iter().filter(|c| c.is_some()).count()
+        self.resident
     }
 
     /// Whether the SM has nothing left to do.
     pub fn is_idle(&self) -> bool {
-        self.resident_ctas() == 0
+        self.resident == 0
     }
 
     /// Places a CTA on the SM (the caller checked occupancy).
@@ -204,11 +231,19 @@ impl<'a> Sm<'a> {
             w.classes.resize(self.regs_per_thread, (1, 1));
             w.outstanding = 0;
             w.exited = stepper.warps[index].state == emulator::warp::WarpState::Done;
+            w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
+            if !w.exited {
+                self.fetch_mask |= 1 << s;
+            }
+            self.live_warps += 1;
             let n = self.schedulers.len();
             self.schedulers[s % n].launched(s);
             slots.push(s);
         }
         self.ctas[cta] = Some(CtaSlot { stepper, slots });
+        self.resident += 1;
+        self.retire_check = true;
+        self.active = true;
     }
 
     /// One cycle. Returns the CTAs that completed (their steppers, for their counters and
@@ -221,18 +256,79 @@ impl<'a> Sm<'a> {
         done: &mut Vec<CtaStepper<'a>>,
     ) -> Result<(), Box<Fault>> {
         self.issued = false;
+        self.active = false;
+        self.cycle_stalls = [0; 6];
+        self.cycle_collector_full = 0;
+        if self.resident == 0 && self.events.is_empty() {
+            return Ok(());
+        }
         self.writeback(now);
         self.ldst_cycle(now, mem, l2);
         self.dispatch(now, mem);
-        self.collector.arbitrate();
+        self.active |= self.collector.arbitrate();
         for s in 0..self.schedulers.len() {
             self.schedule(s, now)?;
         }
         self.fetch(now, mem);
-        self.retire(done);
-        let resident: usize = self.warps.iter().filter(|w| w.live).count();
-        self.stats.resident_warp_cycles += resident as u64;
+        if self.retire_check {
+            self.retire(done);
+        }
+        self.account(1);
         Ok(())
+    }
+
+    /// Adds `cycles` cycles of this cycle's per-cycle counters (for the cycle itself, and for
+    /// cycles skipped after it because nothing changes in them).
+    fn account(&mut self, cycles: u64) {
+        let st = &mut self.stats.stalls;
+        let [issued, structural, data, fetch, barrier, idle] = self.cycle_stalls;
+        st.issued += issued * cycles;
+        st.structural += structural * cycles;
+        st.data += data * cycles;
+        st.fetch += fetch * cycles;
+        st.barrier += barrier * cycles;
+        st.idle += idle * cycles;
+        self.stats.resident_warp_cycles += u64::from(self.live_warps) * cycles;
+        self.collector.stats.collector_busy_cycles += self.collector.busy_units() * cycles;
+        self.collector.stats.collector_full += self.cycle_collector_full * cycles;
+    }
+
+    /// Accounts for `cycles` skipped cycles after a cycle without activity.
+    pub fn skip(&mut self, cycles: u64) {
+        if cycles > 0 && self.resident > 0 {
+            self.account(cycles);
+        }
+    }
+
+    /// After a cycle without activity: the first cycle at which something can change (a
+    /// write-back, an instruction arriving in a buffer, a unit freeing up), or `None` when
+    /// nothing is pending. Only meaningful when [`Sm::was_active`] is false.
+    pub fn next_wake(&self, now: u64) -> Option<u64> {
+        let later = |c: u64| (c > now).then_some(c);
+        let events = self.events.peek().map(|Reverse((c, _, _))| *c);
+        let fetched = self
+            .warps
+            .iter()
+            .filter(|w| w.live)
+            .filter_map(|w| w.ibuf.front().and_then(|&(_, _, at)| later(at)))
+            .min();
+        let ldst = self
+            .ldst
+            .iter()
+            .flatten()
+            .filter_map(|b| later(b.busy_until))
+            .min();
+        let pipes = if self.collector.is_busy() {
+            self.pipes.iter().flatten().filter_map(|&c| later(c)).min()
+        } else {
+            None
+        };
+        [events, fetched, ldst, pipes].into_iter().flatten().min()
+    }
+
+    /// Whether any stage did anything in the last cycle.
+    pub fn was_active(&self) -> bool {
+        self.active
     }
 
     fn writeback(&mut self, now: u64) {
@@ -246,6 +342,7 @@ impl<'a> Sm<'a> {
                 break;
             }
             self.events.pop();
+            self.active = true;
             let f = &self.inflight[idx];
             let slot = f.slot;
             for &r in &f.writes {
@@ -256,6 +353,7 @@ impl<'a> Sm<'a> {
             let w = &mut self.warps[slot];
             w.sb.release(&f.writes);
             w.outstanding -= 1;
+            self.retire_check |= w.exited && w.outstanding == 0;
             if has_regs {
                 ports -= 1;
             }
@@ -277,6 +375,8 @@ impl<'a> Sm<'a> {
             if now < busy.busy_until {
                 continue;
             }
+            // Working or retrying after a stall: either way the next cycle may differ.
+            self.active = true;
             let work = &self.inflight[busy.inst].mem;
             let kind = work.kind.unwrap_or(AccessKind::Load);
             let mut accepted = 0;
@@ -336,6 +436,7 @@ impl<'a> Sm<'a> {
                 self.schedule_writeback(done, inst);
             }
             self.collector.release(cu, now);
+            self.active = true;
             budget -= 1;
         }
         self.ready = ready;
@@ -394,7 +495,7 @@ impl<'a> Sm<'a> {
                 Err(Issue::Stall(r)) => reason = reason.max(r),
                 Err(Issue::LongWait) => {
                     reason = reason.max(Stall::Data);
-                    self.schedulers[s].demote(slot);
+                    self.active |= self.schedulers[s].demote(slot);
                 }
                 Err(Issue::Fault(f)) => {
                     self.order = order;
@@ -403,15 +504,15 @@ impl<'a> Sm<'a> {
             }
         }
         self.order = order;
-        let st = &mut self.stats.stalls;
-        match (issued > 0, reason) {
-            (true, _) => st.issued += 1,
-            (false, Stall::Structural) => st.structural += 1,
-            (false, Stall::Data) => st.data += 1,
-            (false, Stall::Fetch) => st.fetch += 1,
-            (false, Stall::Barrier) => st.barrier += 1,
-            (false, Stall::Idle) => st.idle += 1,
-        }
+        let outcome = match (issued > 0, reason) {
+            (true, _) => 0,
+            (false, Stall::Structural) => 1,
+            (false, Stall::Data) => 2,
+            (false, Stall::Fetch) => 3,
+            (false, Stall::Barrier) => 4,
+            (false, Stall::Idle) => 5,
+        };
+        self.cycle_stalls[outcome] += 1;
         Ok(())
     }
 
@@ -422,8 +523,7 @@ impl<'a> Sm<'a> {
         if !w.live || w.exited {
             return Err(Issue::Stall(Stall::Idle));
         }
-        let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
-        let Some((func, pc, _)) = cta.stepper.next(w.index) else {
+        let Some((func, pc)) = w.next else {
             return Err(Issue::Stall(Stall::Barrier));
         };
         match w.ibuf.front() {
@@ -435,6 +535,8 @@ impl<'a> Sm<'a> {
             Some(_) => {
                 // The warp went elsewhere (a branch, a call, a return): refetch.
                 w.ibuf.clear();
+                self.fetch_mask |= 1 << slot;
+                self.active = true;
                 return Err(Issue::Stall(Stall::Fetch));
             }
             None => return Err(Issue::Stall(Stall::Fetch)),
@@ -449,10 +551,12 @@ impl<'a> Sm<'a> {
             Err(_) => return Err(Issue::Stall(Stall::Data)),
         }
         let Some(cu) = self.collector.free_unit(d.unit) else {
-            self.collector.stats.collector_full += 1;
+            self.cycle_collector_full += 1;
             return Err(Issue::Stall(Stall::Structural));
         };
         // Execute it.
+        let cta_index = w.cta;
+        let cta = self.ctas[cta_index].as_mut().expect("a live warp's CTA");
         cta.stepper
             .step(w.index, &mut self.exec)
             .map_err(Issue::Fault)?;
@@ -485,56 +589,74 @@ impl<'a> Sm<'a> {
         if cta.stepper.warps[w.index].state == emulator::warp::WarpState::Done {
             w.exited = true;
             w.ibuf.clear();
-        } else if d.control != Control::None {
-            // Control flow resolved at issue: drop buffered instructions from the old path.
-            let next = cta.stepper.next(w.index).map(|(f, p, _)| (f, p));
-            if w.ibuf.front().map(|&(f, p, _)| (f, p)) != next {
-                w.ibuf.clear();
-            }
+            self.retire_check = true;
         }
-        let mem_work = memory_work(
+        w.next = cta.stepper.next(w.index).map(|(f, p, _)| (f, p));
+        if d.control != Control::None && w.ibuf.front().map(|&(f, p, _)| (f, p)) != w.next {
+            // Control flow resolved at issue: drop buffered instructions from the old path.
+            w.ibuf.clear();
+        }
+        if w.ibuf.is_empty() && !w.exited {
+            self.fetch_mask |= 1 << slot;
+        }
+        // A barrier this instruction completed lets other warps go.
+        let mut released = self.exec.released;
+        while released != 0 {
+            let i = released.trailing_zeros() as usize;
+            released &= released - 1;
+            let other = cta.slots[i];
+            self.warps[other].next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
+            self.active = true;
+        }
+        // In-flight entries are recycled with their buffers: no allocation per instruction.
+        let idx = self.free_inflight.pop().unwrap_or_else(|| {
+            self.inflight.push(InFlight::default());
+            self.inflight.len() - 1
+        });
+        let f = &mut self.inflight[idx];
+        f.slot = slot;
+        f.unit = d.unit;
+        f.latency = d.timing.latency;
+        f.initiation = d.timing.initiation;
+        f.writes.clone_from(&d.sb_writes);
+        memory_work(
             self.cfg,
             &self.exec,
             d.mem,
             self.id,
             slot,
             &mut self.stats.ldst,
+            &mut f.mem,
         );
-        let flight = InFlight {
-            slot,
-            unit: d.unit,
-            latency: d.timing.latency,
-            initiation: d.timing.initiation,
-            writes: d.sb_writes.clone(),
-            mem: mem_work,
-        };
-        let idx = match self.free_inflight.pop() {
-            Some(i) => {
-                self.inflight[i] = flight;
-                i
-            }
-            None => {
-                self.inflight.push(flight);
-                self.inflight.len() - 1
-            }
-        };
         self.collector
             .allocate(cu, now, slot as u32, &d.reads, idx, d.unit);
         self.issued = true;
+        self.active = true;
         Ok(d.unit)
     }
 
     /// Fetches for one warp whose instruction buffer is empty (round robin).
     fn fetch(&mut self, now: u64, mem: &mut SmMemory) {
         let n = self.warps.len();
-        for k in 0..n {
-            let s = (self.fetch_rr + k) % n;
-            let w = &self.warps[s];
-            if !w.live || w.exited || !w.ibuf.is_empty() {
+        if self.fetch_mask == 0 {
+            return;
+        }
+        // The first candidate at or after the round-robin position.
+        let rotated = self.fetch_mask.rotate_right(self.fetch_rr as u32);
+        let mut remaining = rotated;
+        while remaining != 0 {
+            let k = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            let s = (self.fetch_rr + k) % 64;
+            if s >= n {
                 continue;
             }
-            let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
-            let Some((func, pc, _)) = cta.stepper.next(w.index) else {
+            let w = &self.warps[s];
+            if !w.live || w.exited || !w.ibuf.is_empty() {
+                self.fetch_mask &= !(1 << s);
+                continue;
+            }
+            let Some((func, pc)) = w.next else {
                 continue;
             };
             let len = self.code.funcs[func.index()].len() as u32;
@@ -545,13 +667,16 @@ impl<'a> Sm<'a> {
             for p in pc..(pc + count).min(len) {
                 w.ibuf.push_back((func, p, ready));
             }
+            self.fetch_mask &= !(1 << s);
             self.fetch_rr = (s + 1) % n;
+            self.active = true;
             return;
         }
     }
 
     /// Retires finished CTAs: every warp exited and every instruction written back.
     fn retire(&mut self, done: &mut Vec<CtaStepper<'a>>) {
+        self.retire_check = false;
         for c in 0..self.ctas.len() {
             let Some(cta) = &self.ctas[c] else { continue };
             let finished =
@@ -560,8 +685,12 @@ impl<'a> Sm<'a> {
                 continue;
             }
             let cta = self.ctas[c].take().expect("checked above");
+            self.resident -= 1;
+            self.active = true;
             for &s in &cta.slots {
                 self.warps[s].live = false;
+                self.live_warps -= 1;
+                self.fetch_mask &= !(1 << s);
                 let n = self.schedulers.len();
                 self.schedulers[s % n].retired(s);
             }
@@ -652,24 +781,27 @@ fn memory_work(
     sm: u32,
     slot: usize,
     stats: &mut crate::stats::LdStStats,
-) -> MemWork {
+    work: &mut MemWork,
+) {
+    work.kind = None;
+    work.shared.clear();
+    work.constant.clear();
+    work.global.clear();
     let MemOp::Access {
         kind,
         bytes,
         constant,
     } = op
     else {
-        return MemWork::default();
+        return;
     };
-    let mut work = MemWork {
-        kind: Some(kind),
-        bytes,
-        ..MemWork::default()
-    };
+    work.kind = Some(kind);
+    work.bytes = bytes;
     if !exec.memory || exec.exec == 0 {
-        return work;
+        return;
     }
-    let mut global = Vec::new();
+    let mut global = [0u64; emulator::warp::WARP_SIZE];
+    let mut lanes = 0;
     let local_base =
         LOCAL_TIMING_BASE + (u64::from(sm) * u64::from(cfg.sm.max_warps) + slot as u64) * (1 << 24);
     for (lane, t) in exec.targets.iter().enumerate() {
@@ -678,18 +810,22 @@ fn memory_work(
             Target::Shared(o) => work.shared.push(o),
             Target::Param(o) => work.constant.push(PARAM_TIMING_BASE + o),
             Target::Global(a) if constant => work.constant.push(a),
-            Target::Global(a) => global.push(a),
+            Target::Global(a) => {
+                global[lanes] = a;
+                lanes += 1;
+            }
             // Local memory interleaves the lanes' elements, so a warp's accesses to one
             // variable coalesce.
             Target::Local(o) => {
                 let b = u64::from(bytes);
-                global.push(local_base + (o / b) * 32 * b + lane as u64 * b + o % b)
+                global[lanes] = local_base + (o / b) * 32 * b + lane as u64 * b + o % b;
+                lanes += 1;
             }
         }
     }
-    if !global.is_empty() {
+    if lanes > 0 {
         coalesce(
-            &global,
+            &global[..lanes],
             bytes,
             cfg.mem.l1d.line,
             cfg.mem.sector,
@@ -703,5 +839,4 @@ fn memory_work(
             .map(|t| u64::from(t.sectors.count_ones()))
             .sum::<u64>();
     }
-    work
 }
