@@ -1,0 +1,124 @@
+//! Every sample under the timing model: it validates exactly as in functional mode and executes
+//! the same instructions; timing results are deterministic (run to run, whatever the host
+//! thread setting) and do not depend on skipping idle cycles; every preset runs.
+
+use runtime::{Device, DeviceConfig, LaunchStats, TimingReport};
+use timing::GpuConfig;
+use warpsim::registry;
+use warpsim::sample::{Sample, Size};
+
+fn timed_device(cfg: GpuConfig, host_threads: usize) -> Device {
+    Device::new(DeviceConfig {
+        timing: Some(cfg),
+        host_threads,
+        ..DeviceConfig::default()
+    })
+    .unwrap()
+}
+
+/// Runs `s` at the small size; returns its instruction counters and timing report.
+fn run(dev: &Device, s: &dyn Sample) -> (LaunchStats, Option<TimingReport>) {
+    let outcome = s
+        .run(dev, Size::Small)
+        .unwrap_or_else(|e| panic!("{}: {e}", s.name()));
+    assert!(
+        outcome.validation.passed(),
+        "{}: {}",
+        s.name(),
+        outcome.validation
+    );
+    (outcome.stats, dev.take_timing())
+}
+
+/// The statistics as JSON without host-time figures (which vary run to run).
+fn comparable(r: &TimingReport) -> serde_json::Value {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.retain(|k, _| {
+                    !matches!(
+                        k.as_str(),
+                        "wall_seconds" | "warp_insts_per_second" | "cycles_per_second"
+                    )
+                });
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v = serde_json::to_value((&r.total, &r.kernels)).unwrap();
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn every_sample_validates_under_the_timing_model_with_the_functional_instruction_counts() {
+    let functional = Device::new(DeviceConfig::default()).unwrap();
+    let timed = timed_device(GpuConfig::preset("gtx480"), 1);
+    for s in registry::all() {
+        let (f, none) = run(&functional, s);
+        assert!(none.is_none());
+        let (t, report) = run(&timed, s);
+        let report = report.expect("a timing report");
+        assert_eq!(
+            (t.warp_insts, t.thread_insts, t.ctas),
+            (f.warp_insts, f.thread_insts, f.ctas),
+            "{}: instructions executed under the timing model",
+            s.name()
+        );
+        let total = &report.total;
+        assert_eq!(total.warp_insts, f.warp_insts, "{}", s.name());
+        assert_eq!(total.gpu_sim_insn, f.thread_insts, "{}", s.name());
+        assert!(total.gpu_sim_cycle > 0, "{}", s.name());
+        let occupancy = total.occupancy.expect("occupancy");
+        assert!(occupancy.ctas_per_sm >= 1, "{}", s.name());
+    }
+}
+
+#[test]
+fn timing_is_deterministic_and_independent_of_host_threads_and_fast_forward() {
+    for name in ["rodinia/hotspot", "rodinia/bfs", "rodinia/backprop"] {
+        let s = registry::find(name).unwrap();
+        let reference = {
+            let (_, r) = run(&timed_device(GpuConfig::preset("gtx480"), 1), s);
+            comparable(&r.unwrap())
+        };
+        let (_, again) = run(&timed_device(GpuConfig::preset("gtx480"), 2), s);
+        assert_eq!(comparable(&again.unwrap()), reference, "{name}: rerun");
+        let slow = GpuConfig::load("gtx480", &["gpu.fast_forward=false".into()]).unwrap();
+        let (_, stepped) = run(&timed_device(slow, 1), s);
+        assert_eq!(
+            comparable(&stepped.unwrap()),
+            reference,
+            "{name}: cycle by cycle"
+        );
+    }
+}
+
+#[test]
+fn every_preset_runs_and_validates() {
+    for preset in timing::config::PRESETS {
+        let dev = timed_device(GpuConfig::preset(preset), 1);
+        for name in ["saxpy", "rodinia/srad_v2"] {
+            let (_, r) = run(&dev, registry::find(name).unwrap());
+            let r = r.unwrap();
+            assert_eq!(r.total.config, preset);
+            assert!(r.total.gpu_sim_cycle > 0);
+        }
+    }
+}
+
+#[test]
+fn kernels_are_reported_one_by_one_and_in_total() {
+    let dev = timed_device(GpuConfig::preset("gtx480"), 1);
+    let (_, r) = run(&dev, registry::find("rodinia/srad_v2").unwrap());
+    let r = r.unwrap();
+    assert_eq!(r.kernels.len(), 4);
+    let cycles: u64 = r.kernels.iter().map(|k| k.gpu_sim_cycle).sum();
+    assert_eq!(r.total.gpu_sim_cycle, cycles);
+    let insts: u64 = r.kernels.iter().map(|k| k.warp_insts).sum();
+    assert_eq!(r.total.warp_insts, insts);
+    // Drained: the next report starts empty.
+    assert!(dev.take_timing().unwrap().kernels.is_empty());
+}
