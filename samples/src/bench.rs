@@ -27,6 +27,26 @@ pub(crate) enum BenchKind {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Timing-model speed: warp instructions and simulated cycles per second of wall time,
+    /// per GPU configuration and workload (the timing model runs on one host thread).
+    Timing {
+        /// Workloads (`saxpy` runs `--n` elements; the others run at `--size`).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "saxpy,rodinia/hotspot,rodinia/srad_v2"
+        )]
+        samples: Vec<String>,
+        /// SAXPY elements.
+        #[arg(long, default_value_t = 1 << 20)]
+        n: usize,
+        /// Size of the other runs.
+        #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
+        size: warpsim::sample::Size,
+        /// GPU configurations (presets or TOML files).
+        #[arg(long, value_delimiter = ',', default_value = "gtx480,titanx")]
+        configs: Vec<String>,
+    },
     /// Parse and lower speed of the PTX front end, in MB/s of PTX text.
     Frontend {
         /// The PTX file to measure (default: the largest `.ptx` under `samples/`).
@@ -47,7 +67,63 @@ pub(crate) fn run(kind: BenchKind) -> Result<ExitCode, String> {
             size,
             threads,
         } => functional(n, &samples, size, threads),
+        BenchKind::Timing {
+            samples,
+            n,
+            size,
+            configs,
+        } => timing(&samples, n, size, &configs),
     }
+}
+
+fn timing(
+    samples: &[String],
+    n: usize,
+    size: warpsim::sample::Size,
+    configs: &[String],
+) -> Result<ExitCode, String> {
+    println!(
+        "{:<10} {:<22} {:>12} {:>12} {:>9} {:>14} {:>12}",
+        "config", "workload", "warp insts", "cycles", "seconds", "M warp-inst/s", "M cycles/s"
+    );
+    for config in configs {
+        let cfg = timing::GpuConfig::load(config, &[]).map_err(|e| format!("error: {e}"))?;
+        let dev = runtime::Device::new(runtime::DeviceConfig {
+            timing: Some(cfg),
+            ..runtime::DeviceConfig::default()
+        })
+        .map_err(|e| format!("error: {e}"))?;
+        for name in samples {
+            let passed = if name == "saxpy" {
+                warpsim::saxpy::run(&dev, n).map(|r| r.validation.passed())
+            } else {
+                let s = warpsim::registry::find(name)
+                    .ok_or_else(|| format!("error: unknown sample `{name}`"))?;
+                s.run(&dev, size).map(|o| o.validation.passed())
+            }
+            .map_err(|e| format!("error: {name}: {e}"))?;
+            if !passed {
+                return Err(format!("error: {name} failed validation on {config}"));
+            }
+            let t = dev.take_timing().expect("a timing device").total;
+            let label = if name == "saxpy" {
+                format!("saxpy n={n}")
+            } else {
+                format!("{name} {}", size.name())
+            };
+            println!(
+                "{:<10} {:<22} {:>12} {:>12} {:>9.2} {:>14.2} {:>12.2}",
+                config,
+                label,
+                t.warp_insts,
+                t.gpu_sim_cycle,
+                t.wall_seconds,
+                t.warp_insts_per_second / 1e6,
+                t.cycles_per_second / 1e6
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs `f` repeatedly for at least `min` and returns the best time of one run: the best is the
