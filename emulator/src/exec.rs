@@ -574,10 +574,12 @@ fn execute(
             for l in lanes(exec) {
                 let t = env.target(w, *space, addr, l).map_err(at(l))?;
                 check_vector_alignment(t, size * n).map_err(at(l))?;
-                let values: Vec<u64> = (0..n)
-                    .map(|i| env.load(w, offset(t, i * size), l, size))
-                    .collect::<Result<_, _>>()
-                    .map_err(at(l))?;
+                let mut values = [0u64; 4];
+                for (i, v) in values.iter_mut().enumerate().take(n as usize) {
+                    *v = env
+                        .load(w, offset(t, i as u32 * size), l, size)
+                        .map_err(at(l))?;
+                }
                 let frame = w.frame_mut();
                 match &inst.dsts[0] {
                     Operand::Vector(elems) => {
@@ -597,11 +599,15 @@ fn execute(
             for l in lanes(exec) {
                 let t = env.target(w, *space, addr, l).map_err(at(l))?;
                 check_vector_alignment(t, size * n).map_err(at(l))?;
-                let values: Vec<u64> = match &inst.srcs[1] {
-                    Operand::Vector(elems) => elems.iter().map(|e| env.read(w, e, l)).collect(),
-                    v => vec![env.read(w, v, l)],
+                let elems = match &inst.srcs[1] {
+                    Operand::Vector(elems) => elems.as_slice(),
+                    v => std::slice::from_ref(v),
                 };
-                for (i, v) in values.into_iter().enumerate() {
+                let mut values = [0u64; 4];
+                for (slot, e) in values.iter_mut().zip(elems) {
+                    *slot = env.read(w, e, l);
+                }
+                for (i, &v) in values[..elems.len()].iter().enumerate() {
                     env.store(w, offset(t, i as u32 * size), l, size, v)
                         .map_err(at(l))?;
                 }

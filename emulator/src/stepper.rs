@@ -16,15 +16,22 @@ use isa::{FuncId, Op, Operand, PhysReg};
 /// Width class of a 32-bit value: the fewest bytes n ∈ {1, 2, 3, 4} such that the value is the
 /// sign extension of its low 8·n bits.
 pub fn width_class(v: u32) -> u8 {
-    let s = v as i32;
-    if s == (s << 24) >> 24 {
-        1
-    } else if s == (s << 16) >> 16 {
-        2
-    } else if s == (s << 8) >> 8 {
-        3
-    } else {
-        4
+    class_of_magnitude(magnitude(v))
+}
+
+/// The value with its sign folded away: a value is the sign extension of its low k bits
+/// exactly when this is below 2^(k-1). Magnitudes of several values can be OR-ed: the class of
+/// the OR is the largest class among them.
+fn magnitude(v: u32) -> u32 {
+    v ^ ((v as i32 >> 31) as u32)
+}
+
+fn class_of_magnitude(m: u32) -> u8 {
+    match m {
+        0..0x80 => 1,
+        0x80..0x8000 => 2,
+        0x8000..0x80_0000 => 3,
+        _ => 4,
     }
 }
 
@@ -200,18 +207,17 @@ fn record_writes(code: &crate::program::Code, regs: &[u64], inst: &isa::Inst, ou
         };
         let lanes = &regs[v.index() * WARP_SIZE..(v.index() + 1) * WARP_SIZE];
         for half in 0..count.min(2) {
-            let (mut all, mut active) = (1u8, 1u8);
+            let (mut all, mut active) = (0u32, 0u32);
             for (l, &value) in lanes.iter().enumerate() {
-                let c = width_class((value >> (32 * half)) as u32);
-                all = all.max(c);
-                if out.exec & (1 << l) != 0 {
-                    active = active.max(c);
-                }
+                let m = magnitude((value >> (32 * half)) as u32);
+                all |= m;
+                // Branch-free: the lane's magnitude counts when its bit of `exec` is set.
+                active |= m & 0u32.wrapping_sub((out.exec >> l) & 1);
             }
             out.writes.push(RegWrite {
                 reg: first + half,
-                class_all: all,
-                class_active: active,
+                class_all: class_of_magnitude(all),
+                class_active: class_of_magnitude(active),
             });
         }
     };
@@ -226,6 +232,26 @@ fn record_writes(code: &crate::program::Code, regs: &[u64], inst: &isa::Inst, ou
 #[cfg(test)]
 mod tests {
     use super::width_class;
+
+    #[test]
+    fn the_class_of_or_ed_magnitudes_is_the_largest_class() {
+        let values = [
+            0u32,
+            5,
+            0xffff_ff80,
+            0x1234,
+            0xfff0_0000,
+            0x7f_ffff,
+            0x80_0000,
+            1 << 31,
+        ];
+        for &a in &values {
+            for &b in &values {
+                let joint = super::class_of_magnitude(super::magnitude(a) | super::magnitude(b));
+                assert_eq!(joint, width_class(a).max(width_class(b)), "{a:#x} {b:#x}");
+            }
+        }
+    }
 
     #[test]
     fn width_classes_follow_sign_extension() {

@@ -254,10 +254,13 @@ fn dependent_chain_takes_count_times_latency() {
 /// - Two schedulers with the preset's fetch (one warp's 2 instructions per SM per cycle):
 ///   fetch supplies exactly what the two schedulers consume, so every cycle in which the
 ///   fetch stage finds no warp with an empty instruction buffer is an issue slot lost for
-///   good: 1.965 per cycle measured (11520 instructions in 5862 cycles), checked as at
-///   least 1.95 and at most 2.
+///   good: 1.922 per cycle measured (11520 instructions in 5994 cycles). Checked as at most
+///   2, no more than the 4-wide fetch gives, and well above one scheduler's rate (1.5): both
+///   schedulers issue.
 #[test]
 fn independent_alu_operations_issue_at_the_issue_width() {
+    // Cycles of the two-scheduler run with 4-instruction fetches (it runs before the 2-wide one).
+    let mut wide_fetch_cycles = 0;
     for (schedulers, fetch) in [(1u32, 2u32), (2, 4), (2, 2)] {
         let s = format!("sm.schedulers={schedulers}");
         let f = format!("sm.fetch_width={fetch}");
@@ -278,9 +281,10 @@ fn independent_alu_operations_issue_at_the_issue_width() {
         let peak = cycles * u64::from(schedulers * cfg.sm.issue_width);
         if schedulers * cfg.sm.issue_width < fetch {
             assert_eq!(insts, peak, "{schedulers} scheduler(s), fetch {fetch}");
+            wide_fetch_cycles = cycles;
         } else {
             assert!(
-                insts <= peak && 100 * insts >= 195 * cycles,
+                insts <= peak && cycles >= wide_fetch_cycles && 2 * insts > 3 * cycles,
                 "{schedulers} scheduler(s), fetch {fetch}: {insts} in {cycles} cycles"
             );
         }
@@ -290,7 +294,9 @@ fn independent_alu_operations_issue_at_the_issue_width() {
 /// Lane t reading word t × stride: stride 1 touches 32 banks once (no conflict); strides 2,
 /// 4 and 32 put 2, 4 and 32 distinct words in one bank (2-, 4- and 32-way conflicts). A
 /// k-way conflict replays the request k − 1 times, and each replay holds the LD/ST unit one
-/// more cycle, so an iteration of four dependent loads costs 4 × (shared latency + 2 + k − 1).
+/// more cycle, so an iteration of four dependent loads costs 4 × (shared latency + 3 + k − 1):
+/// the 3 are operand collection of the 64-bit address (two registers, one per cycle through a
+/// single-ported collector unit) and dispatch.
 #[test]
 fn shared_memory_bank_conflicts_replay_proportionally() {
     let cfg = config(&["gpu.sms=1"]);
@@ -327,7 +333,7 @@ fn shared_memory_bank_conflicts_replay_proportionally() {
         );
         assert_eq!(
             b.gpu_sim_cycle - a.gpu_sim_cycle,
-            10 * 4 * (latency + 2 + ways - 1),
+            10 * 4 * (latency + 3 + ways - 1),
             "stride {stride}"
         );
     }

@@ -118,6 +118,10 @@ pub(crate) fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
 /// The collector units and bank arbitration of one SM.
 pub struct OperandCollector {
     pub units: Vec<CollectorUnit>,
+    /// For each execution unit class: the collector-unit class it uses first.
+    preferred: [CuClass; 5],
+    /// Busy units in allocation order (the dispatch order: oldest first).
+    by_age: Vec<usize>,
     pub map: BankMap,
     /// Rotating start of the arbitration order.
     rr: usize,
@@ -151,7 +155,20 @@ impl OperandCollector {
                 });
             }
         }
+        let has = |c: CuClass| units.iter().any(|u| u.class == c);
+        // Integer and double-precision instructions use the SP units' collectors when the
+        // configuration has none of their own (Fermi).
+        let preferred = Unit::ALL.map(|unit| match unit {
+            Unit::Sp => CuClass::Sp,
+            Unit::Sfu => CuClass::Sfu,
+            Unit::LdSt => CuClass::Mem,
+            Unit::Int if has(CuClass::Int) => CuClass::Int,
+            Unit::Dp if has(CuClass::Dp) => CuClass::Dp,
+            Unit::Int | Unit::Dp => CuClass::Sp,
+        });
         OperandCollector {
+            preferred,
+            by_age: Vec::with_capacity(units.len()),
             units,
             map: BankMap::new(cfg),
             rr: 0,
@@ -161,28 +178,10 @@ impl OperandCollector {
         }
     }
 
-    /// The class of collector unit an instruction for `unit` uses first: its own class when
-    /// the configuration has such units, the SP units' otherwise (Fermi has no separate INT or
-    /// DP collectors).
-    fn preferred(&self, unit: Unit) -> CuClass {
-        let has = |c: CuClass| self.units.iter().any(|u| u.class == c);
-        let own = match unit {
-            Unit::Sp => CuClass::Sp,
-            Unit::Sfu => CuClass::Sfu,
-            Unit::Int => CuClass::Int,
-            Unit::Dp => CuClass::Dp,
-            Unit::LdSt => CuClass::Mem,
-        };
-        if has(own) || matches!(own, CuClass::Sfu | CuClass::Mem | CuClass::Sp) {
-            own
-        } else {
-            CuClass::Sp
-        }
-    }
-
-    /// A free collector unit for an instruction of `unit`, if any.
+    /// A free collector unit for an instruction of `unit` (one of its class first, then a
+    /// general one), if any.
     pub fn free_unit(&self, unit: Unit) -> Option<usize> {
-        let class = self.preferred(unit);
+        let class = self.preferred[unit.index()];
         self.units
             .iter()
             .position(|u| !u.busy && u.class == class)
@@ -214,6 +213,7 @@ impl OperandCollector {
         u.pending
             .extend(regs.iter().map(|&r| (map.bank(warp, r), r)));
         self.next_seq += 1;
+        self.by_age.push(cu);
     }
 
     /// Records a write-back to register `reg` of warp slot `warp` this cycle.
@@ -224,8 +224,9 @@ impl OperandCollector {
         self.stats.writes_per_bank[bank as usize] += 1;
     }
 
-    /// One cycle of bank arbitration: each bank not being written grants one read. Returns
-    /// whether any read was granted.
+    /// One cycle of bank arbitration: each bank not being written grants one read, and each
+    /// collector unit (single-ported, as in the book and GPGPU-Sim) receives at most one
+    /// operand. Returns whether any read was granted.
     pub fn arbitrate(&mut self) -> bool {
         let n = self.units.len();
         let mut granted = self.written;
@@ -238,20 +239,24 @@ impl OperandCollector {
                 continue;
             }
             let stats = &mut self.stats;
+            let mut port_free = true;
             u.pending.retain(|&(bank, _)| {
                 let bit = 1u64 << bank;
                 if granted & bit == 0 {
+                    if !port_free {
+                        return true;
+                    }
+                    port_free = false;
                     granted |= bit;
                     stats.reads += 1;
                     stats.reads_per_bank[bank as usize] += 1;
-                    false
-                } else {
-                    if write_held & bit != 0 {
-                        stats.write_priority_conflicts += 1;
-                    }
-                    stats.bank_conflicts += 1;
-                    true
+                    return false;
                 }
+                if write_held & bit != 0 {
+                    stats.write_priority_conflicts += 1;
+                }
+                stats.bank_conflicts += 1;
+                true
             });
         }
         // The priority rotates only in cycles that granted something, so a cycle without
@@ -265,35 +270,30 @@ impl OperandCollector {
 
     /// Collector units holding an instruction.
     pub fn busy_units(&self) -> u64 {
-        self.units.iter().filter(|u| u.busy).count() as u64
+        self.by_age.len() as u64
     }
 
     /// Collector units ready to dispatch this cycle (all operands read, allocated before
     /// `now`), oldest first.
     pub fn ready(&self, now: u64, out: &mut Vec<usize>) {
         out.clear();
-        if self.units.iter().all(|u| !u.busy) {
-            return;
-        }
-        out.extend((0..self.units.len()).filter(|&i| {
+        out.extend(self.by_age.iter().copied().filter(|&i| {
             let u = &self.units[i];
-            u.busy && u.pending.is_empty() && u.alloc_cycle < now
+            u.pending.is_empty() && u.alloc_cycle < now
         }));
-        if out.len() > 1 {
-            out.sort_unstable_by_key(|&i| self.units[i].seq);
-        }
     }
 
     /// Frees collector unit `cu` (its instruction dispatched).
     pub fn release(&mut self, cu: usize, now: u64) {
         let u = &mut self.units[cu];
         u.busy = false;
+        self.by_age.retain(|&i| i != cu);
         self.stats.collector_wait_cycles += now - u.alloc_cycle;
     }
 
     /// Whether any unit holds an instruction.
     pub fn is_busy(&self) -> bool {
-        self.units.iter().any(|u| u.busy)
+        !self.by_age.is_empty()
     }
 }
 

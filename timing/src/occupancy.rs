@@ -9,8 +9,8 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Limiter {
+    /// Threads (in whole warps: a partial warp takes a warp's slots).
     Threads,
-    Warps,
     Registers,
     SharedMemory,
     CtaSlots,
@@ -20,7 +20,6 @@ impl fmt::Display for Limiter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Limiter::Threads => "threads",
-            Limiter::Warps => "warps",
             Limiter::Registers => "registers",
             Limiter::SharedMemory => "shared memory",
             Limiter::CtaSlots => "CTA slots",
@@ -78,8 +77,9 @@ pub fn occupancy(cfg: &GpuConfig, demand: CtaDemand) -> Result<Occupancy, DoesNo
         .next_multiple_of(u64::from(sm.shared_granularity));
     let limits = [
         (Limiter::CtaSlots, u64::from(sm.max_ctas)),
+        // Threads count in whole warps, so this is also the warp limit (a configuration has
+        // `max_threads <= 32 * max_warps`).
         (Limiter::Threads, u64::from(sm.max_threads / (warps * 32))),
-        (Limiter::Warps, u64::from(sm.max_warps / warps)),
         (Limiter::Registers, u64::from(sm.registers) / regs_per_cta),
         (
             Limiter::SharedMemory,
@@ -94,10 +94,10 @@ pub fn occupancy(cfg: &GpuConfig, demand: CtaDemand) -> Result<Occupancy, DoesNo
         .iter()
         .copied()
         .min_by_key(|&(_, n)| n)
-        .expect("five limits");
+        .expect("four limits");
     if ctas == 0 {
         let (need, have) = match limiter {
-            Limiter::Threads | Limiter::Warps => (
+            Limiter::Threads => (
                 format!("{warps} warps"),
                 format!("{} threads, {} warps", sm.max_threads, sm.max_warps),
             ),
@@ -159,20 +159,24 @@ mod tests {
     }
 
     #[test]
-    fn warps_limit_when_threads_do_not() {
+    fn partial_warps_count_as_whole_warps() {
+        // 80 threads take 3 warps: 1536 / 96 = 16 CTAs by threads, capped by 8 CTA slots;
+        // with 32 slots, 16.
         let mut cfg = GpuConfig::preset("gtx480");
-        cfg.sm.max_warps = 40;
         cfg.sm.max_ctas = 32;
         let o = occupancy(
             &cfg,
             CtaDemand {
-                threads: 96,
+                threads: 80,
                 regs_per_thread: 8,
                 shared_bytes: 0,
             },
         )
         .unwrap();
-        assert_eq!((o.ctas_per_sm, o.limiter), (13, Limiter::Warps));
+        assert_eq!(
+            (o.ctas_per_sm, o.limiter, o.warps_per_cta),
+            (16, Limiter::Threads, 3)
+        );
     }
 
     #[test]

@@ -45,6 +45,9 @@ struct WarpSlot {
     classes: Vec<(u8, u8)>,
     /// Issued instructions not yet complete.
     outstanding: u32,
+    /// The scoreboard refused the instruction at the head of the buffer (`Some(long)`); it
+    /// cannot change its mind before one of this warp's writes completes.
+    sb_wait: Option<bool>,
     /// The warp executed its last instruction.
     exited: bool,
 }
@@ -123,6 +126,9 @@ pub struct Sm<'a> {
     cycle_stalls: [u64; 6],
     /// Issue attempts this cycle that found no free collector unit.
     cycle_collector_full: u64,
+    /// Unit classes (bit per [`Unit`]) that found no free collector unit this cycle: within
+    /// the issue stage units are only taken, so the answer holds for the rest of the cycle.
+    cycle_no_cu: u8,
     pub stats: TimingStats,
 }
 
@@ -157,6 +163,7 @@ impl<'a> Sm<'a> {
                     sb: Scoreboard::new(cfg.sm.scoreboard_entries),
                     classes: vec![(1, 1); regs_per_thread as usize],
                     outstanding: 0,
+                    sb_wait: None,
                     exited: false,
                 })
                 .collect(),
@@ -190,6 +197,7 @@ impl<'a> Sm<'a> {
             retire_check: false,
             cycle_stalls: [0; 6],
             cycle_collector_full: 0,
+            cycle_no_cu: 0,
             stats: TimingStats {
                 by_class: TimingStats::empty_classes(),
                 ..TimingStats::default()
@@ -230,6 +238,7 @@ impl<'a> Sm<'a> {
             w.classes.clear();
             w.classes.resize(self.regs_per_thread, (1, 1));
             w.outstanding = 0;
+            w.sb_wait = None;
             w.exited = stepper.warps[index].state == emulator::warp::WarpState::Done;
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
             if !w.exited {
@@ -259,6 +268,7 @@ impl<'a> Sm<'a> {
         self.active = false;
         self.cycle_stalls = [0; 6];
         self.cycle_collector_full = 0;
+        self.cycle_no_cu = 0;
         if self.resident == 0 && self.events.is_empty() {
             return Ok(());
         }
@@ -352,6 +362,7 @@ impl<'a> Sm<'a> {
             }
             let w = &mut self.warps[slot];
             w.sb.release(&f.writes);
+            w.sb_wait = None;
             w.outstanding -= 1;
             self.retire_check |= w.exited && w.outstanding == 0;
             if has_regs {
@@ -476,6 +487,18 @@ impl<'a> Sm<'a> {
         let mut reason = Stall::Idle;
         let mut issued = 0;
         for &slot in &order {
+            // Fast refusals, without decoding: most warps wait on a result most cycles.
+            let w = &self.warps[slot];
+            if !w.live || w.exited {
+                continue;
+            }
+            if let Some(long) = w.sb_wait {
+                reason = reason.max(Stall::Data);
+                if long {
+                    self.active |= self.schedulers[s].demote(slot);
+                }
+                continue;
+            }
             match self.try_issue(slot, now, None) {
                 Ok(unit) => {
                     issued = 1;
@@ -545,12 +568,28 @@ impl<'a> Sm<'a> {
         if after.is_some_and(|u| u == d.unit) {
             return Err(Issue::Stall(Stall::Structural));
         }
-        match w.sb.check(&d.sb_reads, &d.sb_writes) {
-            Ok(()) => {}
-            Err(Hazard::Pending { long: true }) => return Err(Issue::LongWait),
-            Err(_) => return Err(Issue::Stall(Stall::Data)),
+        let wait = match w.sb_wait {
+            Some(long) => Some(long),
+            None => match w.sb.check(&d.sb_reads, &d.sb_writes) {
+                Ok(()) => None,
+                Err(Hazard::Pending { long }) => Some(long),
+                Err(Hazard::Full) => Some(false),
+            },
+        };
+        w.sb_wait = wait;
+        match wait {
+            Some(true) => return Err(Issue::LongWait),
+            Some(false) => return Err(Issue::Stall(Stall::Data)),
+            None => {}
         }
-        let Some(cu) = self.collector.free_unit(d.unit) else {
+        let unit_bit = 1u8 << d.unit.index();
+        let cu = if self.cycle_no_cu & unit_bit != 0 {
+            None
+        } else {
+            self.collector.free_unit(d.unit)
+        };
+        let Some(cu) = cu else {
+            self.cycle_no_cu |= unit_bit;
             self.cycle_collector_full += 1;
             return Err(Issue::Stall(Stall::Structural));
         };

@@ -99,20 +99,13 @@ fn replay(
 ///     EU                       w1      w2         w3
 /// ```
 ///
-/// The model gives the same bank assignment, the same conflicts and the same end: no i1
-/// conflicts (its two sources sit in different banks, and the swizzle keeps the three warps'
-/// i1s apart), i2's r3 and r7 share bank 3 so they are read on different cycles, one of them
-/// waits for the higher-priority write-back of w2's r1 to bank 3, write-backs proceed in
-/// parallel with reads of other banks, and w0's r7 is read last, on cycle 6 as in the book.
-///
-/// The difference: in the book a collector unit receives one operand per cycle, so each i1
-/// takes two cycles to collect (r2 on cycle n+1, r5 on n+2) and executes on cycle n+3; the
-/// model's collector units take every operand whose bank is free in the same cycle (no
-/// per-unit port), so each i1 collects in one cycle and executes one cycle earlier than in
-/// the book (cycles 2, 3, 4 instead of 3, 4, 5), and its write-back of r1 is one cycle
-/// earlier too. That moves the write-back conflict from w0's r7 (book: cycle 5) to both of
-/// w0's bank-3 operands on cycle 4. The book's EU takes one cycle (EU on cycle n, write-back
-/// on n+1): the replay uses a latency of 1.
+/// The model reproduces the table cycle for cycle: single-ported collector units receive one
+/// operand per cycle, so each i1 collects r2 on cycle n+1 and r5 on n+2 and executes on n+3;
+/// no i1 conflicts (the swizzle keeps the three warps' operands apart); i2's r3 and r7 share
+/// bank 3 and are read on different cycles, r7 also waiting for the higher-priority write-back
+/// of w2's r1; write-backs proceed in parallel with reads of other banks; w0's r7 is read on
+/// cycle 6. The book's EU takes one cycle (EU on cycle n, write-back on n+1): the replay uses
+/// a latency of 1.
 #[test]
 fn figure_3_17_operand_collector_with_four_banks() {
     let cfg = GpuConfig::preset("gtx480-4bank");
@@ -157,104 +150,41 @@ fn figure_3_17_operand_collector_with_four_banks() {
     ];
     let (trace, oc) = replay(&cfg, &insts, 1, 9);
     use Event::*;
+    let read = |bank, warp, reg| Read { bank, warp, reg };
+    let write = |bank, warp, reg| Write { bank, warp, reg };
+    // The book's table, cycle for cycle (plus w0's r1 from bank 1 on cycle 5, which the
+    // figure leaves out, and the cycles after it).
     let expected: [Vec<Event>; 9] = [
         vec![],
-        // Book: w1:r2 only (one operand per collector unit per cycle).
+        vec![read(3, 1, 2)],
+        vec![read(2, 1, 5), read(0, 2, 2)],
+        vec![Execute { warp: 1 }, read(3, 2, 5), read(1, 3, 2)],
         vec![
-            Read {
-                bank: 3,
-                warp: 1,
-                reg: 2,
-            },
-            Read {
-                bank: 2,
-                warp: 1,
-                reg: 5,
-            },
-        ],
-        vec![
-            Execute { warp: 1 },
-            Read {
-                bank: 0,
-                warp: 2,
-                reg: 2,
-            },
-            Read {
-                bank: 3,
-                warp: 2,
-                reg: 5,
-            },
-        ],
-        vec![
-            Write {
-                bank: 2,
-                warp: 1,
-                reg: 1,
-            },
+            write(2, 1, 1),
             Execute { warp: 2 },
-            Read {
-                bank: 1,
-                warp: 3,
-                reg: 2,
-            },
-            Read {
-                bank: 0,
-                warp: 3,
-                reg: 5,
-            },
+            read(3, 0, 3),
+            read(0, 3, 5),
         ],
-        // w2's write-back holds bank 3: w0's r3 and r7 wait; its r1 (bank 1) is read.
-        vec![
-            Write {
-                bank: 3,
-                warp: 2,
-                reg: 1,
-            },
-            Execute { warp: 3 },
-            Read {
-                bank: 1,
-                warp: 0,
-                reg: 1,
-            },
-        ],
-        // r3 and r7 share bank 3: one per cycle.
-        vec![
-            Write {
-                bank: 0,
-                warp: 3,
-                reg: 1,
-            },
-            Read {
-                bank: 3,
-                warp: 0,
-                reg: 3,
-            },
-        ],
+        // w2's write-back holds bank 3: w0's r7 waits.
+        vec![write(3, 2, 1), Execute { warp: 3 }, read(1, 0, 1)],
         // As in the book, w0's r7 is read on cycle 6.
-        vec![Read {
-            bank: 3,
-            warp: 0,
-            reg: 7,
-        }],
+        vec![write(0, 3, 1), read(3, 0, 7)],
         vec![Execute { warp: 0 }],
-        vec![Write {
-            bank: 0,
-            warp: 0,
-            reg: 4,
-        }],
+        vec![write(0, 0, 4)],
     ];
     for (cycle, (got, want)) in trace.iter().zip(&expected).enumerate() {
         assert_eq!(got, want, "cycle {cycle}");
     }
     let rf = &oc.stats;
     assert_eq!((rf.reads, rf.writes), (9, 4));
-    // Cycle 4: r3 and r7 lose to the write-back; cycle 5: r7 loses to r3.
-    assert_eq!(rf.bank_conflicts, 3);
-    assert_eq!(rf.write_priority_conflicts, 2);
+    // Cycle 4: r7 loses to r3 (same bank); cycle 5: r7 loses to the write-back.
+    assert_eq!(rf.bank_conflicts, 2);
+    assert_eq!(rf.write_priority_conflicts, 1);
     assert_eq!(rf.reads_per_bank, [2, 2, 1, 4]);
     assert_eq!(rf.writes_per_bank, [2, 0, 1, 1]);
-    // Cycles from issue to dispatch: 2 for each i1, 4 for i2 (issued 3, dispatched 7).
-    assert_eq!(rf.collector_wait_cycles, 2 + 2 + 2 + 4);
+    // Cycles from issue to dispatch: 3 for each i1 (one operand per cycle, dispatch the cycle
+    // after the last), 4 for i2 (issued 3, dispatched 7).
+    assert_eq!(rf.collector_wait_cycles, 3 + 3 + 3 + 4);
 }
 
 /// Figure 3.14's point, with collector units: `add r5, r5, r1` of warp 0 (Figure 3.13's
