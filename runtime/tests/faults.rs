@@ -63,13 +63,22 @@ $L_top:
 }
 "#;
 
-fn device() -> Device {
+/// A functional device and one with the timing model: every fault must be reported the same
+/// way by both, and both must stay usable afterwards.
+fn devices() -> [Device; 2] {
     let config = DeviceConfig {
         cta_budget: 100_000,
         host_threads: 2,
         ..DeviceConfig::default()
     };
-    Device::new(config).expect("device")
+    let timed = DeviceConfig {
+        timing: Some(timing::GpuConfig::preset("gtx480")),
+        ..config.clone()
+    };
+    [
+        Device::new(config).expect("device"),
+        Device::new(timed).expect("timed device"),
+    ]
 }
 
 /// The device still runs kernels correctly after a fault.
@@ -88,150 +97,156 @@ fn still_works(dev: &Device, module: &runtime::Module) {
 
 #[test]
 fn out_of_bounds_global_store() {
-    let dev = device();
-    let m = dev.load_ptx("faults.ptx", PTX).unwrap();
-    let keep = dev.alloc_from(&[0xdead_beefu32; 4]).unwrap();
-    let out = dev.alloc::<u32>(64).unwrap();
-    let err = dev
-        .launch(&m.kernel("store_tid").unwrap(), 1, 128, 0, &[(&out).into()])
-        .unwrap_err();
-    let Error::IllegalAddress(f) = &err else {
-        panic!("expected an illegal address, got {err}")
-    };
-    // 64 u32 fill one 256-byte allocation exactly: thread 64 is the first out of bounds.
-    assert_eq!(f.thread, [64, 0, 0]);
-    assert_eq!((f.kernel.as_str(), f.pc, f.line), ("store_tid", 4, 15));
-    assert_eq!(
-        err.to_string(),
-        format!(
-            "illegal global address {:#x} in kernel `store_tid`, CTA (0,0,0), thread (64,0,0), pc 4, PTX line 15: `st.global.u32 [%rd3], %r1;`",
-            out.device_ptr() + 256
-        )
-    );
-    assert_eq!(
-        keep.to_host().unwrap(),
-        vec![0xdead_beef; 4],
-        "other allocations are intact"
-    );
-    still_works(&dev, &m);
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let keep = dev.alloc_from(&[0xdead_beefu32; 4]).unwrap();
+        let out = dev.alloc::<u32>(64).unwrap();
+        let err = dev
+            .launch(&m.kernel("store_tid").unwrap(), 1, 128, 0, &[(&out).into()])
+            .unwrap_err();
+        let Error::IllegalAddress(f) = &err else {
+            panic!("expected an illegal address, got {err}")
+        };
+        // 64 u32 fill one 256-byte allocation exactly: thread 64 is the first out of bounds.
+        assert_eq!(f.thread, [64, 0, 0]);
+        assert_eq!((f.kernel.as_str(), f.pc, f.line), ("store_tid", 4, 15));
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "illegal global address {:#x} in kernel `store_tid`, CTA (0,0,0), thread (64,0,0), pc 4, PTX line 15: `st.global.u32 [%rd3], %r1;`",
+                out.device_ptr() + 256
+            )
+        );
+        assert_eq!(
+            keep.to_host().unwrap(),
+            vec![0xdead_beef; 4],
+            "other allocations are intact"
+        );
+        still_works(&dev, &m);
+    }
 }
 
 #[test]
 fn misaligned_vector_load() {
-    let dev = device();
-    let m = dev.load_ptx("faults.ptx", PTX).unwrap();
-    let buf = dev.alloc::<f32>(16).unwrap();
-    let err = dev
-        .launch(
-            &m.kernel("misaligned_v4").unwrap(),
-            1,
-            32,
-            0,
-            &[(&buf).into()],
-        )
-        .unwrap_err();
-    let Error::MisalignedAddress(f) = &err else {
-        panic!("expected a misaligned address, got {err}")
-    };
-    assert_eq!(
-        f.kind.to_string(),
-        format!("misaligned global address {:#x}", buf.device_ptr() + 4)
-    );
-    assert_eq!(err.cuda_name(), "cudaErrorMisalignedAddress");
-    still_works(&dev, &m);
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let buf = dev.alloc::<f32>(16).unwrap();
+        let err = dev
+            .launch(
+                &m.kernel("misaligned_v4").unwrap(),
+                1,
+                32,
+                0,
+                &[(&buf).into()],
+            )
+            .unwrap_err();
+        let Error::MisalignedAddress(f) = &err else {
+            panic!("expected a misaligned address, got {err}")
+        };
+        assert_eq!(
+            f.kind.to_string(),
+            format!("misaligned global address {:#x}", buf.device_ptr() + 4)
+        );
+        assert_eq!(err.cuda_name(), "cudaErrorMisalignedAddress");
+        still_works(&dev, &m);
+    }
 }
 
 #[test]
 fn dynamic_shared_memory_over_the_limit() {
-    let dev = device();
-    let m = dev.load_ptx("faults.ptx", PTX).unwrap();
-    let k = m.kernel("uses_dynamic_shared").unwrap();
-    let err = dev.launch(&k, 1, 32, 64 * 1024, &[]).unwrap_err();
-    assert!(matches!(err, Error::OutOfResources(_)), "{err}");
-    assert_eq!(
-        err.to_string(),
-        "out of resources: `uses_dynamic_shared` needs 0 bytes of static and 65536 of dynamic shared memory; the device allows 49152 per block"
-    );
-    dev.launch(&k, 1, 32, 1024, &[])
-        .expect("within the limit it runs");
-    still_works(&dev, &m);
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let k = m.kernel("uses_dynamic_shared").unwrap();
+        let err = dev.launch(&k, 1, 32, 64 * 1024, &[]).unwrap_err();
+        assert!(matches!(err, Error::OutOfResources(_)), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "out of resources: `uses_dynamic_shared` needs 0 bytes of static and 65536 of dynamic shared memory; the device allows 49152 per block"
+        );
+        dev.launch(&k, 1, 32, 1024, &[])
+            .expect("within the limit it runs");
+        still_works(&dev, &m);
+    }
 }
 
 #[test]
 fn barrier_deadlock_is_reported_not_hung() {
-    let dev = device();
-    let m = dev.load_ptx("faults.ptx", PTX).unwrap();
-    let err = dev
-        .launch(&m.kernel("divergent_barrier").unwrap(), 1, 64, 0, &[])
-        .unwrap_err();
-    let Error::BarrierDeadlock(f) = &err else {
-        panic!("expected a barrier deadlock, got {err}")
-    };
-    assert_eq!((f.pc, f.line), (4, 48), "the fault points at the barrier");
-    let text = err.to_string();
-    assert!(text.contains("barrier 0 has 32 of 64 threads"), "{text}");
-    assert!(
-        text.contains("warp 0 waits at barrier 0 (pc 4) with lanes 0x55555555; its lanes 0xaaaaaaaa diverged around the barrier"),
-        "{text}"
-    );
-    still_works(&dev, &m);
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let err = dev
+            .launch(&m.kernel("divergent_barrier").unwrap(), 1, 64, 0, &[])
+            .unwrap_err();
+        let Error::BarrierDeadlock(f) = &err else {
+            panic!("expected a barrier deadlock, got {err}")
+        };
+        assert_eq!((f.pc, f.line), (4, 48), "the fault points at the barrier");
+        let text = err.to_string();
+        assert!(text.contains("barrier 0 has 32 of 64 threads"), "{text}");
+        assert!(
+            text.contains("warp 0 waits at barrier 0 (pc 4) with lanes 0x55555555; its lanes 0xaaaaaaaa diverged around the barrier"),
+            "{text}"
+        );
+        still_works(&dev, &m);
+    }
 }
 
 #[test]
 fn runaway_loop_hits_the_budget() {
-    let dev = device();
-    let m = dev.load_ptx("faults.ptx", PTX).unwrap();
-    let err = dev
-        .launch(&m.kernel("spin").unwrap(), 2, 32, 0, &[])
-        .unwrap_err();
-    let Error::BudgetExceeded(f) = &err else {
-        panic!("expected the budget error, got {err}")
-    };
-    assert_eq!(
-        f.cta,
-        [0, 0, 0],
-        "the lowest faulting CTA is reported, whatever the thread timing"
-    );
-    assert!(err.to_string().starts_with("instruction budget exceeded: more than 100000 warp instructions (runaway loop?) in kernel `spin`"));
-    still_works(&dev, &m);
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let err = dev
+            .launch(&m.kernel("spin").unwrap(), 2, 32, 0, &[])
+            .unwrap_err();
+        let Error::BudgetExceeded(f) = &err else {
+            panic!("expected the budget error, got {err}")
+        };
+        assert_eq!(
+            f.cta,
+            [0, 0, 0],
+            "the lowest faulting CTA is reported, whatever the thread timing"
+        );
+        assert!(err.to_string().starts_with("instruction budget exceeded: more than 100000 warp instructions (runaway loop?) in kernel `spin`"));
+        still_works(&dev, &m);
+    }
 }
 
 #[test]
 fn bad_launches_are_rejected_before_running() {
-    let dev = device();
-    let m = dev.load_ptx("faults.ptx", PTX).unwrap();
-    let k = m.kernel("store_tid").unwrap();
-    let out = dev.alloc::<u32>(64).unwrap();
-    let cases: Vec<(Result<runtime::LaunchStats, Error>, &str)> = vec![
-        (
-            dev.launch(&k, 1, 2048, 0, &[(&out).into()]),
-            "invalid configuration: block [2048, 1, 1] of `store_tid` has 2048 threads; the device allows 1024",
-        ),
-        (
-            dev.launch(&k, 0, 32, 0, &[(&out).into()]),
-            "invalid configuration: launch of `store_tid` with a zero dimension: grid [0, 1, 1], block [32, 1, 1]",
-        ),
-        (
-            dev.launch(&k, 1, 32, 0, &[]),
-            "invalid value: kernel `store_tid` takes 1 argument(s), 0 given",
-        ),
-        (
-            dev.launch(&k, 1, 32, 0, &[Arg::F32(1.0)]),
-            "invalid value: argument 0 of `store_tid` is f32 (4 bytes) but parameter `out` is .u64 (8 bytes)",
-        ),
-        (
-            dev.launch(&k, 1, 32, 0, &[Arg::F64(1.0)]),
-            "invalid value: argument 0 of `store_tid` is f64 but parameter `out` is .u64",
-        ),
-    ];
-    for (result, expected) in cases {
-        assert_eq!(result.unwrap_err().to_string(), expected);
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let k = m.kernel("store_tid").unwrap();
+        let out = dev.alloc::<u32>(64).unwrap();
+        let cases: Vec<(Result<runtime::LaunchStats, Error>, &str)> = vec![
+            (
+                dev.launch(&k, 1, 2048, 0, &[(&out).into()]),
+                "invalid configuration: block [2048, 1, 1] of `store_tid` has 2048 threads; the device allows 1024",
+            ),
+            (
+                dev.launch(&k, 0, 32, 0, &[(&out).into()]),
+                "invalid configuration: launch of `store_tid` with a zero dimension: grid [0, 1, 1], block [32, 1, 1]",
+            ),
+            (
+                dev.launch(&k, 1, 32, 0, &[]),
+                "invalid value: kernel `store_tid` takes 1 argument(s), 0 given",
+            ),
+            (
+                dev.launch(&k, 1, 32, 0, &[Arg::F32(1.0)]),
+                "invalid value: argument 0 of `store_tid` is f32 (4 bytes) but parameter `out` is .u64 (8 bytes)",
+            ),
+            (
+                dev.launch(&k, 1, 32, 0, &[Arg::F64(1.0)]),
+                "invalid value: argument 0 of `store_tid` is f64 but parameter `out` is .u64",
+            ),
+        ];
+        for (result, expected) in cases {
+            assert_eq!(result.unwrap_err().to_string(), expected);
+        }
+        assert_eq!(
+            m.kernel("nope").err().map(|e| e.to_string()).as_deref(),
+            Some(
+                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin"
+            )
+        );
+        still_works(&dev, &m);
     }
-    assert_eq!(
-        m.kernel("nope").err().map(|e| e.to_string()).as_deref(),
-        Some(
-            "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin"
-        )
-    );
-    still_works(&dev, &m);
 }

@@ -122,3 +122,26 @@ fn kernels_are_reported_one_by_one_and_in_total() {
     // Drained: the next report starts empty.
     assert!(dev.take_timing().unwrap().kernels.is_empty());
 }
+
+#[test]
+fn the_watchdog_stops_a_run_that_issues_nothing_and_reports_every_warp() {
+    // No warp can issue for the ~400 cycles of a DRAM access, so a 10-cycle watchdog fires:
+    // the report names the configuration key and each warp's state.
+    let cfg = GpuConfig::load("gtx480", &["gpu.watchdog_cycles=10".into()]).unwrap();
+    let dev = timed_device(cfg, 1);
+    let err = warpsim::saxpy::run(&dev, 4096)
+        .err()
+        .expect("the watchdog fires");
+    let text = err.to_string();
+    assert_eq!(err.cuda_name(), "cudaErrorLaunchFailure");
+    assert!(
+        text.starts_with("timing deadlock: no instruction issued for 11 cycles"),
+        "{text}"
+    );
+    assert!(text.contains("gpu.watchdog_cycles"), "{text}");
+    assert!(
+        text.contains("SM 0 warp slot 0 (CTA [0, 0, 0], warp 0)"),
+        "{text}"
+    );
+    assert!(text.contains("scoreboard ["), "{text}");
+}
