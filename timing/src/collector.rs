@@ -122,6 +122,8 @@ pub struct OperandCollector {
     preferred: [CuClass; 5],
     /// Busy units in allocation order (the dispatch order: oldest first).
     by_age: Vec<usize>,
+    /// Units with operands still to read (bit per unit).
+    reading: u64,
     pub map: BankMap,
     /// Rotating start of the arbitration order.
     rr: usize,
@@ -169,6 +171,7 @@ impl OperandCollector {
         OperandCollector {
             preferred,
             by_age: Vec::with_capacity(units.len()),
+            reading: 0,
             units,
             map: BankMap::new(cfg),
             rr: 0,
@@ -214,6 +217,9 @@ impl OperandCollector {
             .extend(regs.iter().map(|&r| (map.bank(warp, r), r)));
         self.next_seq += 1;
         self.by_age.push(cu);
+        if !regs.is_empty() {
+            self.reading |= 1 << cu;
+        }
     }
 
     /// Records a write-back to register `reg` of warp slot `warp` this cycle.
@@ -233,11 +239,13 @@ impl OperandCollector {
         let write_held = self.written;
         self.written = 0;
         let before = self.stats.reads;
-        for k in 0..n {
-            let u = &mut self.units[(self.rr + k) % n];
-            if !u.busy || u.pending.is_empty() {
-                continue;
-            }
+        // Units with operands to read, from the rotating priority position on.
+        let mut order = self.reading.rotate_right(self.rr as u32);
+        while order != 0 {
+            let k = order.trailing_zeros() as usize;
+            order &= order - 1;
+            let i = (self.rr + k) % 64;
+            let u = &mut self.units[i];
             let stats = &mut self.stats;
             let mut port_free = true;
             u.pending.retain(|&(bank, _)| {
@@ -258,6 +266,9 @@ impl OperandCollector {
                 stats.bank_conflicts += 1;
                 true
             });
+            if u.pending.is_empty() {
+                self.reading &= !(1 << i);
+            }
         }
         // The priority rotates only in cycles that granted something, so a cycle without
         // activity leaves the collector exactly as it was (the GPU may skip such cycles).

@@ -378,6 +378,15 @@ impl GpuConfig {
             ));
         }
         let c = &self.sm.rf.collectors;
+        if c.sp + c.sfu + c.int + c.dp + c.mem + c.general > 64 {
+            return Err(invalid(
+                "sm.rf.collectors",
+                "at most 64 collector units per SM are modelled",
+            ));
+        }
+        if self.sm.rf.banks > 64 {
+            return Err(invalid("sm.rf.banks", "at most 64 banks are modelled"));
+        }
         if c.general == 0 && (c.sp == 0 || c.sfu == 0 || c.mem == 0) {
             return Err(invalid(
                 "sm.rf.collectors",

@@ -119,6 +119,9 @@ pub struct Sm<'a> {
     resident: usize,
     /// Warp slots that need a fetch (live, not exited, instruction buffer empty).
     fetch_mask: u64,
+    /// Warp slots whose head instruction the scoreboard refused (a copy of `sb_wait` as bits:
+    /// the schedulers skip these warps without touching them).
+    data_wait_mask: u64,
     /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
     retire_check: bool,
     /// This cycle's scheduler outcomes (issued, structural, data, fetch, barrier, idle), to
@@ -194,6 +197,7 @@ impl<'a> Sm<'a> {
             live_warps: 0,
             resident: 0,
             fetch_mask: 0,
+            data_wait_mask: 0,
             retire_check: false,
             cycle_stalls: [0; 6],
             cycle_collector_full: 0,
@@ -239,6 +243,7 @@ impl<'a> Sm<'a> {
             w.classes.resize(self.regs_per_thread, (1, 1));
             w.outstanding = 0;
             w.sb_wait = None;
+            self.data_wait_mask &= !(1 << s);
             w.exited = stepper.warps[index].state == emulator::warp::WarpState::Done;
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
             if !w.exited {
@@ -363,6 +368,7 @@ impl<'a> Sm<'a> {
             let w = &mut self.warps[slot];
             w.sb.release(&f.writes);
             w.sb_wait = None;
+            self.data_wait_mask &= !(1 << slot);
             w.outstanding -= 1;
             self.retire_check |= w.exited && w.outstanding == 0;
             if has_regs {
@@ -486,8 +492,13 @@ impl<'a> Sm<'a> {
         self.schedulers[s].order(&mut order);
         let mut reason = Stall::Idle;
         let mut issued = 0;
+        let two_level = self.cfg.sm.scheduler == crate::config::SchedulerPolicy::TwoLevel;
         for &slot in &order {
             // Fast refusals, without decoding: most warps wait on a result most cycles.
+            if self.data_wait_mask & (1 << slot) != 0 && !two_level {
+                reason = reason.max(Stall::Data);
+                continue;
+            }
             let w = &self.warps[slot];
             if !w.live || w.exited {
                 continue;
@@ -577,6 +588,9 @@ impl<'a> Sm<'a> {
             },
         };
         w.sb_wait = wait;
+        if wait.is_some() {
+            self.data_wait_mask |= 1 << slot;
+        }
         match wait {
             Some(true) => return Err(Issue::LongWait),
             Some(false) => return Err(Issue::Stall(Stall::Data)),
