@@ -54,10 +54,15 @@ pub fn run_cta(
     jit: Option<&JitKernel>,
     warps: &mut Vec<Warp>,
 ) -> Result<CtaStats, Box<Fault>> {
-    prepare_warps(env, warps);
+    match jit {
+        Some(j) => prepare_warps_zeroing(env, warps, j.zeroed_registers()),
+        None => prepare_warps(env, warps),
+    }
     let mut barriers = fresh_barriers();
     let mut cta = CtaStats::default();
     let stats = &mut cta.counters;
+    // One context for every compiled run of the CTA; each call sets only the warp's fields.
+    let mut ctx = jit.map(|_| new_ctx(env));
     loop {
         let mut progressed = false;
         for i in 0..warps.len() {
@@ -76,7 +81,14 @@ pub fn run_cta(
                         None,
                     )));
                 }
-                match advance(env, w, jit, stats) {
+                let outcome = match (jit, ctx.as_mut()) {
+                    (Some(jit), Some(ctx)) => advance(env, w, jit, ctx, stats),
+                    _ => {
+                        stats.warp_insts += 1;
+                        step(env, w, &mut stats.thread_insts)
+                    }
+                };
+                match outcome {
                     Err((kind, lane)) => return Err(Box::new(fault(env, w, kind, Some(lane)))),
                     Ok(Step::Continue) => {}
                     Ok(Step::Barrier(a)) => {
@@ -91,7 +103,9 @@ pub fn run_cta(
             // An arrival, or an exit (fewer threads left to wait for), may complete a barrier.
             if barrier_event || warps[i].state != WarpState::Ready {
                 for id in 0..BARRIERS {
-                    try_release(env, &mut barriers, id, warps);
+                    if !barriers[id].waiting.is_empty() {
+                        try_release(env, &mut barriers, id, warps);
+                    }
                 }
             }
         }
@@ -138,55 +152,158 @@ pub(crate) fn prepare_warps(env: &CtaEnv, warps: &mut Vec<Warp>) {
     }
 }
 
+/// [`prepare_warps`] for compiled code: only the registers in `zero` are zeroed (see
+/// [`Warp::reset_zeroing`]).
+fn prepare_warps_zeroing(env: &CtaEnv, warps: &mut Vec<Warp>, zero: &[u32]) {
+    let kernel_code = &env.program.code[env.kernel.index()];
+    let threads = env.block.iter().product::<u32>();
+    let nwarps = threads.div_ceil(WARP_SIZE as u32) as usize;
+    warps.truncate(nwarps);
+    for i in 0..nwarps {
+        let in_warp = (threads - i as u32 * WARP_SIZE as u32).min(WARP_SIZE as u32);
+        let valid = if in_warp == 32 {
+            u32::MAX
+        } else {
+            (1u32 << in_warp) - 1
+        };
+        if warps.len() == i {
+            let mut w = Warp::new(i as u32, valid, env.kernel, kernel_code, env.block);
+            w.frames[0].regs.clear();
+            warps.push(w);
+        }
+        warps[i].reset_zeroing(i as u32, valid, env.kernel, kernel_code, env.block, zero);
+    }
+}
+
 /// The CTA's hardware barriers, none waiting.
 pub(crate) fn fresh_barriers() -> Vec<Barrier> {
     (0..BARRIERS).map(|_| Barrier::fresh()).collect()
 }
 
-/// Executes the warp's next compiled run, or its next instruction through the interpreter.
+/// The context of the CTA's compiled runs, with the fields that stay fixed for the CTA.
+fn new_ctx(env: &mut CtaEnv) -> JitCtx {
+    JitCtx {
+        regs: std::ptr::null_mut(),
+        mask: 0,
+        branch_mask: 0,
+        carry: 0,
+        global_base: env.mem.host_base(),
+        capacity: env.mem.capacity(),
+        granules: env.mem.granule_bits(),
+        shared: env.shared.as_mut_ptr(),
+        shared_len: env.shared.len() as u64,
+        local: [std::ptr::null_mut(); WARP_SIZE],
+        local_len: [0; WARP_SIZE],
+        local_base: 0,
+        params: env.params.as_ptr(),
+        params_len: env.params.len() as u64,
+        run_start: 0,
+        executed_before: 0,
+        tid: std::ptr::null(),
+        ntid: env.block,
+        ctaid: env.cta,
+        nctaid: env.grid,
+        warp_index: 0,
+        fault_lane: 0,
+        fault_pc: 0,
+        fault: None,
+        env: std::ptr::null_mut(),
+        warp: std::ptr::null_mut(),
+    }
+}
+
+/// Executes the warp's next compiled run, or its next instruction in the engine: branches, the
+/// kernel's unguarded `ret`/`exit` and plain `bar.sync` directly (with `exec::step`'s effects),
+/// anything else through the interpreter.
 fn advance(
     env: &mut CtaEnv,
     w: &mut Warp,
-    jit: Option<&JitKernel>,
+    jit: &JitKernel,
+    ctx: &mut JitCtx,
     stats: &mut LaunchStats,
 ) -> Result<Step, (FaultKind, u32)> {
-    if let Some(jit) = jit {
-        let frame = w.frame();
-        let top = *frame.simt.top().expect("a ready warp has a SIMT entry");
-        if let Some(run) = jit.run_at(frame.func, top.pc) {
-            let len = u64::from(run.end - run.start);
-            stats.warp_insts += len;
-            stats.thread_insts += len * u64::from(top.mask.count_ones());
-            stats.jit_insts += len;
-            stats.jit_inline += u64::from(run.inline);
-            stats.jit_alu_helper += u64::from(run.alu_helper);
-            stats.jit_warp_helper += u64::from(run.warp_helper);
-            let taken = run_compiled(env, w, run, top.mask)?;
-            w.executed += len;
-            if run.branch {
-                // The closing `bra`, resolved here exactly as `exec::step` would.
-                stats.warp_insts += 1;
-                stats.thread_insts += u64::from(top.mask.count_ones());
-                stats.engine_insts += 1;
-                w.executed += 1;
-                let code = &env.program.code[w.frame().func.index()];
-                let (target, rpc) = (
-                    code.target[run.end as usize],
-                    code.reconverge[run.end as usize],
-                );
-                w.frame_mut().simt.branch(taken, target, run.end + 1, rpc);
-            } else {
-                w.frame_mut().simt.goto(run.end);
+    let frame = w.frame();
+    let top = *frame.simt.top().expect("a ready warp has a SIMT entry");
+    let func = frame.func;
+    let code = &env.program.code[func.index()];
+    let count = u64::from(top.mask.count_ones());
+    if let Some(run) = jit.run_at(func, top.pc) {
+        let len = u64::from(run.end - run.start);
+        stats.warp_insts += len;
+        stats.thread_insts += len * count;
+        stats.jit_insts += len;
+        stats.jit_inline += u64::from(run.inline);
+        stats.jit_alu_helper += u64::from(run.alu_helper);
+        stats.jit_warp_helper += u64::from(run.warp_helper);
+        let taken = run_compiled(env, w, ctx, run, top.mask)?;
+        w.executed += len;
+        if run.branch {
+            // The closing `bra`, resolved here exactly as `exec::step` would.
+            stats.warp_insts += 1;
+            stats.thread_insts += count;
+            stats.engine_insts += 1;
+            w.executed += 1;
+            let (target, rpc) = (
+                code.target[run.end as usize],
+                code.reconverge[run.end as usize],
+            );
+            w.frame_mut().simt.branch(taken, target, run.end + 1, rpc);
+        } else {
+            w.frame_mut().simt.goto(run.end);
+        }
+        return Ok(Step::Continue);
+    }
+    stats.engine_insts += 1;
+    stats.warp_insts += 1;
+    let inst = &code.insts[top.pc as usize];
+    match inst.op {
+        // As `exec::step` resolves them.
+        isa::Op::Bra { .. } => {
+            let exec = crate::exec::guard_mask(frame, inst, top.mask);
+            w.executed += 1;
+            stats.thread_insts += count;
+            let pc = top.pc as usize;
+            let (target, rpc) = (code.target[pc], code.reconverge[pc]);
+            w.frame_mut().simt.branch(exec, target, top.pc + 1, rpc);
+            return Ok(Step::Continue);
+        }
+        isa::Op::Exit | isa::Op::Ret { .. } if inst.guard.is_none() && w.frames.len() == 1 => {
+            // Every active lane exits; the warp is done once no lane is left.
+            w.executed += 1;
+            stats.thread_insts += count;
+            w.frame_mut().simt.goto(top.pc + 1);
+            w.exited |= top.mask;
+            w.frame_mut().simt.remove_lanes(top.mask);
+            if w.frame().simt.is_empty() {
+                w.state = WarpState::Done;
             }
             return Ok(Step::Continue);
         }
-        stats.engine_insts += 1;
-        let code = &env.program.code[frame.func.index()];
-        if crate::jit::placement(&code.insts[top.pc as usize].op) != crate::jit::Placement::Engine {
-            stats.fallback_insts += 1;
+        // `bar.sync` with an immediate barrier and no thread count, as `exec::step` arrives.
+        isa::Op::Bar {
+            kind: isa::BarrierKind::Sync,
+            ..
+        } if inst.guard.is_none() && w.frames.len() == 1 => {
+            if let [isa::Operand::Imm(id)] = inst.srcs[..] {
+                w.executed += 1;
+                stats.thread_insts += count;
+                w.frame_mut().simt.goto(top.pc + 1);
+                return Ok(Step::Barrier(Arrival {
+                    id: (id & 0xf) as u32,
+                    count: None,
+                    threads: top.mask.count_ones(),
+                    wait: true,
+                    red: None,
+                    lanes: top.mask,
+                    pc: top.pc,
+                }));
+            }
         }
+        _ => {}
     }
-    stats.warp_insts += 1;
+    if crate::jit::placement(&inst.op) != crate::jit::Placement::Engine {
+        stats.fallback_insts += 1;
+    }
     step(env, w, &mut stats.thread_insts)
 }
 
@@ -195,51 +312,36 @@ fn advance(
 fn run_compiled(
     env: &mut CtaEnv,
     w: &mut Warp,
+    ctx: &mut JitCtx,
     run: &Run,
     mask: u32,
 ) -> Result<u32, (FaultKind, u32)> {
-    let mut local = [std::ptr::null_mut(); WARP_SIZE];
-    let mut local_len = [0u64; WARP_SIZE];
     // Most kernels have no local memory: every length is then 0, and the inline bounds check
     // rejects any access before a pointer is used.
     if w.local.iter().any(|b| !b.is_empty()) {
         for (l, buf) in w.local.iter_mut().enumerate() {
-            local[l] = buf.as_mut_ptr();
-            local_len[l] = buf.len() as u64;
+            ctx.local[l] = buf.as_mut_ptr();
+            ctx.local_len[l] = buf.len() as u64;
         }
+    } else if ctx.local_len.iter().any(|&n| n != 0) {
+        ctx.local = [std::ptr::null_mut(); WARP_SIZE];
+        ctx.local_len = [0; WARP_SIZE];
     }
-    let local_base = w.frame().local_base;
-    let mut ctx = JitCtx {
-        regs: w.frame_mut().regs.as_mut_ptr(),
-        mask,
-        branch_mask: 0,
-        carry: w.carry,
-        global_base: env.mem.host_base(),
-        capacity: env.mem.capacity(),
-        granules: env.mem.granule_bits(),
-        shared: env.shared.as_mut_ptr(),
-        shared_len: env.shared.len() as u64,
-        local,
-        local_len,
-        local_base,
-        params: env.params.as_ptr(),
-        params_len: env.params.len() as u64,
-        run_start: run.start,
-        executed_before: w.executed,
-        tid: w.tid.as_ptr(),
-        ntid: env.block,
-        ctaid: env.cta,
-        nctaid: env.grid,
-        warp_index: w.index,
-        fault_lane: 0,
-        fault_pc: 0,
-        fault: None,
-        env: (env as *mut CtaEnv).cast::<CtaEnv<'static>>(),
-        warp: w as *mut Warp,
-    };
+    ctx.local_base = w.frame().local_base;
+    ctx.regs = w.frame_mut().regs.as_mut_ptr();
+    ctx.mask = mask;
+    ctx.branch_mask = 0;
+    ctx.carry = w.carry;
+    ctx.shared = env.shared.as_mut_ptr();
+    ctx.run_start = run.start;
+    ctx.executed_before = w.executed;
+    ctx.tid = w.tid.as_ptr();
+    ctx.warp_index = w.index;
+    ctx.env = (env as *mut CtaEnv).cast::<CtaEnv<'static>>();
+    ctx.warp = w as *mut Warp;
     // SAFETY: the run was compiled for this program and reads the context's pointers, which
     // stay valid for the call (no frame or buffer is resized while compiled code runs).
-    let status = unsafe { (run.code)(&mut ctx) };
+    let status = unsafe { (run.code)(ctx) };
     w.carry = ctx.carry;
     match ctx.fault.take() {
         Some(kind) if status != crate::jit::ctx::STATUS_OK => {
@@ -282,18 +384,25 @@ pub(crate) fn try_release(env: &CtaEnv, barriers: &mut [Barrier], id: usize, war
     if b.arrived < expected {
         return;
     }
-    let b = std::mem::replace(&mut barriers[id], Barrier::fresh());
-    for (warp, op, dst, lanes) in b.reds {
+    // Reset in place, keeping the lists' storage for the next round.
+    let b = &mut barriers[id];
+    let (popc, all, any) = (b.popc, b.all, b.any);
+    for (warp, op, dst, lanes) in b.reds.drain(..) {
         let value = match op {
-            BarRedOp::Popc => b.popc,
-            BarRedOp::And => u64::from(b.all),
-            BarRedOp::Or => u64::from(b.any),
+            BarRedOp::Popc => popc,
+            BarRedOp::And => u64::from(all),
+            BarRedOp::Or => u64::from(any),
         };
         write_reduction(env, &mut warps[warp], op, dst, lanes, value);
     }
-    for warp in b.waiting {
+    for warp in b.waiting.drain(..) {
         warps[warp].state = WarpState::Ready;
     }
+    b.arrived = 0;
+    b.expected = None;
+    b.popc = 0;
+    b.all = true;
+    b.any = false;
 }
 
 /// Builds a fault located at warp `w`'s current instruction, in `lane` (default: the lowest

@@ -8,6 +8,9 @@ use isa::{FuncId, Type};
 /// Lanes per warp.
 pub const WARP_SIZE: usize = 32;
 
+/// What [`Warp::reset_zeroing`] leaves in registers it does not zero and never held a value.
+pub const POISON: u64 = 0xdead_beef_dead_beef;
+
 /// One function activation.
 #[derive(Clone, Debug)]
 pub struct Frame {
@@ -88,6 +91,35 @@ impl Warp {
     /// Makes this warp a fresh one, reusing its buffers (CTAs are many and short: reuse saves
     /// allocating registers and local memory for every warp of every CTA).
     pub fn reset(&mut self, index: u32, valid: u32, kernel: FuncId, code: &Code, block: [u32; 3]) {
+        self.reset_with(index, valid, kernel, code, block, None);
+    }
+
+    /// [`Warp::reset`], zeroing only the kernel-frame registers in `zero` (register indices):
+    /// the others keep whatever they held. Correct when no thread can read any other register
+    /// before writing it (see `JitKernel::zeroed_registers`), and much cheaper for kernels with
+    /// hundreds of registers. Storage the register file grows by holds [`POISON`], so a
+    /// register missing from `zero` shows up in a fresh warp rather than reading as zero.
+    pub fn reset_zeroing(
+        &mut self,
+        index: u32,
+        valid: u32,
+        kernel: FuncId,
+        code: &Code,
+        block: [u32; 3],
+        zero: &[u32],
+    ) {
+        self.reset_with(index, valid, kernel, code, block, Some(zero));
+    }
+
+    fn reset_with(
+        &mut self,
+        index: u32,
+        valid: u32,
+        kernel: FuncId,
+        code: &Code,
+        block: [u32; 3],
+        zero: Option<&[u32]>,
+    ) {
         // Walk the thread index in x, y, z order from the warp's first thread: no division
         // per lane (this runs for every warp of every CTA).
         let first = index * WARP_SIZE as u32;
@@ -113,8 +145,20 @@ impl Warp {
         self.frames.truncate(1);
         let frame = &mut self.frames[0];
         frame.func = kernel;
-        frame.regs.clear();
-        frame.regs.resize(code.reg_types.len() * WARP_SIZE, 0);
+        let len = code.reg_types.len() * WARP_SIZE;
+        match zero {
+            None => {
+                frame.regs.clear();
+                frame.regs.resize(len, 0);
+            }
+            Some(zero) => {
+                frame.regs.resize(len, POISON);
+                for &r in zero {
+                    let at = r as usize * WARP_SIZE;
+                    frame.regs[at..at + WARP_SIZE].fill(0);
+                }
+            }
+        }
         frame.simt.reset(0, valid);
         frame.local_base = 0;
         frame.call_pc = EXIT_PC;

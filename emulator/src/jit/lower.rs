@@ -6,7 +6,6 @@
 //! result is fitted to its register exactly as `warp::fit_to_register` does.
 
 use super::ctx::Offsets;
-use super::translate::return_if_fault;
 use crate::memory::{GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::program::{KernelLayout, Location, Program};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -44,11 +43,43 @@ pub(super) struct LaneCx<'a> {
     pub func: FuncId,
     pub inline: u32,
     pub helper: u32,
+    /// In a segment with several memory accesses: the variable holding the PC of the first
+    /// fault so far (`u32::MAX`: none), and the block that ends the lane's pass.
+    pub fault: Option<(Variable, cranelift_codegen::ir::Block)>,
 }
 
-/// Whether the instruction accesses memory (and so ends a segment).
+/// Whether the instruction accesses memory.
 pub(super) fn is_memory(op: &Op) -> bool {
     matches!(op, Op::Ld { .. } | Op::St { .. } | Op::Ldu { .. })
+}
+
+/// Whether the instruction writes memory.
+pub(super) fn is_store(op: &Op) -> bool {
+    matches!(op, Op::St { .. })
+}
+
+/// The registers an unguarded instruction writes in every lane's pass that completes it: its
+/// first destination, or a load's destination registers. (Other destinations may be left
+/// alone by some lowering, so they count as possibly unwritten.)
+pub(super) fn sure_defs(inst: &Inst) -> Vec<VReg> {
+    if inst.guard.is_some() {
+        return Vec::new();
+    }
+    let uses: Vec<VReg> = inst.uses().collect();
+    let mut sure = Vec::new();
+    match (&inst.op, inst.dsts.first()) {
+        (Op::Ld { .. } | Op::Ldu { .. }, Some(Operand::Vector(elems))) => {
+            for e in elems {
+                if let Operand::Reg(r) = e {
+                    sure.push(*r);
+                }
+            }
+        }
+        (_, Some(Operand::Reg(r))) => sure.push(*r),
+        _ => {}
+    }
+    sure.retain(|r| !uses.contains(r));
+    sure
 }
 
 fn mask(b: &mut FunctionBuilder, v: Value, bits: u32) -> Value {
@@ -185,8 +216,45 @@ impl LaneCx<'_> {
     }
 }
 
+impl LaneCx<'_> {
+    /// Leaves the lane's pass after a fault at `pc` whose status is `status`: with a fault
+    /// limit, records `pc` as the limit and goes on with the next lane; else returns.
+    fn fault_exit(&self, b: &mut FunctionBuilder, pc: u32, status: Value) {
+        match self.fault {
+            Some((limit, next)) => {
+                let pcv = b.ins().iconst(types::I32, i64::from(pc));
+                b.def_var(limit, pcv);
+                b.ins().jump(next, &[]);
+            }
+            None => {
+                b.ins().return_(&[status]);
+            }
+        }
+    }
+
+    /// Continues only if the helper's `status` is OK (else see [`LaneCx::fault_exit`]).
+    fn exit_if_fault(&self, b: &mut FunctionBuilder, pc: u32, status: Value) {
+        let fail = b.create_block();
+        let cont = b.create_block();
+        b.ins().brif(status, fail, &[], cont, &[]);
+        b.switch_to_block(fail);
+        self.fault_exit(b, pc, status);
+        b.switch_to_block(cont);
+    }
+}
+
 /// Lowers one instruction, guard included.
 pub(super) fn lower(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> Result<()> {
+    if let (Some((limit, next)), true) = (cx.fault, is_memory(&inst.op)) {
+        // An earlier lane faulted at or before this access: this lane stops here.
+        let l = b.use_var(limit);
+        let stop = b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, l, i64::from(pc));
+        let go = b.create_block();
+        b.ins().brif(stop, next, &[], go, &[]);
+        b.switch_to_block(go);
+    }
     let skip = match inst.guard {
         None => None,
         Some(g) => {
@@ -897,7 +965,7 @@ fn access(
                 b.inst_results(call)[0]
             }
         };
-        b.ins().return_(&[status]);
+        cx.fault_exit(b, pc, status);
         b.switch_to_block(ok);
     }
     // Bounds: the host pointer of the first element.
@@ -945,7 +1013,7 @@ fn access(
                     .ins()
                     .call(cx.refs.global, &[cx.ctx, ea, sz, cx.lane32, pcv]);
                 let status = b.inst_results(call)[0];
-                return_if_fault(b, status);
+                cx.exit_if_fault(b, pc, status);
             }
             b.ins().jump(fast, &[]);
             b.switch_to_block(fast);
@@ -1011,7 +1079,7 @@ fn access(
                     .ins()
                     .call(cx.refs.fault, &[cx.ctx, code, zero, ea, cx.lane32, pcv]);
                 let status = b.inst_results(call)[0];
-                b.ins().return_(&[status]);
+                cx.fault_exit(b, pc, status);
                 b.switch_to_block(ok);
             }
             b.ins().iadd(ptr, a)
@@ -1063,6 +1131,6 @@ fn param_store_fault(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &I
     let ip = b.ins().iconst(types::I64, inst as *const Inst as i64);
     let call = b.ins().call(cx.refs.warp, &[cx.ctx, ip, pcv]);
     let status = b.inst_results(call)[0];
-    return_if_fault(b, status);
+    cx.exit_if_fault(b, pc, status);
     Ok(())
 }

@@ -6,11 +6,15 @@
 //! ```
 //!
 //! A compiled run executes its instructions for every active lane of a warp: lane by lane
-//! inside *segments* that end at each memory instruction, so that a store is seen by the
-//! next instruction of every lane exactly as in the interpreter's instruction-by-instruction
-//! order; warp-wide instructions (shuffles, votes, atomics, fences) sit between segments and
+//! inside *segments*. A segment holds any number of loads but a store only as its one memory
+//! access (its last instruction), so a store is seen by the next instruction of every lane
+//! exactly as in the interpreter's instruction-by-instruction order; a segment with several
+//! loads still reports the interpreter's fault (the first faulting instruction, lowest lane
+//! first). Warp-wide instructions (shuffles, votes, atomics, fences) sit between segments and
 //! run the interpreter's own code through a helper. The engine keeps the SIMT stack, control
-//! flow, calls and barriers, so compiled code never decides what runs next.
+//! flow, calls and barriers, so compiled code never decides what runs next. A lane's pass
+//! loads only the registers the segment reads before writing, and stores only those written
+//! and still live after it; fresh warps zero only the registers a thread may read unwritten.
 //!
 //! Everything the JIT does not lower inline calls the interpreter's numerics
 //! ([`crate::alu`]) through [`ctx::helper_alu`], so results are bit-identical by construction;
@@ -55,6 +59,8 @@ pub struct JitKernel {
     /// cannot compile), which the engine interprets.
     pub interpreted_static: u32,
     pub runs_compiled: u32,
+    /// Kernel-frame registers a fresh warp must hold as zero (see [`zeroed_registers`]).
+    zeroed: Vec<u32>,
     /// Keeps the machine code alive.
     _module: ModuleHolder,
 }
@@ -70,6 +76,12 @@ impl JitKernel {
     /// The run starting at `pc` of `func`, if one was compiled.
     pub fn run_at(&self, func: FuncId, pc: u32) -> Option<&Run> {
         self.runs.get(func.index())?.get(pc as usize)?.as_ref()
+    }
+
+    /// The kernel-frame registers whose initial zero can be observed: every other register is
+    /// written by each thread before that thread reads it.
+    pub fn zeroed_registers(&self) -> &[u32] {
+        &self.zeroed
     }
 }
 
@@ -197,12 +209,43 @@ pub fn compile(program: &Program, kernel: FuncId) -> Result<JitKernel, String> {
         runs_compiled += 1;
     }
     Ok(JitKernel {
+        zeroed: zeroed_registers(program, kernel),
         runs,
         compile_seconds: start.elapsed().as_secs_f64(),
         interpreted_static,
         runs_compiled,
         _module: ModuleHolder(module),
     })
+}
+
+/// The registers of `kernel` a thread may read before writing them: those live into the entry
+/// block (liveness counts guarded definitions as writing nothing), plus every register an
+/// instruction outside the lane-wise path reads, since warp-wide instructions (`shfl`) read
+/// other lanes' registers, which those lanes may never have written.
+fn zeroed_registers(program: &Program, kernel: FuncId) -> Vec<u32> {
+    let f = program.module.function(kernel);
+    let n = program.code[kernel.index()].reg_types.len();
+    if f.blocks.is_empty() {
+        return Vec::new();
+    }
+    let cfg = isa::Cfg::compute(f);
+    let live = isa::Liveness::compute(f, &cfg);
+    let mut zero = vec![false; n];
+    for r in live.live_in(isa::BlockId(0)).iter() {
+        if r < n {
+            zero[r] = true;
+        }
+    }
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        if placement(&inst.op) != Placement::Lane {
+            for r in inst.uses() {
+                if r.index() < n {
+                    zero[r.index()] = true;
+                }
+            }
+        }
+    }
+    (0..n as u32).filter(|&r| zero[r as usize]).collect()
 }
 
 /// PCs where a basic block starts (runs never cross one: reconvergence happens there).

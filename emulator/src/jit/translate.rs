@@ -79,6 +79,50 @@ pub(super) struct Translator<'a> {
     fctx: FunctionBuilderContext,
     ctx: cranelift_codegen::Context,
     counter: u32,
+    /// Per function (by index): what the lane passes must keep in the register file.
+    keep: Vec<Option<Keep>>,
+}
+
+/// For one function: the registers live after each instruction (by PC), and the registers
+/// warp-wide instructions read (they may read another lane's copy at any time).
+pub(super) struct Keep {
+    live_after: Vec<isa::BitSet>,
+    warp_read: isa::BitSet,
+}
+
+impl Keep {
+    fn compute(program: &Program, func: FuncId) -> Keep {
+        let f = program.module.function(func);
+        let n = program.code[func.index()].reg_types.len();
+        let cfg = isa::Cfg::compute(f);
+        let live = isa::Liveness::compute(f, &cfg);
+        let mut live_after = Vec::new();
+        let mut warp_read = isa::BitSet::new(n);
+        for (i, blk) in f.blocks.iter().enumerate() {
+            live_after.extend(live.live_after(f, isa::BlockId(i as u32)));
+            for inst in &blk.insts {
+                if placement(&inst.op) != Placement::Lane {
+                    for r in inst.uses().filter(|r| r.index() < n) {
+                        warp_read.insert(r.index());
+                    }
+                }
+            }
+        }
+        Keep {
+            live_after,
+            warp_read,
+        }
+    }
+
+    /// Whether register `r`, written before PC `pc`, must be in the register file after `pc`.
+    fn needed_after(&self, pc: u32, r: VReg) -> bool {
+        let i = r.index();
+        self.warp_read.contains(i)
+            || self
+                .live_after
+                .get(pc as usize)
+                .is_none_or(|l| i >= l.capacity() || l.contains(i))
+    }
 }
 
 impl<'a> Translator<'a> {
@@ -133,6 +177,7 @@ impl<'a> Translator<'a> {
             fctx: FunctionBuilderContext::new(),
             ctx,
             counter: 0,
+            keep: (0..program.code.len()).map(|_| None).collect(),
         })
     }
 
@@ -157,6 +202,7 @@ impl<'a> Translator<'a> {
         self.ctx.func.name = UserFuncName::user(0, self.counter);
         let (program, layout) = (self.program, self.layout);
         let code = &program.code[func.index()];
+        let keep = self.keep[func.index()].get_or_insert_with(|| Keep::compute(program, func));
         let mut counts = (0u32, 0u32, 0u32);
         {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
@@ -181,7 +227,10 @@ impl<'a> Translator<'a> {
                 8 * 8,
                 3,
             ));
-            // Segments: runs of lane-wise instructions, each ending after a memory access.
+            // Segments: runs of lane-wise instructions, executed lane by lane. Loads join a
+            // segment freely (they change no memory, so no lane can see another lane's later
+            // instruction); a store ends its segment and starts one unless the segment has no
+            // memory access yet, so a store never follows another access in its segment.
             let mut pc = start;
             while pc < end {
                 let inst = &code.insts[pc as usize];
@@ -196,17 +245,33 @@ impl<'a> Translator<'a> {
                     continue;
                 }
                 let mut seg_end = pc;
+                let mut accesses = 0;
                 while seg_end < end
                     && placement(&code.insts[seg_end as usize].op) == Placement::Lane
                 {
-                    let is_mem = lower::is_memory(&code.insts[seg_end as usize].op);
-                    seg_end += 1;
-                    if is_mem {
+                    let op = &code.insts[seg_end as usize].op;
+                    if lower::is_store(op) {
+                        // A store to a kernel parameter faults through the interpreter's code,
+                        // which reads the register file: it runs in a segment of its own.
+                        let alone = matches!(
+                            op,
+                            isa::Op::St {
+                                space: isa::StateSpace::Param,
+                                ..
+                            }
+                        );
+                        if accesses == 0 && !(alone && seg_end > pc) {
+                            seg_end += 1;
+                        }
                         break;
                     }
+                    if lower::is_memory(op) {
+                        accesses += 1;
+                    }
+                    seg_end += 1;
                 }
                 let (inline, helper) = segment(
-                    program, layout, &mut b, &refs, ctx_ptr, scratch, func, pc, seg_end,
+                    program, layout, keep, &mut b, &refs, ctx_ptr, scratch, func, pc, seg_end,
                 )?;
                 counts.0 += inline;
                 counts.1 += helper;
@@ -241,10 +306,18 @@ impl<'a> Translator<'a> {
 }
 
 /// Emits the lane loop of one segment; returns (inline, helper) instruction counts.
+///
+/// Each lane's pass loads the registers the segment reads before writing them, and stores the
+/// registers it writes that are needed later (live after the segment, or read by a warp-wide
+/// instruction). A segment with several memory accesses keeps the interpreter's fault: the
+/// first faulting instruction, in its lowest lane. A lane that faults records its PC as a
+/// limit, and later lanes stop before any access at or past it (one of them may fault at an
+/// earlier PC, which is the interpreter's first fault); the segment then returns the fault.
 #[allow(clippy::too_many_arguments)]
 fn segment(
     program: &Program,
     layout: &KernelLayout,
+    keep: &Keep,
     b: &mut FunctionBuilder,
     refs: &lower::HelperRefs,
     ctx_ptr: cranelift_codegen::ir::Value,
@@ -255,20 +328,38 @@ fn segment(
 ) -> Result<(u32, u32), String> {
     let code = &program.code[func.index()];
     let insts = &code.insts[start as usize..end as usize];
-    // Every register the segment touches, loaded at the start of each lane's pass; the
-    // ones it writes are stored at the end.
-    let mut used: BTreeMap<VReg, bool> = BTreeMap::new();
+    // Registers to load (read, or conditionally written, before the segment surely writes
+    // them) and registers written.
+    let mut load: BTreeMap<VReg, bool> = BTreeMap::new();
+    let mut written: Vec<VReg> = Vec::new();
     for inst in insts {
         for r in inst.uses() {
-            used.entry(r).or_insert(false);
+            load.entry(r).or_insert(true);
         }
+        let sure = lower::sure_defs(inst);
         for r in inst.defs() {
-            used.insert(r, true);
+            load.entry(r).or_insert(!sure.contains(&r));
+            if !written.contains(&r) {
+                written.push(r);
+            }
         }
     }
+    let stored: Vec<VReg> = written
+        .into_iter()
+        .filter(|&r| keep.needed_after(end - 1, r))
+        .collect();
+    let accesses = insts.iter().filter(|i| lower::is_memory(&i.op)).count();
     let lane_var = b.declare_var(types::I64);
     let zero = b.ins().iconst(types::I64, 0);
     b.def_var(lane_var, zero);
+    let limit_var = if accesses > 1 {
+        let v = b.declare_var(types::I32);
+        let none = b.ins().iconst(types::I32, i64::from(u32::MAX));
+        b.def_var(v, none);
+        Some(v)
+    } else {
+        None
+    };
     let regs = b
         .ins()
         .load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::REGS);
@@ -296,14 +387,19 @@ fn segment(
     let lane_off = b.ins().ishl_imm_s(lane, 3);
     let rl = b.ins().iadd(regs, lane_off);
     let mut vars: BTreeMap<VReg, Variable> = BTreeMap::new();
-    for r in used.keys() {
+    for (r, needs_load) in &load {
         let v = b.declare_var(types::I64);
-        let value = b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            rl,
-            (r.index() * 32 * 8) as i32,
-        );
+        let value = if *needs_load {
+            b.ins().load(
+                types::I64,
+                MemFlagsData::trusted(),
+                rl,
+                (r.index() * 32 * 8) as i32,
+            )
+        } else {
+            // Written before any read: the value never reaches a use.
+            b.ins().iconst(types::I64, 0)
+        };
         b.def_var(v, value);
         vars.insert(*r, v);
     }
@@ -319,16 +415,15 @@ fn segment(
         func,
         inline: 0,
         helper: 0,
+        fault: limit_var.map(|v| (v, next)),
     };
     for (i, inst) in insts.iter().enumerate() {
         lower::lower(b, &mut cx, start + i as u32, inst)?;
     }
-    for (r, written) in &used {
-        if *written {
-            let v = b.use_var(cx.vars[r]);
-            b.ins()
-                .store(MemFlagsData::trusted(), v, rl, (r.index() * 32 * 8) as i32);
-        }
+    for r in &stored {
+        let v = b.use_var(cx.vars[r]);
+        b.ins()
+            .store(MemFlagsData::trusted(), v, rl, (r.index() * 32 * 8) as i32);
     }
     b.ins().jump(next, &[]);
 
@@ -339,6 +434,19 @@ fn segment(
     b.ins().jump(header, &[]);
 
     b.switch_to_block(exit);
+    if let Some(v) = limit_var {
+        let limit = b.use_var(v);
+        let faulted = b
+            .ins()
+            .icmp_imm_s(IntCC::NotEqual, limit, i64::from(u32::MAX));
+        let fail = b.create_block();
+        let cont = b.create_block();
+        b.ins().brif(faulted, fail, &[], cont, &[]);
+        b.switch_to_block(fail);
+        let status = b.ins().iconst(types::I32, i64::from(ctx::STATUS_FAULT));
+        b.ins().return_(&[status]);
+        b.switch_to_block(cont);
+    }
     Ok((cx.inline, cx.helper))
 }
 
