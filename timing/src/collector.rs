@@ -54,8 +54,6 @@ pub struct CollectorUnit {
     pub class: CuClass,
     /// Whether it holds an instruction.
     pub busy: bool,
-    /// Allocation order (older dispatches first).
-    pub seq: u64,
     pub alloc_cycle: u64,
     /// Operands still to read: (bank, register).
     pub pending: Vec<(u32, u32)>,
@@ -127,7 +125,6 @@ pub struct OperandCollector {
     pub map: BankMap,
     /// Rotating start of the arbitration order.
     rr: usize,
-    next_seq: u64,
     /// Banks written back this cycle (bit per bank).
     written: u64,
     pub stats: RfStats,
@@ -149,7 +146,6 @@ impl OperandCollector {
                 units.push(CollectorUnit {
                     class,
                     busy: false,
-                    seq: 0,
                     alloc_cycle: 0,
                     pending: Vec::with_capacity(8),
                     inst: 0,
@@ -175,7 +171,6 @@ impl OperandCollector {
             units,
             map: BankMap::new(cfg),
             rr: 0,
-            next_seq: 0,
             written: 0,
             stats: RfStats::new(cfg.sm.rf.banks),
         }
@@ -208,14 +203,12 @@ impl OperandCollector {
         let map = self.map;
         let u = &mut self.units[cu];
         u.busy = true;
-        u.seq = self.next_seq;
         u.alloc_cycle = now;
         u.inst = inst;
         u.unit = unit;
         u.pending.clear();
         u.pending
             .extend(regs.iter().map(|&r| (map.bank(warp, r), r)));
-        self.next_seq += 1;
         self.by_age.push(cu);
         if !regs.is_empty() {
             self.reading |= 1 << cu;
