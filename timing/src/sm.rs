@@ -122,6 +122,10 @@ pub struct Sm<'a> {
     /// Warp slots whose head instruction the scoreboard refused (a copy of `sb_wait` as bits:
     /// the schedulers skip these warps without touching them).
     data_wait_mask: u64,
+    /// Warp slots holding a warp that has not exited.
+    running_mask: u64,
+    /// Warp slots of each scheduler.
+    scheduler_masks: Vec<u64>,
     /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
     retire_check: bool,
     /// This cycle's scheduler outcomes (issued, structural, data, fetch, barrier, idle), to
@@ -198,6 +202,10 @@ impl<'a> Sm<'a> {
             resident: 0,
             fetch_mask: 0,
             data_wait_mask: 0,
+            running_mask: 0,
+            scheduler_masks: (0..n)
+                .map(|s| (s..max_warps).step_by(n).fold(0u64, |m, w| m | (1 << w)))
+                .collect(),
             retire_check: false,
             cycle_stalls: [0; 6],
             cycle_collector_full: 0,
@@ -248,6 +256,7 @@ impl<'a> Sm<'a> {
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
             if !w.exited {
                 self.fetch_mask |= 1 << s;
+                self.running_mask |= 1 << s;
             }
             self.live_warps += 1;
             let n = self.schedulers.len();
@@ -488,11 +497,17 @@ impl<'a> Sm<'a> {
 
     /// Chooses and issues up to `issue_width` instructions from one warp of scheduler `s`.
     fn schedule(&mut self, s: usize, now: u64) -> Result<(), Box<Fault>> {
+        let two_level = self.cfg.sm.scheduler == crate::config::SchedulerPolicy::TwoLevel;
+        let mine = self.scheduler_masks[s] & self.running_mask;
+        if !two_level && mine & !self.data_wait_mask == 0 {
+            // Every warp of this scheduler waits on the scoreboard (or there is none).
+            self.cycle_stalls[if mine == 0 { 5 } else { 2 }] += 1;
+            return Ok(());
+        }
         let mut order = std::mem::take(&mut self.order);
         self.schedulers[s].order(&mut order);
         let mut reason = Stall::Idle;
         let mut issued = 0;
-        let two_level = self.cfg.sm.scheduler == crate::config::SchedulerPolicy::TwoLevel;
         for &slot in &order {
             // Fast refusals, without decoding: most warps wait on a result most cycles.
             if self.data_wait_mask & (1 << slot) != 0 && !two_level {
@@ -641,6 +656,7 @@ impl<'a> Sm<'a> {
         w.outstanding += 1;
         if cta.stepper.warps[w.index].state == emulator::warp::WarpState::Done {
             w.exited = true;
+            self.running_mask &= !(1 << slot);
             w.ibuf.clear();
             self.retire_check = true;
         }
@@ -742,6 +758,7 @@ impl<'a> Sm<'a> {
             self.active = true;
             for &s in &cta.slots {
                 self.warps[s].live = false;
+                self.running_mask &= !(1 << s);
                 self.live_warps -= 1;
                 self.fetch_mask &= !(1 << s);
                 let n = self.schedulers.len();
