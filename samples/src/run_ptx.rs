@@ -62,12 +62,19 @@ const AFTER_HELP: &str = concat!(
 #[command(
     override_usage = "warpsim run-ptx FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] \
         [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] \
-        [--then LAUNCH...]",
+        [--timing PRESET|FILE [--set KEY=VALUE]...] [--then LAUNCH...]",
     after_long_help = AFTER_HELP
 )]
 pub(crate) struct RunPtxArgs {
     /// The PTX file.
     file: PathBuf,
+    /// Run under the timing model on this GPU (a preset: gtx480, gtx480-4bank, titanx,
+    /// gtx980, v100; or a TOML file) and print its summary; default: functional only.
+    #[arg(long, value_name = "PRESET|FILE")]
+    timing: Option<String>,
+    /// Override a field of the --timing configuration (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE", requires = "timing")]
+    overrides: Vec<String>,
     #[command(flatten)]
     launch: LaunchArgs,
     #[command(flatten)]
@@ -139,8 +146,14 @@ impl RunPtxArgs {
     /// Parses the text after each `--then` (a malformed launch exits the way clap does:
     /// message, usage, status 2); `--threads` and `--budget` given more than once: the last
     /// one counts.
-    fn into_invocation(self) -> Invocation {
+    fn into_invocation(self) -> Result<Invocation, String> {
         let mut config = DeviceConfig::default();
+        if let Some(name) = &self.timing {
+            config.timing = Some(
+                timing::GpuConfig::load(name, &self.overrides)
+                    .map_err(|e| format!("error: {e}"))?,
+            );
+        }
         let mut launches = Vec::new();
         let (mut launch, mut common) = (self.launch, self.common);
         loop {
@@ -157,11 +170,11 @@ impl RunPtxArgs {
             let later = LaterLaunch::try_parse_from(&common.then).unwrap_or_else(|e| e.exit());
             (launch, common) = (later.launch, later.common);
         }
-        Invocation {
+        Ok(Invocation {
             file: self.file,
             launches,
             config,
-        }
+        })
     }
 }
 
@@ -178,7 +191,7 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
         file,
         launches,
         config,
-    } = args.into_invocation();
+    } = args.into_invocation()?;
     let all_args: Vec<&ArgSpec> = launches.iter().flat_map(|l| &l.args).collect();
     let outs: Vec<OutSpec> = launches.iter().flat_map(|l| l.outs.clone()).collect();
     let plan = plan::resolve(&all_args, &outs).map_err(|e| format!("error: {e}"))?;
@@ -237,6 +250,9 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
             if stats.ctas == 1 { "" } else { "s" },
             start.elapsed()
         );
+    }
+    if let Some(report) = dev.take_timing() {
+        crate::report::print_summary(&report);
     }
 
     for &(b, out) in &plan.outs {
