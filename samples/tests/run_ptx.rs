@@ -284,3 +284,37 @@ fn out_naming_a_scalar() {
     );
     assert!(!Path::new(&dir.path("y.npy")).exists());
 }
+
+#[test]
+fn timing_mode_prints_the_summary_and_names_bad_keys() {
+    let launch = [
+        "samples/saxpy/saxpy.ptx",
+        "--kernel",
+        "saxpy",
+        "--grid",
+        "4",
+        "--block",
+        "256",
+        "--arg",
+        "i32:1024",
+        "--arg",
+        "f32:2",
+        "--arg",
+        "zeros:f32:1024",
+        "--arg",
+        "zeros:f32:1024",
+    ];
+    let mut args = launch.to_vec();
+    args.extend(["--timing", "gtx480", "--set", "sm.scheduler=lrr"]);
+    let stdout = ok(&run_ptx(&args));
+    assert!(stdout.contains("timing (gtx480): "), "{stdout}");
+    assert!(stdout.contains("occupancy: "), "{stdout}");
+    let mut args = launch.to_vec();
+    args.extend(["--timing", "gtx480", "--set", "sm.rf.bankz=8"]);
+    assert_eq!(
+        fails(&run_ptx(&args)).trim(),
+        "error: unknown configuration key `sm.rf.bankz`"
+    );
+    // Without --timing the run is functional only.
+    assert!(!ok(&run_ptx(&launch)).contains("timing ("));
+}
