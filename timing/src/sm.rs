@@ -510,14 +510,15 @@ impl<'a> Sm<'a> {
         let mut issued = 0;
         for &slot in &order {
             // Fast refusals, without decoding: most warps wait on a result most cycles.
-            if self.data_wait_mask & (1 << slot) != 0 && !two_level {
+            let bit = 1u64 << slot;
+            if self.running_mask & bit == 0 {
+                continue;
+            }
+            if self.data_wait_mask & bit != 0 && !two_level {
                 reason = reason.max(Stall::Data);
                 continue;
             }
             let w = &self.warps[slot];
-            if !w.live || w.exited {
-                continue;
-            }
             if let Some(long) = w.sb_wait {
                 reason = reason.max(Stall::Data);
                 if long {
