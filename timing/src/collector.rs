@@ -122,6 +122,9 @@ pub struct OperandCollector {
     by_age: Vec<usize>,
     /// Units with operands still to read (bit per unit).
     reading: u64,
+    /// Free units (bit per unit), and the units of each class (by `CuClass as usize`).
+    free: u64,
+    class_units: [u64; 6],
     pub map: BankMap,
     /// Rotating start of the arbitration order.
     rr: usize,
@@ -164,7 +167,24 @@ impl OperandCollector {
             Unit::Dp if has(CuClass::Dp) => CuClass::Dp,
             Unit::Int | Unit::Dp => CuClass::Sp,
         });
+        let class_units = [
+            CuClass::Sp,
+            CuClass::Sfu,
+            CuClass::Int,
+            CuClass::Dp,
+            CuClass::Mem,
+            CuClass::General,
+        ]
+        .map(|c| {
+            units
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.class == c)
+                .fold(0u64, |m, (i, _)| m | (1 << i))
+        });
         OperandCollector {
+            free: class_units.iter().fold(0, |m, c| m | c),
+            class_units,
             preferred,
             by_age: Vec::with_capacity(units.len()),
             reading: 0,
@@ -179,15 +199,13 @@ impl OperandCollector {
     /// A free collector unit for an instruction of `unit` (one of its class first, then a
     /// general one), if any.
     pub fn free_unit(&self, unit: Unit) -> Option<usize> {
-        let class = self.preferred[unit.index()];
-        self.units
-            .iter()
-            .position(|u| !u.busy && u.class == class)
-            .or_else(|| {
-                self.units
-                    .iter()
-                    .position(|u| !u.busy && u.class == CuClass::General)
-            })
+        let own = self.free & self.class_units[self.preferred[unit.index()] as usize];
+        let any = if own != 0 {
+            own
+        } else {
+            self.free & self.class_units[CuClass::General as usize]
+        };
+        (any != 0).then(|| any.trailing_zeros() as usize)
     }
 
     /// Puts an instruction into collector unit `cu`: it will read `regs` of warp slot `warp`.
@@ -210,6 +228,7 @@ impl OperandCollector {
         u.pending
             .extend(regs.iter().map(|&r| (map.bank(warp, r), r)));
         self.by_age.push(cu);
+        self.free &= !(1 << cu);
         if !regs.is_empty() {
             self.reading |= 1 << cu;
         }
@@ -292,6 +311,7 @@ impl OperandCollector {
         let u = &mut self.units[cu];
         u.busy = false;
         self.by_age.retain(|&i| i != cu);
+        self.free |= 1 << cu;
         self.stats.collector_wait_cycles += now - u.alloc_cycle;
     }
 

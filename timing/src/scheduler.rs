@@ -34,6 +34,10 @@ pub struct Scheduler {
     /// Two-level: the active pool and the pending queue.
     pool: Vec<usize>,
     pending: VecDeque<usize>,
+    /// The last order computed, valid until `stale` (the order changes only when warps come,
+    /// go, issue or are demoted; most cycles reuse it).
+    cached: Vec<usize>,
+    stale: bool,
 }
 
 impl Scheduler {
@@ -46,6 +50,8 @@ impl Scheduler {
             last: None,
             pool: Vec::new(),
             pending: VecDeque::new(),
+            cached: Vec::new(),
+            stale: true,
         }
     }
 
@@ -53,6 +59,7 @@ impl Scheduler {
     pub fn launched(&mut self, slot: usize) {
         self.by_age.push(slot);
         self.pending.push_back(slot);
+        self.stale = true;
     }
 
     /// The warp in `slot` left the SM.
@@ -63,11 +70,15 @@ impl Scheduler {
         if self.last == Some(slot) {
             self.last = None;
         }
+        self.stale = true;
     }
 
     /// The warp in `slot` issued.
     pub fn issued(&mut self, slot: usize) {
-        self.last = Some(slot);
+        if self.last != Some(slot) {
+            self.last = Some(slot);
+            self.stale = true;
+        }
     }
 
     /// Two-level: the warp in `slot` waits on a long-latency result; it leaves the pool.
@@ -78,6 +89,7 @@ impl Scheduler {
         {
             self.pool.remove(i);
             self.pending.push_back(slot);
+            self.stale = true;
             return true;
         }
         false
@@ -85,6 +97,19 @@ impl Scheduler {
 
     /// Fills `out` with the slots to consider this cycle, in priority order.
     pub fn order(&mut self, out: &mut Vec<usize>) {
+        if self.policy == SchedulerPolicy::TwoLevel && self.pool.len() < self.active_size {
+            self.stale |= !self.pending.is_empty();
+        }
+        if !self.stale {
+            out.clone_from(&self.cached);
+            return;
+        }
+        self.compute(out);
+        self.cached.clone_from(out);
+        self.stale = false;
+    }
+
+    fn compute(&mut self, out: &mut Vec<usize>) {
         out.clear();
         match self.policy {
             SchedulerPolicy::Lrr => {
