@@ -179,6 +179,15 @@ impl Device {
         })
     }
 
+    /// Starts the timing model afresh: cold caches, empty queues, cycle 0 (the statistics
+    /// gathered so far are dropped). A no-op in functional mode.
+    pub fn reset_timing(&self) {
+        if let Some(gpu) = &self.gpu {
+            let mut gpu = gpu.lock().expect("timing model lock");
+            *gpu = timing::Gpu::new(gpu.cfg.clone());
+        }
+    }
+
     fn check_launch(
         &self,
         kernel: &Kernel,

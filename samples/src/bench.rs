@@ -106,6 +106,7 @@ fn timing(
                 return Err(format!("error: {name} failed validation on {config}"));
             }
             let t = dev.take_timing().expect("a timing device").total;
+            dev.reset_timing();
             let label = if name == "saxpy" {
                 format!("saxpy n={n}")
             } else {

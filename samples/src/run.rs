@@ -73,8 +73,11 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
                 failed.push(s.name());
             }
         }
-        // Drained after every sample, failed or not, so each report holds its own launches.
-        if let Some(r) = dev.take_timing() {
+        // Drained after every sample, failed or not, so each report holds its own launches;
+        // the next sample starts on a cold GPU, so its figures do not depend on the order.
+        let report = dev.take_timing();
+        dev.reset_timing();
+        if let Some(r) = report {
             if !r.kernels.is_empty() {
                 crate::report::print_summary(&r);
             }

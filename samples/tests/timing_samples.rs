@@ -145,3 +145,21 @@ fn the_watchdog_stops_a_run_that_issues_nothing_and_reports_every_warp() {
     );
     assert!(text.contains("scoreboard ["), "{text}");
 }
+
+#[test]
+fn a_reset_gpu_gives_a_sample_the_figures_it_has_alone() {
+    let s = registry::find("rodinia/backprop").unwrap();
+    let (_, alone) = run(&timed_device(GpuConfig::preset("gtx480"), 1), s);
+    let dev = timed_device(GpuConfig::preset("gtx480"), 1);
+    let (_, _) = run(&dev, registry::find("rodinia/hotspot").unwrap());
+    // Warm L2 and a later memory clock change the figures...
+    let (_, warm) = run(&dev, s);
+    assert_ne!(
+        comparable(&warm.unwrap()),
+        comparable(alone.as_ref().unwrap())
+    );
+    // ...and a reset brings back the cold GPU.
+    dev.reset_timing();
+    let (_, cold) = run(&dev, s);
+    assert_eq!(comparable(&cold.unwrap()), comparable(&alone.unwrap()));
+}
