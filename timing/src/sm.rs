@@ -269,8 +269,8 @@ impl<'a> Sm<'a> {
         self.active = true;
     }
 
-    /// One cycle. Returns the CTAs that completed (their steppers, for their counters and
-    /// buffers).
+    /// One cycle. CTAs that complete are pushed onto `done` (their steppers hold their
+    /// counters and buffers).
     pub fn cycle(
         &mut self,
         now: u64,
