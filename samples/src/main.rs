@@ -30,8 +30,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a sample (or every sample) end to end and validate it against its CPU reference;
-    /// the exit status is 1 if any validation fails. `warpsim list` shows the samples.
+    /// Run a sample (or every sample) end to end under the timing model (a GTX 480 unless
+    /// --config says otherwise; --functional skips it), validate it against its CPU reference
+    /// and print the timing summary; the exit status is 1 if any validation fails. `warpsim
+    /// list` shows the samples; docs/timing.md explains the model and every statistic.
     Run {
         /// The sample: `saxpy`, `rodinia/<name>` (or just `<name>`).
         sample: Option<String>,
@@ -44,16 +46,19 @@ enum Command {
         /// SAXPY only: number of elements, instead of a size.
         #[arg(long)]
         n: Option<usize>,
-        /// Host threads running CTAs (default: every core).
+        /// Host threads running CTAs in functional mode (default: every core; the timing model
+        /// runs on one, deterministically).
         #[arg(long)]
         threads: Option<usize>,
         /// Most warp instructions one CTA may execute before the launch fails.
         #[arg(long)]
         budget: Option<u64>,
-        /// Execution engine: the Cranelift JIT, or the interpreter (the reference).
+        /// Execution engine in functional mode: the Cranelift JIT, or the interpreter (the
+        /// reference). The timing model executes through the interpreter at issue.
         #[arg(long, value_enum, default_value_t = EngineArg::Jit)]
         engine: EngineArg,
-        /// Print engine statistics (compiled, helper and fallback instruction counts).
+        /// Print engine statistics in functional mode (compiled, helper and fallback
+        /// instruction counts).
         #[arg(long)]
         stats: bool,
         /// Functional execution only: skip the timing model.
