@@ -22,6 +22,8 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::bptree::BPlusTree,
         &crate::rodinia::lavamd::LavaMd,
         &crate::rodinia::cfd::Cfd,
+        &crate::rodinia::particlefilter::ParticlefilterNaive,
+        &crate::rodinia::particlefilter::ParticlefilterFloat,
     ]
 }
 

@@ -14,6 +14,7 @@ pub mod lavamd;
 pub mod lud;
 pub mod nn;
 pub mod nw;
+pub mod particlefilter;
 pub mod pathfinder;
 pub mod sradv1;
 pub mod sradv2;
