@@ -227,6 +227,8 @@ fn likelihood(
 
 /// The resampling search of `kernel` / `find_index_kernel` for every particle: the first CDF
 /// entry ≥ u[i], else the last. u is nondecreasing, so one forward scan finds them all.
+// `!(a >= b)`, not `a < b`: the kernel's test, which a NaN fails
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn find_indices(cdf: &[f64], u: &[f64]) -> Vec<usize> {
     let n = cdf.len();
     let mut x = 0;
