@@ -59,6 +59,9 @@ pub struct Warp {
     pub simt_stats: SimtStats,
     /// `%tid.x`, `%tid.y`, `%tid.z` of each lane (x for lanes 0..32, then y, then z).
     pub tid: [u32; 3 * WARP_SIZE],
+    /// The warp index and block shape `tid` was computed for: a reset for the same ones (the
+    /// same warp of the next CTA) keeps the table.
+    tid_for: Option<(u32, [u32; 3])>,
 }
 
 impl Warp {
@@ -83,6 +86,7 @@ impl Warp {
             executed: 0,
             simt_stats: SimtStats::default(),
             tid: [0; 3 * WARP_SIZE],
+            tid_for: None,
         };
         w.reset(index, valid, kernel, code, block);
         w
@@ -120,27 +124,30 @@ impl Warp {
         block: [u32; 3],
         zero: Option<&[u32]>,
     ) {
-        // Walk the thread index in x, y, z order from the warp's first thread: no division
-        // per lane (this runs for every warp of every CTA).
-        let first = index * WARP_SIZE as u32;
-        let (mut x, mut y, mut z) = (
-            first % block[0],
-            (first / block[0]) % block[1],
-            first / (block[0] * block[1]),
-        );
-        for lane in 0..WARP_SIZE {
-            self.tid[lane] = x;
-            self.tid[WARP_SIZE + lane] = y;
-            self.tid[2 * WARP_SIZE + lane] = z;
-            x += 1;
-            if x == block[0] {
-                x = 0;
-                y += 1;
-                if y == block[1] {
-                    y = 0;
-                    z += 1;
+        if self.tid_for != Some((index, block)) {
+            // Walk the thread index in x, y, z order from the warp's first thread: no division
+            // per lane (this runs for every warp of every CTA).
+            let first = index * WARP_SIZE as u32;
+            let (mut x, mut y, mut z) = (
+                first % block[0],
+                (first / block[0]) % block[1],
+                first / (block[0] * block[1]),
+            );
+            for lane in 0..WARP_SIZE {
+                self.tid[lane] = x;
+                self.tid[WARP_SIZE + lane] = y;
+                self.tid[2 * WARP_SIZE + lane] = z;
+                x += 1;
+                if x == block[0] {
+                    x = 0;
+                    y += 1;
+                    if y == block[1] {
+                        y = 0;
+                        z += 1;
+                    }
                 }
             }
+            self.tid_for = Some((index, block));
         }
         self.frames.truncate(1);
         let frame = &mut self.frames[0];
@@ -163,9 +170,13 @@ impl Warp {
         frame.local_base = 0;
         frame.call_pc = EXIT_PC;
         frame.entry_mask = valid;
+        let size = code.frame_size as usize;
         for buf in &mut self.local {
             buf.clear();
-            buf.resize(code.frame_size as usize, 0);
+            // Most kernels have no local memory: then there is nothing to fill.
+            if size != 0 {
+                buf.resize(size, 0);
+            }
         }
         self.index = index;
         self.valid = valid;

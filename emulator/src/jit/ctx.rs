@@ -17,6 +17,14 @@ use std::mem::offset_of;
 pub const STATUS_OK: u32 = 0;
 pub const STATUS_FAULT: u32 = 1;
 
+/// Flags of compiled code's loads of context fields that no run changes (pointers, lengths,
+/// the mask, launch geometry, the `%tid` table): read-only and never trapping, so Cranelift
+/// treats them as pure, shares them between accesses and hoists them out of the lane loops.
+pub const FIXED: cranelift_codegen::ir::MemFlagsData =
+    cranelift_codegen::ir::MemFlagsData::trusted()
+        .with_readonly()
+        .with_can_move();
+
 /// Everything compiled code reads or writes.
 #[repr(C)]
 pub struct JitCtx {

@@ -5,7 +5,7 @@
 //! Register values are 64-bit and zero-extended, as in the interpreter's register file; every
 //! result is fitted to its register exactly as `warp::fit_to_register` does.
 
-use super::ctx::Offsets;
+use super::ctx::{self, Offsets};
 use crate::memory::{GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::program::{KernelLayout, Location, Program};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -46,6 +46,20 @@ pub(super) struct LaneCx<'a> {
     /// In a segment with several memory accesses: the variable holding the PC of the first
     /// fault so far (`u32::MAX`: none), and the block that ends the lane's pass.
     pub fault: Option<(Variable, cranelift_codegen::ir::Block)>,
+    /// The global-memory fields of the context, loaded once before the segment's lane loop.
+    pub global: Option<GlobalFields>,
+    /// Per global access of the segment (by PC): the variable holding the granule the last
+    /// lane's access found live (`u64::MAX`: none yet), so a lane touching the same granule
+    /// skips the bitmap probe. Memory is neither allocated nor freed while a kernel runs.
+    pub granule_cache: BTreeMap<u32, Variable>,
+}
+
+/// See [`LaneCx::global`].
+#[derive(Clone, Copy)]
+pub(super) struct GlobalFields {
+    pub base: Value,
+    pub capacity: Value,
+    pub granules: Value,
 }
 
 /// Whether the instruction accesses memory.
@@ -130,17 +144,12 @@ impl LaneCx<'_> {
             Operand::Imm(v) => b.ins().iconst(types::I64, *v as i64),
             Operand::Special(s) => {
                 let load32 = |b: &mut FunctionBuilder, base: Value, off: i32| {
-                    let v = b.ins().load(types::I32, MemFlagsData::trusted(), base, off);
+                    let v = b.ins().load(types::I32, ctx::FIXED, base, off);
                     b.ins().uextend(types::I64, v)
                 };
                 match s {
                     SpecialReg::Tid(d) => {
-                        let table = b.ins().load(
-                            types::I64,
-                            MemFlagsData::trusted(),
-                            self.ctx,
-                            Offsets::TID,
-                        );
+                        let table = b.ins().load(types::I64, ctx::FIXED, self.ctx, Offsets::TID);
                         let off = b.ins().ishl_imm_s(self.lane, 2);
                         let at = b.ins().iadd(table, off);
                         load32(b, at, (d.index() * 32 * 4) as i32)
@@ -177,12 +186,9 @@ impl LaneCx<'_> {
                         .ins()
                         .iconst(types::I64, o.wrapping_add(*offset as u64) as i64),
                     Location::Frame(o) => {
-                        let base = b.ins().load(
-                            types::I64,
-                            MemFlagsData::trusted(),
-                            self.ctx,
-                            Offsets::LOCAL_BASE,
-                        );
+                        let base =
+                            b.ins()
+                                .load(types::I64, ctx::FIXED, self.ctx, Offsets::LOCAL_BASE);
                         b.ins()
                             .iadd_imm_s(base, o.wrapping_add(*offset as u64) as i64)
                     }
@@ -836,12 +842,9 @@ pub(super) fn memory(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &I
                     .iconst(types::I64, o.wrapping_add(off as u64) as i64),
             ),
             Location::Frame(o) => {
-                let base = b.ins().load(
-                    types::I64,
-                    MemFlagsData::trusted(),
-                    cx.ctx,
-                    Offsets::LOCAL_BASE,
-                );
+                let base = b
+                    .ins()
+                    .load(types::I64, ctx::FIXED, cx.ctx, Offsets::LOCAL_BASE);
                 (
                     Some(Space::Local),
                     b.ins().iadd_imm_s(base, o.wrapping_add(off as u64) as i64),
@@ -974,35 +977,56 @@ fn access(
             // Inside the mapping and in a live granule (see `GlobalMemory::granules`); the
             // vector is aligned to its size (at most 16 bytes), so it never crosses a granule.
             let rel = b.ins().iadd_imm_s(a, (GLOBAL_BASE as i64).wrapping_neg());
-            let cap = b.ins().load(
-                types::I64,
-                MemFlagsData::trusted(),
-                cx.ctx,
-                Offsets::CAPACITY,
-            );
-            let in_map = b.ins().icmp(IntCC::UnsignedLessThan, rel, cap);
+            let fields = match cx.global {
+                Some(f) => f,
+                None => GlobalFields {
+                    base: b
+                        .ins()
+                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::GLOBAL_BASE),
+                    capacity: b
+                        .ins()
+                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::CAPACITY),
+                    granules: b
+                        .ins()
+                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::GRANULES),
+                },
+            };
+            let granule = b.ins().ushr_imm_s(rel, 8);
+            let cache = cx.granule_cache.get(&pc).copied();
             let slow = b.create_block();
             let probe = b.create_block();
             let fast = b.create_block();
+            let check = b.create_block();
+            match cache {
+                Some(var) => {
+                    let last = b.use_var(var);
+                    let hit = b.ins().icmp(IntCC::Equal, granule, last);
+                    b.ins().brif(hit, fast, &[], check, &[]);
+                }
+                None => {
+                    b.ins().jump(check, &[]);
+                }
+            }
+            b.switch_to_block(check);
+            let in_map = b.ins().icmp(IntCC::UnsignedLessThan, rel, fields.capacity);
             b.ins().brif(in_map, probe, &[], slow, &[]);
             b.switch_to_block(probe);
-            let granule = b.ins().ushr_imm_s(rel, 8);
             let word_idx = b.ins().ushr_imm_s(granule, 6);
             let word_off = b.ins().ishl_imm_s(word_idx, 3);
-            let bits = b.ins().load(
-                types::I64,
-                MemFlagsData::trusted(),
-                cx.ctx,
-                Offsets::GRANULES,
-            );
-            let word_addr = b.ins().iadd(bits, word_off);
+            let word_addr = b.ins().iadd(fields.granules, word_off);
             let word = b
                 .ins()
                 .load(types::I64, MemFlagsData::trusted(), word_addr, 0);
             let bit_idx = b.ins().band_imm_s(granule, 63);
             let bit = b.ins().ushr(word, bit_idx);
             let bit = b.ins().band_imm_s(bit, 1);
-            b.ins().brif(bit, fast, &[], slow, &[]);
+            let live = b.create_block();
+            b.ins().brif(bit, live, &[], slow, &[]);
+            b.switch_to_block(live);
+            if let Some(var) = cache {
+                b.def_var(var, granule);
+            }
+            b.ins().jump(fast, &[]);
             b.switch_to_block(slow);
             // Check element by element, as the interpreter does, so a fault names the first
             // element outside an allocation.
@@ -1017,48 +1041,29 @@ fn access(
             }
             b.ins().jump(fast, &[]);
             b.switch_to_block(fast);
-            let base = b.ins().load(
-                types::I64,
-                MemFlagsData::trusted(),
-                cx.ctx,
-                Offsets::GLOBAL_BASE,
-            );
-            b.ins().iadd(base, rel)
+            b.ins().iadd(fields.base, rel)
         }
         _ => {
             let (ptr, len) = match space {
                 Space::Shared => (
                     b.ins()
-                        .load(types::I64, MemFlagsData::trusted(), cx.ctx, Offsets::SHARED),
-                    b.ins().load(
-                        types::I64,
-                        MemFlagsData::trusted(),
-                        cx.ctx,
-                        Offsets::SHARED_LEN,
-                    ),
+                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::SHARED),
+                    b.ins()
+                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::SHARED_LEN),
                 ),
                 Space::Param => (
                     b.ins()
-                        .load(types::I64, MemFlagsData::trusted(), cx.ctx, Offsets::PARAMS),
-                    b.ins().load(
-                        types::I64,
-                        MemFlagsData::trusted(),
-                        cx.ctx,
-                        Offsets::PARAMS_LEN,
-                    ),
+                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::PARAMS),
+                    b.ins()
+                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::PARAMS_LEN),
                 ),
                 _ => {
                     let idx = b.ins().ishl_imm_s(cx.lane, 3);
                     let slot = b.ins().iadd(cx.ctx, idx);
                     (
+                        b.ins().load(types::I64, ctx::FIXED, slot, Offsets::LOCAL),
                         b.ins()
-                            .load(types::I64, MemFlagsData::trusted(), slot, Offsets::LOCAL),
-                        b.ins().load(
-                            types::I64,
-                            MemFlagsData::trusted(),
-                            slot,
-                            Offsets::LOCAL_LEN,
-                        ),
+                            .load(types::I64, ctx::FIXED, slot, Offsets::LOCAL_LEN),
                     )
                 }
             };

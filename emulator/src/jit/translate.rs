@@ -232,6 +232,7 @@ impl<'a> Translator<'a> {
             // instruction); a store ends its segment and starts one unless the segment has no
             // memory access yet, so a store never follows another access in its segment.
             let mut pc = start;
+            let mut mask_done = false;
             while pc < end {
                 let inst = &code.insts[pc as usize];
                 if placement(&inst.op) == Placement::Warp {
@@ -270,14 +271,17 @@ impl<'a> Translator<'a> {
                     }
                     seg_end += 1;
                 }
-                let (inline, helper) = segment(
-                    program, layout, keep, &mut b, &refs, ctx_ptr, scratch, func, pc, seg_end,
+                // The run's last segment computes the closing `bra`'s taken lanes as it goes.
+                let bra = (branch && seg_end == end).then(|| &code.insts[end as usize]);
+                let (inline, helper, taken) = segment(
+                    program, layout, keep, &mut b, &refs, ctx_ptr, scratch, func, pc, seg_end, bra,
                 )?;
                 counts.0 += inline;
                 counts.1 += helper;
+                mask_done |= taken;
                 pc = seg_end;
             }
-            if branch {
+            if branch && !mask_done {
                 branch_mask(&mut b, ctx_ptr, &code.insts[end as usize]);
             }
             let ok = b.ins().iconst(types::I32, i64::from(ctx::STATUS_OK));
@@ -305,7 +309,10 @@ impl<'a> Translator<'a> {
     }
 }
 
-/// Emits the lane loop of one segment; returns (inline, helper) instruction counts.
+/// Emits the lane loop of one segment; returns (inline, helper) instruction counts, and
+/// whether it stored the taken lanes of `bra` (the `bra` closing the run, when this segment
+/// ends it) into `JitCtx::branch_mask`: it does when the guard's register is one of the
+/// segment's, each lane's pass then adding its guard bit.
 ///
 /// Each lane's pass loads the registers the segment reads before writing them, and stores the
 /// registers it writes that are needed later (live after the segment, or read by a warp-wide
@@ -325,7 +332,8 @@ fn segment(
     func: FuncId,
     start: u32,
     end: u32,
-) -> Result<(u32, u32), String> {
+    bra: Option<&isa::Inst>,
+) -> Result<(u32, u32, bool), String> {
     let code = &program.code[func.index()];
     let insts = &code.insts[start as usize..end as usize];
     // Registers to load (read, or conditionally written, before the segment surely writes
@@ -349,9 +357,6 @@ fn segment(
         .filter(|&r| keep.needed_after(end - 1, r))
         .collect();
     let accesses = insts.iter().filter(|i| lower::is_memory(&i.op)).count();
-    let lane_var = b.declare_var(types::I64);
-    let zero = b.ins().iconst(types::I64, 0);
-    b.def_var(lane_var, zero);
     let limit_var = if accesses > 1 {
         let v = b.declare_var(types::I32);
         let none = b.ins().iconst(types::I32, i64::from(u32::MAX));
@@ -360,13 +365,52 @@ fn segment(
     } else {
         None
     };
-    let regs = b
-        .ins()
-        .load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::REGS);
-    let mask = b
-        .ins()
-        .load(types::I32, MemFlagsData::trusted(), ctx_ptr, Offsets::MASK);
+    let regs = b.ins().load(types::I64, ctx::FIXED, ctx_ptr, Offsets::REGS);
+    let mask = b.ins().load(types::I32, ctx::FIXED, ctx_ptr, Offsets::MASK);
     let mask = b.ins().uextend(types::I64, mask);
+    // Global-memory fields and each access's last live granule, set before the lane loop.
+    let global = (accesses > 0).then(|| lower::GlobalFields {
+        base: b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            Offsets::GLOBAL_BASE,
+        ),
+        capacity: b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            Offsets::CAPACITY,
+        ),
+        granules: b.ins().load(
+            types::I64,
+            MemFlagsData::trusted(),
+            ctx_ptr,
+            Offsets::GRANULES,
+        ),
+    });
+    let mut granule_cache = BTreeMap::new();
+    for (i, inst) in insts.iter().enumerate() {
+        if lower::is_memory(&inst.op) {
+            let v = b.declare_var(types::I64);
+            let none = b.ins().iconst(types::I64, -1);
+            b.def_var(v, none);
+            granule_cache.insert(start + i as u32, v);
+        }
+    }
+    // The lanes still to run, lowest first: each pass takes the lowest set bit.
+    let rem_var = b.declare_var(types::I64);
+    b.def_var(rem_var, mask);
+    let taken_var = match bra.map(|i| i.guard) {
+        Some(Some(g)) if load.contains_key(&g.pred) => {
+            let v = b.declare_var(types::I64);
+            let none = b.ins().iconst(types::I64, 0);
+            b.def_var(v, none);
+            Some((v, g))
+        }
+        _ => None,
+    };
+    let unguarded = matches!(bra, Some(i) if i.guard.is_none());
     let header = b.create_block();
     let body = b.create_block();
     let next = b.create_block();
@@ -374,16 +418,12 @@ fn segment(
     b.ins().jump(header, &[]);
 
     b.switch_to_block(header);
-    let lane = b.use_var(lane_var);
-    let done = b.ins().icmp_imm_s(IntCC::Equal, lane, 32);
-    let check = b.create_block();
-    b.ins().brif(done, exit, &[], check, &[]);
-    b.switch_to_block(check);
-    let bit = b.ins().ushr(mask, lane);
-    let bit = b.ins().band_imm_s(bit, 1);
-    b.ins().brif(bit, body, &[], next, &[]);
+    let rem = b.use_var(rem_var);
+    b.ins().brif(rem, body, &[], exit, &[]);
 
     b.switch_to_block(body);
+    let rem = b.use_var(rem_var);
+    let lane = b.ins().ctz(rem);
     let lane_off = b.ins().ishl_imm_s(lane, 3);
     let rl = b.ins().iadd(regs, lane_off);
     let mut vars: BTreeMap<VReg, Variable> = BTreeMap::new();
@@ -416,6 +456,8 @@ fn segment(
         inline: 0,
         helper: 0,
         fault: limit_var.map(|v| (v, next)),
+        global,
+        granule_cache,
     };
     for (i, inst) in insts.iter().enumerate() {
         lower::lower(b, &mut cx, start + i as u32, inst)?;
@@ -425,12 +467,21 @@ fn segment(
         b.ins()
             .store(MemFlagsData::trusted(), v, rl, (r.index() * 32 * 8) as i32);
     }
+    if let Some((acc, g)) = taken_var {
+        let p = b.use_var(cx.vars[&g.pred]);
+        let p = b.ins().band_imm_s(p, 1);
+        let bit = b.ins().ishl(p, lane);
+        let sum = b.use_var(acc);
+        let sum = b.ins().bor(sum, bit);
+        b.def_var(acc, sum);
+    }
     b.ins().jump(next, &[]);
 
     b.switch_to_block(next);
-    let lane = b.use_var(lane_var);
-    let lane1 = b.ins().iadd_imm_s(lane, 1);
-    b.def_var(lane_var, lane1);
+    let rem = b.use_var(rem_var);
+    let below = b.ins().iadd_imm_s(rem, -1);
+    let rest = b.ins().band(rem, below);
+    b.def_var(rem_var, rest);
     b.ins().jump(header, &[]);
 
     b.switch_to_block(exit);
@@ -447,7 +498,28 @@ fn segment(
         b.ins().return_(&[status]);
         b.switch_to_block(cont);
     }
-    Ok((cx.inline, cx.helper))
+    if let Some((acc, g)) = taken_var {
+        // Only the mask's lanes ran, so the sum holds no other lane.
+        let sum = b.use_var(acc);
+        let sum = b.ins().ireduce(types::I32, sum);
+        let taken = if g.negated {
+            let m = b.ins().ireduce(types::I32, mask);
+            b.ins().band_not(m, sum)
+        } else {
+            sum
+        };
+        b.ins().store(
+            MemFlagsData::trusted(),
+            taken,
+            ctx_ptr,
+            Offsets::BRANCH_MASK,
+        );
+    } else if unguarded {
+        let m = b.ins().ireduce(types::I32, mask);
+        b.ins()
+            .store(MemFlagsData::trusted(), m, ctx_ptr, Offsets::BRANCH_MASK);
+    }
+    Ok((cx.inline, cx.helper, taken_var.is_some() || unguarded))
 }
 
 /// Returns the status from the function when it is not OK.
@@ -463,16 +535,12 @@ pub(super) fn return_if_fault(b: &mut FunctionBuilder, status: cranelift_codegen
 /// Stores into `JitCtx::branch_mask` the lanes of the run's mask that take the closing `bra`:
 /// all of them without a guard, else those whose guard predicate holds.
 fn branch_mask(b: &mut FunctionBuilder, ctx_ptr: cranelift_codegen::ir::Value, bra: &isa::Inst) {
-    let mask = b
-        .ins()
-        .load(types::I32, MemFlagsData::trusted(), ctx_ptr, Offsets::MASK);
+    let mask = b.ins().load(types::I32, ctx::FIXED, ctx_ptr, Offsets::MASK);
     let taken = match bra.guard {
         None => mask,
         Some(g) => {
             // For each lane: (regs[pred * 32 + lane] & 1) << lane, or-ed; then the guard's sense.
-            let regs = b
-                .ins()
-                .load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::REGS);
+            let regs = b.ins().load(types::I64, ctx::FIXED, ctx_ptr, Offsets::REGS);
             let mut acc = b.ins().iconst(types::I32, 0);
             for lane in 0..32 {
                 let v = b.ins().load(
