@@ -52,6 +52,14 @@ pub(super) struct LaneCx<'a> {
     /// lane's access found live (`u64::MAX`: none yet), so a lane touching the same granule
     /// skips the bitmap probe. Memory is neither allocated nor freed while a kernel runs.
     pub granule_cache: BTreeMap<u32, Variable>,
+    /// Registers last written, in this lane's pass, by an unguarded float operation: the
+    /// result as a float before NaN canonicalisation, and its type. Float operations whose
+    /// result depends on an operand only through its value or NaN-ness (arithmetic that
+    /// canonicalises its own result, comparisons, conversions) read it instead of the
+    /// register's bits, so the canonicalisation disappears when nothing else needs it.
+    pub raw_float: BTreeMap<VReg, (Value, Type)>,
+    /// Whether the instruction being lowered has a guard (its writes are conditional).
+    pub guarded: bool,
 }
 
 /// See [`LaneCx::global`].
@@ -201,6 +209,32 @@ impl LaneCx<'_> {
         }
     }
 
+    /// A float operand of type `ty`, for an operation whose result depends on it only through
+    /// its value or NaN-ness (see [`LaneCx::raw_float`]).
+    fn float_src(&self, b: &mut FunctionBuilder, op: &Operand, pc: u32, ty: Type) -> Value {
+        if let Operand::Reg(r) = op
+            && let Some(&(f, t)) = self.raw_float.get(r)
+            && t == ty
+        {
+            return f;
+        }
+        let v = self.read(b, op, pc);
+        to_float(b, v, ty)
+    }
+
+    /// Writes float result `f` of type `ty` into `dst`, NaN canonicalised, and remembers the
+    /// uncanonicalised float for later float operands (see [`LaneCx::raw_float`]).
+    fn write_float(&mut self, b: &mut FunctionBuilder, dst: &Operand, f: Value, ty: Type) {
+        let v = from_float(b, f, ty);
+        self.write_result(b, dst, v);
+        if let Operand::Reg(r) = dst
+            && !self.guarded
+            && self.reg_type(*r).bits() >= ty.bits()
+        {
+            self.raw_float.insert(*r, (f, ty));
+        }
+    }
+
     /// Writes an ALU result into `dst`: truncated to the register, never sign-extended (the
     /// interpreter extends only the results of `cvt` and loads).
     fn write_result(&mut self, b: &mut FunctionBuilder, dst: &Operand, value: Value) {
@@ -210,6 +244,7 @@ impl LaneCx<'_> {
     /// Writes `value`, a result of type `ty`, into destination `dst` (fitted to the register).
     fn write(&mut self, b: &mut FunctionBuilder, dst: &Operand, value: Value, ty: Type) {
         if let Operand::Reg(r) = dst {
+            self.raw_float.remove(r);
             let reg = self.reg_type(*r);
             let v = if ty.is_signed() && reg.bits() > ty.bits() {
                 sext(b, value, ty.bits())
@@ -261,6 +296,7 @@ pub(super) fn lower(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &In
         b.ins().brif(stop, next, &[], go, &[]);
         b.switch_to_block(go);
     }
+    cx.guarded = inst.guard.is_some();
     let skip = match inst.guard {
         None => None,
         Some(g) => {
@@ -524,7 +560,8 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
                 let Some(cc) = float_cc(cmp) else {
                     return false;
                 };
-                let (fx, fy) = (to_float(b, x, ty), to_float(b, y, ty));
+                let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
+                let fy = cx.float_src(b, &inst.srcs[1], pc, ty);
                 b.ins().fcmp(cc, fx, fy)
             } else {
                 let Some(cc) = int_cc(cmp, ty.kind() == TypeKind::Signed) else {
@@ -583,15 +620,14 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             ftz: false,
             sat: false,
         } => {
-            let (x, y) = (src(b, cx, 0), src(b, cx, 1));
-            let (fx, fy) = (to_float(b, x, ty), to_float(b, y, ty));
+            let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
+            let fy = cx.float_src(b, &inst.srcs[1], pc, ty);
             let r = match inst.op {
                 Op::FAdd { .. } => b.ins().fadd(fx, fy),
                 Op::FSub { .. } => b.ins().fsub(fx, fy),
                 _ => b.ins().fmul(fx, fy),
             };
-            let v = from_float(b, r, ty);
-            cx.write_result(b, dst, v);
+            cx.write_float(b, dst, r, ty);
         }
         Op::Fma {
             ty,
@@ -599,11 +635,11 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             ftz: false,
             sat: false,
         } => {
-            let (x, y, z) = (src(b, cx, 0), src(b, cx, 1), src(b, cx, 2));
-            let (fx, fy, fz) = (to_float(b, x, ty), to_float(b, y, ty), to_float(b, z, ty));
+            let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
+            let fy = cx.float_src(b, &inst.srcs[1], pc, ty);
+            let fz = cx.float_src(b, &inst.srcs[2], pc, ty);
             let r = b.ins().fma(fx, fy, fz);
-            let v = from_float(b, r, ty);
-            cx.write_result(b, dst, v);
+            cx.write_float(b, dst, r, ty);
         }
         Op::INeg { ty } => {
             let x = src(b, cx, 0);
@@ -627,38 +663,33 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             prec: isa::FloatPrecision::Rounded(Rounding::Rn),
             ftz: false,
         } => {
-            let (x, y) = (src(b, cx, 0), src(b, cx, 1));
-            let (fx, fy) = (to_float(b, x, ty), to_float(b, y, ty));
+            let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
+            let fy = cx.float_src(b, &inst.srcs[1], pc, ty);
             let r = b.ins().fdiv(fx, fy);
-            let v = from_float(b, r, ty);
-            cx.write_result(b, dst, v);
+            cx.write_float(b, dst, r, ty);
         }
         Op::Rcp {
             ty,
             prec: isa::FloatPrecision::Rounded(Rounding::Rn),
             ftz: false,
         } => {
-            let x = src(b, cx, 0);
-            let fx = to_float(b, x, ty);
+            let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
             let one = if ty == Type::F32 {
                 b.ins().f32const(1.0)
             } else {
                 b.ins().f64const(1.0)
             };
             let r = b.ins().fdiv(one, fx);
-            let v = from_float(b, r, ty);
-            cx.write_result(b, dst, v);
+            cx.write_float(b, dst, r, ty);
         }
         Op::Sqrt {
             ty,
             prec: isa::FloatPrecision::Rounded(Rounding::Rn),
             ftz: false,
         } => {
-            let x = src(b, cx, 0);
-            let fx = to_float(b, x, ty);
+            let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
             let r = b.ins().sqrt(fx);
-            let v = from_float(b, r, ty);
-            cx.write_result(b, dst, v);
+            cx.write_float(b, dst, r, ty);
         }
         // Float conversions with IEEE round-to-nearest (or exact): the same results as the
         // numerics, NaN canonicalised.
@@ -669,11 +700,9 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             ftz: false,
             sat: false,
         } => {
-            let x = src(b, cx, 0);
-            let fx = to_float(b, x, Type::F32);
+            let fx = cx.float_src(b, &inst.srcs[0], pc, Type::F32);
             let r = b.ins().fpromote(types::F64, fx);
-            let v = from_float(b, r, Type::F64);
-            cx.write_result(b, dst, v);
+            cx.write_float(b, dst, r, Type::F64);
         }
         Op::Cvt {
             dty: Type::F32,
@@ -682,11 +711,9 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             ftz: false,
             sat: false,
         } => {
-            let x = src(b, cx, 0);
-            let fx = to_float(b, x, Type::F64);
+            let fx = cx.float_src(b, &inst.srcs[0], pc, Type::F64);
             let r = b.ins().fdemote(types::F32, fx);
-            let v = from_float(b, r, Type::F32);
-            cx.write_result(b, dst, v);
+            cx.write_float(b, dst, r, Type::F32);
         }
         Op::Cvt {
             dty,
@@ -707,8 +734,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             } else {
                 b.ins().fcvt_from_uint(fty, x)
             };
-            let v = from_float(b, r, dty);
-            cx.write_result(b, dst, v);
+            cx.write_float(b, dst, r, dty);
         }
         Op::Cvt {
             dty: dty @ (Type::S32 | Type::U32),
@@ -719,8 +745,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
         } => {
             // f32 to a 32-bit integer: round to an integral value, then convert saturating
             // (NaN gives 0), which is also what `.sat` asks for.
-            let x = src(b, cx, 0);
-            let fx = to_float(b, x, Type::F32);
+            let fx = cx.float_src(b, &inst.srcs[0], pc, Type::F32);
             let fr = match r {
                 Rounding::Rn => b.ins().nearest(fx),
                 Rounding::Rz => b.ins().trunc(fx),

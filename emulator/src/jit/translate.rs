@@ -458,6 +458,8 @@ fn segment(
         fault: limit_var.map(|v| (v, next)),
         global,
         granule_cache,
+        raw_float: BTreeMap::new(),
+        guarded: false,
     };
     for (i, inst) in insts.iter().enumerate() {
         lower::lower(b, &mut cx, start + i as u32, inst)?;
