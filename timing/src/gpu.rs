@@ -208,21 +208,7 @@ impl Gpu {
         self.cycle = now;
         let mut mem = MemStats::default();
         for (sm, m) in sms.iter_mut().zip(&sm_mem) {
-            let s = sm.take_stats();
-            stats.warp_insts += s.warp_insts;
-            stats.gpu_sim_insn += s.gpu_sim_insn;
-            stats.resident_warp_cycles += s.resident_warp_cycles;
-            stats.stalls.merge(&s.stalls);
-            stats.rf.merge(&s.rf);
-            stats.widths.merge(&s.widths);
-            for (a, b) in stats.by_class.iter_mut().zip(&s.by_class) {
-                a.warp_insts += b.warp_insts;
-                a.widths.merge(&b.widths);
-            }
-            for (a, b) in stats.insts_by_sources.iter_mut().zip(&s.insts_by_sources) {
-                *a += b;
-            }
-            stats.ldst.merge(&s.ldst);
+            stats.add_pipeline_counters(&sm.take_stats());
             mem.merge(m.stats());
         }
         mem.merge(&self.l2.stats().since(&l2_before));

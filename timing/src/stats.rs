@@ -173,16 +173,27 @@ impl TimingStats {
         }
         self.config = o.config.clone();
         self.gpu_sim_cycle += o.gpu_sim_cycle;
-        self.gpu_sim_insn += o.gpu_sim_insn;
-        self.warp_insts += o.warp_insts;
         self.ctas += o.ctas;
         if self.occupancy.is_none() {
             self.occupancy = o.occupancy;
         }
-        self.resident_warp_cycles += o.resident_warp_cycles;
         self.divergent_branches += o.divergent_branches;
         self.reconvergences += o.reconvergences;
         self.max_simt_depth = self.max_simt_depth.max(o.max_simt_depth);
+        self.add_pipeline_counters(o);
+        self.mem.merge(&o.mem);
+        self.wall_seconds += o.wall_seconds;
+        self.finish(sm_count, max_warps);
+    }
+}
+
+impl TimingStats {
+    /// Adds the counters an SM's pipeline keeps (instructions, stalls, register file, widths,
+    /// per-class counts, sources, LD/ST): how SMs sum into a kernel and kernels into a total.
+    pub fn add_pipeline_counters(&mut self, o: &TimingStats) {
+        self.warp_insts += o.warp_insts;
+        self.gpu_sim_insn += o.gpu_sim_insn;
+        self.resident_warp_cycles += o.resident_warp_cycles;
         self.stalls.merge(&o.stalls);
         self.rf.merge(&o.rf);
         self.widths.merge(&o.widths);
@@ -197,9 +208,6 @@ impl TimingStats {
             *a += b;
         }
         self.ldst.merge(&o.ldst);
-        self.mem.merge(&o.mem);
-        self.wall_seconds += o.wall_seconds;
-        self.finish(sm_count, max_warps);
     }
 }
 
