@@ -63,9 +63,7 @@ pub fn run_cta(
     let stats = &mut cta.counters;
     // One context for every compiled run of the CTA; each call sets only the warp's fields.
     let mut ctx = jit.map(|_| new_ctx(env));
-    // The warp whose local-memory buffers the context's `local` fields describe, if they are
-    // still current: only the interpreter (a call) resizes them while the CTA runs.
-    let mut local_warp: Option<usize> = None;
+    let mut local_view = LocalView::default();
     loop {
         let mut progressed = false;
         for i in 0..warps.len() {
@@ -85,7 +83,7 @@ pub fn run_cta(
                     )));
                 }
                 let outcome = match (jit, ctx.as_mut()) {
-                    (Some(jit), Some(ctx)) => advance(env, w, i, jit, ctx, &mut local_warp, stats),
+                    (Some(jit), Some(ctx)) => advance(env, w, i, jit, ctx, &mut local_view, stats),
                     _ => {
                         stats.warp_insts += 1;
                         step(env, w, &mut stats.thread_insts)
@@ -215,6 +213,16 @@ fn new_ctx(env: &mut CtaEnv) -> JitCtx {
     }
 }
 
+/// What the compiled runs' context says about local memory.
+#[derive(Default)]
+struct LocalView {
+    /// The warp whose local-memory buffers the context's `local` fields describe, if they are
+    /// still current: only the interpreter (a call) resizes them while the CTA runs.
+    warp: Option<usize>,
+    /// Whether some `local_len` field is non-zero (false: the context describes no memory).
+    nonempty: bool,
+}
+
 /// Executes the warp's next compiled run, or its next instruction in the engine: branches, the
 /// kernel's unguarded `ret`/`exit` and plain `bar.sync` directly (with `exec::step`'s effects),
 /// anything else through the interpreter.
@@ -225,7 +233,7 @@ fn advance(
     index: usize,
     jit: &JitKernel,
     ctx: &mut JitCtx,
-    local_warp: &mut Option<usize>,
+    local_view: &mut LocalView,
     stats: &mut LaunchStats,
 ) -> Result<Step, (FaultKind, u32)> {
     let frame = w.frame();
@@ -241,7 +249,7 @@ fn advance(
         stats.jit_inline += u64::from(run.inline);
         stats.jit_alu_helper += u64::from(run.alu_helper);
         stats.jit_warp_helper += u64::from(run.warp_helper);
-        let taken = run_compiled(env, w, index, ctx, local_warp, run, top.mask)?;
+        let taken = run_compiled(env, w, index, ctx, local_view, run, top.mask)?;
         w.executed += len;
         if run.branch {
             // The closing `bra`, resolved here exactly as `exec::step` would.
@@ -311,7 +319,7 @@ fn advance(
         stats.fallback_insts += 1;
     }
     // The interpreter may resize the warp's local memory (a call does).
-    *local_warp = None;
+    local_view.warp = None;
     step(env, w, &mut stats.thread_insts)
 }
 
@@ -322,24 +330,26 @@ fn run_compiled(
     w: &mut Warp,
     index: usize,
     ctx: &mut JitCtx,
-    local_warp: &mut Option<usize>,
+    local_view: &mut LocalView,
     run: &Run,
     mask: u32,
 ) -> Result<u32, (FaultKind, u32)> {
     // Most kernels have no local memory: every length is then 0, and the inline bounds check
     // rejects any access before a pointer is used. The fields are rewritten only when they
     // may not describe this warp's current buffers.
-    if *local_warp != Some(index) {
-        if w.local.iter().any(|b| !b.is_empty()) {
+    if local_view.warp != Some(index) {
+        if w.has_local() {
             for (l, buf) in w.local.iter_mut().enumerate() {
                 ctx.local[l] = buf.as_mut_ptr();
                 ctx.local_len[l] = buf.len() as u64;
             }
-        } else if ctx.local_len.iter().any(|&n| n != 0) {
+            local_view.nonempty = true;
+        } else if local_view.nonempty {
             ctx.local = [std::ptr::null_mut(); WARP_SIZE];
             ctx.local_len = [0; WARP_SIZE];
+            local_view.nonempty = false;
         }
-        *local_warp = Some(index);
+        local_view.warp = Some(index);
     }
     ctx.local_base = w.frame().local_base;
     ctx.regs = w.frame_mut().regs.as_mut_ptr();

@@ -427,9 +427,7 @@ fn call(
     let base = caller.local_base + program.code[caller.func.index()].frame_size;
     let end = (base + callee_code.frame_size) as usize;
     for l in lanes(exec) {
-        if w.local[l].len() < end {
-            w.local[l].resize(end, 0);
-        }
+        w.grow_local(l, end);
     }
     for (i, sym) in args.iter().enumerate() {
         let Location::Frame(src) = program.location(env.layout, w.frame().func, *sym) else {

@@ -49,8 +49,12 @@ pub struct Warp {
     pub valid: u32,
     pub exited: u32,
     pub frames: Vec<Frame>,
-    /// Each lane's local memory (frames are stacked in it).
+    /// Each lane's local memory (frames are stacked in it). Grow it with
+    /// [`Warp::grow_local`], which keeps [`Warp::has_local`] true.
     pub local: Vec<Vec<u8>>,
+    /// Whether some lane's local buffer may be non-empty: lets a reset, and compiled code's
+    /// context, skip the 32 buffers of the many kernels that never use local memory.
+    local_in_use: bool,
     /// Each lane's carry flag (CC.CF), bit per lane.
     pub carry: u32,
     pub state: WarpState,
@@ -81,6 +85,7 @@ impl Warp {
             exited: 0,
             frames: vec![frame],
             local: vec![Vec::new(); WARP_SIZE],
+            local_in_use: false,
             carry: 0,
             state: WarpState::Ready,
             executed: 0,
@@ -171,12 +176,13 @@ impl Warp {
         frame.call_pc = EXIT_PC;
         frame.entry_mask = valid;
         let size = code.frame_size as usize;
-        for buf in &mut self.local {
-            buf.clear();
-            // Most kernels have no local memory: then there is nothing to fill.
-            if size != 0 {
+        // Most kernels have no local memory: then there is nothing to clear or fill.
+        if size != 0 || self.local_in_use {
+            for buf in &mut self.local {
+                buf.clear();
                 buf.resize(size, 0);
             }
+            self.local_in_use = size != 0;
         }
         self.index = index;
         self.valid = valid;
@@ -192,6 +198,19 @@ impl Warp {
             max_depth: 1,
             ..SimtStats::default()
         };
+    }
+
+    /// Whether some lane may have local memory (false means every buffer is empty).
+    pub fn has_local(&self) -> bool {
+        self.local_in_use
+    }
+
+    /// Grows `lane`'s local memory to at least `len` bytes (zero-filled).
+    pub fn grow_local(&mut self, lane: usize, len: usize) {
+        if self.local[lane].len() < len {
+            self.local[lane].resize(len, 0);
+            self.local_in_use = true;
+        }
     }
 
     pub fn frame(&self) -> &Frame {

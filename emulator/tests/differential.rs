@@ -200,6 +200,11 @@ const TEMPLATES: &[&str] = &[
     "mov.u32 {r}, %laneid;",
     "mov.u32 {r}, %tid.x;",
     "mov.u32 {r}, %clock;",
+    // Warp-uniform values (compiled code computes them once per segment).
+    "mov.u32 {r}, %ctaid.x;",
+    "mov.u32 {r}, %ntid.x;",
+    "mov.u32 {r}, %warpid;",
+    "ld.param.u64 {d}, [out];",
 ];
 
 /// Interesting f32 bit patterns, mixed into the inputs.

@@ -25,6 +25,7 @@
 pub mod ctx;
 mod lower;
 mod translate;
+mod uniform;
 
 use crate::program::Program;
 use cranelift_jit::{JITBuilder, JITModule};

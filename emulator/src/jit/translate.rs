@@ -294,9 +294,17 @@ impl<'a> Translator<'a> {
             .module
             .declare_function(&name, Linkage::Local, &self.ctx.func.signature)
             .map_err(|e| format!("JIT declare {name}: {e}"))?;
+        let dump = std::env::var_os("WARPSIM_JIT_DISASM").is_some();
+        self.ctx.set_disasm(dump);
         self.module
             .define_function(id, &mut self.ctx)
             .map_err(|e| format!("JIT compile of {} pc {start}..{end}: {e:?}", code.name))?;
+        if dump {
+            eprintln!("== {name}\n{}", self.ctx.func.display());
+            if let Some(c) = self.ctx.compiled_code() {
+                eprintln!("{}", c.vcode.as_deref().unwrap_or(""));
+            }
+        }
         Ok(Translated {
             id,
             start,
@@ -336,6 +344,13 @@ fn segment(
 ) -> Result<(u32, u32, bool), String> {
     let code = &program.code[func.index()];
     let insts = &code.insts[start as usize..end as usize];
+    let hoisted = super::uniform::hoisted(program, layout, func, insts);
+    let uniform_regs: Vec<VReg> = insts
+        .iter()
+        .zip(&hoisted)
+        .filter(|(_, h)| **h)
+        .flat_map(|(i, _)| i.defs())
+        .collect();
     // Registers to load (read, or conditionally written, before the segment surely writes
     // them) and registers written.
     let mut load: BTreeMap<VReg, bool> = BTreeMap::new();
@@ -356,7 +371,8 @@ fn segment(
         .into_iter()
         .filter(|&r| keep.needed_after(end - 1, r))
         .collect();
-    let accesses = insts.iter().filter(|i| lower::is_memory(&i.op)).count();
+    let in_loop = || insts.iter().zip(&hoisted).filter(|(_, h)| !**h);
+    let accesses = in_loop().filter(|(i, _)| lower::is_memory(&i.op)).count();
     let limit_var = if accesses > 1 {
         let v = b.declare_var(types::I32);
         let none = b.ins().iconst(types::I32, i64::from(u32::MAX));
@@ -391,18 +407,50 @@ fn segment(
     });
     let mut granule_cache = BTreeMap::new();
     for (i, inst) in insts.iter().enumerate() {
-        if lower::is_memory(&inst.op) {
+        if lower::is_memory(&inst.op) && !hoisted[i] {
             let v = b.declare_var(types::I64);
             let none = b.ins().iconst(types::I64, -1);
             b.def_var(v, none);
             granule_cache.insert(start + i as u32, v);
         }
     }
+    // The hoisted instructions, once, as the lowest active lane (the lane whose fault the
+    // interpreter would report): their registers keep the values through the lane loop.
+    let mut vars: BTreeMap<VReg, Variable> = BTreeMap::new();
+    for &r in &uniform_regs {
+        vars.insert(r, b.declare_var(types::I64));
+    }
+    let (mut inline, mut helper) = (0, 0);
+    if hoisted.contains(&true) {
+        let lane = b.ins().ctz(mask);
+        let mut cx = LaneCx {
+            ctx: ctx_ptr,
+            lane,
+            lane32: b.ins().ireduce(types::I32, lane),
+            vars: vars.clone(),
+            refs: *refs,
+            scratch,
+            program,
+            layout,
+            func,
+            inline: 0,
+            helper: 0,
+            fault: None,
+            global,
+            granule_cache: BTreeMap::new(),
+            raw_float: BTreeMap::new(),
+            guarded: false,
+        };
+        for (i, inst) in insts.iter().enumerate().filter(|(i, _)| hoisted[*i]) {
+            lower::lower(b, &mut cx, start + i as u32, inst)?;
+        }
+        (inline, helper) = (cx.inline, cx.helper);
+    }
     // The lanes still to run, lowest first: each pass takes the lowest set bit.
     let rem_var = b.declare_var(types::I64);
     b.def_var(rem_var, mask);
     let taken_var = match bra.map(|i| i.guard) {
-        Some(Some(g)) if load.contains_key(&g.pred) => {
+        Some(Some(g)) if load.contains_key(&g.pred) || vars.contains_key(&g.pred) => {
             let v = b.declare_var(types::I64);
             let none = b.ins().iconst(types::I64, 0);
             b.def_var(v, none);
@@ -426,8 +474,7 @@ fn segment(
     let lane = b.ins().ctz(rem);
     let lane_off = b.ins().ishl_imm_s(lane, 3);
     let rl = b.ins().iadd(regs, lane_off);
-    let mut vars: BTreeMap<VReg, Variable> = BTreeMap::new();
-    for (r, needs_load) in &load {
+    for (r, needs_load) in load.iter().filter(|(r, _)| !uniform_regs.contains(r)) {
         let v = b.declare_var(types::I64);
         let value = if *needs_load {
             b.ins().load(
@@ -453,15 +500,15 @@ fn segment(
         program,
         layout,
         func,
-        inline: 0,
-        helper: 0,
+        inline,
+        helper,
         fault: limit_var.map(|v| (v, next)),
         global,
         granule_cache,
         raw_float: BTreeMap::new(),
         guarded: false,
     };
-    for (i, inst) in insts.iter().enumerate() {
+    for (i, inst) in insts.iter().enumerate().filter(|(i, _)| !hoisted[*i]) {
         lower::lower(b, &mut cx, start + i as u32, inst)?;
     }
     for r in &stored {
