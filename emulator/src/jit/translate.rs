@@ -81,6 +81,8 @@ pub(super) struct Translator<'a> {
     counter: u32,
     /// Per function (by index): what the lane passes must keep in the register file.
     keep: Vec<Option<Keep>>,
+    /// Print each run's Cranelift IR and machine code to stderr (`WARPSIM_JIT_DISASM` set).
+    dump: bool,
 }
 
 /// For one function: the registers live after each instruction (by PC), and the registers
@@ -178,6 +180,7 @@ impl<'a> Translator<'a> {
             ctx,
             counter: 0,
             keep: (0..program.code.len()).map(|_| None).collect(),
+            dump: std::env::var_os("WARPSIM_JIT_DISASM").is_some(),
         })
     }
 
@@ -294,16 +297,18 @@ impl<'a> Translator<'a> {
             .module
             .declare_function(&name, Linkage::Local, &self.ctx.func.signature)
             .map_err(|e| format!("JIT declare {name}: {e}"))?;
-        let dump = std::env::var_os("WARPSIM_JIT_DISASM").is_some();
-        self.ctx.set_disasm(dump);
+        self.ctx.set_disasm(self.dump);
         self.module
             .define_function(id, &mut self.ctx)
             .map_err(|e| format!("JIT compile of {} pc {start}..{end}: {e:?}", code.name))?;
-        if dump {
-            eprintln!("== {name}\n{}", self.ctx.func.display());
-            if let Some(c) = self.ctx.compiled_code() {
-                eprintln!("{}", c.vcode.as_deref().unwrap_or(""));
-            }
+        if self.dump {
+            let machine = self.ctx.compiled_code().and_then(|c| c.vcode.as_deref());
+            eprintln!(
+                "== {name}: {} pc {start}..{end}\n{}\n{}",
+                code.name,
+                self.ctx.func.display(),
+                machine.unwrap_or("")
+            );
         }
         Ok(Translated {
             id,
