@@ -43,8 +43,10 @@ pub struct Code {
     /// Physical register of each virtual register (by `VReg`), as the timing model sees the
     /// register file; `None` for registers no instruction mentions.
     pub phys: Vec<Option<isa::regalloc::PhysReg>>,
-    /// Local frame layout: params, then return values, then `.local`/`.param` variables.
+    /// Local frame layout: params (of a function, not a kernel), then return values, then
+    /// `.local`/`.param` variables.
     pub frame_size: u64,
+    /// Where each parameter of a (non-kernel) function lives in its frame; empty for a kernel.
     pub param_locs: Vec<Location>,
     pub ret_locs: Vec<Location>,
     /// Location of each function-scope variable (by `LocalId`); shared ones are filled per
@@ -184,7 +186,13 @@ fn prepare(f: &isa::Function) -> Code {
         offset += v.size_bytes();
         loc
     };
-    let param_locs: Vec<_> = f.params.iter().map(&mut place).collect();
+    // A kernel's parameters live in the parameter space (see `Program::location`), not in
+    // its frame: a kernel without `.local` variables then has no local memory at all.
+    let param_locs: Vec<_> = if f.kind == FuncKind::Entry {
+        Vec::new()
+    } else {
+        f.params.iter().map(&mut place).collect()
+    };
     let ret_locs: Vec<_> = f.rets.iter().map(&mut place).collect();
     let local_locs: Vec<_> = f
         .locals
