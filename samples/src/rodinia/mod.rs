@@ -10,6 +10,7 @@ pub mod gaussian;
 pub mod hotspot;
 pub mod hotspot3d;
 pub mod huffman;
+pub mod hybridsort;
 pub mod kmeans;
 pub mod lavamd;
 pub mod lud;
