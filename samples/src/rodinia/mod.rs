@@ -9,6 +9,8 @@ pub mod cfd;
 pub mod gaussian;
 pub mod hotspot;
 pub mod hotspot3d;
+pub mod huffman;
+pub mod hybridsort;
 pub mod kmeans;
 pub mod lavamd;
 pub mod lud;
