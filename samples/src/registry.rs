@@ -24,6 +24,8 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::cfd::Cfd,
         &crate::rodinia::particlefilter::ParticlefilterNaive,
         &crate::rodinia::particlefilter::ParticlefilterFloat,
+        &crate::rodinia::dwt2d::Dwt2d53,
+        &crate::rodinia::dwt2d::Dwt2d97,
     ]
 }
 

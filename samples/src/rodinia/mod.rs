@@ -6,6 +6,7 @@ pub mod backprop;
 pub mod bfs;
 pub mod bptree;
 pub mod cfd;
+pub mod dwt2d;
 pub mod gaussian;
 pub mod hotspot;
 pub mod hotspot3d;
