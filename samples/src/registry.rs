@@ -26,6 +26,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::particlefilter::ParticlefilterFloat,
         &crate::rodinia::dwt2d::Dwt2d53,
         &crate::rodinia::dwt2d::Dwt2d97,
+        &crate::rodinia::leukocyte::Leukocyte,
     ]
 }
 

@@ -12,6 +12,7 @@ pub mod hotspot;
 pub mod hotspot3d;
 pub mod kmeans;
 pub mod lavamd;
+pub mod leukocyte;
 pub mod lud;
 pub mod nn;
 pub mod nw;
