@@ -24,6 +24,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::cfd::Cfd,
         &crate::rodinia::particlefilter::ParticlefilterNaive,
         &crate::rodinia::particlefilter::ParticlefilterFloat,
+        &crate::rodinia::myocyte::Myocyte,
     ]
 }
 

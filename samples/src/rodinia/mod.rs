@@ -12,6 +12,7 @@ pub mod hotspot3d;
 pub mod kmeans;
 pub mod lavamd;
 pub mod lud;
+pub mod myocyte;
 pub mod nn;
 pub mod nw;
 pub mod particlefilter;
