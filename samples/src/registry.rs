@@ -25,6 +25,7 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::particlefilter::ParticlefilterNaive,
         &crate::rodinia::particlefilter::ParticlefilterFloat,
         &crate::rodinia::myocyte::Myocyte,
+        &crate::rodinia::heartwall::Heartwall,
     ]
 }
 

@@ -7,6 +7,7 @@ pub mod bfs;
 pub mod bptree;
 pub mod cfd;
 pub mod gaussian;
+pub mod heartwall;
 pub mod hotspot;
 pub mod hotspot3d;
 pub mod kmeans;
