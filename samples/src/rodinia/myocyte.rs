@@ -129,7 +129,7 @@ struct Gpu<'s, 'd> {
     d_finavalu: runtime::DeviceBuffer<f32>,
     d_params: runtime::DeviceBuffer<f32>,
     d_com: runtime::DeviceBuffer<f32>,
-    /// Per launch: the device's 91 derivatives and 3 fluxes, and the f64 reference's.
+    /// Per launch: the device's 91 derivatives and 3 fluxes, and the reference's.
     got: Vec<f32>,
     expected: Vec<f32>,
 }
@@ -144,7 +144,7 @@ impl Gpu<'_, '_> {
         finavalu: &mut [f32],
     ) -> runtime::Result<()> {
         self.d_initvalu.copy_from_host(initvalu)?;
-        // PARAMETERS floats, followed by the two zeros kernel_cam reads (see the module doc)
+        // the PARAMETERS floats; the two after them, which kernel_cam reads, stay 0 (module doc)
         self.d_params.copy_from_host(parameter)?;
         let mut params = parameter.to_vec();
         params.extend([0.0, 0.0]);
