@@ -26,6 +26,8 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::particlefilter::ParticlefilterFloat,
         &crate::rodinia::huffman::Huffman,
         &crate::rodinia::hybridsort::Hybridsort,
+        &crate::rodinia::heartwall::Heartwall,
+        &crate::rodinia::myocyte::Myocyte,
         &crate::rodinia::dwt2d::Dwt2d53,
         &crate::rodinia::dwt2d::Dwt2d97,
         &crate::rodinia::leukocyte::Leukocyte,
