@@ -20,8 +20,10 @@ pub struct DeviceConfig {
     pub max_registers_per_block: u64,
     /// The GPU the timing model simulates; `None` runs functionally only.
     pub timing: Option<timing::GpuConfig>,
-    /// Registers per thread to assume for occupancy, by kernel name (for example the counts
-    /// `ptxas -v` reports), instead of warpsim's own allocation.
+    /// Registers per thread to assume for occupancy (for example the counts `ptxas -v`
+    /// reports) instead of warpsim's own allocation. Keys are `FILE:KERNEL`, FILE being the
+    /// PTX file's name without its directories (kernel names repeat across files), or a bare
+    /// `KERNEL` for that kernel in any file; the qualified key wins.
     pub kernel_registers: std::collections::BTreeMap<String, u32>,
 }
 

@@ -113,6 +113,17 @@ impl Device {
         self.load_ptx(&path.display().to_string(), &text)
     }
 
+    /// The registers per thread [`DeviceConfig::kernel_registers`] gives `kernel`, if any.
+    fn assumed_registers(&self, kernel: &Kernel) -> Option<u32> {
+        let regs = &self.config.kernel_registers;
+        let file = Path::new(&kernel.file)
+            .file_name()
+            .map_or(kernel.file.as_str(), |f| f.to_str().unwrap_or_default());
+        regs.get(&format!("{file}:{}", kernel.name()))
+            .or_else(|| regs.get(kernel.name()))
+            .copied()
+    }
+
     /// Launches `kernel` and waits for it (`cudaLaunchKernel` + `cudaDeviceSynchronize`).
     pub fn launch(
         &self,
@@ -145,7 +156,7 @@ impl Device {
                     block,
                     dynamic_shared,
                     cta_budget: self.config.cta_budget,
-                    regs_per_thread: self.config.kernel_registers.get(kernel.name()).copied(),
+                    regs_per_thread: self.assumed_registers(kernel),
                 })
                 .map_err(Error::from)?;
             return Ok(LaunchStats {

@@ -66,9 +66,9 @@ fn kernel_regs(module: &Module, analysis: &ModuleAnalysis, id: FuncId) -> u32 {
     regs
 }
 
-/// `ptxas -v`'s registers per thread of every sample kernel, by kernel name, from the
-/// committed table (samples/ptxas-registers.tsv; the corpus files are left out, as their
-/// kernel names are not unique).
+/// `ptxas -v`'s registers per thread of every sample kernel, keyed `FILE:KERNEL` as
+/// [`runtime::DeviceConfig::kernel_registers`] expects, from the committed table
+/// (samples/ptxas-registers.tsv; the corpus files are left out).
 pub(crate) fn ptxas_by_kernel() -> Result<std::collections::BTreeMap<String, u32>, String> {
     let path = warpsim::samples_dir().join("ptxas-registers.tsv");
     if !path.exists() {
@@ -77,7 +77,10 @@ pub(crate) fn ptxas_by_kernel() -> Result<std::collections::BTreeMap<String, u32
     Ok(read_ptxas(&path)?
         .into_iter()
         .filter(|((file, _), _)| !file.contains("/corpus/"))
-        .map(|((_, kernel), regs)| (kernel, regs))
+        .map(|((file, kernel), regs)| {
+            let name = file.rsplit('/').next().unwrap_or(&file);
+            (format!("{name}:{kernel}"), regs)
+        })
         .collect())
 }
 

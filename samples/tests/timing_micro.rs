@@ -496,3 +496,23 @@ fn occupancy_is_limited_by_each_resource_in_turn() {
         );
     }
 }
+
+/// Assumed register counts are looked up as `FILE:KERNEL` first (kernel names repeat across
+/// PTX files), then as a bare kernel name.
+#[test]
+fn assumed_registers_are_keyed_by_file_and_kernel() {
+    let regs = |map: &[(&str, u32)]| {
+        let dev = Device::new(DeviceConfig {
+            host_threads: 1,
+            timing: Some(config(&["gpu.sms=1"])),
+            kernel_registers: map.iter().map(|(k, r)| (k.to_string(), *r)).collect(),
+            ..DeviceConfig::default()
+        })
+        .unwrap();
+        let s = run(&dev, "spin", 1, 64, 0, &[Arg::U32(1)]);
+        s.occupancy.unwrap().regs_per_thread
+    };
+    assert_eq!(regs(&[("spin", 20)]), 20);
+    assert_eq!(regs(&[("micro.ptx:spin", 40), ("spin", 20)]), 40);
+    assert_eq!(regs(&[("other.ptx:spin", 40), ("spin", 20)]), 20);
+}
