@@ -64,6 +64,8 @@ pub fn run_cta(
     // One context for every compiled run of the CTA; each call sets only the warp's fields.
     let mut ctx = jit.map(|_| new_ctx(env));
     let mut local_view = LocalView::default();
+    // Threads that have not exited, kept up to date after each slice (barriers expect them).
+    let mut live: u32 = warps.iter().map(|w| w.live().count_ones()).sum();
     loop {
         let mut progressed = false;
         for i in 0..warps.len() {
@@ -72,6 +74,7 @@ pub fn run_cta(
             }
             progressed = true;
             let mut barrier_event = false;
+            let live_before = warps[i].live().count_ones();
             for _ in 0..SLICE {
                 let w = &mut warps[i];
                 if stats.warp_insts >= budget {
@@ -101,11 +104,12 @@ pub fn run_cta(
                     break;
                 }
             }
+            live = live - live_before + warps[i].live().count_ones();
             // An arrival, or an exit (fewer threads left to wait for), may complete a barrier.
             if barrier_event || warps[i].state != WarpState::Ready {
                 for id in 0..BARRIERS {
                     if !barriers[id].waiting.is_empty() {
-                        try_release(env, &mut barriers, id, warps);
+                        release_if_complete(env, &mut barriers, id, warps, live);
                     }
                 }
             }
@@ -399,11 +403,22 @@ pub(crate) fn arrive(b: &mut Barrier, warp: usize, w: &mut Warp, a: Arrival) {
 
 /// Releases barrier `id` if every expected thread has arrived.
 pub(crate) fn try_release(env: &CtaEnv, barriers: &mut [Barrier], id: usize, warps: &mut [Warp]) {
+    let live: u32 = warps.iter().map(|w| w.live().count_ones()).sum();
+    release_if_complete(env, barriers, id, warps, live);
+}
+
+/// [`try_release`] given the number of `live` (not exited) threads of the CTA.
+fn release_if_complete(
+    env: &CtaEnv,
+    barriers: &mut [Barrier],
+    id: usize,
+    warps: &mut [Warp],
+    live: u32,
+) {
     let b = &barriers[id];
     if b.waiting.is_empty() {
         return;
     }
-    let live: u32 = warps.iter().map(|w| w.live().count_ones()).sum();
     let expected = b.expected.unwrap_or(live).min(live);
     if b.arrived < expected {
         return;
