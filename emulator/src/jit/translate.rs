@@ -90,10 +90,13 @@ pub(super) struct Translator<'a> {
 pub(super) struct Keep {
     live_after: Vec<isa::BitSet>,
     warp_read: isa::BitSet,
+    /// Registers every lane of a warp holds the same value of (see
+    /// [`super::uniform::kernel_uniform`]).
+    uniform: Vec<VReg>,
 }
 
 impl Keep {
-    fn compute(program: &Program, func: FuncId) -> Keep {
+    fn compute(program: &Program, layout: &KernelLayout, func: FuncId) -> Keep {
         let f = program.module.function(func);
         let n = program.code[func.index()].reg_types.len();
         let cfg = isa::Cfg::compute(f);
@@ -113,6 +116,7 @@ impl Keep {
         Keep {
             live_after,
             warp_read,
+            uniform: super::uniform::kernel_uniform(program, layout, func),
         }
     }
 
@@ -205,7 +209,8 @@ impl<'a> Translator<'a> {
         self.ctx.func.name = UserFuncName::user(0, self.counter);
         let (program, layout) = (self.program, self.layout);
         let code = &program.code[func.index()];
-        let keep = self.keep[func.index()].get_or_insert_with(|| Keep::compute(program, func));
+        let keep =
+            self.keep[func.index()].get_or_insert_with(|| Keep::compute(program, layout, func));
         let mut counts = (0u32, 0u32, 0u32);
         {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
@@ -349,13 +354,6 @@ fn segment(
 ) -> Result<(u32, u32, bool), String> {
     let code = &program.code[func.index()];
     let insts = &code.insts[start as usize..end as usize];
-    let hoisted = super::uniform::hoisted(program, layout, func, insts);
-    let uniform_regs: Vec<VReg> = insts
-        .iter()
-        .zip(&hoisted)
-        .filter(|(_, h)| **h)
-        .flat_map(|(i, _)| i.defs())
-        .collect();
     // Registers to load (read, or conditionally written, before the segment surely writes
     // them) and registers written.
     let mut load: BTreeMap<VReg, bool> = BTreeMap::new();
@@ -372,6 +370,22 @@ fn segment(
             }
         }
     }
+    // Kernel-uniform registers the segment reads and does not write: loaded once.
+    let preload: Vec<VReg> = keep
+        .uniform
+        .iter()
+        .copied()
+        .filter(|r| load.get(r) == Some(&true) && !written.contains(r))
+        .collect();
+    let hoisted = super::uniform::hoisted(program, layout, func, insts, &preload);
+    // Registers the lane loop reads from the variables the code before it sets.
+    let uniform_regs: Vec<VReg> = insts
+        .iter()
+        .zip(&hoisted)
+        .filter(|(_, h)| **h)
+        .flat_map(|(i, _)| i.defs())
+        .chain(preload.iter().copied())
+        .collect();
     let stored: Vec<VReg> = written
         .into_iter()
         .filter(|&r| keep.needed_after(end - 1, r))
@@ -426,8 +440,19 @@ fn segment(
         vars.insert(r, b.declare_var(types::I64));
     }
     let (mut inline, mut helper) = (0, 0);
-    if hoisted.contains(&true) {
+    if !uniform_regs.is_empty() {
         let lane = b.ins().ctz(mask);
+        let lane_off = b.ins().ishl_imm_s(lane, 3);
+        let rl = b.ins().iadd(regs, lane_off);
+        for r in &preload {
+            let value = b.ins().load(
+                types::I64,
+                MemFlagsData::trusted(),
+                rl,
+                (r.index() * 32 * 8) as i32,
+            );
+            b.def_var(vars[r], value);
+        }
         let mut cx = LaneCx {
             ctx: ctx_ptr,
             lane,

@@ -21,15 +21,17 @@ use crate::program::{KernelLayout, Location, Program};
 use isa::{AddrBase, FuncId, Inst, Op, Operand, SpecialReg, StateSpace, VReg};
 use std::collections::BTreeSet;
 
-/// For each instruction of `insts` (a segment of `func`): whether it is hoisted.
+/// For each instruction of `insts` (a segment of `func`): whether it is hoisted, given the
+/// registers `known` to be uniform on entry to the segment (see [`kernel_uniform`]).
 pub(super) fn hoisted(
     program: &Program,
     layout: &KernelLayout,
     func: FuncId,
     insts: &[Inst],
+    known: &[VReg],
 ) -> Vec<bool> {
     let is_entry = program.code[func.index()].kind == isa::FuncKind::Entry;
-    let mut uniform: BTreeSet<VReg> = BTreeSet::new();
+    let mut uniform: BTreeSet<VReg> = known.iter().copied().collect();
     let mut hoisted = Vec::with_capacity(insts.len());
     // Whether a memory access that stays in the lane loop came before.
     let mut access_before = false;
@@ -51,6 +53,40 @@ pub(super) fn hoisted(
         hoisted.push(h);
     }
     hoisted
+}
+
+/// The registers of kernel `func` that hold one value in every thread of a warp wherever
+/// they are read: those written once in the whole kernel, by a uniform instruction (as
+/// [`hoisted`] defines it) of the kernel's straight-line start, which every thread executes
+/// together before any branch, call, barrier or warp-wide instruction. A segment reads such a
+/// register once, from its lowest active lane, instead of once per lane.
+pub(super) fn kernel_uniform(program: &Program, layout: &KernelLayout, func: FuncId) -> Vec<VReg> {
+    let code = &program.code[func.index()];
+    if code.kind != isa::FuncKind::Entry {
+        return Vec::new();
+    }
+    let targets: BTreeSet<u32> = code
+        .insts
+        .iter()
+        .zip(&code.target)
+        .filter(|(i, _)| matches!(i.op, Op::Bra { .. }))
+        .map(|(_, t)| *t)
+        .collect();
+    let mut uniform: BTreeSet<VReg> = BTreeSet::new();
+    for (pc, inst) in code.insts.iter().enumerate() {
+        if targets.contains(&(pc as u32)) || super::placement(&inst.op) != super::Placement::Lane {
+            break;
+        }
+        let pure = fixed_param_load(program, layout, func, inst) || pure_op(&inst.op);
+        if inst.guard.is_none()
+            && pure
+            && inst.srcs.iter().all(|s| uniform_operand(s, &uniform))
+            && inst.defs().all(|r| written_once(&code.insts, r))
+        {
+            uniform.extend(inst.defs());
+        }
+    }
+    uniform.into_iter().collect()
 }
 
 /// Operations whose result depends only on their operands (and not on the lane, the carry
