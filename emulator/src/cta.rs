@@ -45,6 +45,25 @@ impl Barrier {
             ..Barrier::default()
         }
     }
+
+    /// Back to no arrivals, keeping the lists' storage.
+    fn reset(&mut self) {
+        self.arrived = 0;
+        self.expected = None;
+        self.waiting.clear();
+        self.reds.clear();
+        self.popc = 0;
+        self.all = true;
+        self.any = false;
+    }
+}
+
+/// A host thread's warps and barriers, reused from one CTA to the next so that running a CTA
+/// allocates nothing in the common case.
+#[derive(Default)]
+pub struct CtaPool {
+    warps: Vec<Warp>,
+    barriers: Vec<Barrier>,
 }
 
 /// Runs the CTA to completion. `budget` bounds the warp instructions it may execute.
@@ -52,13 +71,18 @@ pub fn run_cta(
     env: &mut CtaEnv,
     budget: u64,
     jit: Option<&JitKernel>,
-    warps: &mut Vec<Warp>,
+    pool: &mut CtaPool,
 ) -> Result<CtaStats, Box<Fault>> {
+    let CtaPool { warps, barriers } = pool;
     match jit {
         Some(j) => prepare_warps_zeroing(env, warps, j.zeroed_registers()),
         None => prepare_warps(env, warps),
     }
-    let mut barriers = fresh_barriers();
+    // A CTA that faulted may have left arrivals behind.
+    barriers.resize_with(BARRIERS, Barrier::fresh);
+    for b in barriers.iter_mut() {
+        b.reset();
+    }
     let mut cta = CtaStats::default();
     let stats = &mut cta.counters;
     // One context for every compiled run of the CTA; each call sets only the warp's fields.
@@ -109,7 +133,7 @@ pub fn run_cta(
             if barrier_event || warps[i].state != WarpState::Ready {
                 for id in 0..BARRIERS {
                     if !barriers[id].waiting.is_empty() {
-                        release_if_complete(env, &mut barriers, id, warps, live);
+                        release_if_complete(env, barriers, id, warps, live);
                     }
                 }
             }
@@ -118,7 +142,7 @@ pub fn run_cta(
             break;
         }
         if !progressed {
-            return Err(Box::new(deadlock(env, warps, &barriers)));
+            return Err(Box::new(deadlock(env, warps, barriers)));
         }
     }
     for w in warps.iter() {
@@ -434,14 +458,10 @@ fn release_if_complete(
         };
         write_reduction(env, &mut warps[warp], op, dst, lanes, value);
     }
-    for warp in b.waiting.drain(..) {
+    for &warp in &b.waiting {
         warps[warp].state = WarpState::Ready;
     }
-    b.arrived = 0;
-    b.expected = None;
-    b.popc = 0;
-    b.all = true;
-    b.any = false;
+    b.reset();
 }
 
 /// Builds a fault located at warp `w`'s current instruction, in `lane` (default: the lowest

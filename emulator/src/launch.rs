@@ -7,7 +7,7 @@
 //! depend on thread timing. Scoped threads come from `std::thread::scope` (the crossbeam
 //! design, now in the standard library).
 
-use crate::cta::{CtaStats, run_cta};
+use crate::cta::{CtaPool, CtaStats, run_cta};
 use crate::error::Fault;
 use crate::exec::CtaEnv;
 use crate::memory::GlobalMemory;
@@ -131,7 +131,7 @@ pub fn launch(
     let worker = || {
         let mut local = LaunchStats::default();
         // Reused from CTA to CTA of this worker.
-        let mut warps = Vec::new();
+        let mut pool = CtaPool::default();
         let mut shared = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -160,7 +160,7 @@ pub fn launch(
                 block: cfg.block,
                 warps_per_cta: cfg.block.iter().product::<u32>().div_ceil(32),
             };
-            let result = run_cta(&mut env, cfg.cta_budget, jit.as_deref(), &mut warps);
+            let result = run_cta(&mut env, cfg.cta_budget, jit.as_deref(), &mut pool);
             shared = env.shared;
             match result {
                 Ok(s) => local.add(&s),
