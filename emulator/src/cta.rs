@@ -210,7 +210,7 @@ pub(crate) fn fresh_barriers() -> Vec<Barrier> {
 }
 
 /// The context of the CTA's compiled runs, with the fields that stay fixed for the CTA.
-fn new_ctx(env: &mut CtaEnv) -> JitCtx {
+pub(crate) fn new_ctx(env: &mut CtaEnv) -> JitCtx {
     JitCtx {
         regs: std::ptr::null_mut(),
         mask: 0,
@@ -243,10 +243,10 @@ fn new_ctx(env: &mut CtaEnv) -> JitCtx {
 
 /// What the compiled runs' context says about local memory.
 #[derive(Default)]
-struct LocalView {
+pub(crate) struct LocalView {
     /// The warp whose local-memory buffers the context's `local` fields describe, if they are
     /// still current: only the interpreter (a call) resizes them while the CTA runs.
-    warp: Option<usize>,
+    pub(crate) warp: Option<usize>,
     /// Whether some `local_len` field is non-zero (false: the context describes no memory).
     nonempty: bool,
 }
@@ -353,7 +353,7 @@ fn advance(
 
 /// Calls a compiled run for the lanes of `mask`; returns the lanes that take the `bra` the
 /// run ends at, if it does.
-fn run_compiled(
+pub(crate) fn run_compiled(
     env: &mut CtaEnv,
     w: &mut Warp,
     index: usize,

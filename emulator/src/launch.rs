@@ -10,11 +10,12 @@
 use crate::cta::{CtaPool, CtaStats, run_cta};
 use crate::error::Fault;
 use crate::exec::CtaEnv;
+use crate::jit::{Granularity, JitKernel};
 use crate::memory::GlobalMemory;
 use crate::program::Program;
 use isa::FuncId;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Default bound on the warp instructions of one CTA; a runaway loop hits it in seconds.
 pub const DEFAULT_CTA_BUDGET: u64 = 1 << 28;
@@ -90,6 +91,34 @@ impl LaunchStats {
     }
 }
 
+/// `kernel`'s compiled code at `granularity` if `engine` is the JIT (`None` for the
+/// interpreter); a compile error is reported as an unsupported-construct fault of the kernel.
+pub fn compiled(
+    program: &Program,
+    kernel: FuncId,
+    engine: Engine,
+    granularity: Granularity,
+) -> Result<Option<Arc<JitKernel>>, Box<Fault>> {
+    if engine == Engine::Interpreter {
+        return Ok(None);
+    }
+    program.jit_at(kernel, granularity).map(Some).map_err(|e| {
+        let name = program.code[kernel.index()].name.clone();
+        Box::new(Fault {
+            kind: crate::error::FaultKind::Unsupported {
+                what: format!("JIT compilation: {e}"),
+            },
+            kernel: name.clone(),
+            function: name,
+            cta: [0; 3],
+            thread: [0; 3],
+            pc: 0,
+            line: 0,
+            inst: String::new(),
+        })
+    })
+}
+
 /// Runs `kernel` over the grid. `params` is the kernel-parameter buffer laid out as
 /// [`crate::program::KernelLayout::param_offsets`] says.
 pub fn launch(
@@ -99,24 +128,7 @@ pub fn launch(
     params: &[u8],
     cfg: &LaunchConfig,
 ) -> Result<LaunchStats, Box<Fault>> {
-    let jit = match cfg.engine {
-        Engine::Interpreter => None,
-        Engine::Jit => Some(program.jit(kernel).map_err(|e| {
-            let name = program.code[kernel.index()].name.clone();
-            Box::new(Fault {
-                kind: crate::error::FaultKind::Unsupported {
-                    what: format!("JIT compilation: {e}"),
-                },
-                kernel: name.clone(),
-                function: name,
-                cta: [0; 3],
-                thread: [0; 3],
-                pc: 0,
-                line: 0,
-                inst: String::new(),
-            })
-        })?),
-    };
+    let jit = compiled(program, kernel, cfg.engine, Granularity::Runs)?;
     let layout = program.layouts[kernel.index()]
         .as_ref()
         .expect("launch of a kernel entry");

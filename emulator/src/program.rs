@@ -79,9 +79,15 @@ pub struct Program {
     pub global_addrs: Vec<Option<u64>>,
     /// Per kernel (by `FuncId`; `None` for device functions).
     pub layouts: Vec<Option<KernelLayout>>,
-    /// Compiled code per kernel, built on first use and kept with the program it points into.
-    jit: std::sync::Mutex<std::collections::HashMap<FuncId, std::sync::Arc<crate::jit::JitKernel>>>,
+    /// Compiled code per kernel and granularity, built on first use and kept with the
+    /// program it points into.
+    jit: std::sync::Mutex<JitCache>,
 }
+
+type JitCache = std::collections::HashMap<
+    (FuncId, crate::jit::Granularity),
+    std::sync::Arc<crate::jit::JitKernel>,
+>;
 
 fn align_to(x: u64, a: u64) -> u64 {
     x.next_multiple_of(a.max(1))
@@ -109,14 +115,23 @@ impl Program {
         }
     }
 
-    /// The compiled code of `kernel`, compiling it on first use.
+    /// The compiled code of `kernel` for the functional engine, compiling it on first use.
     pub fn jit(&self, kernel: FuncId) -> Result<std::sync::Arc<crate::jit::JitKernel>, String> {
+        self.jit_at(kernel, crate::jit::Granularity::Runs)
+    }
+
+    /// The compiled code of `kernel` at `granularity`, compiling it on first use.
+    pub fn jit_at(
+        &self,
+        kernel: FuncId,
+        granularity: crate::jit::Granularity,
+    ) -> Result<std::sync::Arc<crate::jit::JitKernel>, String> {
         let mut cache = self.jit.lock().expect("JIT cache lock");
-        if let Some(k) = cache.get(&kernel) {
+        if let Some(k) = cache.get(&(kernel, granularity)) {
             return Ok(k.clone());
         }
-        let compiled = std::sync::Arc::new(crate::jit::compile(self, kernel)?);
-        cache.insert(kernel, compiled.clone());
+        let compiled = std::sync::Arc::new(crate::jit::compile(self, kernel, granularity)?);
+        cache.insert((kernel, granularity), compiled.clone());
         Ok(compiled)
     }
 

@@ -1,14 +1,24 @@
 //! One CTA executed one warp instruction at a time, under the control of a timing model.
 //!
 //! The timing model decides *when* a warp's next instruction issues; [`CtaStepper::step`] then
-//! executes it through the interpreter (the functional result is the same as in functional-only
-//! mode) and reports what the timing model needs: the active and executing lanes, where each
-//! lane accesses memory, the width class of every 32-bit physical register written, and which
-//! warps a barrier released.
+//! executes it (the functional result is the same as in functional-only mode) and reports what
+//! the timing model needs: the active and executing lanes, where each lane accesses memory, the
+//! width class of every 32-bit physical register written, and which warps a barrier released.
+//!
+//! With compiled code ([`crate::jit::Granularity::Instructions`]), a lane-wise instruction
+//! executes natively, alone, at issue, and writes every register it writes back to the
+//! register file; control flow, calls, barriers and warp-wide instructions go through the
+//! interpreter. Either way the records are taken the same way, so the engine changes no
+//! statistic.
 
-use crate::cta::{Barrier, arrive, deadlock, fault, fresh_barriers, prepare_warps, try_release};
+use crate::cta::{
+    Barrier, LocalView, arrive, deadlock, fault, fresh_barriers, new_ctx, prepare_warps,
+    run_compiled, try_release,
+};
 use crate::error::{Fault, FaultKind};
 use crate::exec::{CtaEnv, Step, Target, guard_mask, memory_targets, step};
+use crate::jit::JitKernel;
+use crate::jit::ctx::JitCtx;
 use crate::launch::LaunchStats;
 use crate::warp::{WARP_SIZE, Warp, WarpState};
 use isa::{FuncId, Op, Operand, PhysReg};
@@ -85,20 +95,30 @@ pub struct CtaStepper<'a> {
     pub warps: Vec<Warp>,
     barriers: Vec<Barrier>,
     budget: u64,
+    /// Compiled instructions, their context, and what the context says of local memory.
+    jit: Option<(std::sync::Arc<JitKernel>, Box<JitCtx>, LocalView)>,
     /// Instruction counters (as in functional mode).
     pub stats: LaunchStats,
 }
 
 impl<'a> CtaStepper<'a> {
     /// Starts the CTA of `env`, reusing the warps of `pool`. `budget` bounds its warp
-    /// instructions.
-    pub fn new(env: CtaEnv<'a>, mut pool: Vec<Warp>, budget: u64) -> CtaStepper<'a> {
+    /// instructions. `jit`: the kernel compiled at [`crate::jit::Granularity::Instructions`],
+    /// or `None` to interpret every instruction.
+    pub fn new(
+        mut env: CtaEnv<'a>,
+        mut pool: Vec<Warp>,
+        budget: u64,
+        jit: Option<std::sync::Arc<JitKernel>>,
+    ) -> CtaStepper<'a> {
         prepare_warps(&env, &mut pool);
+        let jit = jit.map(|k| (k, Box::new(new_ctx(&mut env)), LocalView::default()));
         CtaStepper {
             env,
             warps: pool,
             barriers: fresh_barriers(),
             budget,
+            jit,
             stats: LaunchStats {
                 ctas: 1,
                 ..LaunchStats::default()
@@ -147,8 +167,29 @@ impl<'a> CtaStepper<'a> {
         out.writes.clear();
         out.released = 0;
         self.stats.warp_insts += 1;
-        let outcome = step(env, w, &mut self.stats.thread_insts)
-            .map_err(|(kind, lane)| Box::new(fault(env, w, kind, Some(lane))))?;
+        let outcome = match &mut self.jit {
+            Some((kernel, ctx, local_view)) => match kernel.run_at(func, top.pc) {
+                Some(run) => {
+                    // As the functional engine runs a run without a closing branch.
+                    self.stats.thread_insts += u64::from(top.mask.count_ones());
+                    self.stats.jit_insts += 1;
+                    self.stats.jit_inline += u64::from(run.inline);
+                    self.stats.jit_alu_helper += u64::from(run.alu_helper);
+                    run_compiled(env, w, i, ctx, local_view, run, top.mask)
+                        .map_err(|(kind, lane)| Box::new(fault(env, w, kind, Some(lane))))?;
+                    w.executed += 1;
+                    w.frame_mut().simt.goto(run.end);
+                    Ok(Step::Continue)
+                }
+                None => {
+                    // The interpreter may resize the warp's local memory (a call does).
+                    local_view.warp = None;
+                    step(env, w, &mut self.stats.thread_insts)
+                }
+            },
+            None => step(env, w, &mut self.stats.thread_insts),
+        }
+        .map_err(|(kind, lane)| Box::new(fault(env, w, kind, Some(lane))))?;
         // Width classes of the registers written, read from the frame the instruction ran in
         // (calls push and returns pop frames, but neither writes registers).
         if !matches!(

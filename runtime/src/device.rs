@@ -98,11 +98,13 @@ impl Device {
     /// compiled here, so launches do not pay for compilation (a compile error surfaces at
     /// launch, with the kernel named).
     pub fn load_ptx(&self, file: &str, text: &str) -> Result<Module> {
-        let module = Module::load(self.mem.clone(), file, text)?;
-        // The timing model executes through the interpreter at issue: nothing to compile.
-        if self.config.engine == emulator::Engine::Jit && self.gpu.is_none() {
-            module.precompile();
-        }
+        // The timing model executes each instruction at issue: it compiles them one by one.
+        let granularity = (self.config.engine == emulator::Engine::Jit).then_some(match self.gpu {
+            Some(_) => emulator::jit::Granularity::Instructions,
+            None => emulator::jit::Granularity::Runs,
+        });
+        let module = Module::load(self.mem.clone(), file, text, granularity)?;
+        module.precompile();
         Ok(module)
     }
 
@@ -157,6 +159,7 @@ impl Device {
                     dynamic_shared,
                     cta_budget: self.config.cta_budget,
                     regs_per_thread: self.assumed_registers(kernel),
+                    engine: self.config.engine,
                 })
                 .map_err(Error::from)?;
             return Ok(LaunchStats {

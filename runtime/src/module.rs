@@ -11,6 +11,8 @@ pub struct Module {
     pub(crate) mem: Arc<GlobalMemory>,
     /// The file name used in diagnostics.
     pub(crate) file: String,
+    /// How the device's engine compiles the module's kernels (`None`: it interprets them).
+    pub(crate) granularity: Option<emulator::jit::Granularity>,
 }
 
 /// A kernel of a loaded module (`cuModuleGetFunction`).
@@ -67,7 +69,12 @@ impl Kernel {
 }
 
 impl Module {
-    pub(crate) fn load(mem: Arc<GlobalMemory>, file: &str, text: &str) -> Result<Module> {
+    pub(crate) fn load(
+        mem: Arc<GlobalMemory>,
+        file: &str,
+        text: &str,
+        granularity: Option<emulator::jit::Granularity>,
+    ) -> Result<Module> {
         let module = frontend::compile(file, text)?;
         // `.global` and `.const` variables live in device memory; allocate them, then write
         // their initializers (which may hold each other's addresses).
@@ -103,6 +110,7 @@ impl Module {
             program,
             mem,
             file: file.to_string(),
+            granularity,
         })
     }
 
@@ -129,19 +137,21 @@ impl Module {
         }
     }
 
-    /// Compiles every kernel for the JIT engine (errors are reported again at launch).
+    /// Compiles every kernel for the device's engine, if it compiles (errors are reported
+    /// again at launch).
     pub(crate) fn precompile(&self) {
-        for (id, _) in self.program.module.kernels() {
-            let _ = self.program.jit(id);
-        }
+        let _ = self.jit_compile_seconds();
     }
 
-    /// Seconds the JIT spent compiling this module's kernels so far.
+    /// Seconds the JIT spent compiling this module's kernels (0 with the interpreter).
     pub fn jit_compile_seconds(&self) -> f64 {
+        let Some(granularity) = self.granularity else {
+            return 0.0;
+        };
         self.program
             .module
             .kernels()
-            .filter_map(|(id, _)| self.program.jit(id).ok())
+            .filter_map(|(id, _)| self.program.jit_at(id, granularity).ok())
             .map(|k| k.compile_seconds)
             .sum()
     }

@@ -1,6 +1,7 @@
 //! Every sample under the timing model: it validates exactly as in functional mode and executes
 //! the same instructions; timing results are deterministic (run to run, whatever the host
-//! thread setting) and do not depend on skipping idle cycles; every preset runs.
+//! thread setting), do not depend on skipping idle cycles or on the engine executing each
+//! instruction; every preset runs.
 
 use runtime::{Device, DeviceConfig, LaunchStats, TimingReport};
 use timing::GpuConfig;
@@ -73,6 +74,30 @@ fn every_sample_validates_under_the_timing_model_with_the_functional_instruction
         assert!(total.gpu_sim_cycle > 0, "{}", s.name());
         let occupancy = total.occupancy.expect("occupancy");
         assert!(occupancy.ctas_per_sm >= 1, "{}", s.name());
+    }
+}
+
+/// Compiled instructions (the default engine) and the interpreter give the timing model the
+/// same records: every statistic of every sample is identical.
+#[test]
+fn every_sample_times_identically_under_the_jit_and_the_interpreter() {
+    let interpreted = Device::new(DeviceConfig {
+        timing: Some(GpuConfig::preset("gtx480")),
+        host_threads: 1,
+        engine: emulator::Engine::Interpreter,
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let compiled = timed_device(GpuConfig::preset("gtx480"), 1);
+    for s in registry::all() {
+        let (_, i) = run(&interpreted, s);
+        let (_, j) = run(&compiled, s);
+        assert_eq!(
+            comparable(&j.unwrap()),
+            comparable(&i.unwrap()),
+            "{}: timing under the JIT against the interpreter",
+            s.name()
+        );
     }
 }
 

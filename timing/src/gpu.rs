@@ -49,6 +49,9 @@ pub struct TimedLaunch<'a> {
     /// Registers per thread for occupancy, if not the register allocator's count (for example
     /// `ptxas`'s).
     pub regs_per_thread: Option<u32>,
+    /// What executes each instruction at issue: the JIT (compiled one instruction at a time)
+    /// or the interpreter. Every statistic is the same either way.
+    pub engine: emulator::Engine,
 }
 
 /// The simulated GPU.
@@ -93,6 +96,13 @@ impl Gpu {
                 shared_bytes: layout.dynamic_offset + l.dynamic_shared,
             },
         )?;
+        let jit = emulator::launch::compiled(
+            program,
+            l.kernel,
+            l.engine,
+            emulator::jit::Granularity::Instructions,
+        )
+        .map_err(SimError::Fault)?;
         let code = DecodedProgram::new(program, cfg);
         let mut sms: Vec<Sm> = (0..cfg.gpu.sms)
             .map(|i| Sm::new(i, cfg, &code, allocated.max(1)))
@@ -149,7 +159,7 @@ impl Gpu {
                     block: l.block,
                     warps_per_cta: occ.warps_per_cta,
                 };
-                sms[i].launch(CtaStepper::new(env, warps, l.cta_budget));
+                sms[i].launch(CtaStepper::new(env, warps, l.cta_budget, jit.clone()));
                 next_cta += 1;
                 rr = (i + 1) % n;
             }

@@ -141,8 +141,23 @@ pub(crate) fn placement(op: &Op) -> Placement {
     }
 }
 
+/// How much one compiled function executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Granularity {
+    /// Runs of straight-line code: the functional engine.
+    Runs,
+    /// One lane-wise instruction per function, writing every register it writes back to the
+    /// register file: the timing model, which executes each instruction at issue and reads
+    /// the values it wrote. Warp-wide instructions are left to the interpreter.
+    Instructions,
+}
+
 /// Compiles `kernel` of `program` and every function it may call.
-pub fn compile(program: &Program, kernel: FuncId) -> Result<JitKernel, String> {
+pub fn compile(
+    program: &Program,
+    kernel: FuncId,
+    granularity: Granularity,
+) -> Result<JitKernel, String> {
     let start = std::time::Instant::now();
     let mut builder = JITBuilder::with_isa(
         translate::host_isa()?,
@@ -150,7 +165,8 @@ pub fn compile(program: &Program, kernel: FuncId) -> Result<JitKernel, String> {
     );
     translate::register_helpers(&mut builder);
     let mut module = JITModule::new(builder);
-    let mut t = translate::Translator::new(&mut module, program, kernel)?;
+    let per_instruction = granularity == Granularity::Instructions;
+    let mut t = translate::Translator::new(&mut module, program, kernel, per_instruction)?;
     let mut pending = Vec::new();
     let mut interpreted_static = 0;
     for func in crate::program::reachable_functions(&program.module, kernel) {
@@ -164,8 +180,14 @@ pub fn compile(program: &Program, kernel: FuncId) -> Result<JitKernel, String> {
             .chain(block_starts(program, func))
             .collect();
         while pc < n {
-            if placement(&code.insts[pc as usize].op) == Placement::Engine {
+            let place = placement(&code.insts[pc as usize].op);
+            if place == Placement::Engine || (per_instruction && place == Placement::Warp) {
                 interpreted_static += 1;
+                pc += 1;
+                continue;
+            }
+            if per_instruction {
+                pending.push((func, t.translate(func, pc, pc + 1, false)?));
                 pc += 1;
                 continue;
             }

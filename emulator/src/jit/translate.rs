@@ -83,6 +83,8 @@ pub(super) struct Translator<'a> {
     keep: Vec<Option<Keep>>,
     /// Print each run's Cranelift IR and machine code to stderr (`WARPSIM_JIT_DISASM` set).
     dump: bool,
+    /// Store every register an instruction writes, live or not (the timing model reads them).
+    store_all: bool,
 }
 
 /// For one function: the registers live after each instruction (by PC), and the registers
@@ -93,10 +95,12 @@ pub(super) struct Keep {
     /// Registers every lane of a warp holds the same value of (see
     /// [`super::uniform::kernel_uniform`]).
     uniform: Vec<VReg>,
+    /// Every register written is kept, live or not.
+    all: bool,
 }
 
 impl Keep {
-    fn compute(program: &Program, layout: &KernelLayout, func: FuncId) -> Keep {
+    fn compute(program: &Program, layout: &KernelLayout, func: FuncId, all: bool) -> Keep {
         let f = program.module.function(func);
         let n = program.code[func.index()].reg_types.len();
         let cfg = isa::Cfg::compute(f);
@@ -117,13 +121,15 @@ impl Keep {
             live_after,
             warp_read,
             uniform: super::uniform::kernel_uniform(program, layout, func),
+            all,
         }
     }
 
     /// Whether register `r`, written before PC `pc`, must be in the register file after `pc`.
     fn needed_after(&self, pc: u32, r: VReg) -> bool {
         let i = r.index();
-        self.warp_read.contains(i)
+        self.all
+            || self.warp_read.contains(i)
             || self
                 .live_after
                 .get(pc as usize)
@@ -132,10 +138,12 @@ impl Keep {
 }
 
 impl<'a> Translator<'a> {
+    /// `store_all`: store every register written, live or not.
     pub fn new(
         module: &'a mut JITModule,
         program: &'a Program,
         kernel: FuncId,
+        store_all: bool,
     ) -> Result<Translator<'a>, String> {
         let ptr = module.target_config().pointer_type();
         let sig = |params: &[types::Type], ret: types::Type| {
@@ -185,6 +193,7 @@ impl<'a> Translator<'a> {
             counter: 0,
             keep: (0..program.code.len()).map(|_| None).collect(),
             dump: std::env::var_os("WARPSIM_JIT_DISASM").is_some(),
+            store_all,
         })
     }
 
@@ -207,10 +216,10 @@ impl<'a> Translator<'a> {
             .push(AbiParam::new(types::I32));
         self.counter += 1;
         self.ctx.func.name = UserFuncName::user(0, self.counter);
-        let (program, layout) = (self.program, self.layout);
+        let (program, layout, store_all) = (self.program, self.layout, self.store_all);
         let code = &program.code[func.index()];
-        let keep =
-            self.keep[func.index()].get_or_insert_with(|| Keep::compute(program, layout, func));
+        let keep = self.keep[func.index()]
+            .get_or_insert_with(|| Keep::compute(program, layout, func, store_all));
         let mut counts = (0u32, 0u32, 0u32);
         {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
