@@ -454,7 +454,7 @@ impl Sample for Leukocyte {
     fn size_description(&self, size: Size) -> String {
         let p = params(size);
         format!(
-            "{} × {} frames (detection rows {}..={}), {} cells, {} tracked frame(s), ≤ {} MGVF iterations",
+            "{} × {} frames (detection rows {}..={}), {} cell(s), {} tracked frame(s), ≤ {} MGVF iterations",
             p.width,
             p.height,
             p.top,
