@@ -48,6 +48,10 @@ struct WarpSlot {
     /// The scoreboard refused the instruction at the head of the buffer (`Some(long)`); it
     /// cannot change its mind before one of this warp's writes completes.
     sb_wait: Option<bool>,
+    /// The instruction at the head of the buffer passed the scoreboard and needs this unit: it
+    /// stays issuable (as far as the scoreboard goes) until the warp issues, since only this
+    /// warp's issues add pending writes.
+    sb_ok: Option<Unit>,
     /// The warp executed its last instruction.
     exited: bool,
 }
@@ -171,6 +175,7 @@ impl<'a> Sm<'a> {
                     classes: vec![(1, 1); regs_per_thread as usize],
                     outstanding: 0,
                     sb_wait: None,
+                    sb_ok: None,
                     exited: false,
                 })
                 .collect(),
@@ -251,6 +256,7 @@ impl<'a> Sm<'a> {
             w.classes.resize(self.regs_per_thread, (1, 1));
             w.outstanding = 0;
             w.sb_wait = None;
+            w.sb_ok = None;
             self.data_wait_mask &= !(1 << s);
             w.exited = stepper.warps[index].state == emulator::warp::WarpState::Done;
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
@@ -526,6 +532,11 @@ impl<'a> Sm<'a> {
                 }
                 continue;
             }
+            // Refusals that change nothing, decided without decoding (as `try_issue` would).
+            if let Some(r) = self.quick_refusal(slot, now) {
+                reason = reason.max(r);
+                continue;
+            }
             match self.try_issue(slot, now, None) {
                 Ok(unit) => {
                     issued = 1;
@@ -566,6 +577,35 @@ impl<'a> Sm<'a> {
         Ok(())
     }
 
+    /// Why the warp in `slot` cannot issue this cycle, when that follows from its cached state
+    /// alone and `try_issue` would change nothing but the counters (which this updates the
+    /// same way); `None` otherwise (`try_issue` decides).
+    #[inline]
+    fn quick_refusal(&mut self, slot: usize, now: u64) -> Option<Stall> {
+        let w = &self.warps[slot];
+        if !w.live || w.exited {
+            return Some(Stall::Idle);
+        }
+        let Some((func, pc)) = w.next else {
+            return Some(Stall::Barrier);
+        };
+        match w.ibuf.front() {
+            Some(&(f, p, at)) if f == func && p == pc => {
+                if at > now {
+                    return Some(Stall::Fetch);
+                }
+            }
+            Some(_) => return None,
+            None => return Some(Stall::Fetch),
+        }
+        let unit = w.sb_ok?;
+        if self.cycle_no_cu & (1u8 << unit.index()) != 0 {
+            self.cycle_collector_full += 1;
+            return Some(Stall::Structural);
+        }
+        None
+    }
+
     /// Issues the next instruction of the warp in `slot` if it can go this cycle. A second
     /// instruction in the same cycle (`after`) must use a different unit.
     fn try_issue(&mut self, slot: usize, now: u64, after: Option<Unit>) -> Result<Unit, Issue> {
@@ -585,6 +625,7 @@ impl<'a> Sm<'a> {
             Some(_) => {
                 // The warp went elsewhere (a branch, a call, a return): refetch.
                 w.ibuf.clear();
+                w.sb_ok = None;
                 self.fetch_mask |= 1 << slot;
                 self.active = true;
                 return Err(Issue::Stall(Stall::Fetch));
@@ -595,15 +636,19 @@ impl<'a> Sm<'a> {
         if after.is_some_and(|u| u == d.unit) {
             return Err(Issue::Stall(Stall::Structural));
         }
-        let wait = match w.sb_wait {
-            Some(long) => Some(long),
-            None => match w.sb.check(&d.sb_reads, &d.sb_writes) {
+        let wait = match (w.sb_wait, w.sb_ok) {
+            (Some(long), _) => Some(long),
+            (None, Some(_)) => None,
+            (None, None) => match w.sb.check(&d.sb_reads, &d.sb_writes) {
                 Ok(()) => None,
                 Err(Hazard::Pending { long }) => Some(long),
                 Err(Hazard::Full) => Some(false),
             },
         };
         w.sb_wait = wait;
+        if wait.is_none() {
+            w.sb_ok = Some(d.unit);
+        }
         if wait.is_some() {
             self.data_wait_mask |= 1 << slot;
         }
@@ -630,6 +675,7 @@ impl<'a> Sm<'a> {
             .step(w.index, &mut self.exec)
             .map_err(Issue::Fault)?;
         w.ibuf.pop_front();
+        w.sb_ok = None;
         let exec = &self.exec;
         let stats = &mut self.stats;
         stats.warp_insts += 1;
@@ -674,8 +720,9 @@ impl<'a> Sm<'a> {
         while released != 0 {
             let i = released.trailing_zeros() as usize;
             released &= released - 1;
-            let other = cta.slots[i];
-            self.warps[other].next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
+            let other = &mut self.warps[cta.slots[i]];
+            other.next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
+            other.sb_ok = None;
             self.active = true;
         }
         // In-flight entries are recycled with their buffers: no allocation per instruction.
