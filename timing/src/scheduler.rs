@@ -109,6 +109,26 @@ impl Scheduler {
         self.stale = false;
     }
 
+    /// The slots to consider this cycle, in priority order, lent without copying: give the
+    /// vector back with [`Scheduler::put_order`] (changes made meanwhile, such as an issue,
+    /// take effect at the next call).
+    pub fn take_order(&mut self) -> Vec<usize> {
+        if self.policy == SchedulerPolicy::TwoLevel && self.pool.len() < self.active_size {
+            self.stale |= !self.pending.is_empty();
+        }
+        let mut out = std::mem::take(&mut self.cached);
+        if self.stale {
+            self.compute(&mut out);
+            self.stale = false;
+        }
+        out
+    }
+
+    /// Returns the vector lent by [`Scheduler::take_order`].
+    pub fn put_order(&mut self, order: Vec<usize>) {
+        self.cached = order;
+    }
+
     fn compute(&mut self, out: &mut Vec<usize>) {
         out.clear();
         match self.policy {

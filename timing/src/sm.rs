@@ -111,7 +111,6 @@ pub struct Sm<'a> {
     fetch_rr: usize,
     regs_per_thread: usize,
     exec: Executed,
-    order: Vec<usize>,
     ready: Vec<usize>,
     /// Whether anything issued this cycle (for the watchdog).
     pub issued: bool,
@@ -199,7 +198,6 @@ impl<'a> Sm<'a> {
             fetch_rr: 0,
             regs_per_thread: regs_per_thread as usize,
             exec: Executed::default(),
-            order: Vec::new(),
             ready: Vec::new(),
             issued: false,
             active: false,
@@ -510,8 +508,7 @@ impl<'a> Sm<'a> {
             self.cycle_stalls[if mine == 0 { 5 } else { 2 }] += 1;
             return Ok(());
         }
-        let mut order = std::mem::take(&mut self.order);
-        self.schedulers[s].order(&mut order);
+        let order = self.schedulers[s].take_order();
         let mut reason = Stall::Idle;
         let mut issued = 0;
         for &slot in &order {
@@ -559,12 +556,12 @@ impl<'a> Sm<'a> {
                     self.active |= self.schedulers[s].demote(slot);
                 }
                 Err(Issue::Fault(f)) => {
-                    self.order = order;
+                    self.schedulers[s].put_order(order);
                     return Err(f);
                 }
             }
         }
-        self.order = order;
+        self.schedulers[s].put_order(order);
         let outcome = match (issued > 0, reason) {
             (true, _) => 0,
             (false, Stall::Structural) => 1,
