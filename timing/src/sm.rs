@@ -127,6 +127,11 @@ pub struct Sm<'a> {
     data_wait_mask: u64,
     /// Warp slots holding a warp that has not exited.
     running_mask: u64,
+    /// Running warps waiting at a barrier (no next instruction), and running warps with a next
+    /// instruction but an empty instruction buffer: exact copies of their slots' state, kept by
+    /// [`Sm::sync_head`], so the schedulers refuse them without touching the slots.
+    barrier_mask: u64,
+    empty_mask: u64,
     /// Warp slots of each scheduler.
     scheduler_masks: Vec<u64>,
     /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
@@ -206,6 +211,8 @@ impl<'a> Sm<'a> {
             fetch_mask: 0,
             data_wait_mask: 0,
             running_mask: 0,
+            barrier_mask: 0,
+            empty_mask: 0,
             scheduler_masks: (0..n)
                 .map(|s| (s..max_warps).step_by(n).fold(0u64, |m, w| m | (1 << w)))
                 .collect(),
@@ -263,6 +270,7 @@ impl<'a> Sm<'a> {
                 self.running_mask |= 1 << s;
             }
             self.live_warps += 1;
+            self.sync_head(s);
             let n = self.schedulers.len();
             self.schedulers[s % n].launched(s);
             slots.push(s);
@@ -503,9 +511,19 @@ impl<'a> Sm<'a> {
     fn schedule(&mut self, s: usize, now: u64) -> Result<(), Box<Fault>> {
         let two_level = self.cfg.sm.scheduler == crate::config::SchedulerPolicy::TwoLevel;
         let mine = self.scheduler_masks[s] & self.running_mask;
-        if !two_level && mine & !self.data_wait_mask == 0 {
-            // Every warp of this scheduler waits on the scoreboard (or there is none).
-            self.cycle_stalls[if mine == 0 { 5 } else { 2 }] += 1;
+        if !two_level && mine & !(self.data_wait_mask | self.barrier_mask | self.empty_mask) == 0 {
+            // Every warp of this scheduler waits on the scoreboard, at a barrier or for a fetch
+            // (or there is none): the most advanced of those reasons.
+            let outcome = if mine & self.data_wait_mask != 0 {
+                2
+            } else if mine & self.empty_mask != 0 {
+                3
+            } else if mine & self.barrier_mask != 0 {
+                4
+            } else {
+                5
+            };
+            self.cycle_stalls[outcome] += 1;
             return Ok(());
         }
         let order = self.schedulers[s].take_order();
@@ -517,9 +535,19 @@ impl<'a> Sm<'a> {
             if self.running_mask & bit == 0 {
                 continue;
             }
-            if self.data_wait_mask & bit != 0 && !two_level {
-                reason = reason.max(Stall::Data);
-                continue;
+            if !two_level {
+                if self.data_wait_mask & bit != 0 {
+                    reason = reason.max(Stall::Data);
+                    continue;
+                }
+                if self.barrier_mask & bit != 0 {
+                    reason = reason.max(Stall::Barrier);
+                    continue;
+                }
+                if self.empty_mask & bit != 0 {
+                    reason = reason.max(Stall::Fetch);
+                    continue;
+                }
             }
             let w = &self.warps[slot];
             if let Some(long) = w.sb_wait {
@@ -574,6 +602,18 @@ impl<'a> Sm<'a> {
         Ok(())
     }
 
+    /// Refreshes the slot's bits of `barrier_mask` and `empty_mask` after its warp's state
+    /// changed.
+    #[inline]
+    fn sync_head(&mut self, slot: usize) {
+        sync_bits(
+            &self.warps[slot],
+            slot,
+            &mut self.barrier_mask,
+            &mut self.empty_mask,
+        );
+    }
+
     /// Why the warp in `slot` cannot issue this cycle, when that follows from its cached state
     /// alone and `try_issue` would change nothing but the counters (which this updates the
     /// same way); `None` otherwise (`try_issue` decides).
@@ -625,6 +665,7 @@ impl<'a> Sm<'a> {
                 w.sb_ok = None;
                 self.fetch_mask |= 1 << slot;
                 self.active = true;
+                self.sync_head(slot);
                 return Err(Issue::Stall(Stall::Fetch));
             }
             None => return Err(Issue::Stall(Stall::Fetch)),
@@ -712,14 +753,17 @@ impl<'a> Sm<'a> {
         if w.ibuf.is_empty() && !w.exited {
             self.fetch_mask |= 1 << slot;
         }
+        sync_bits(w, slot, &mut self.barrier_mask, &mut self.empty_mask);
         // A barrier this instruction completed lets other warps go.
         let mut released = self.exec.released;
         while released != 0 {
             let i = released.trailing_zeros() as usize;
             released &= released - 1;
-            let other = &mut self.warps[cta.slots[i]];
-            other.next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
-            other.sb_ok = None;
+            let other = cta.slots[i];
+            let o = &mut self.warps[other];
+            o.next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
+            o.sb_ok = None;
+            sync_bits(o, other, &mut self.barrier_mask, &mut self.empty_mask);
             self.active = true;
         }
         // In-flight entries are recycled with their buffers: no allocation per instruction.
@@ -781,6 +825,7 @@ impl<'a> Sm<'a> {
             for p in pc..(pc + count).min(len) {
                 w.ibuf.push_back((func, p, ready));
             }
+            self.sync_head(s);
             self.fetch_mask &= !(1 << s);
             self.fetch_rr = (s + 1) % n;
             self.active = true;
@@ -804,6 +849,7 @@ impl<'a> Sm<'a> {
             for &s in &cta.slots {
                 self.warps[s].live = false;
                 self.running_mask &= !(1 << s);
+                self.sync_head(s);
                 self.live_warps -= 1;
                 self.fetch_mask &= !(1 << s);
                 let n = self.schedulers.len();
@@ -878,6 +924,17 @@ impl<'a> Sm<'a> {
             ));
         }
     }
+}
+
+/// Sets or clears the slot's bits of the barrier and empty-buffer masks from its state.
+#[inline]
+fn sync_bits(w: &WarpSlot, slot: usize, barrier_mask: &mut u64, empty_mask: &mut u64) {
+    let bit = 1u64 << slot;
+    let running = w.live && !w.exited;
+    let at_barrier = running && w.next.is_none();
+    let empty = running && w.next.is_some() && w.ibuf.is_empty();
+    *barrier_mask = (*barrier_mask & !bit) | if at_barrier { bit } else { 0 };
+    *empty_mask = (*empty_mask & !bit) | if empty { bit } else { 0 };
 }
 
 /// Why an instruction did not issue.
