@@ -127,11 +127,8 @@ pub struct Sm<'a> {
     data_wait_mask: u64,
     /// Warp slots holding a warp that has not exited.
     running_mask: u64,
-    /// Running warps waiting at a barrier (no next instruction), and running warps with a next
-    /// instruction but an empty instruction buffer: exact copies of their slots' state, kept by
-    /// [`Sm::sync_head`], so the schedulers refuse them without touching the slots.
-    barrier_mask: u64,
-    empty_mask: u64,
+    /// What the schedulers need of each warp slot, in compact form.
+    heads: Heads,
     /// Warp slots of each scheduler.
     scheduler_masks: Vec<u64>,
     /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
@@ -211,8 +208,12 @@ impl<'a> Sm<'a> {
             fetch_mask: 0,
             data_wait_mask: 0,
             running_mask: 0,
-            barrier_mask: 0,
-            empty_mask: 0,
+            heads: Heads {
+                barrier: 0,
+                empty: 0,
+                at: vec![0; max_warps],
+                ok: vec![NO_UNIT; max_warps],
+            },
             scheduler_masks: (0..n)
                 .map(|s| (s..max_warps).step_by(n).fold(0u64, |m, w| m | (1 << w)))
                 .collect(),
@@ -511,14 +512,15 @@ impl<'a> Sm<'a> {
     fn schedule(&mut self, s: usize, now: u64) -> Result<(), Box<Fault>> {
         let two_level = self.cfg.sm.scheduler == crate::config::SchedulerPolicy::TwoLevel;
         let mine = self.scheduler_masks[s] & self.running_mask;
-        if !two_level && mine & !(self.data_wait_mask | self.barrier_mask | self.empty_mask) == 0 {
+        if !two_level && mine & !(self.data_wait_mask | self.heads.barrier | self.heads.empty) == 0
+        {
             // Every warp of this scheduler waits on the scoreboard, at a barrier or for a fetch
             // (or there is none): the most advanced of those reasons.
             let outcome = if mine & self.data_wait_mask != 0 {
                 2
-            } else if mine & self.empty_mask != 0 {
+            } else if mine & self.heads.empty != 0 {
                 3
-            } else if mine & self.barrier_mask != 0 {
+            } else if mine & self.heads.barrier != 0 {
                 4
             } else {
                 5
@@ -535,26 +537,17 @@ impl<'a> Sm<'a> {
             if self.running_mask & bit == 0 {
                 continue;
             }
-            if !two_level {
-                if self.data_wait_mask & bit != 0 {
+            if two_level {
+                if let Some(long) = self.warps[slot].sb_wait {
                     reason = reason.max(Stall::Data);
+                    if long {
+                        self.active |= self.schedulers[s].demote(slot);
+                    }
                     continue;
                 }
-                if self.barrier_mask & bit != 0 {
-                    reason = reason.max(Stall::Barrier);
-                    continue;
-                }
-                if self.empty_mask & bit != 0 {
-                    reason = reason.max(Stall::Fetch);
-                    continue;
-                }
-            }
-            let w = &self.warps[slot];
-            if let Some(long) = w.sb_wait {
+            } else if self.data_wait_mask & bit != 0 {
+                // (`sb_wait` is set exactly when this bit is.)
                 reason = reason.max(Stall::Data);
-                if long {
-                    self.active |= self.schedulers[s].demote(slot);
-                }
                 continue;
             }
             // Refusals that change nothing, decided without decoding (as `try_issue` would).
@@ -602,41 +595,27 @@ impl<'a> Sm<'a> {
         Ok(())
     }
 
-    /// Refreshes the slot's bits of `barrier_mask` and `empty_mask` after its warp's state
-    /// changed.
+    /// Refreshes the slot's entry of `heads` after its warp's state changed.
     #[inline]
     fn sync_head(&mut self, slot: usize) {
-        sync_bits(
-            &self.warps[slot],
-            slot,
-            &mut self.barrier_mask,
-            &mut self.empty_mask,
-        );
+        self.heads.sync(&self.warps[slot], slot);
     }
 
     /// Why the warp in `slot` cannot issue this cycle, when that follows from its cached state
     /// alone and `try_issue` would change nothing but the counters (which this updates the
     /// same way); `None` otherwise (`try_issue` decides).
     #[inline]
+    /// The caller checked that the slot's warp is running.
     fn quick_refusal(&mut self, slot: usize, now: u64) -> Option<Stall> {
-        let w = &self.warps[slot];
-        if !w.live || w.exited {
-            return Some(Stall::Idle);
-        }
-        let Some((func, pc)) = w.next else {
+        let bit = 1u64 << slot;
+        if self.heads.barrier & bit != 0 {
             return Some(Stall::Barrier);
-        };
-        match w.ibuf.front() {
-            Some(&(f, p, at)) if f == func && p == pc => {
-                if at > now {
-                    return Some(Stall::Fetch);
-                }
-            }
-            Some(_) => return None,
-            None => return Some(Stall::Fetch),
         }
-        let unit = w.sb_ok?;
-        if self.cycle_no_cu & (1u8 << unit.index()) != 0 {
+        if self.heads.empty & bit != 0 || self.heads.at[slot] > now {
+            return Some(Stall::Fetch);
+        }
+        let unit = self.heads.ok[slot];
+        if unit != NO_UNIT && self.cycle_no_cu & (1u8 << unit) != 0 {
             self.cycle_collector_full += 1;
             return Some(Stall::Structural);
         }
@@ -686,6 +665,7 @@ impl<'a> Sm<'a> {
         w.sb_wait = wait;
         if wait.is_none() {
             w.sb_ok = Some(d.unit);
+            self.heads.ok[slot] = d.unit.index() as u8;
         }
         if wait.is_some() {
             self.data_wait_mask |= 1 << slot;
@@ -753,7 +733,7 @@ impl<'a> Sm<'a> {
         if w.ibuf.is_empty() && !w.exited {
             self.fetch_mask |= 1 << slot;
         }
-        sync_bits(w, slot, &mut self.barrier_mask, &mut self.empty_mask);
+        self.heads.sync(w, slot);
         // A barrier this instruction completed lets other warps go.
         let mut released = self.exec.released;
         while released != 0 {
@@ -763,7 +743,7 @@ impl<'a> Sm<'a> {
             let o = &mut self.warps[other];
             o.next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
             o.sb_ok = None;
-            sync_bits(o, other, &mut self.barrier_mask, &mut self.empty_mask);
+            self.heads.sync(o, other);
             self.active = true;
         }
         // In-flight entries are recycled with their buffers: no allocation per instruction.
@@ -926,15 +906,39 @@ impl<'a> Sm<'a> {
     }
 }
 
-/// Sets or clears the slot's bits of the barrier and empty-buffer masks from its state.
-#[inline]
-fn sync_bits(w: &WarpSlot, slot: usize, barrier_mask: &mut u64, empty_mask: &mut u64) {
-    let bit = 1u64 << slot;
-    let running = w.live && !w.exited;
-    let at_barrier = running && w.next.is_none();
-    let empty = running && w.next.is_some() && w.ibuf.is_empty();
-    *barrier_mask = (*barrier_mask & !bit) | if at_barrier { bit } else { 0 };
-    *empty_mask = (*empty_mask & !bit) | if empty { bit } else { 0 };
+/// No unit (in [`Heads::ok`]).
+const NO_UNIT: u8 = u8::MAX;
+
+/// Exact copies of the issue-relevant state of each warp slot, refreshed by [`Heads::sync`]
+/// whenever that state changes, so the schedulers refuse most warps without touching the slots
+/// (and their instruction buffers).
+struct Heads {
+    /// Running warps waiting at a barrier (no next instruction).
+    barrier: u64,
+    /// Running warps with a next instruction but an empty instruction buffer.
+    empty: u64,
+    /// Cycle the instruction at the head of the buffer is available, when it is the warp's
+    /// next instruction; 0 when it is another (`try_issue` refetches).
+    at: Vec<u64>,
+    /// `sb_ok` as a unit index, or [`NO_UNIT`].
+    ok: Vec<u8>,
+}
+
+impl Heads {
+    #[inline]
+    fn sync(&mut self, w: &WarpSlot, slot: usize) {
+        let bit = 1u64 << slot;
+        let running = w.live && !w.exited;
+        let at_barrier = running && w.next.is_none();
+        let empty = running && w.next.is_some() && w.ibuf.is_empty();
+        self.barrier = (self.barrier & !bit) | if at_barrier { bit } else { 0 };
+        self.empty = (self.empty & !bit) | if empty { bit } else { 0 };
+        self.at[slot] = match (w.next, w.ibuf.front()) {
+            (Some((f, p)), Some(&(bf, bp, at))) if f == bf && p == bp => at,
+            _ => 0,
+        };
+        self.ok[slot] = w.sb_ok.map_or(NO_UNIT, |u| u.index() as u8);
+    }
 }
 
 /// Why an instruction did not issue.
