@@ -122,6 +122,8 @@ pub struct OperandCollector {
     by_age: Vec<usize>,
     /// Units with operands still to read (bit per unit).
     reading: u64,
+    /// Busy units with every operand read (bit per unit).
+    collected: u64,
     /// Free units (bit per unit), and the units of each class (by `CuClass as usize`).
     free: u64,
     class_units: [u64; 6],
@@ -188,6 +190,7 @@ impl OperandCollector {
             preferred,
             by_age: Vec::with_capacity(units.len()),
             reading: 0,
+            collected: 0,
             units,
             map: BankMap::new(cfg),
             rr: 0,
@@ -229,7 +232,9 @@ impl OperandCollector {
             .extend(regs.iter().map(|&r| (map.bank(warp, r), r)));
         self.by_age.push(cu);
         self.free &= !(1 << cu);
-        if !regs.is_empty() {
+        if regs.is_empty() {
+            self.collected |= 1 << cu;
+        } else {
             self.reading |= 1 << cu;
         }
     }
@@ -280,6 +285,7 @@ impl OperandCollector {
             });
             if u.pending.is_empty() {
                 self.reading &= !(1 << i);
+                self.collected |= 1 << i;
             }
         }
         // The priority rotates only in cycles that granted something, so a cycle without
@@ -300,10 +306,15 @@ impl OperandCollector {
     /// `now`), oldest first.
     pub fn ready(&self, now: u64, out: &mut Vec<usize>) {
         out.clear();
-        out.extend(self.by_age.iter().copied().filter(|&i| {
-            let u = &self.units[i];
-            u.pending.is_empty() && u.alloc_cycle < now
-        }));
+        if self.collected == 0 {
+            return;
+        }
+        out.extend(
+            self.by_age
+                .iter()
+                .copied()
+                .filter(|&i| self.collected & (1 << i) != 0 && self.units[i].alloc_cycle < now),
+        );
     }
 
     /// Frees collector unit `cu` (its instruction dispatched).
@@ -312,6 +323,7 @@ impl OperandCollector {
         u.busy = false;
         self.by_age.retain(|&i| i != cu);
         self.free |= 1 << cu;
+        self.collected &= !(1 << cu);
         self.stats.collector_wait_cycles += now - u.alloc_cycle;
     }
 

@@ -452,9 +452,11 @@ impl<'a> Sm<'a> {
             if budget == 0 {
                 break;
             }
-            let inst = self.collector.units[cu].inst;
-            let f = &self.inflight[inst];
-            if f.unit == Unit::LdSt {
+            let (inst, unit) = {
+                let u = &self.collector.units[cu];
+                (u.inst, u.unit)
+            };
+            if unit == Unit::LdSt {
                 let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
                     continue;
                 };
@@ -466,10 +468,13 @@ impl<'a> Sm<'a> {
                     busy_until,
                 });
             } else {
-                let pipes = &mut self.pipes[f.unit.index()];
+                // The unit's class is the collector unit's copy: the in-flight entry is read
+                // only when the instruction goes.
+                let pipes = &mut self.pipes[unit.index()];
                 let Some(p) = pipes.iter().position(|&free| free <= now) else {
                     continue;
                 };
+                let f = &self.inflight[inst];
                 pipes[p] = now + u64::from(f.initiation);
                 let done = now + u64::from(f.latency.max(1));
                 self.schedule_writeback(done, inst);
