@@ -517,42 +517,51 @@ impl<'a> Sm<'a> {
     fn schedule(&mut self, s: usize, now: u64) -> Result<(), Box<Fault>> {
         let two_level = self.cfg.sm.scheduler == crate::config::SchedulerPolicy::TwoLevel;
         let mine = self.scheduler_masks[s] & self.running_mask;
-        if !two_level && mine & !(self.data_wait_mask | self.heads.barrier | self.heads.empty) == 0
-        {
-            // Every warp of this scheduler waits on the scoreboard, at a barrier or for a fetch
-            // (or there is none): the most advanced of those reasons.
-            let outcome = if mine & self.data_wait_mask != 0 {
-                2
-            } else if mine & self.heads.empty != 0 {
-                3
-            } else if mine & self.heads.barrier != 0 {
-                4
+        // Warps refused on the masks alone (scoreboard, barrier, empty buffer) contribute the
+        // most advanced of those reasons, wherever they are in the order; the others are
+        // considered in order. (The two-level policy demotes warps as it meets them, so it
+        // considers every running warp in order.)
+        let mut reason = Stall::Idle;
+        let mut remaining = mine;
+        if !two_level {
+            let refused = mine & (self.data_wait_mask | self.heads.barrier | self.heads.empty);
+            reason = if refused & self.data_wait_mask != 0 {
+                Stall::Data
+            } else if refused & self.heads.empty != 0 {
+                Stall::Fetch
+            } else if refused & self.heads.barrier != 0 {
+                Stall::Barrier
             } else {
-                5
+                Stall::Idle
             };
-            self.cycle_stalls[outcome] += 1;
-            return Ok(());
+            remaining = mine & !refused;
+            if remaining == 0 {
+                let outcome = match reason {
+                    Stall::Data => 2,
+                    Stall::Fetch => 3,
+                    Stall::Barrier => 4,
+                    _ => 5,
+                };
+                self.cycle_stalls[outcome] += 1;
+                return Ok(());
+            }
         }
         let order = self.schedulers[s].take_order();
-        let mut reason = Stall::Idle;
         let mut issued = 0;
         for &slot in &order {
-            // Fast refusals, without decoding: most warps wait on a result most cycles.
+            if remaining == 0 {
+                break;
+            }
             let bit = 1u64 << slot;
-            if self.running_mask & bit == 0 {
+            if remaining & bit == 0 {
                 continue;
             }
-            if two_level {
-                if let Some(long) = self.warps[slot].sb_wait {
-                    reason = reason.max(Stall::Data);
-                    if long {
-                        self.active |= self.schedulers[s].demote(slot);
-                    }
-                    continue;
-                }
-            } else if self.data_wait_mask & bit != 0 {
-                // (`sb_wait` is set exactly when this bit is.)
+            remaining &= !bit;
+            if two_level && let Some(long) = self.warps[slot].sb_wait {
                 reason = reason.max(Stall::Data);
+                if long {
+                    self.active |= self.schedulers[s].demote(slot);
+                }
                 continue;
             }
             // Refusals that change nothing, decided without decoding (as `try_issue` would).
