@@ -9,6 +9,7 @@
 use crate::collector::OperandCollector;
 use crate::config::GpuConfig;
 use crate::decode::{Control, DecodedProgram, INST_BYTES, MemOp, PRED_BASE, Unit};
+use crate::events::EventQueue;
 use crate::memory::{
     AccessKind, MemorySystem, Outcome, SmMemory, Transaction, coalesce, shared_passes,
 };
@@ -19,8 +20,7 @@ use emulator::Fault;
 use emulator::exec::Target;
 use emulator::stepper::{CtaStepper, Executed};
 use isa::FuncId;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// Synthetic device addresses the timing model gives local memory (interleaved by lane, 4
 /// bytes at a time, as hardware lays it out so a warp's accesses to one variable coalesce) and
@@ -105,9 +105,8 @@ pub struct Sm<'a> {
     ldst: Vec<Option<LdStBusy>>,
     inflight: Vec<InFlight>,
     free_inflight: Vec<usize>,
-    /// Write-backs: (cycle, order, in-flight index).
-    events: BinaryHeap<Reverse<(u64, u64, usize)>>,
-    seq: u64,
+    /// Write-backs (in-flight indices) by cycle, in order of scheduling within a cycle.
+    events: EventQueue,
     fetch_rr: usize,
     regs_per_thread: usize,
     exec: Executed,
@@ -195,8 +194,7 @@ impl<'a> Sm<'a> {
             ldst: (0..units.ldst).map(|_| None).collect(),
             inflight: Vec::new(),
             free_inflight: Vec::new(),
-            events: BinaryHeap::new(),
-            seq: 0,
+            events: EventQueue::default(),
             fetch_rr: 0,
             regs_per_thread: regs_per_thread as usize,
             exec: Executed::default(),
@@ -342,7 +340,7 @@ impl<'a> Sm<'a> {
     /// nothing is pending. Only meaningful when [`Sm::was_active`] is false.
     pub fn next_wake(&self, now: u64) -> Option<u64> {
         let later = |c: u64| (c > now).then_some(c);
-        let events = self.events.peek().map(|Reverse((c, _, _))| *c);
+        let events = self.events.first_cycle();
         let fetched = self
             .warps
             .iter()
@@ -370,15 +368,12 @@ impl<'a> Sm<'a> {
 
     fn writeback(&mut self, now: u64) {
         let mut ports = self.cfg.sm.writeback_ports;
-        while let Some(&Reverse((cycle, _, idx))) = self.events.peek() {
-            if cycle > now {
-                break;
-            }
+        while let Some((overflow, idx)) = self.events.due(now) {
             let has_regs = self.inflight[idx].writes.iter().any(|&r| r < PRED_BASE);
             if has_regs && ports == 0 {
                 break;
             }
-            self.events.pop();
+            self.events.pop(overflow);
             self.active = true;
             let f = &self.inflight[idx];
             let slot = f.slot;
@@ -401,8 +396,7 @@ impl<'a> Sm<'a> {
     }
 
     fn schedule_writeback(&mut self, cycle: u64, inst: usize) {
-        self.seq += 1;
-        self.events.push(Reverse((cycle, self.seq, inst)));
+        self.events.push(cycle, inst);
     }
 
     fn ldst_cycle(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
