@@ -540,9 +540,10 @@ impl<'a> Sm<'a> {
                 return Ok(());
             }
         }
-        let order = self.schedulers[s].take_order();
+        // (A slot met again after `first` is no longer in `remaining`.)
+        let (first, order) = self.schedulers[s].take_order();
         let mut issued = 0;
-        for &slot in &order {
+        for slot in first.into_iter().chain(order.iter().copied()) {
             if remaining == 0 {
                 break;
             }
