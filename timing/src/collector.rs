@@ -264,25 +264,29 @@ impl OperandCollector {
             let i = (self.rr + k) % 64;
             let u = &mut self.units[i];
             let stats = &mut self.stats;
-            let mut port_free = true;
-            u.pending.retain(|&(bank, _)| {
+            // The first operand whose bank is free is read (the unit's one port); every
+            // operand whose bank is taken waits (a conflict); operands after the read one
+            // whose bank is free wait for the port, without a conflict.
+            let mut read = None;
+            for (j, &(bank, _)) in u.pending.iter().enumerate() {
                 let bit = 1u64 << bank;
                 if granted & bit == 0 {
-                    if !port_free {
-                        return true;
+                    if read.is_none() {
+                        read = Some(j);
+                        granted |= bit;
+                        stats.reads += 1;
+                        stats.reads_per_bank[bank as usize] += 1;
                     }
-                    port_free = false;
-                    granted |= bit;
-                    stats.reads += 1;
-                    stats.reads_per_bank[bank as usize] += 1;
-                    return false;
+                    continue;
                 }
                 if write_held & bit != 0 {
                     stats.write_priority_conflicts += 1;
                 }
                 stats.bank_conflicts += 1;
-                true
-            });
+            }
+            if let Some(j) = read {
+                u.pending.remove(j);
+            }
             if u.pending.is_empty() {
                 self.reading &= !(1 << i);
                 self.collected |= 1 << i;
@@ -321,7 +325,9 @@ impl OperandCollector {
     pub fn release(&mut self, cu: usize, now: u64) {
         let u = &mut self.units[cu];
         u.busy = false;
-        self.by_age.retain(|&i| i != cu);
+        if let Some(k) = self.by_age.iter().position(|&i| i == cu) {
+            self.by_age.remove(k);
+        }
         self.free |= 1 << cu;
         self.collected &= !(1 << cu);
         self.stats.collector_wait_cycles += now - u.alloc_cycle;
