@@ -321,6 +321,21 @@ impl OperandCollector {
         );
     }
 
+    /// The `k`-th busy unit in allocation order, if it is ready to dispatch (see
+    /// [`OperandCollector::ready`]); `None` past the last busy unit.
+    #[inline]
+    pub fn ready_at(&self, k: usize, now: u64) -> Option<Option<usize>> {
+        let &cu = self.by_age.get(k)?;
+        let ready = self.collected & (1 << cu) != 0 && self.units[cu].alloc_cycle < now;
+        Some(ready.then_some(cu))
+    }
+
+    /// Whether any busy unit has read all its operands.
+    #[inline]
+    pub fn any_collected(&self) -> bool {
+        self.collected != 0
+    }
+
     /// Frees collector unit `cu` (its instruction dispatched).
     pub fn release(&mut self, cu: usize, now: u64) {
         let u = &mut self.units[cu];

@@ -110,7 +110,6 @@ pub struct Sm<'a> {
     fetch_rr: usize,
     regs_per_thread: usize,
     exec: Executed,
-    ready: Vec<usize>,
     /// Whether anything issued this cycle (for the watchdog).
     pub issued: bool,
     /// Whether any stage did anything this cycle; a cycle without activity repeats until
@@ -198,7 +197,6 @@ impl<'a> Sm<'a> {
             fetch_rr: 0,
             regs_per_thread: regs_per_thread as usize,
             exec: Executed::default(),
-            ready: Vec::new(),
             issued: false,
             active: false,
             live_warps: 0,
@@ -439,19 +437,28 @@ impl<'a> Sm<'a> {
     }
 
     fn dispatch(&mut self, now: u64, mem: &mut SmMemory) {
-        let mut ready = std::mem::take(&mut self.ready);
-        self.collector.ready(now, &mut ready);
+        if !self.collector.any_collected() {
+            return;
+        }
+        // The ready units, oldest first (a dispatched unit leaves the allocation order, so the
+        // next one takes its position).
         let mut budget = self.cfg.sm.rf.dispatch_width;
-        for &cu in &ready {
-            if budget == 0 {
+        let mut k = 0;
+        while budget > 0 {
+            let Some(ready) = self.collector.ready_at(k, now) else {
                 break;
-            }
+            };
+            let Some(cu) = ready else {
+                k += 1;
+                continue;
+            };
             let (inst, unit) = {
                 let u = &self.collector.units[cu];
                 (u.inst, u.unit)
             };
             if unit == Unit::LdSt {
                 let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
+                    k += 1;
                     continue;
                 };
                 let (ready_at, busy_until) = self.start_memory(now, inst, mem);
@@ -466,6 +473,7 @@ impl<'a> Sm<'a> {
                 // only when the instruction goes.
                 let pipes = &mut self.pipes[unit.index()];
                 let Some(p) = pipes.iter().position(|&free| free <= now) else {
+                    k += 1;
                     continue;
                 };
                 let f = &self.inflight[inst];
@@ -477,7 +485,6 @@ impl<'a> Sm<'a> {
             self.active = true;
             budget -= 1;
         }
-        self.ready = ready;
     }
 
     /// Starts the parts of a memory instruction served without L1 transactions (shared memory,
