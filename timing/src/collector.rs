@@ -122,6 +122,8 @@ pub struct OperandCollector {
     by_age: Vec<usize>,
     /// Units with operands still to read (bit per unit).
     reading: u64,
+    /// Busy units with every operand read (bit per unit).
+    collected: u64,
     /// Free units (bit per unit), and the units of each class (by `CuClass as usize`).
     free: u64,
     class_units: [u64; 6],
@@ -188,6 +190,7 @@ impl OperandCollector {
             preferred,
             by_age: Vec::with_capacity(units.len()),
             reading: 0,
+            collected: 0,
             units,
             map: BankMap::new(cfg),
             rr: 0,
@@ -229,7 +232,9 @@ impl OperandCollector {
             .extend(regs.iter().map(|&r| (map.bank(warp, r), r)));
         self.by_age.push(cu);
         self.free &= !(1 << cu);
-        if !regs.is_empty() {
+        if regs.is_empty() {
+            self.collected |= 1 << cu;
+        } else {
             self.reading |= 1 << cu;
         }
     }
@@ -259,27 +264,32 @@ impl OperandCollector {
             let i = (self.rr + k) % 64;
             let u = &mut self.units[i];
             let stats = &mut self.stats;
-            let mut port_free = true;
-            u.pending.retain(|&(bank, _)| {
+            // The first operand whose bank is free is read (the unit's one port); every
+            // operand whose bank is taken waits (a conflict); operands after the read one
+            // whose bank is free wait for the port, without a conflict.
+            let mut read = None;
+            for (j, &(bank, _)) in u.pending.iter().enumerate() {
                 let bit = 1u64 << bank;
                 if granted & bit == 0 {
-                    if !port_free {
-                        return true;
+                    if read.is_none() {
+                        read = Some(j);
+                        granted |= bit;
+                        stats.reads += 1;
+                        stats.reads_per_bank[bank as usize] += 1;
                     }
-                    port_free = false;
-                    granted |= bit;
-                    stats.reads += 1;
-                    stats.reads_per_bank[bank as usize] += 1;
-                    return false;
+                    continue;
                 }
                 if write_held & bit != 0 {
                     stats.write_priority_conflicts += 1;
                 }
                 stats.bank_conflicts += 1;
-                true
-            });
+            }
+            if let Some(j) = read {
+                u.pending.remove(j);
+            }
             if u.pending.is_empty() {
                 self.reading &= !(1 << i);
+                self.collected |= 1 << i;
             }
         }
         // The priority rotates only in cycles that granted something, so a cycle without
@@ -300,18 +310,41 @@ impl OperandCollector {
     /// `now`), oldest first.
     pub fn ready(&self, now: u64, out: &mut Vec<usize>) {
         out.clear();
-        out.extend(self.by_age.iter().copied().filter(|&i| {
-            let u = &self.units[i];
-            u.pending.is_empty() && u.alloc_cycle < now
-        }));
+        if self.collected == 0 {
+            return;
+        }
+        out.extend(
+            self.by_age
+                .iter()
+                .copied()
+                .filter(|&i| self.collected & (1 << i) != 0 && self.units[i].alloc_cycle < now),
+        );
+    }
+
+    /// The `k`-th busy unit in allocation order, if it is ready to dispatch (see
+    /// [`OperandCollector::ready`]); `None` past the last busy unit.
+    #[inline]
+    pub fn ready_at(&self, k: usize, now: u64) -> Option<Option<usize>> {
+        let &cu = self.by_age.get(k)?;
+        let ready = self.collected & (1 << cu) != 0 && self.units[cu].alloc_cycle < now;
+        Some(ready.then_some(cu))
+    }
+
+    /// Whether any busy unit has read all its operands.
+    #[inline]
+    pub fn any_collected(&self) -> bool {
+        self.collected != 0
     }
 
     /// Frees collector unit `cu` (its instruction dispatched).
     pub fn release(&mut self, cu: usize, now: u64) {
         let u = &mut self.units[cu];
         u.busy = false;
-        self.by_age.retain(|&i| i != cu);
+        if let Some(k) = self.by_age.iter().position(|&i| i == cu) {
+            self.by_age.remove(k);
+        }
         self.free |= 1 << cu;
+        self.collected &= !(1 << cu);
         self.stats.collector_wait_cycles += now - u.alloc_cycle;
     }
 

@@ -4,6 +4,7 @@
 pub mod collector;
 pub mod config;
 pub mod decode;
+mod events;
 pub mod gpu;
 pub mod memory;
 pub mod occupancy;

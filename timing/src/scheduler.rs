@@ -109,6 +109,34 @@ impl Scheduler {
         self.stale = false;
     }
 
+    /// The slots to consider this cycle, in priority order, lent without copying: `first` (if
+    /// any), then the vector's slots other than `first`. Give the vector back with
+    /// [`Scheduler::put_order`]; changes made meanwhile (an issue) take effect at the next
+    /// call. GTO lends its age order itself, after the last issuer.
+    pub fn take_order(&mut self) -> (Option<usize>, Vec<usize>) {
+        if self.policy == SchedulerPolicy::Gto {
+            return (self.last, std::mem::take(&mut self.by_age));
+        }
+        if self.policy == SchedulerPolicy::TwoLevel && self.pool.len() < self.active_size {
+            self.stale |= !self.pending.is_empty();
+        }
+        let mut out = std::mem::take(&mut self.cached);
+        if self.stale {
+            self.compute(&mut out);
+            self.stale = false;
+        }
+        (None, out)
+    }
+
+    /// Returns the vector lent by [`Scheduler::take_order`].
+    pub fn put_order(&mut self, order: Vec<usize>) {
+        if self.policy == SchedulerPolicy::Gto {
+            self.by_age = order;
+        } else {
+            self.cached = order;
+        }
+    }
+
     fn compute(&mut self, out: &mut Vec<usize>) {
         out.clear();
         match self.policy {
@@ -152,6 +180,42 @@ impl Scheduler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lent order, flattened.
+    fn lent(s: &mut Scheduler) -> Vec<usize> {
+        let (first, rest) = s.take_order();
+        let out = first
+            .into_iter()
+            .chain(rest.iter().copied().filter(|&x| Some(x) != first))
+            .collect();
+        s.put_order(rest);
+        out
+    }
+
+    #[test]
+    fn lent_orders_match_computed_ones() {
+        for policy in [
+            SchedulerPolicy::Lrr,
+            SchedulerPolicy::Gto,
+            SchedulerPolicy::TwoLevel,
+        ] {
+            let mut s = Scheduler::new(policy, 2, vec![0, 1, 2, 3]);
+            for slot in [2, 0, 3, 1] {
+                s.launched(slot);
+            }
+            let mut out = Vec::new();
+            for step in 0..6 {
+                let mut copy = s.clone();
+                copy.order(&mut out);
+                assert_eq!(lent(&mut s), out, "{policy:?} step {step}");
+                s.issued(out[step % out.len()]);
+                if step == 3 {
+                    s.demote(out[0]);
+                    s.retired(1);
+                }
+            }
+        }
+    }
 
     #[test]
     fn lrr_starts_after_the_last_issuer() {

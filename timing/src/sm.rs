@@ -9,6 +9,7 @@
 use crate::collector::OperandCollector;
 use crate::config::GpuConfig;
 use crate::decode::{Control, DecodedProgram, INST_BYTES, MemOp, PRED_BASE, Unit};
+use crate::events::EventQueue;
 use crate::memory::{
     AccessKind, MemorySystem, Outcome, SmMemory, Transaction, coalesce, shared_passes,
 };
@@ -19,8 +20,7 @@ use emulator::Fault;
 use emulator::exec::Target;
 use emulator::stepper::{CtaStepper, Executed};
 use isa::FuncId;
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// Synthetic device addresses the timing model gives local memory (interleaved by lane, 4
 /// bytes at a time, as hardware lays it out so a warp's accesses to one variable coalesce) and
@@ -48,6 +48,10 @@ struct WarpSlot {
     /// The scoreboard refused the instruction at the head of the buffer (`Some(long)`); it
     /// cannot change its mind before one of this warp's writes completes.
     sb_wait: Option<bool>,
+    /// The instruction at the head of the buffer passed the scoreboard and needs this unit: it
+    /// stays issuable (as far as the scoreboard goes) until the warp issues, since only this
+    /// warp's issues add pending writes.
+    sb_ok: Option<Unit>,
     /// The warp executed its last instruction.
     exited: bool,
 }
@@ -101,14 +105,11 @@ pub struct Sm<'a> {
     ldst: Vec<Option<LdStBusy>>,
     inflight: Vec<InFlight>,
     free_inflight: Vec<usize>,
-    /// Write-backs: (cycle, order, in-flight index).
-    events: BinaryHeap<Reverse<(u64, u64, usize)>>,
-    seq: u64,
+    /// Write-backs (in-flight indices) by cycle, in order of scheduling within a cycle.
+    events: EventQueue,
     fetch_rr: usize,
     regs_per_thread: usize,
     exec: Executed,
-    order: Vec<usize>,
-    ready: Vec<usize>,
     /// Whether anything issued this cycle (for the watchdog).
     pub issued: bool,
     /// Whether any stage did anything this cycle; a cycle without activity repeats until
@@ -124,6 +125,8 @@ pub struct Sm<'a> {
     data_wait_mask: u64,
     /// Warp slots holding a warp that has not exited.
     running_mask: u64,
+    /// What the schedulers need of each warp slot, in compact form.
+    heads: Heads,
     /// Warp slots of each scheduler.
     scheduler_masks: Vec<u64>,
     /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
@@ -171,6 +174,7 @@ impl<'a> Sm<'a> {
                     classes: vec![(1, 1); regs_per_thread as usize],
                     outstanding: 0,
                     sb_wait: None,
+                    sb_ok: None,
                     exited: false,
                 })
                 .collect(),
@@ -189,13 +193,10 @@ impl<'a> Sm<'a> {
             ldst: (0..units.ldst).map(|_| None).collect(),
             inflight: Vec::new(),
             free_inflight: Vec::new(),
-            events: BinaryHeap::new(),
-            seq: 0,
+            events: EventQueue::default(),
             fetch_rr: 0,
             regs_per_thread: regs_per_thread as usize,
             exec: Executed::default(),
-            order: Vec::new(),
-            ready: Vec::new(),
             issued: false,
             active: false,
             live_warps: 0,
@@ -203,6 +204,12 @@ impl<'a> Sm<'a> {
             fetch_mask: 0,
             data_wait_mask: 0,
             running_mask: 0,
+            heads: Heads {
+                barrier: 0,
+                empty: 0,
+                at: vec![0; max_warps],
+                ok: vec![NO_UNIT; max_warps],
+            },
             scheduler_masks: (0..n)
                 .map(|s| (s..max_warps).step_by(n).fold(0u64, |m, w| m | (1 << w)))
                 .collect(),
@@ -251,6 +258,7 @@ impl<'a> Sm<'a> {
             w.classes.resize(self.regs_per_thread, (1, 1));
             w.outstanding = 0;
             w.sb_wait = None;
+            w.sb_ok = None;
             self.data_wait_mask &= !(1 << s);
             w.exited = stepper.warps[index].state == emulator::warp::WarpState::Done;
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
@@ -259,6 +267,7 @@ impl<'a> Sm<'a> {
                 self.running_mask |= 1 << s;
             }
             self.live_warps += 1;
+            self.sync_head(s);
             let n = self.schedulers.len();
             self.schedulers[s % n].launched(s);
             slots.push(s);
@@ -329,7 +338,7 @@ impl<'a> Sm<'a> {
     /// nothing is pending. Only meaningful when [`Sm::was_active`] is false.
     pub fn next_wake(&self, now: u64) -> Option<u64> {
         let later = |c: u64| (c > now).then_some(c);
-        let events = self.events.peek().map(|Reverse((c, _, _))| *c);
+        let events = self.events.first_cycle();
         let fetched = self
             .warps
             .iter()
@@ -357,15 +366,12 @@ impl<'a> Sm<'a> {
 
     fn writeback(&mut self, now: u64) {
         let mut ports = self.cfg.sm.writeback_ports;
-        while let Some(&Reverse((cycle, _, idx))) = self.events.peek() {
-            if cycle > now {
-                break;
-            }
+        while let Some((overflow, idx)) = self.events.due(now) {
             let has_regs = self.inflight[idx].writes.iter().any(|&r| r < PRED_BASE);
             if has_regs && ports == 0 {
                 break;
             }
-            self.events.pop();
+            self.events.pop(overflow);
             self.active = true;
             let f = &self.inflight[idx];
             let slot = f.slot;
@@ -388,8 +394,7 @@ impl<'a> Sm<'a> {
     }
 
     fn schedule_writeback(&mut self, cycle: u64, inst: usize) {
-        self.seq += 1;
-        self.events.push(Reverse((cycle, self.seq, inst)));
+        self.events.push(cycle, inst);
     }
 
     fn ldst_cycle(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
@@ -432,17 +437,28 @@ impl<'a> Sm<'a> {
     }
 
     fn dispatch(&mut self, now: u64, mem: &mut SmMemory) {
-        let mut ready = std::mem::take(&mut self.ready);
-        self.collector.ready(now, &mut ready);
+        if !self.collector.any_collected() {
+            return;
+        }
+        // The ready units, oldest first (a dispatched unit leaves the allocation order, so the
+        // next one takes its position).
         let mut budget = self.cfg.sm.rf.dispatch_width;
-        for &cu in &ready {
-            if budget == 0 {
+        let mut k = 0;
+        while budget > 0 {
+            let Some(ready) = self.collector.ready_at(k, now) else {
                 break;
-            }
-            let inst = self.collector.units[cu].inst;
-            let f = &self.inflight[inst];
-            if f.unit == Unit::LdSt {
+            };
+            let Some(cu) = ready else {
+                k += 1;
+                continue;
+            };
+            let (inst, unit) = {
+                let u = &self.collector.units[cu];
+                (u.inst, u.unit)
+            };
+            if unit == Unit::LdSt {
                 let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
+                    k += 1;
                     continue;
                 };
                 let (ready_at, busy_until) = self.start_memory(now, inst, mem);
@@ -453,10 +469,14 @@ impl<'a> Sm<'a> {
                     busy_until,
                 });
             } else {
-                let pipes = &mut self.pipes[f.unit.index()];
+                // The unit's class is the collector unit's copy: the in-flight entry is read
+                // only when the instruction goes.
+                let pipes = &mut self.pipes[unit.index()];
                 let Some(p) = pipes.iter().position(|&free| free <= now) else {
+                    k += 1;
                     continue;
                 };
+                let f = &self.inflight[inst];
                 pipes[p] = now + u64::from(f.initiation);
                 let done = now + u64::from(f.latency.max(1));
                 self.schedule_writeback(done, inst);
@@ -465,7 +485,6 @@ impl<'a> Sm<'a> {
             self.active = true;
             budget -= 1;
         }
-        self.ready = ready;
     }
 
     /// Starts the parts of a memory instruction served without L1 transactions (shared memory,
@@ -499,31 +518,57 @@ impl<'a> Sm<'a> {
     fn schedule(&mut self, s: usize, now: u64) -> Result<(), Box<Fault>> {
         let two_level = self.cfg.sm.scheduler == crate::config::SchedulerPolicy::TwoLevel;
         let mine = self.scheduler_masks[s] & self.running_mask;
-        if !two_level && mine & !self.data_wait_mask == 0 {
-            // Every warp of this scheduler waits on the scoreboard (or there is none).
-            self.cycle_stalls[if mine == 0 { 5 } else { 2 }] += 1;
-            return Ok(());
-        }
-        let mut order = std::mem::take(&mut self.order);
-        self.schedulers[s].order(&mut order);
+        // Warps refused on the masks alone (scoreboard, barrier, empty buffer) contribute the
+        // most advanced of those reasons, wherever they are in the order; the others are
+        // considered in order. (The two-level policy demotes warps as it meets them, so it
+        // considers every running warp in order.)
         let mut reason = Stall::Idle;
+        let mut remaining = mine;
+        if !two_level {
+            let refused = mine & (self.data_wait_mask | self.heads.barrier | self.heads.empty);
+            reason = if refused & self.data_wait_mask != 0 {
+                Stall::Data
+            } else if refused & self.heads.empty != 0 {
+                Stall::Fetch
+            } else if refused & self.heads.barrier != 0 {
+                Stall::Barrier
+            } else {
+                Stall::Idle
+            };
+            remaining = mine & !refused;
+            if remaining == 0 {
+                let outcome = match reason {
+                    Stall::Data => 2,
+                    Stall::Fetch => 3,
+                    Stall::Barrier => 4,
+                    _ => 5,
+                };
+                self.cycle_stalls[outcome] += 1;
+                return Ok(());
+            }
+        }
+        // (A slot met again after `first` is no longer in `remaining`.)
+        let (first, order) = self.schedulers[s].take_order();
         let mut issued = 0;
-        for &slot in &order {
-            // Fast refusals, without decoding: most warps wait on a result most cycles.
+        for slot in first.into_iter().chain(order.iter().copied()) {
+            if remaining == 0 {
+                break;
+            }
             let bit = 1u64 << slot;
-            if self.running_mask & bit == 0 {
+            if remaining & bit == 0 {
                 continue;
             }
-            if self.data_wait_mask & bit != 0 && !two_level {
-                reason = reason.max(Stall::Data);
-                continue;
-            }
-            let w = &self.warps[slot];
-            if let Some(long) = w.sb_wait {
+            remaining &= !bit;
+            if two_level && let Some(long) = self.warps[slot].sb_wait {
                 reason = reason.max(Stall::Data);
                 if long {
                     self.active |= self.schedulers[s].demote(slot);
                 }
+                continue;
+            }
+            // Refusals that change nothing, decided without decoding (as `try_issue` would).
+            if let Some(r) = self.quick_refusal(slot, now) {
+                reason = reason.max(r);
                 continue;
             }
             match self.try_issue(slot, now, None) {
@@ -548,12 +593,12 @@ impl<'a> Sm<'a> {
                     self.active |= self.schedulers[s].demote(slot);
                 }
                 Err(Issue::Fault(f)) => {
-                    self.order = order;
+                    self.schedulers[s].put_order(order);
                     return Err(f);
                 }
             }
         }
-        self.order = order;
+        self.schedulers[s].put_order(order);
         let outcome = match (issued > 0, reason) {
             (true, _) => 0,
             (false, Stall::Structural) => 1,
@@ -564,6 +609,33 @@ impl<'a> Sm<'a> {
         };
         self.cycle_stalls[outcome] += 1;
         Ok(())
+    }
+
+    /// Refreshes the slot's entry of `heads` after its warp's state changed.
+    #[inline]
+    fn sync_head(&mut self, slot: usize) {
+        self.heads.sync(&self.warps[slot], slot);
+    }
+
+    /// Why the warp in `slot` cannot issue this cycle, when that follows from its cached state
+    /// alone and `try_issue` would change nothing but the counters (which this updates the
+    /// same way); `None` otherwise (`try_issue` decides).
+    #[inline]
+    /// The caller checked that the slot's warp is running.
+    fn quick_refusal(&mut self, slot: usize, now: u64) -> Option<Stall> {
+        let bit = 1u64 << slot;
+        if self.heads.barrier & bit != 0 {
+            return Some(Stall::Barrier);
+        }
+        if self.heads.empty & bit != 0 || self.heads.at[slot] > now {
+            return Some(Stall::Fetch);
+        }
+        let unit = self.heads.ok[slot];
+        if unit != NO_UNIT && self.cycle_no_cu & (1u8 << unit) != 0 {
+            self.cycle_collector_full += 1;
+            return Some(Stall::Structural);
+        }
+        None
     }
 
     /// Issues the next instruction of the warp in `slot` if it can go this cycle. A second
@@ -585,8 +657,10 @@ impl<'a> Sm<'a> {
             Some(_) => {
                 // The warp went elsewhere (a branch, a call, a return): refetch.
                 w.ibuf.clear();
+                w.sb_ok = None;
                 self.fetch_mask |= 1 << slot;
                 self.active = true;
+                self.sync_head(slot);
                 return Err(Issue::Stall(Stall::Fetch));
             }
             None => return Err(Issue::Stall(Stall::Fetch)),
@@ -595,15 +669,20 @@ impl<'a> Sm<'a> {
         if after.is_some_and(|u| u == d.unit) {
             return Err(Issue::Stall(Stall::Structural));
         }
-        let wait = match w.sb_wait {
-            Some(long) => Some(long),
-            None => match w.sb.check(&d.sb_reads, &d.sb_writes) {
+        let wait = match (w.sb_wait, w.sb_ok) {
+            (Some(long), _) => Some(long),
+            (None, Some(_)) => None,
+            (None, None) => match w.sb.check(&d.sb_reads, &d.sb_writes) {
                 Ok(()) => None,
                 Err(Hazard::Pending { long }) => Some(long),
                 Err(Hazard::Full) => Some(false),
             },
         };
         w.sb_wait = wait;
+        if wait.is_none() {
+            w.sb_ok = Some(d.unit);
+            self.heads.ok[slot] = d.unit.index() as u8;
+        }
         if wait.is_some() {
             self.data_wait_mask |= 1 << slot;
         }
@@ -630,6 +709,7 @@ impl<'a> Sm<'a> {
             .step(w.index, &mut self.exec)
             .map_err(Issue::Fault)?;
         w.ibuf.pop_front();
+        w.sb_ok = None;
         let exec = &self.exec;
         let stats = &mut self.stats;
         stats.warp_insts += 1;
@@ -669,13 +749,17 @@ impl<'a> Sm<'a> {
         if w.ibuf.is_empty() && !w.exited {
             self.fetch_mask |= 1 << slot;
         }
+        self.heads.sync(w, slot);
         // A barrier this instruction completed lets other warps go.
         let mut released = self.exec.released;
         while released != 0 {
             let i = released.trailing_zeros() as usize;
             released &= released - 1;
             let other = cta.slots[i];
-            self.warps[other].next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
+            let o = &mut self.warps[other];
+            o.next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
+            o.sb_ok = None;
+            self.heads.sync(o, other);
             self.active = true;
         }
         // In-flight entries are recycled with their buffers: no allocation per instruction.
@@ -737,6 +821,7 @@ impl<'a> Sm<'a> {
             for p in pc..(pc + count).min(len) {
                 w.ibuf.push_back((func, p, ready));
             }
+            self.sync_head(s);
             self.fetch_mask &= !(1 << s);
             self.fetch_rr = (s + 1) % n;
             self.active = true;
@@ -760,6 +845,7 @@ impl<'a> Sm<'a> {
             for &s in &cta.slots {
                 self.warps[s].live = false;
                 self.running_mask &= !(1 << s);
+                self.sync_head(s);
                 self.live_warps -= 1;
                 self.fetch_mask &= !(1 << s);
                 let n = self.schedulers.len();
@@ -833,6 +919,41 @@ impl<'a> Sm<'a> {
                 pending.join(", ")
             ));
         }
+    }
+}
+
+/// No unit (in [`Heads::ok`]).
+const NO_UNIT: u8 = u8::MAX;
+
+/// Exact copies of the issue-relevant state of each warp slot, refreshed by [`Heads::sync`]
+/// whenever that state changes, so the schedulers refuse most warps without touching the slots
+/// (and their instruction buffers).
+struct Heads {
+    /// Running warps waiting at a barrier (no next instruction).
+    barrier: u64,
+    /// Running warps with a next instruction but an empty instruction buffer.
+    empty: u64,
+    /// Cycle the instruction at the head of the buffer is available, when it is the warp's
+    /// next instruction; 0 when it is another (`try_issue` refetches).
+    at: Vec<u64>,
+    /// `sb_ok` as a unit index, or [`NO_UNIT`].
+    ok: Vec<u8>,
+}
+
+impl Heads {
+    #[inline]
+    fn sync(&mut self, w: &WarpSlot, slot: usize) {
+        let bit = 1u64 << slot;
+        let running = w.live && !w.exited;
+        let at_barrier = running && w.next.is_none();
+        let empty = running && w.next.is_some() && w.ibuf.is_empty();
+        self.barrier = (self.barrier & !bit) | if at_barrier { bit } else { 0 };
+        self.empty = (self.empty & !bit) | if empty { bit } else { 0 };
+        self.at[slot] = match (w.next, w.ibuf.front()) {
+            (Some((f, p)), Some(&(bf, bp, at))) if f == bf && p == bp => at,
+            _ => 0,
+        };
+        self.ok[slot] = w.sb_ok.map_or(NO_UNIT, |u| u.index() as u8);
     }
 }
 

@@ -3,6 +3,27 @@
 /// Words examined without allocating: 32 lanes of up to 32 bytes over 4-byte banks.
 const STACK_WORDS: usize = 256;
 
+/// Whether every lane touches one word and no bank must deliver two distinct words (the
+/// common case, decided without sorting). `banks` is at most 64.
+fn conflict_free(lane_addrs: &[u64], size: u64, banks: u64, bank_bytes: u64) -> bool {
+    let mut seen = 0u64;
+    let mut word_of = [0u64; 64];
+    for &addr in lane_addrs {
+        let word = addr / bank_bytes;
+        if addr.saturating_add(size - 1) / bank_bytes != word {
+            return false;
+        }
+        let bank = (word % banks) as usize;
+        if seen & (1 << bank) == 0 {
+            seen |= 1 << bank;
+            word_of[bank] = word;
+        } else if word_of[bank] != word {
+            return false;
+        }
+    }
+    true
+}
+
 /// Serialized passes a shared-memory access needs: with `banks` banks of `bank_bytes`, the most
 /// distinct words (`bank_bytes`-sized) any one bank must deliver (lanes reading the same word
 /// are served by one broadcast). 1 = conflict-free; 0 when no lane. A lane accessing 8 or 16
@@ -16,6 +37,15 @@ pub fn shared_passes(lane_addrs: &[u64], bytes_per_lane: u32, banks: u32, bank_b
     let banks = u64::from(banks.max(1));
     let bank_bytes = u64::from(bank_bytes.max(1));
     let size = u64::from(bytes_per_lane.clamp(1, 32));
+    if banks <= 64 && conflict_free(lane_addrs, size, banks, bank_bytes) {
+        return 1;
+    }
+    passes_sorted(lane_addrs, size, banks, bank_bytes)
+}
+
+/// [`shared_passes`] in general: every (bank, word) pair touched, sorted, and the longest run of
+/// distinct words in one bank.
+fn passes_sorted(lane_addrs: &[u64], size: u64, banks: u64, bank_bytes: u64) -> u32 {
     let words_per_lane = size.div_ceil(bank_bytes) + 1; // +1: a misaligned lane may straddle
     let needed = lane_addrs.len().saturating_mul(words_per_lane as usize);
     let mut stack = [(0u64, 0u64); STACK_WORDS];
@@ -64,6 +94,44 @@ mod tests {
 
     fn lanes(base: u64, stride: u64) -> Vec<u64> {
         (0..32).map(|i| base + i * stride).collect()
+    }
+
+    #[test]
+    fn the_conflict_free_shortcut_agrees_with_the_general_count() {
+        let mut x = 88172645463325252u64;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let n = (rand() % 33) as usize;
+            let stride = [0, 1, 2, 4, 8, 12, 16, 128][(rand() % 8) as usize];
+            let base = rand() % 4096;
+            let addrs: Vec<u64> = (0..n as u64)
+                .map(|i| {
+                    if rand() % 8 == 0 {
+                        rand() % 4096
+                    } else {
+                        base + i * stride
+                    }
+                })
+                .collect();
+            let bytes = [1, 2, 4, 8, 16][(rand() % 5) as usize];
+            let (banks, bank_bytes) =
+                [(32, 4), (16, 8), (32, 8), (7, 4), (64, 4)][(rand() % 5) as usize];
+            let general = if n == 0 {
+                0
+            } else {
+                passes_sorted(&addrs, u64::from(bytes), banks, bank_bytes)
+            };
+            assert_eq!(
+                shared_passes(&addrs, bytes, banks as u32, bank_bytes as u32),
+                general,
+                "{addrs:?} {bytes} {banks} {bank_bytes}"
+            );
+        }
     }
 
     #[test]
