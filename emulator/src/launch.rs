@@ -140,13 +140,22 @@ pub fn launch(
     let faults: Mutex<Vec<(u64, Box<Fault>)>> = Mutex::new(Vec::new());
     let stats = Mutex::new(LaunchStats::default());
     let shared_bytes = (layout.dynamic_offset + cfg.dynamic_shared) as usize;
+    let threads = cfg.host_threads.max(1).min(total.max(1) as usize);
+    // Workers claim CTAs a chunk at a time: one shared counter per CTA costs more than a
+    // small CTA when host threads contend for it. About 16 chunks per thread keep the load
+    // balanced.
+    let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
     let worker = || {
         let mut local = LaunchStats::default();
         // Reused from CTA to CTA of this worker.
         let mut pool = CtaPool::default();
         let mut shared = Vec::new();
+        let (mut i, mut claimed_end) = (0, 0);
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i == claimed_end {
+                i = next.fetch_add(chunk, Ordering::Relaxed);
+                claimed_end = (i + chunk).min(total);
+            }
             if i >= total || i > stop_at.load(Ordering::Relaxed) {
                 break;
             }
@@ -181,11 +190,11 @@ pub fn launch(
                     faults.lock().expect("fault list").push((i, f));
                 }
             }
+            i += 1;
         }
         // Sums and a maximum: the merge order does not change the totals.
         stats.lock().expect("stats").merge(&local);
     };
-    let threads = cfg.host_threads.max(1).min(total.max(1) as usize);
     if threads == 1 {
         worker();
     } else {
