@@ -158,16 +158,9 @@ pub fn run_cta(
 /// reset rather than reallocated.
 pub(crate) fn prepare_warps(env: &CtaEnv, warps: &mut Vec<Warp>) {
     let kernel_code = &env.program.code[env.kernel.index()];
-    let threads = env.block.iter().product::<u32>();
-    let nwarps = threads.div_ceil(WARP_SIZE as u32) as usize;
-    warps.truncate(nwarps);
-    for i in 0..nwarps {
-        let in_warp = (threads - i as u32 * WARP_SIZE as u32).min(WARP_SIZE as u32);
-        let valid = if in_warp == 32 {
-            u32::MAX
-        } else {
-            (1u32 << in_warp) - 1
-        };
+    let valid_lanes = warp_lanes(env.block);
+    warps.truncate(valid_lanes.len());
+    for (i, valid) in valid_lanes.enumerate() {
         match warps.get_mut(i) {
             Some(w) => w.reset(i as u32, valid, env.kernel, kernel_code, env.block),
             None => warps.push(Warp::new(
@@ -185,16 +178,9 @@ pub(crate) fn prepare_warps(env: &CtaEnv, warps: &mut Vec<Warp>) {
 /// [`Warp::reset_zeroing`]).
 fn prepare_warps_zeroing(env: &CtaEnv, warps: &mut Vec<Warp>, zero: &[u32]) {
     let kernel_code = &env.program.code[env.kernel.index()];
-    let threads = env.block.iter().product::<u32>();
-    let nwarps = threads.div_ceil(WARP_SIZE as u32) as usize;
-    warps.truncate(nwarps);
-    for i in 0..nwarps {
-        let in_warp = (threads - i as u32 * WARP_SIZE as u32).min(WARP_SIZE as u32);
-        let valid = if in_warp == 32 {
-            u32::MAX
-        } else {
-            (1u32 << in_warp) - 1
-        };
+    let valid_lanes = warp_lanes(env.block);
+    warps.truncate(valid_lanes.len());
+    for (i, valid) in valid_lanes.enumerate() {
         if warps.len() == i {
             let mut w = Warp::new(i as u32, valid, env.kernel, kernel_code, env.block);
             w.frames[0].regs.clear();
@@ -202,6 +188,20 @@ fn prepare_warps_zeroing(env: &CtaEnv, warps: &mut Vec<Warp>, zero: &[u32]) {
         }
         warps[i].reset_zeroing(i as u32, valid, env.kernel, kernel_code, env.block, zero);
     }
+}
+
+/// The lanes holding a thread in each warp of a CTA of `block` threads (the last warp may be
+/// partial).
+fn warp_lanes(block: [u32; 3]) -> impl ExactSizeIterator<Item = u32> {
+    let threads = block.iter().product::<u32>();
+    (0..threads.div_ceil(WARP_SIZE as u32)).map(move |i| {
+        let in_warp = (threads - i * WARP_SIZE as u32).min(WARP_SIZE as u32);
+        if in_warp == 32 {
+            u32::MAX
+        } else {
+            (1u32 << in_warp) - 1
+        }
+    })
 }
 
 /// The CTA's hardware barriers, none waiting.
