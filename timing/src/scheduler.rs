@@ -95,7 +95,8 @@ impl Scheduler {
         false
     }
 
-    /// Fills `out` with the slots to consider this cycle, in priority order.
+    /// Fills `out` with the slots to consider this cycle, in priority order. The copying form
+    /// of [`Scheduler::take_order`], which the SM uses; tests hold the two to the same order.
     pub fn order(&mut self, out: &mut Vec<usize>) {
         if self.policy == SchedulerPolicy::TwoLevel && self.pool.len() < self.active_size {
             self.stale |= !self.pending.is_empty();
