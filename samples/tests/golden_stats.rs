@@ -1,0 +1,170 @@
+//! The frozen baseline: every timing statistic of every sample at `--size small` on the
+//! gtx480, gtx480-4bank, titanx and v100 presets, compared with `tests/golden/timing-small.txt`.
+//!
+//! Any difference fails the test, which lists the counters that moved. Refactors must leave the
+//! file unchanged; an intentional change of the model regenerates it with
+//!
+//! ```sh
+//! WARPSIM_BLESS_GOLDEN=1 cargo test --release -p warpsim --test golden_stats
+//! ```
+//!
+//! and the commit that changes it says why.
+
+use runtime::{Device, DeviceConfig, TimingReport};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use timing::GpuConfig;
+use warpsim::registry;
+use warpsim::sample::Size;
+
+const CONFIGS: [&str; 4] = ["gtx480", "gtx480-4bank", "titanx", "v100"];
+
+fn golden_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/timing-small.txt")
+}
+
+/// Flattens a JSON value into `path = value` lines; arrays of per-class entries are keyed by
+/// their class name, other arrays by index.
+fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+    let join = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                flatten(&join(k), v, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                let key = v
+                    .get("class")
+                    .and_then(|c| c.as_str())
+                    .map_or_else(|| i.to_string(), str::to_string);
+                flatten(&join(&key), v, out);
+            }
+        }
+        other => out.push((prefix.to_string(), other.to_string())),
+    }
+}
+
+/// Host-time figures vary from run to run and are not part of the baseline.
+fn is_host_time(key: &str) -> bool {
+    let last = key.rsplit('.').next().unwrap_or(key);
+    matches!(
+        last,
+        "wall_seconds" | "warp_insts_per_second" | "cycles_per_second"
+    )
+}
+
+/// The statistics of one (config, sample) as `key = value` pairs: the whole total, and each
+/// launch's cycles and instructions.
+fn figures(report: &TimingReport) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    flatten("", &serde_json::to_value(&report.total).unwrap(), &mut out);
+    out.push(("launches".into(), report.kernels.len().to_string()));
+    for (i, k) in report.kernels.iter().enumerate() {
+        out.push((format!("launch.{i}.cycles"), k.gpu_sim_cycle.to_string()));
+        out.push((format!("launch.{i}.warp_insts"), k.warp_insts.to_string()));
+    }
+    out.retain(|(k, _)| !is_host_time(k));
+    out
+}
+
+/// Runs every sample on `preset`, each on a fresh (cold) device.
+fn measure(preset: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for s in registry::all() {
+        let dev = Device::new(DeviceConfig {
+            timing: Some(GpuConfig::preset(preset)),
+            host_threads: 1,
+            ..DeviceConfig::default()
+        })
+        .unwrap();
+        let outcome = s
+            .run(&dev, Size::Small)
+            .unwrap_or_else(|e| panic!("{preset} {}: {e}", s.name()));
+        assert!(
+            outcome.validation.passed(),
+            "{preset} {}: {}",
+            s.name(),
+            outcome.validation
+        );
+        let report = dev.take_timing().expect("a timing report");
+        for (k, v) in figures(&report) {
+            lines.push(format!("{preset} {} {k} = {v}", s.name()));
+        }
+    }
+    lines
+}
+
+fn parse(text: &str) -> BTreeMap<&str, &str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .filter_map(|l| l.split_once(" = "))
+        .collect()
+}
+
+#[test]
+fn every_statistic_of_every_sample_matches_the_golden_baseline() {
+    // The presets run concurrently (each simulation is single-threaded and deterministic).
+    let per_config: Vec<Vec<String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = CONFIGS
+            .iter()
+            .map(|c| scope.spawn(move || measure(c)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut text = String::from(
+        "# Timing statistics of every sample at --size small (see tests/golden_stats.rs).\n\
+         # Regenerate only for an intentional model change, and say why in the commit:\n\
+         # WARPSIM_BLESS_GOLDEN=1 cargo test --release -p warpsim --test golden_stats\n",
+    );
+    for line in per_config.iter().flatten() {
+        text.push_str(line);
+        text.push('\n');
+    }
+    let path = golden_path();
+    if std::env::var_os("WARPSIM_BLESS_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &text).unwrap();
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    let stored = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {}: {e} (WARPSIM_BLESS_GOLDEN=1 writes it)",
+            path.display()
+        )
+    });
+    let (old, new) = (parse(&stored), parse(&text));
+    let mut moved = Vec::new();
+    for (k, v) in &new {
+        match old.get(k) {
+            Some(o) if o == v => {}
+            Some(o) => moved.push(format!("{k}: {o} -> {v}")),
+            None => moved.push(format!("{k}: (absent) -> {v}")),
+        }
+    }
+    for (k, o) in &old {
+        if !new.contains_key(k) {
+            moved.push(format!("{k}: {o} -> (absent)"));
+        }
+    }
+    assert!(
+        moved.is_empty(),
+        "{} statistics differ from {}:\n{}{}",
+        moved.len(),
+        path.display(),
+        moved
+            .iter()
+            .take(200)
+            .map(|m| format!("  {m}\n"))
+            .collect::<String>(),
+        if moved.len() > 200 { "  ...\n" } else { "" }
+    );
+}
