@@ -72,6 +72,11 @@ pub struct Executed {
     pub writes: Vec<RegWrite>,
     /// Warps (bit per warp of the CTA) that a barrier released as a result.
     pub released: u64,
+    /// The warp's next instruction (function, PC) after this one, or `None` while it waits at
+    /// a barrier or once it has exited.
+    pub next: Option<(FuncId, u32)>,
+    /// Whether this instruction ended the warp.
+    pub exited: bool,
 }
 
 impl Default for Executed {
@@ -85,6 +90,8 @@ impl Default for Executed {
             targets: [Target::None; WARP_SIZE],
             writes: Vec::new(),
             released: 0,
+            next: None,
+            exited: false,
         }
     }
 }
@@ -124,6 +131,16 @@ impl<'a> CtaStepper<'a> {
                 ..LaunchStats::default()
             },
         }
+    }
+
+    /// Warps of the CTA.
+    pub fn warp_count(&self) -> usize {
+        self.warps.len()
+    }
+
+    /// Whether warp `i` has exited (a warp with no lanes exits before its first instruction).
+    pub fn has_exited(&self, i: usize) -> bool {
+        self.warps[i].state == WarpState::Done
     }
 
     /// Whether every warp has exited.
@@ -199,6 +216,7 @@ impl<'a> CtaStepper<'a> {
         {
             record_writes(code, &w.frame().regs, inst, out);
         }
+        out.exited = w.state == WarpState::Done;
         let mut event = w.state != WarpState::Ready;
         if let Step::Barrier(a) = outcome {
             event = true;
@@ -214,6 +232,7 @@ impl<'a> CtaStepper<'a> {
                 return Err(Box::new(deadlock(&self.env, &self.warps, &self.barriers)));
             }
         }
+        out.next = self.next(i).map(|(f, pc, _)| (f, pc));
         Ok(())
     }
 

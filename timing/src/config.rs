@@ -48,6 +48,23 @@ pub enum BankMapping {
     Wid,
 }
 
+/// The register-file technique: how registers are read, written, cached and placed
+/// (`sm.rf.technique`). Each is a register-file policy of the timing model's seam.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Technique {
+    /// Single-ported banks, one operand per bank access, writes through the bank arbiter.
+    Baseline,
+}
+
+/// How a CTA's registers are held while it is resident (`sm.rf.residency`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Residency {
+    /// Every register of every warp allocated at CTA launch until the CTA retires.
+    Static,
+}
+
 /// The whole GPU.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -124,6 +141,10 @@ pub struct RegisterFileConfig {
     pub collectors: CollectorUnits,
     /// Collector units that may dispatch to execution units per cycle.
     pub dispatch_width: u32,
+    /// The register-file technique.
+    pub technique: Technique,
+    /// The register residency policy (CTA admission, register acquisition, suspension).
+    pub residency: Residency,
 }
 
 /// Collector units per class.

@@ -241,8 +241,8 @@ impl<'a> Sm<'a> {
             .iter()
             .position(|c| c.is_none())
             .expect("occupancy leaves a CTA slot");
-        let mut slots = Vec::with_capacity(stepper.warps.len());
-        for index in 0..stepper.warps.len() {
+        let mut slots = Vec::with_capacity(stepper.warp_count());
+        for index in 0..stepper.warp_count() {
             let s = self
                 .warps
                 .iter()
@@ -260,7 +260,7 @@ impl<'a> Sm<'a> {
             w.sb_wait = None;
             w.sb_ok = None;
             self.data_wait_mask &= !(1 << s);
-            w.exited = stepper.warps[index].state == emulator::warp::WarpState::Done;
+            w.exited = stepper.has_exited(index);
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
             if !w.exited {
                 self.fetch_mask |= 1 << s;
@@ -735,13 +735,13 @@ impl<'a> Sm<'a> {
         }
         w.sb.reserve(&d.sb_writes, d.long_latency);
         w.outstanding += 1;
-        if cta.stepper.warps[w.index].state == emulator::warp::WarpState::Done {
+        if exec.exited {
             w.exited = true;
             self.running_mask &= !(1 << slot);
             w.ibuf.clear();
             self.retire_check = true;
         }
-        w.next = cta.stepper.next(w.index).map(|(f, p, _)| (f, p));
+        w.next = exec.next;
         if d.control != Control::None && w.ibuf.front().map(|&(f, p, _)| (f, p)) != w.next {
             // Control flow resolved at issue: drop buffered instructions from the old path.
             w.ibuf.clear();
