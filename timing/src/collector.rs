@@ -1,13 +1,20 @@
-//! The operand collector: single-ported register-file banks and the collector units that
+//! The operand collector: the bank arbiter of the register file and the collector units that
 //! gather an instruction's source operands before it dispatches to an execution unit.
 //!
-//! Each cycle, banks written back this cycle are unavailable for reads (write-back has
-//! priority); every other bank grants one read, to the collector units in rotating priority.
-//! A collector unit whose operands are all gathered dispatches in a later cycle, oldest first,
-//! when its execution unit can accept it.
+//! Each cycle the arbiter grants the register-file policy's write-backs first (write-back has
+//! priority; the write ports bound them), then reads, to the collector units in rotating
+//! priority, as far as the policy lets requests share a bank ([`RegisterFilePolicy::bank_accepts`];
+//! the baseline's banks are single-ported) and a unit's port take them
+//! ([`RegisterFilePolicy::port_accepts`]; one operand per cycle in the baseline). A collector
+//! unit whose operands are all gathered dispatches in a later cycle, oldest first, when its
+//! execution unit can accept it.
 
-use crate::config::{BankMapping, GpuConfig};
+use crate::config::GpuConfig;
 use crate::decode::Unit;
+use crate::rf::{BankReq, RegisterFilePolicy};
+
+/// Requests one bank can grant in a cycle (techniques with dual-addressable banks grant two).
+const GRANTS_PER_BANK: usize = 4;
 
 /// Collector-unit classes (a unit serves instructions of its class; `General` serves all).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,46 +27,34 @@ pub enum CuClass {
     General,
 }
 
-/// Maps (warp, register) to a bank.
-#[derive(Clone, Copy, Debug)]
-pub struct BankMap {
-    banks: u32,
-    mapping: BankMapping,
-}
-
-impl BankMap {
-    pub fn new(cfg: &GpuConfig) -> BankMap {
-        BankMap {
-            banks: cfg.sm.rf.banks,
-            mapping: cfg.sm.rf.mapping,
-        }
-    }
-
-    /// Bank of register `reg` of the warp in slot `warp`.
-    pub fn bank(&self, warp: u32, reg: u32) -> u32 {
-        match self.mapping {
-            BankMapping::Wshift => (reg + warp) % self.banks,
-            BankMapping::Wid => warp % self.banks,
-        }
-    }
-
-    pub fn banks(&self) -> u32 {
-        self.banks
-    }
-}
-
 /// One collector unit.
 #[derive(Clone, Debug)]
-pub struct CollectorUnit {
-    pub class: CuClass,
-    /// Whether it holds an instruction.
-    pub busy: bool,
-    pub alloc_cycle: u64,
-    /// Operands still to read: (bank, register).
-    pub pending: Vec<(u32, u32)>,
+struct CollectorUnit {
+    class: CuClass,
+    alloc_cycle: u64,
+    /// Bank reads still to make.
+    pending: Vec<BankReq>,
     /// The instruction it holds (an index into the SM's in-flight table).
-    pub inst: usize,
-    pub unit: Unit,
+    inst: usize,
+    unit: Unit,
+}
+
+/// The requests a bank granted this cycle.
+#[derive(Clone, Copy, Debug, Default)]
+struct BankGrants {
+    n: u8,
+    reqs: [BankReq; GRANTS_PER_BANK],
+}
+
+impl BankGrants {
+    fn granted(&self) -> &[BankReq] {
+        &self.reqs[..usize::from(self.n)]
+    }
+
+    fn push(&mut self, r: BankReq) {
+        self.reqs[usize::from(self.n)] = r;
+        self.n += 1;
+    }
 }
 
 /// Counters of the register file and collectors.
@@ -115,7 +110,7 @@ pub(crate) fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
 
 /// The collector units and bank arbitration of one SM.
 pub struct OperandCollector {
-    pub units: Vec<CollectorUnit>,
+    units: Vec<CollectorUnit>,
     /// For each execution unit class: the collector-unit class it uses first.
     preferred: [CuClass; 5],
     /// Busy units in allocation order (the dispatch order: oldest first).
@@ -127,11 +122,11 @@ pub struct OperandCollector {
     /// Free units (bit per unit), and the units of each class (by `CuClass as usize`).
     free: u64,
     class_units: [u64; 6],
-    pub map: BankMap,
     /// Rotating start of the arbitration order.
     rr: usize,
-    /// Banks written back this cycle (bit per bank).
-    written: u64,
+    /// What each bank granted this cycle, and the banks that granted anything (bit per bank).
+    grants: Vec<BankGrants>,
+    touched: u64,
     pub stats: RfStats,
 }
 
@@ -150,7 +145,6 @@ impl OperandCollector {
             for _ in 0..n {
                 units.push(CollectorUnit {
                     class,
-                    busy: false,
                     alloc_cycle: 0,
                     pending: Vec::with_capacity(8),
                     inst: 0,
@@ -192,9 +186,9 @@ impl OperandCollector {
             reading: 0,
             collected: 0,
             units,
-            map: BankMap::new(cfg),
             rr: 0,
-            written: 0,
+            grants: vec![BankGrants::default(); cfg.sm.rf.banks as usize],
+            touched: 0,
             stats: RfStats::new(cfg.sm.rf.banks),
         }
     }
@@ -211,52 +205,42 @@ impl OperandCollector {
         (any != 0).then(|| any.trailing_zeros() as usize)
     }
 
-    /// Puts an instruction into collector unit `cu`: it will read `regs` of warp slot `warp`.
-    pub fn allocate(
-        &mut self,
-        cu: usize,
-        now: u64,
-        warp: u32,
-        regs: &[u32],
-        inst: usize,
-        unit: Unit,
-    ) {
-        let map = self.map;
+    /// Puts an instruction into collector unit `cu`: it will make the bank reads `reads`.
+    pub fn allocate(&mut self, cu: usize, now: u64, reads: &[BankReq], inst: usize, unit: Unit) {
         let u = &mut self.units[cu];
-        u.busy = true;
         u.alloc_cycle = now;
         u.inst = inst;
         u.unit = unit;
         u.pending.clear();
-        u.pending
-            .extend(regs.iter().map(|&r| (map.bank(warp, r), r)));
+        u.pending.extend_from_slice(reads);
         self.by_age.push(cu);
         self.free &= !(1 << cu);
-        if regs.is_empty() {
+        if reads.is_empty() {
             self.collected |= 1 << cu;
         } else {
             self.reading |= 1 << cu;
         }
     }
 
-    /// Records a write-back to register `reg` of warp slot `warp` this cycle.
-    pub fn write(&mut self, warp: u32, reg: u32) {
-        let bank = self.map.bank(warp, reg);
-        self.written |= 1 << bank;
+    /// Grants a write-back this cycle: writes have priority over reads and are limited by the
+    /// write ports alone, so the bank always takes it; reads of the cycle see it.
+    pub fn write(&mut self, req: BankReq) {
+        let g = &mut self.grants[req.bank as usize];
+        if usize::from(g.n) < GRANTS_PER_BANK {
+            g.push(req);
+        }
+        self.touched |= 1 << req.bank;
         self.stats.writes += 1;
-        self.stats.writes_per_bank[bank as usize] += 1;
+        self.stats.writes_per_bank[req.bank as usize] += 1;
     }
 
-    /// One cycle of bank arbitration: each bank not being written grants one read, and each
-    /// collector unit (single-ported, as in the book and GPGPU-Sim) receives at most one
-    /// operand. Returns whether any read was granted.
-    pub fn arbitrate(&mut self) -> bool {
+    /// One cycle of bank arbitration after this cycle's write-backs: the collector units with
+    /// reads pending, from the rotating priority position on, each try their requests in
+    /// order. A request its bank refuses waits (a bank conflict); one its port refuses waits
+    /// without a conflict. Returns whether any read was granted.
+    pub fn arbitrate(&mut self, policy: &impl RegisterFilePolicy) -> bool {
         let n = self.units.len();
-        let mut granted = self.written;
-        let write_held = self.written;
-        self.written = 0;
         let before = self.stats.reads;
-        // Units with operands to read, from the rotating priority position on.
         let mut order = self.reading.rotate_right(self.rr as u32);
         while order != 0 {
             let k = order.trailing_zeros() as usize;
@@ -264,33 +248,50 @@ impl OperandCollector {
             let i = (self.rr + k) % 64;
             let u = &mut self.units[i];
             let stats = &mut self.stats;
-            // The first operand whose bank is free is read (the unit's one port); every
-            // operand whose bank is taken waits (a conflict); operands after the read one
-            // whose bank is free wait for the port, without a conflict.
-            let mut read = None;
-            for (j, &(bank, _)) in u.pending.iter().enumerate() {
-                let bit = 1u64 << bank;
-                if granted & bit == 0 {
-                    if read.is_none() {
-                        read = Some(j);
-                        granted |= bit;
-                        stats.reads += 1;
-                        stats.reads_per_bank[bank as usize] += 1;
+            let mut taken = [BankReq::default(); GRANTS_PER_BANK];
+            let mut n_taken = 0;
+            // Bit j: pending request j was granted.
+            let mut granted_mask = 0u64;
+            for (j, req) in u.pending.iter().enumerate() {
+                let g = &mut self.grants[req.bank as usize];
+                if usize::from(g.n) == GRANTS_PER_BANK || !policy.bank_accepts(g.granted(), req) {
+                    if g.granted().iter().any(|r| r.write) {
+                        stats.write_priority_conflicts += 1;
                     }
+                    stats.bank_conflicts += 1;
                     continue;
                 }
-                if write_held & bit != 0 {
-                    stats.write_priority_conflicts += 1;
+                if n_taken == GRANTS_PER_BANK || !policy.port_accepts(&taken[..n_taken], req) {
+                    continue;
                 }
-                stats.bank_conflicts += 1;
+                taken[n_taken] = *req;
+                n_taken += 1;
+                g.push(*req);
+                self.touched |= 1 << req.bank;
+                granted_mask |= 1 << j;
+                stats.reads += 1;
+                stats.reads_per_bank[req.bank as usize] += 1;
             }
-            if let Some(j) = read {
-                u.pending.remove(j);
+            if granted_mask.is_power_of_two() {
+                u.pending.remove(granted_mask.trailing_zeros() as usize);
+            } else if granted_mask != 0 {
+                let mut j = 0;
+                u.pending.retain(|_| {
+                    j += 1;
+                    granted_mask & (1 << (j - 1)) == 0
+                });
             }
             if u.pending.is_empty() {
                 self.reading &= !(1 << i);
                 self.collected |= 1 << i;
             }
+        }
+        // The next cycle's banks start empty.
+        let mut touched = std::mem::take(&mut self.touched);
+        while touched != 0 {
+            let b = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            self.grants[b].n = 0;
         }
         // The priority rotates only in cycles that granted something, so a cycle without
         // activity leaves the collector exactly as it was (the GPU may skip such cycles).
@@ -336,10 +337,35 @@ impl OperandCollector {
         self.collected != 0
     }
 
+    /// The in-flight index and execution unit of the instruction in collector unit `cu`.
+    #[inline]
+    pub fn holds(&self, cu: usize) -> (usize, Unit) {
+        let u = &self.units[cu];
+        (u.inst, u.unit)
+    }
+
+    /// Each busy unit in allocation order: (unit index, in-flight index, execution unit,
+    /// bank reads still to make), for deadlock reports.
+    pub fn busy(&self) -> impl Iterator<Item = (usize, usize, Unit, usize)> + '_ {
+        self.by_age.iter().map(|&i| {
+            let u = &self.units[i];
+            (i, u.inst, u.unit, u.pending.len())
+        })
+    }
+
+    /// Collector units.
+    pub fn units(&self) -> usize {
+        self.units.len()
+    }
+
+    /// The bank reads collector unit `cu` still has to make.
+    pub fn pending(&self, cu: usize) -> &[BankReq] {
+        &self.units[cu].pending
+    }
+
     /// Frees collector unit `cu` (its instruction dispatched).
     pub fn release(&mut self, cu: usize, now: u64) {
         let u = &mut self.units[cu];
-        u.busy = false;
         if let Some(k) = self.by_age.iter().position(|&i| i == cu) {
             self.by_age.remove(k);
         }
@@ -351,23 +377,5 @@ impl OperandCollector {
     /// Whether any unit holds an instruction.
     pub fn is_busy(&self) -> bool {
         !self.by_age.is_empty()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wshift_spreads_one_register_of_consecutive_warps() {
-        let map = BankMap::new(&GpuConfig::preset("gtx480"));
-        assert_eq!(map.bank(0, 5), 5);
-        assert_eq!(map.bank(1, 5), 6);
-        assert_eq!(map.bank(3, 15), 2);
-        let mut cfg = GpuConfig::preset("gtx480");
-        cfg.sm.rf.mapping = BankMapping::Wid;
-        let map = BankMap::new(&cfg);
-        assert_eq!(map.bank(3, 15), 3);
-        assert_eq!(map.bank(3, 0), 3);
     }
 }

@@ -88,14 +88,12 @@ impl Gpu {
             .expect("launch of a kernel entry");
         let threads = l.block.iter().product::<u32>();
         let allocated = program.kernel_registers(l.kernel);
-        let occ: Occupancy = occupancy(
-            cfg,
-            CtaDemand {
-                threads,
-                regs_per_thread: l.regs_per_thread.unwrap_or(allocated),
-                shared_bytes: layout.dynamic_offset + l.dynamic_shared,
-            },
-        )?;
+        let demand = CtaDemand {
+            threads,
+            regs_per_thread: l.regs_per_thread.unwrap_or(allocated),
+            shared_bytes: layout.dynamic_offset + l.dynamic_shared,
+        };
+        let occ: Occupancy = occupancy(cfg, demand)?;
         let jit = emulator::launch::compiled(
             program,
             l.kernel,
@@ -134,7 +132,7 @@ impl Gpu {
                     break;
                 }
                 let i = (rr + k) % n;
-                if sms[i].resident_ctas() >= occ.ctas_per_sm as usize {
+                if sms[i].resident_ctas() >= occ.ctas_per_sm as usize || !sms[i].admits(&demand) {
                     continue;
                 }
                 let (warps, mut shared) = pools.pop().unwrap_or_default();

@@ -8,6 +8,7 @@ mod events;
 pub mod gpu;
 pub mod memory;
 pub mod occupancy;
+pub mod rf;
 pub mod scheduler;
 pub mod scoreboard;
 pub mod sm;

@@ -18,6 +18,8 @@ pub enum Stall {
     Fetch,
     Data,
     Structural,
+    /// The residency policy holds the instruction until its registers are available.
+    Registers,
 }
 
 /// One scheduler's warps and policy state.

@@ -13,6 +13,9 @@ use crate::events::EventQueue;
 use crate::memory::{
     AccessKind, MemorySystem, Outcome, SmMemory, Transaction, coalesce, shared_passes,
 };
+use crate::rf::{
+    BankReq, IssueView, RegisterFilePolicy, Residency, ResidencyPolicy, RfPolicy, TechniqueReport,
+};
 use crate::scheduler::{Scheduler, Stall};
 use crate::scoreboard::{Hazard, Scoreboard};
 use crate::stats::TimingStats;
@@ -75,6 +78,8 @@ struct MemWork {
 /// An issued instruction until its results are written back.
 #[derive(Default)]
 struct InFlight {
+    /// Issue order on the SM.
+    uid: u64,
     slot: usize,
     unit: Unit,
     latency: u32,
@@ -100,6 +105,15 @@ pub struct Sm<'a> {
     ctas: Vec<Option<CtaSlot<'a>>>,
     schedulers: Vec<Scheduler>,
     collector: OperandCollector,
+    /// The register-file technique and the residency policy.
+    rf: RfPolicy,
+    residency: Residency,
+    /// Bank requests being planned, and registers written back (buffers reused across
+    /// instructions).
+    reqs: Vec<BankReq>,
+    regs: Vec<u32>,
+    /// The next instruction's issue id.
+    next_uid: u64,
     /// Cycle each pipeline of each unit class accepts its next instruction.
     pipes: [Vec<u64>; 5],
     ldst: Vec<Option<LdStBusy>>,
@@ -131,9 +145,10 @@ pub struct Sm<'a> {
     scheduler_masks: Vec<u64>,
     /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
     retire_check: bool,
-    /// This cycle's scheduler outcomes (issued, structural, data, fetch, barrier, idle), to
+    /// This cycle's scheduler outcomes (issued, structural, data, fetch, barrier, idle,
+    /// registers), to
     /// repeat for skipped cycles.
-    cycle_stalls: [u64; 6],
+    cycle_stalls: [u64; 7],
     /// Issue attempts this cycle that found no free collector unit.
     cycle_collector_full: u64,
     /// Unit classes (bit per [`Unit`]) that found no free collector unit this cycle: within
@@ -189,6 +204,11 @@ impl<'a> Sm<'a> {
                 })
                 .collect(),
             collector: OperandCollector::new(cfg),
+            rf: RfPolicy::new(cfg),
+            residency: Residency::new(cfg),
+            reqs: Vec::new(),
+            regs: Vec::new(),
+            next_uid: 0,
             pipes: Unit::ALL.map(|u| vec![0; count(u)]),
             ldst: (0..units.ldst).map(|_| None).collect(),
             inflight: Vec::new(),
@@ -214,7 +234,7 @@ impl<'a> Sm<'a> {
                 .map(|s| (s..max_warps).step_by(n).fold(0u64, |m, w| m | (1 << w)))
                 .collect(),
             retire_check: false,
-            cycle_stalls: [0; 6],
+            cycle_stalls: [0; 7],
             cycle_collector_full: 0,
             cycle_no_cu: 0,
             stats: TimingStats {
@@ -227,6 +247,12 @@ impl<'a> Sm<'a> {
     /// CTAs resident.
     pub fn resident_ctas(&self) -> usize {
         self.resident
+    }
+
+    /// Whether the residency policy lets a CTA with `demand` launch here now (occupancy has
+    /// admitted it already).
+    pub fn admits(&mut self, demand: &crate::occupancy::CtaDemand) -> bool {
+        self.residency.admit(self.resident as u32, demand)
     }
 
     /// Whether the SM has nothing left to do.
@@ -272,6 +298,8 @@ impl<'a> Sm<'a> {
             self.schedulers[s % n].launched(s);
             slots.push(s);
         }
+        let warp_slots: Vec<u32> = slots.iter().map(|&s| s as u32).collect();
+        self.residency.on_launch(cta as u32, &warp_slots);
         self.ctas[cta] = Some(CtaSlot { stepper, slots });
         self.resident += 1;
         self.retire_check = true;
@@ -289,7 +317,7 @@ impl<'a> Sm<'a> {
     ) -> Result<(), Box<Fault>> {
         self.issued = false;
         self.active = false;
-        self.cycle_stalls = [0; 6];
+        self.cycle_stalls = [0; 7];
         self.cycle_collector_full = 0;
         self.cycle_no_cu = 0;
         if self.resident == 0 && self.events.is_empty() {
@@ -298,7 +326,7 @@ impl<'a> Sm<'a> {
         self.writeback(now);
         self.ldst_cycle(now, mem, l2);
         self.dispatch(now, mem);
-        self.active |= self.collector.arbitrate();
+        self.active |= self.collector.arbitrate(&self.rf);
         for s in 0..self.schedulers.len() {
             self.schedule(s, now)?;
         }
@@ -314,13 +342,14 @@ impl<'a> Sm<'a> {
     /// cycles skipped after it because nothing changes in them).
     fn account(&mut self, cycles: u64) {
         let st = &mut self.stats.stalls;
-        let [issued, structural, data, fetch, barrier, idle] = self.cycle_stalls;
+        let [issued, structural, data, fetch, barrier, idle, registers] = self.cycle_stalls;
         st.issued += issued * cycles;
         st.structural += structural * cycles;
         st.data += data * cycles;
         st.fetch += fetch * cycles;
         st.barrier += barrier * cycles;
         st.idle += idle * cycles;
+        st.registers += registers * cycles;
         self.stats.resident_warp_cycles += u64::from(self.live_warps) * cycles;
         self.collector.stats.collector_busy_cycles += self.collector.busy_units() * cycles;
         self.collector.stats.collector_full += self.cycle_collector_full * cycles;
@@ -356,7 +385,12 @@ impl<'a> Sm<'a> {
         } else {
             None
         };
-        [events, fetched, ldst, pipes].into_iter().flatten().min()
+        let policies = [self.rf.next_wake(now), self.residency.next_wake(now)];
+        [events, fetched, ldst, pipes]
+            .into_iter()
+            .chain(policies)
+            .flatten()
+            .min()
     }
 
     /// Whether any stage did anything in the last cycle.
@@ -375,9 +409,16 @@ impl<'a> Sm<'a> {
             self.active = true;
             let f = &self.inflight[idx];
             let slot = f.slot;
-            for &r in &f.writes {
-                if r < PRED_BASE {
-                    self.collector.write(slot as u32, r);
+            if has_regs {
+                // Predicates live in their own file: only registers reach the banks.
+                self.regs.clear();
+                self.regs
+                    .extend(f.writes.iter().filter(|&&r| r < PRED_BASE));
+                self.reqs.clear();
+                self.rf
+                    .plan_writes(slot as u32, f.uid, &self.regs, &mut self.reqs);
+                for &req in &self.reqs {
+                    self.collector.write(req);
                 }
             }
             let w = &mut self.warps[slot];
@@ -452,10 +493,7 @@ impl<'a> Sm<'a> {
                 k += 1;
                 continue;
             };
-            let (inst, unit) = {
-                let u = &self.collector.units[cu];
-                (u.inst, u.unit)
-            };
+            let (inst, unit) = self.collector.holds(cu);
             if unit == Unit::LdSt {
                 let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
                     k += 1;
@@ -482,6 +520,8 @@ impl<'a> Sm<'a> {
                 self.schedule_writeback(done, inst);
             }
             self.collector.release(cu, now);
+            let f = &self.inflight[inst];
+            self.rf.on_dispatch(f.slot as u32, f.uid);
             self.active = true;
             budget -= 1;
         }
@@ -562,7 +602,7 @@ impl<'a> Sm<'a> {
             if two_level && let Some(long) = self.warps[slot].sb_wait {
                 reason = reason.max(Stall::Data);
                 if long {
-                    self.active |= self.schedulers[s].demote(slot);
+                    self.demote(s, slot);
                 }
                 continue;
             }
@@ -590,7 +630,7 @@ impl<'a> Sm<'a> {
                 Err(Issue::Stall(r)) => reason = reason.max(r),
                 Err(Issue::LongWait) => {
                     reason = reason.max(Stall::Data);
-                    self.active |= self.schedulers[s].demote(slot);
+                    self.demote(s, slot);
                 }
                 Err(Issue::Fault(f)) => {
                     self.schedulers[s].put_order(order);
@@ -606,9 +646,19 @@ impl<'a> Sm<'a> {
             (false, Stall::Fetch) => 3,
             (false, Stall::Barrier) => 4,
             (false, Stall::Idle) => 5,
+            (false, Stall::Registers) => 6,
         };
         self.cycle_stalls[outcome] += 1;
         Ok(())
+    }
+
+    /// Scheduler `s` met warp slot `slot` blocked on a long-latency result (the two-level
+    /// policy moves it out of its active pool; the register-file technique hears of it).
+    fn demote(&mut self, s: usize, slot: usize) {
+        if self.schedulers[s].demote(slot) {
+            self.active = true;
+            self.rf.on_demote(slot as u32);
+        }
     }
 
     /// Refreshes the slot's entry of `heads` after its warp's state changed.
@@ -702,6 +752,9 @@ impl<'a> Sm<'a> {
             self.cycle_collector_full += 1;
             return Err(Issue::Stall(Stall::Structural));
         };
+        self.residency
+            .may_issue(slot as u32, func, pc)
+            .map_err(Issue::Stall)?;
         // Execute it.
         let cta_index = w.cta;
         let cta = self.ctas[cta_index].as_mut().expect("a live warp's CTA");
@@ -767,7 +820,10 @@ impl<'a> Sm<'a> {
             self.inflight.push(InFlight::default());
             self.inflight.len() - 1
         });
+        let uid = self.next_uid;
+        self.next_uid += 1;
         let f = &mut self.inflight[idx];
+        f.uid = uid;
         f.slot = slot;
         f.unit = d.unit;
         f.latency = d.timing.latency;
@@ -782,8 +838,23 @@ impl<'a> Sm<'a> {
             &mut self.stats.ldst,
             &mut f.mem,
         );
-        self.collector
-            .allocate(cu, now, slot as u32, &d.reads, idx, d.unit);
+        self.reqs.clear();
+        self.rf.plan_reads(
+            &IssueView {
+                uid,
+                warp: slot as u32,
+                cta: cta_index as u32,
+                func,
+                pc,
+                active: self.exec.active,
+                exec: self.exec.exec,
+                decoded: d,
+                writes: &self.exec.writes,
+                targets: &self.exec.targets,
+            },
+            &mut self.reqs,
+        );
+        self.collector.allocate(cu, now, &self.reqs, idx, d.unit);
         self.issued = true;
         self.active = true;
         Ok(d.unit)
@@ -840,6 +911,7 @@ impl<'a> Sm<'a> {
                 continue;
             }
             let cta = self.ctas[c].take().expect("checked above");
+            self.residency.on_retire(c as u32);
             self.resident -= 1;
             self.active = true;
             for &s in &cta.slots {
@@ -867,24 +939,21 @@ impl<'a> Sm<'a> {
             &mut self.collector.stats,
             crate::collector::RfStats::new(self.cfg.sm.rf.banks),
         );
+        s.technique = TechniqueReport::default();
+        self.rf.report(&mut s.technique);
+        s.residency = TechniqueReport::default();
+        self.residency.report(&mut s.residency);
         s
     }
 
     /// A line per warp, collector unit and LD/ST unit for deadlock reports.
     pub fn describe_warps(&self, out: &mut Vec<String>) {
-        for (i, u) in self
-            .collector
-            .units
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| u.busy)
-        {
+        let mut busy: Vec<_> = self.collector.busy().collect();
+        busy.sort_unstable_by_key(|&(i, ..)| i);
+        for (i, inst, unit, pending) in busy {
             out.push(format!(
-                "SM {} collector {i}: warp slot {} ({:?}), {} operands to read",
-                self.id,
-                self.inflight[u.inst].slot,
-                u.unit,
-                u.pending.len()
+                "SM {} collector {i}: warp slot {} ({unit:?}), {pending} operands to read",
+                self.id, self.inflight[inst].slot,
             ));
         }
         for (i, b) in self.ldst.iter().enumerate() {

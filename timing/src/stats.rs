@@ -5,6 +5,7 @@ use crate::collector::RfStats;
 use crate::decode::OpClass;
 use crate::memory::MemStats;
 use crate::occupancy::Occupancy;
+use crate::rf::TechniqueReport;
 use serde::Serialize;
 
 /// Counts by width class: index 0 holds values that fit in 1 byte, ..., index 3 in 4 bytes.
@@ -58,6 +59,8 @@ pub struct StallStats {
     pub barrier: u64,
     /// No warp to schedule.
     pub idle: u64,
+    /// The residency policy held the instruction until its registers are available.
+    pub registers: u64,
 }
 
 impl StallStats {
@@ -68,6 +71,7 @@ impl StallStats {
         self.fetch += o.fetch;
         self.barrier += o.barrier;
         self.idle += o.idle;
+        self.registers += o.registers;
     }
 }
 
@@ -127,6 +131,10 @@ pub struct TimingStats {
     pub avg_active_lanes: f64,
     pub stalls: StallStats,
     pub rf: RfStats,
+    /// The register-file technique's own counters, under its name.
+    pub technique: TechniqueReport,
+    /// The residency policy's own counters, under its name.
+    pub residency: TechniqueReport,
     pub widths: WidthStats,
     pub by_class: Vec<ClassStats>,
     /// Warp instructions by number of register-file source operands (0, 1, 2, 3, 4 or more).
@@ -196,6 +204,8 @@ impl TimingStats {
         self.resident_warp_cycles += o.resident_warp_cycles;
         self.stalls.merge(&o.stalls);
         self.rf.merge(&o.rf);
+        self.technique.merge(&o.technique);
+        self.residency.merge(&o.residency);
         self.widths.merge(&o.widths);
         if self.by_class.is_empty() {
             self.by_class = TimingStats::empty_classes();

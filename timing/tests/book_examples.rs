@@ -5,8 +5,9 @@
 //! (The SIMT stack example, Figure 3.4, needs PTX: it is in `samples/tests/timing_book.rs`.)
 
 use timing::GpuConfig;
-use timing::collector::{BankMap, OperandCollector};
+use timing::collector::OperandCollector;
 use timing::decode::Unit;
+use timing::rf::{ALL_SLICES, BankMap, BankReq, RfPolicy};
 use timing::scoreboard::{Hazard, Scoreboard};
 
 /// An instruction of the example: the warp that issues it, the cycle it issues, its source
@@ -40,14 +41,22 @@ fn replay(
     cycles: u64,
 ) -> (Vec<Vec<Event>>, OperandCollector) {
     let mut oc = OperandCollector::new(cfg);
+    let policy = RfPolicy::new(cfg);
     let map = BankMap::new(cfg);
+    let access = |warp, reg, write| BankReq {
+        bank: map.bank(warp, reg),
+        row: reg,
+        slices: ALL_SLICES,
+        write,
+        operands: u8::from(!write),
+    };
     let mut writebacks: Vec<(u64, u32, u32)> = Vec::new();
     let mut trace = vec![Vec::new(); cycles as usize];
     let mut ready = Vec::new();
     for now in 0..cycles {
         let log = &mut trace[now as usize];
         for &(_, warp, reg) in writebacks.iter().filter(|w| w.0 == now) {
-            oc.write(warp, reg);
+            oc.write(access(warp, reg, true));
             log.push(Event::Write {
                 bank: map.bank(warp, reg),
                 warp,
@@ -56,24 +65,33 @@ fn replay(
         }
         oc.ready(now, &mut ready);
         for &cu in &ready {
-            let inst = &insts[oc.units[cu].inst];
+            let inst = &insts[oc.holds(cu).0];
             log.push(Event::Execute { warp: inst.warp });
             writebacks.push((now + latency, inst.warp, inst.write));
             oc.release(cu, now);
         }
-        let before: Vec<Vec<(u32, u32)>> = oc.units.iter().map(|u| u.pending.clone()).collect();
-        oc.arbitrate();
-        for (u, pending) in oc.units.iter().zip(&before) {
-            let warp = insts[u.inst].warp;
-            for &(bank, reg) in pending.iter().filter(|p| !u.pending.contains(p)) {
-                log.push(Event::Read { bank, warp, reg });
+        let before: Vec<Vec<BankReq>> = (0..oc.units()).map(|cu| oc.pending(cu).to_vec()).collect();
+        oc.arbitrate(&policy);
+        for (cu, pending) in before.iter().enumerate() {
+            let warp = insts[oc.holds(cu).0].warp;
+            for r in pending.iter().filter(|p| !oc.pending(cu).contains(p)) {
+                log.push(Event::Read {
+                    bank: r.bank,
+                    warp,
+                    reg: r.row,
+                });
             }
         }
         for (i, inst) in insts.iter().enumerate().filter(|(_, i)| i.issue == now) {
             let cu = oc
                 .free_unit(Unit::Sp)
                 .unwrap_or_else(|| panic!("{}: a free collector unit", inst.name));
-            oc.allocate(cu, now, inst.warp, inst.reads, i, Unit::Sp);
+            let reads: Vec<BankReq> = inst
+                .reads
+                .iter()
+                .map(|&r| access(inst.warp, r, false))
+                .collect();
+            oc.allocate(cu, now, &reads, i, Unit::Sp);
         }
     }
     (trace, oc)

@@ -1,0 +1,53 @@
+//! The baseline register file: single-ported banks holding whole warp registers at the rows
+//! of their architectural numbers, one bank access per source operand and per register
+//! written, collector units reading one operand per cycle (GPGPU-Sim's and the book's model).
+
+use super::{ALL_SLICES, BankMap, BankReq, IssueView, RegisterFilePolicy, TechniqueReport};
+use crate::config::GpuConfig;
+
+/// The baseline technique.
+pub struct Baseline {
+    map: BankMap,
+}
+
+impl Baseline {
+    pub fn new(cfg: &GpuConfig) -> Baseline {
+        Baseline {
+            map: BankMap::new(cfg),
+        }
+    }
+
+    /// The bank map.
+    pub fn map(&self) -> &BankMap {
+        &self.map
+    }
+
+    fn access(&self, warp: u32, reg: u32, write: bool) -> BankReq {
+        BankReq {
+            bank: self.map.bank(warp, reg),
+            row: reg,
+            slices: ALL_SLICES,
+            write,
+            operands: u8::from(!write),
+        }
+    }
+}
+
+impl RegisterFilePolicy for Baseline {
+    #[inline]
+    fn plan_reads(&mut self, i: &IssueView, out: &mut Vec<BankReq>) {
+        out.extend(
+            i.decoded
+                .reads
+                .iter()
+                .map(|&r| self.access(i.warp, r, false)),
+        );
+    }
+
+    #[inline]
+    fn plan_writes(&mut self, warp: u32, _uid: u64, regs: &[u32], out: &mut Vec<BankReq>) {
+        out.extend(regs.iter().map(|&r| self.access(warp, r, true)));
+    }
+
+    fn report(&self, _out: &mut TechniqueReport) {}
+}

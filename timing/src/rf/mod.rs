@@ -1,0 +1,216 @@
+//! The register-file seam: where register-file techniques plug into the SM pipeline.
+//!
+//! Two policies, chosen by configuration, decide everything the pipeline used to hard-wire
+//! about registers:
+//!
+//! - a [`RegisterFilePolicy`] (`sm.rf.technique`) sees every issued instruction (an
+//!   [`IssueView`]) and plans its bank reads, plans the bank writes of every write-back,
+//!   decides which requests may share a bank in one cycle and what a collector unit's port
+//!   accepts, and hears of dispatches and scheduler demotions;
+//! - a [`ResidencyPolicy`] (`sm.rf.residency`) admits CTAs, may hold an instruction at issue
+//!   until its registers are available, and may suspend and resume CTAs.
+//!
+//! The pipeline calls each policy through an enum ([`RfPolicy`], [`Residency`]): one match per
+//! event, nothing per lane, and a technique is one more variant, never a branch in a stage.
+//!
+//! Event order of one instruction (ARCHITECTURE.md draws it):
+//! 1. issue: [`ResidencyPolicy::may_issue`]; the instruction executes functionally;
+//!    [`RegisterFilePolicy::plan_reads`] turns its source registers into bank requests for a
+//!    collector unit (a forwarded operand is simply not planned);
+//! 2. operand collection, each cycle: the bank arbiter grants write-backs first, then reads,
+//!    asking [`RegisterFilePolicy::bank_accepts`] and [`RegisterFilePolicy::port_accepts`];
+//! 3. dispatch: [`RegisterFilePolicy::on_dispatch`];
+//! 4. write-back: [`RegisterFilePolicy::plan_writes`] turns the results into bank writes,
+//!    granted by the same arbiter ahead of reads.
+//!
+//! Policies keep deterministic state (no hash-map iteration), and report in
+//! [`RegisterFilePolicy::next_wake`] when they next need a cycle, so skipping idle cycles stays
+//! exact.
+
+mod bank;
+mod baseline;
+mod residency;
+
+pub use bank::BankMap;
+pub use baseline::Baseline;
+pub use residency::{Residency, ResidencyPolicy, StaticResidency};
+
+use crate::config::{GpuConfig, Technique};
+use crate::decode::Decoded;
+use emulator::exec::Target;
+use emulator::stepper::RegWrite;
+use isa::FuncId;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Byte slices of a 32-bit register (bit k = byte k of every lane).
+pub const ALL_SLICES: u8 = 0b1111;
+
+/// One bank access a policy asks for: a read into a collector unit or a write-back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BankReq {
+    pub bank: u32,
+    /// Row of the bank (the technique's physical register; the baseline's architectural one).
+    pub row: u32,
+    /// Byte slices accessed ([`ALL_SLICES`] for a whole register).
+    pub slices: u8,
+    pub write: bool,
+    /// Source operands this one access delivers (2 when a technique coalesces two reads).
+    pub operands: u8,
+}
+
+/// One issued warp instruction, as a technique sees it (after functional execution).
+pub struct IssueView<'a> {
+    /// Issue order of the instruction on its SM.
+    pub uid: u64,
+    /// Warp slot and CTA slot on the SM.
+    pub warp: u32,
+    pub cta: u32,
+    pub func: FuncId,
+    pub pc: u32,
+    /// Lanes active on the SIMT stack, and those whose guard held.
+    pub active: u32,
+    pub exec: u32,
+    /// What the pipeline knows of the static instruction: unit, class, the 32-bit registers
+    /// read from the register file (in operand order, each once), the registers written.
+    pub decoded: &'a Decoded,
+    /// The 32-bit registers written, with the width classes of the new values.
+    pub writes: &'a [RegWrite],
+    /// Each lane's memory target ([`Target::None`] for lanes without one).
+    pub targets: &'a [Target],
+}
+
+/// Counters a policy reports, under its own name, into the statistics.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TechniqueReport {
+    /// The policy's configuration name (`baseline`, `static`, ...).
+    pub name: String,
+    /// Its counters by name.
+    pub counters: BTreeMap<String, u64>,
+}
+
+impl TechniqueReport {
+    /// Adds `value` to counter `key`.
+    pub fn add(&mut self, key: &str, value: u64) {
+        *self.counters.entry(key.to_string()).or_default() += value;
+    }
+
+    /// Adds another SM's or kernel's counters.
+    pub fn merge(&mut self, o: &TechniqueReport) {
+        if self.name.is_empty() {
+            self.name = o.name.clone();
+        }
+        for (k, v) in &o.counters {
+            self.add(k, *v);
+        }
+    }
+}
+
+/// What a register-file technique decides. Every method but the planning ones has the
+/// baseline's behaviour as its default.
+pub trait RegisterFilePolicy {
+    /// The bank reads the collector unit of an issued instruction must make, in the order it
+    /// makes them. Operands the technique forwards without a bank access are left out.
+    fn plan_reads(&mut self, i: &IssueView, out: &mut Vec<BankReq>);
+
+    /// The bank writes of an instruction's write-back: `regs` are the 32-bit registers it
+    /// writes (predicates excluded) in warp slot `warp`. A technique that defers or drops
+    /// writes plans fewer.
+    fn plan_writes(&mut self, warp: u32, uid: u64, regs: &[u32], out: &mut Vec<BankReq>);
+
+    /// Whether `req` may access its bank this cycle alongside the requests already granted
+    /// to that bank (write-backs first, then reads). The baseline's banks are single-ported.
+    fn bank_accepts(&self, granted: &[BankReq], _req: &BankReq) -> bool {
+        granted.is_empty()
+    }
+
+    /// Whether a collector unit's port takes `req` this cycle after `taken` (its grants so
+    /// far this cycle). The baseline's collector units read one operand per cycle.
+    fn port_accepts(&self, taken: &[BankReq], _req: &BankReq) -> bool {
+        taken.is_empty()
+    }
+
+    /// The instruction `uid` of warp slot `warp` left its collector unit for an execution unit.
+    fn on_dispatch(&mut self, _warp: u32, _uid: u64) {}
+
+    /// The two-level scheduler moved warp slot `warp` out of its active pool.
+    fn on_demote(&mut self, _warp: u32) {}
+
+    /// The first cycle after `now` at which the policy acts on its own, if any.
+    fn next_wake(&self, _now: u64) -> Option<u64> {
+        None
+    }
+
+    /// Adds the policy's counters to `out`.
+    fn report(&self, out: &mut TechniqueReport);
+}
+
+/// The configured register-file technique (enum dispatch: one match per event).
+pub enum RfPolicy {
+    Baseline(Baseline),
+}
+
+/// Calls `$call` on whichever policy `$self` holds.
+macro_rules! dispatch {
+    ($self:expr, $p:ident => $call:expr) => {
+        match $self {
+            RfPolicy::Baseline($p) => $call,
+        }
+    };
+}
+
+impl RfPolicy {
+    /// The technique `cfg.sm.rf.technique` for one SM.
+    pub fn new(cfg: &GpuConfig) -> RfPolicy {
+        match cfg.sm.rf.technique {
+            Technique::Baseline => RfPolicy::Baseline(Baseline::new(cfg)),
+        }
+    }
+
+    /// The configuration name of the technique.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RfPolicy::Baseline(_) => "baseline",
+        }
+    }
+
+    /// The bank map the technique places registers with (for reports).
+    pub fn banks(&self) -> u32 {
+        dispatch!(self, p => p.map().banks())
+    }
+}
+
+impl RegisterFilePolicy for RfPolicy {
+    #[inline]
+    fn plan_reads(&mut self, i: &IssueView, out: &mut Vec<BankReq>) {
+        dispatch!(self, p => p.plan_reads(i, out))
+    }
+    #[inline]
+    fn plan_writes(&mut self, warp: u32, uid: u64, regs: &[u32], out: &mut Vec<BankReq>) {
+        dispatch!(self, p => p.plan_writes(warp, uid, regs, out))
+    }
+    #[inline]
+    fn bank_accepts(&self, granted: &[BankReq], req: &BankReq) -> bool {
+        dispatch!(self, p => p.bank_accepts(granted, req))
+    }
+    #[inline]
+    fn port_accepts(&self, taken: &[BankReq], req: &BankReq) -> bool {
+        dispatch!(self, p => p.port_accepts(taken, req))
+    }
+    #[inline]
+    fn on_dispatch(&mut self, warp: u32, uid: u64) {
+        dispatch!(self, p => p.on_dispatch(warp, uid))
+    }
+    #[inline]
+    fn on_demote(&mut self, warp: u32) {
+        dispatch!(self, p => p.on_demote(warp))
+    }
+    #[inline]
+    fn next_wake(&self, now: u64) -> Option<u64> {
+        dispatch!(self, p => p.next_wake(now))
+    }
+    fn report(&self, out: &mut TechniqueReport) {
+        out.name = self.name().to_string();
+        dispatch!(self, p => p.report(out))
+    }
+}
