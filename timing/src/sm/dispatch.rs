@@ -1,0 +1,59 @@
+//! Dispatch: collector units whose operands are all read leave, oldest first, for a free
+//! pipeline of their execution unit or an LD/ST unit.
+
+use super::{LdStBusy, Sm};
+use crate::decode::Unit;
+use crate::memory::SmMemory;
+use crate::rf::RegisterFilePolicy;
+
+impl<'a> Sm<'a> {
+    pub(super) fn dispatch(&mut self, now: u64, mem: &mut SmMemory) {
+        if !self.collector.any_collected() {
+            return;
+        }
+        // The ready units, oldest first (a dispatched unit leaves the allocation order, so the
+        // next one takes its position).
+        let mut budget = self.cfg.sm.rf.dispatch_width;
+        let mut k = 0;
+        while budget > 0 {
+            let Some(ready) = self.collector.ready_at(k, now) else {
+                break;
+            };
+            let Some(cu) = ready else {
+                k += 1;
+                continue;
+            };
+            let (inst, unit) = self.collector.holds(cu);
+            if unit == Unit::LdSt {
+                let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
+                    k += 1;
+                    continue;
+                };
+                let (ready_at, busy_until) = self.start_memory(now, inst, mem);
+                self.ldst[u] = Some(LdStBusy {
+                    inst,
+                    next: 0,
+                    ready: ready_at,
+                    busy_until,
+                });
+            } else {
+                // The unit's class is the collector unit's copy: the in-flight entry is read
+                // only when the instruction goes.
+                let pipes = &mut self.pipes[unit.index()];
+                let Some(p) = pipes.iter().position(|&free| free <= now) else {
+                    k += 1;
+                    continue;
+                };
+                let f = &self.inflight[inst];
+                pipes[p] = now + u64::from(f.initiation);
+                let done = now + u64::from(f.latency.max(1));
+                self.schedule_writeback(done, inst);
+            }
+            self.collector.release(cu, now);
+            let f = &self.inflight[inst];
+            self.rf.on_dispatch(f.slot as u32, f.uid);
+            self.active = true;
+            budget -= 1;
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! Fetch: one warp per cycle whose instruction buffer is empty, round robin, through the
+//! instruction cache.
+
+use super::Sm;
+use crate::decode::INST_BYTES;
+use crate::memory::SmMemory;
+
+impl<'a> Sm<'a> {
+    /// Fetches for one warp whose instruction buffer is empty (round robin).
+    pub(super) fn fetch(&mut self, now: u64, mem: &mut SmMemory) {
+        let n = self.warps.len();
+        if self.fetch_mask == 0 {
+            return;
+        }
+        // The first candidate at or after the round-robin position.
+        let rotated = self.fetch_mask.rotate_right(self.fetch_rr as u32);
+        let mut remaining = rotated;
+        while remaining != 0 {
+            let k = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            let s = (self.fetch_rr + k) % 64;
+            if s >= n {
+                continue;
+            }
+            let w = &self.warps[s];
+            if !w.live || w.exited || !w.ibuf.is_empty() {
+                self.fetch_mask &= !(1 << s);
+                continue;
+            }
+            let Some((func, pc)) = w.next else {
+                continue;
+            };
+            let len = self.code.funcs[func.index()].len() as u32;
+            let addr = self.code.code_base[func.index()] + u64::from(pc) * INST_BYTES;
+            let ready = mem.fetch(now, addr) + 1; // + decode
+            let w = &mut self.warps[s];
+            let count = self.cfg.sm.fetch_width.min(self.cfg.sm.ibuffer_entries);
+            for p in pc..(pc + count).min(len) {
+                w.ibuf.push_back((func, p, ready));
+            }
+            self.sync_head(s);
+            self.fetch_mask &= !(1 << s);
+            self.fetch_rr = (s + 1) % n;
+            self.active = true;
+            return;
+        }
+    }
+}

@@ -1,0 +1,348 @@
+//! Issue: each scheduler orders its warps and issues from the first that can go; the
+//! instruction executes functionally at issue, its bank reads are planned by the
+//! register-file policy and it takes a collector unit.
+
+use super::ldst::memory_work;
+use super::{InFlight, NO_UNIT, Sm};
+use crate::decode::{Control, Unit};
+use crate::rf::{IssueView, RegisterFilePolicy, ResidencyPolicy};
+use crate::scheduler::Stall;
+use crate::scoreboard::Hazard;
+use emulator::Fault;
+
+impl<'a> Sm<'a> {
+    /// Chooses and issues up to `issue_width` instructions from one warp of scheduler `s`.
+    pub(super) fn schedule(&mut self, s: usize, now: u64) -> Result<(), Box<Fault>> {
+        let two_level = self.cfg.sm.scheduler == crate::config::SchedulerPolicy::TwoLevel;
+        let mine = self.scheduler_masks[s] & self.running_mask;
+        // Warps refused on the masks alone (scoreboard, barrier, empty buffer) contribute the
+        // most advanced of those reasons, wherever they are in the order; the others are
+        // considered in order. (The two-level policy demotes warps as it meets them, so it
+        // considers every running warp in order.)
+        let mut reason = Stall::Idle;
+        let mut remaining = mine;
+        if !two_level {
+            let refused = mine & (self.data_wait_mask | self.heads.barrier | self.heads.empty);
+            reason = if refused & self.data_wait_mask != 0 {
+                Stall::Data
+            } else if refused & self.heads.empty != 0 {
+                Stall::Fetch
+            } else if refused & self.heads.barrier != 0 {
+                Stall::Barrier
+            } else {
+                Stall::Idle
+            };
+            remaining = mine & !refused;
+            if remaining == 0 {
+                let outcome = match reason {
+                    Stall::Data => 2,
+                    Stall::Fetch => 3,
+                    Stall::Barrier => 4,
+                    _ => 5,
+                };
+                self.cycle_stalls[outcome] += 1;
+                return Ok(());
+            }
+        }
+        // (A slot met again after `first` is no longer in `remaining`.)
+        let (first, order) = self.schedulers[s].take_order();
+        let mut issued = 0;
+        for slot in first.into_iter().chain(order.iter().copied()) {
+            if remaining == 0 {
+                break;
+            }
+            let bit = 1u64 << slot;
+            if remaining & bit == 0 {
+                continue;
+            }
+            remaining &= !bit;
+            if two_level && let Some(long) = self.warps[slot].sb_wait {
+                reason = reason.max(Stall::Data);
+                if long {
+                    self.demote(s, slot);
+                }
+                continue;
+            }
+            // Refusals that change nothing, decided without decoding (as `try_issue` would).
+            if let Some(r) = self.quick_refusal(slot, now) {
+                reason = reason.max(r);
+                continue;
+            }
+            match self.try_issue(slot, now, None) {
+                Ok(unit) => {
+                    issued = 1;
+                    self.schedulers[s].issued(slot);
+                    let mut last = unit;
+                    while issued < self.cfg.sm.issue_width {
+                        match self.try_issue(slot, now, Some(last)) {
+                            Ok(u) => {
+                                last = u;
+                                issued += 1;
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    break;
+                }
+                Err(Issue::Stall(r)) => reason = reason.max(r),
+                Err(Issue::LongWait) => {
+                    reason = reason.max(Stall::Data);
+                    self.demote(s, slot);
+                }
+                Err(Issue::Fault(f)) => {
+                    self.schedulers[s].put_order(order);
+                    return Err(f);
+                }
+            }
+        }
+        self.schedulers[s].put_order(order);
+        let outcome = match (issued > 0, reason) {
+            (true, _) => 0,
+            (false, Stall::Structural) => 1,
+            (false, Stall::Data) => 2,
+            (false, Stall::Fetch) => 3,
+            (false, Stall::Barrier) => 4,
+            (false, Stall::Idle) => 5,
+            (false, Stall::Registers) => 6,
+        };
+        self.cycle_stalls[outcome] += 1;
+        Ok(())
+    }
+
+    /// Scheduler `s` met warp slot `slot` blocked on a long-latency result (the two-level
+    /// policy moves it out of its active pool; the register-file technique hears of it).
+    fn demote(&mut self, s: usize, slot: usize) {
+        if self.schedulers[s].demote(slot) {
+            self.active = true;
+            self.rf.on_demote(slot as u32);
+        }
+    }
+
+    /// Debug builds: the copies of the slot's state the schedulers read (its `heads` entry and
+    /// its bits of the running and scoreboard-wait masks) agree with the slot.
+    #[cfg(debug_assertions)]
+    fn check_cached_state(&self, slot: usize) {
+        let w = &self.warps[slot];
+        let bit = 1u64 << slot;
+        self.heads.check(w, slot);
+        assert_eq!(
+            self.running_mask & bit != 0,
+            w.live && !w.exited,
+            "running mask of warp slot {slot}"
+        );
+        assert_eq!(
+            self.data_wait_mask & bit != 0,
+            w.sb_wait.is_some(),
+            "scoreboard-wait mask of warp slot {slot}"
+        );
+    }
+
+    /// Refreshes the slot's entry of `heads` after its warp's state changed.
+    #[inline]
+    pub(super) fn sync_head(&mut self, slot: usize) {
+        self.heads.sync(&self.warps[slot], slot);
+    }
+
+    /// Why the warp in `slot` cannot issue this cycle, when that follows from its cached state
+    /// alone and `try_issue` would change nothing but the counters (which this updates the
+    /// same way); `None` otherwise (`try_issue` decides).
+    /// The caller checked that the slot's warp is running.
+    #[inline]
+    fn quick_refusal(&mut self, slot: usize, now: u64) -> Option<Stall> {
+        #[cfg(debug_assertions)]
+        self.check_cached_state(slot);
+        let bit = 1u64 << slot;
+        if self.heads.barrier & bit != 0 {
+            return Some(Stall::Barrier);
+        }
+        if self.heads.empty & bit != 0 || self.heads.at[slot] > now {
+            return Some(Stall::Fetch);
+        }
+        let unit = self.heads.ok[slot];
+        if unit != NO_UNIT && self.cycle_no_cu & (1u8 << unit) != 0 {
+            self.cycle_collector_full += 1;
+            return Some(Stall::Structural);
+        }
+        None
+    }
+
+    /// Issues the next instruction of the warp in `slot` if it can go this cycle. A second
+    /// instruction in the same cycle (`after`) must use a different unit.
+    fn try_issue(&mut self, slot: usize, now: u64, after: Option<Unit>) -> Result<Unit, Issue> {
+        let w = &mut self.warps[slot];
+        if !w.live || w.exited {
+            return Err(Issue::Stall(Stall::Idle));
+        }
+        let Some((func, pc)) = w.next else {
+            return Err(Issue::Stall(Stall::Barrier));
+        };
+        match w.ibuf.front() {
+            Some(&(f, p, at)) if f == func && p == pc => {
+                if at > now {
+                    return Err(Issue::Stall(Stall::Fetch));
+                }
+            }
+            Some(_) => {
+                // The warp went elsewhere (a branch, a call, a return): refetch.
+                w.ibuf.clear();
+                w.sb_ok = None;
+                self.fetch_mask |= 1 << slot;
+                self.active = true;
+                self.sync_head(slot);
+                return Err(Issue::Stall(Stall::Fetch));
+            }
+            None => return Err(Issue::Stall(Stall::Fetch)),
+        }
+        let d = self.code.get(func, pc);
+        if after.is_some_and(|u| u == d.unit) {
+            return Err(Issue::Stall(Stall::Structural));
+        }
+        let wait = match (w.sb_wait, w.sb_ok) {
+            (Some(long), _) => Some(long),
+            (None, Some(_)) => None,
+            (None, None) => match w.sb.check(&d.sb_reads, &d.sb_writes) {
+                Ok(()) => None,
+                Err(Hazard::Pending { long }) => Some(long),
+                Err(Hazard::Full) => Some(false),
+            },
+        };
+        w.sb_wait = wait;
+        if wait.is_none() {
+            w.sb_ok = Some(d.unit);
+            self.heads.ok[slot] = d.unit.index() as u8;
+        }
+        if wait.is_some() {
+            self.data_wait_mask |= 1 << slot;
+        }
+        match wait {
+            Some(true) => return Err(Issue::LongWait),
+            Some(false) => return Err(Issue::Stall(Stall::Data)),
+            None => {}
+        }
+        let unit_bit = 1u8 << d.unit.index();
+        let cu = if self.cycle_no_cu & unit_bit != 0 {
+            None
+        } else {
+            self.collector.free_unit(d.unit)
+        };
+        let Some(cu) = cu else {
+            self.cycle_no_cu |= unit_bit;
+            self.cycle_collector_full += 1;
+            return Err(Issue::Stall(Stall::Structural));
+        };
+        self.residency
+            .may_issue(slot as u32, func, pc)
+            .map_err(Issue::Stall)?;
+        // Execute it.
+        let cta_index = w.cta;
+        let cta = self.ctas[cta_index].as_mut().expect("a live warp's CTA");
+        cta.stepper
+            .step(w.index, &mut self.exec)
+            .map_err(Issue::Fault)?;
+        w.ibuf.pop_front();
+        w.sb_ok = None;
+        let exec = &self.exec;
+        let stats = &mut self.stats;
+        stats.warp_insts += 1;
+        stats.gpu_sim_insn += u64::from(exec.active.count_ones());
+        stats.insts_by_sources[d.reads.len().min(4)] += 1;
+        let class = &mut stats.by_class[d.class.index()];
+        class.warp_insts += 1;
+        for &r in &d.reads {
+            let (all, active) = w.classes.get(r as usize).copied().unwrap_or((1, 1));
+            stats.widths.reads_all_lanes[usize::from(all - 1)] += 1;
+            stats.widths.reads_active_lanes[usize::from(active - 1)] += 1;
+            class.widths.reads_all_lanes[usize::from(all - 1)] += 1;
+            class.widths.reads_active_lanes[usize::from(active - 1)] += 1;
+        }
+        for wr in &exec.writes {
+            if let Some(c) = w.classes.get_mut(wr.reg as usize) {
+                *c = (wr.class_all, wr.class_active);
+            }
+            stats.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
+            stats.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
+            class.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
+            class.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
+        }
+        w.sb.reserve(&d.sb_writes, d.long_latency);
+        w.outstanding += 1;
+        if exec.exited {
+            w.exited = true;
+            self.running_mask &= !(1 << slot);
+            w.ibuf.clear();
+            self.retire_check = true;
+        }
+        w.next = exec.next;
+        if d.control != Control::None && w.ibuf.front().map(|&(f, p, _)| (f, p)) != w.next {
+            // Control flow resolved at issue: drop buffered instructions from the old path.
+            w.ibuf.clear();
+        }
+        if w.ibuf.is_empty() && !w.exited {
+            self.fetch_mask |= 1 << slot;
+        }
+        self.heads.sync(w, slot);
+        // A barrier this instruction completed lets other warps go.
+        let mut released = self.exec.released;
+        while released != 0 {
+            let i = released.trailing_zeros() as usize;
+            released &= released - 1;
+            let other = cta.slots[i];
+            let o = &mut self.warps[other];
+            o.next = cta.stepper.next(i).map(|(f, p, _)| (f, p));
+            o.sb_ok = None;
+            self.heads.sync(o, other);
+            self.active = true;
+        }
+        // In-flight entries are recycled with their buffers: no allocation per instruction.
+        let idx = self.free_inflight.pop().unwrap_or_else(|| {
+            self.inflight.push(InFlight::default());
+            self.inflight.len() - 1
+        });
+        let uid = self.next_uid;
+        self.next_uid += 1;
+        let f = &mut self.inflight[idx];
+        f.uid = uid;
+        f.slot = slot;
+        f.unit = d.unit;
+        f.latency = d.timing.latency;
+        f.initiation = d.timing.initiation;
+        f.writes.clone_from(&d.sb_writes);
+        memory_work(
+            self.cfg,
+            &self.exec,
+            d.mem,
+            self.id,
+            slot,
+            &mut self.stats.ldst,
+            &mut f.mem,
+        );
+        self.reqs.clear();
+        self.rf.plan_reads(
+            &IssueView {
+                uid,
+                warp: slot as u32,
+                cta: cta_index as u32,
+                func,
+                pc,
+                active: self.exec.active,
+                exec: self.exec.exec,
+                decoded: d,
+                writes: &self.exec.writes,
+                targets: &self.exec.targets,
+            },
+            &mut self.reqs,
+        );
+        self.collector.allocate(cu, now, &self.reqs, idx, d.unit);
+        self.issued = true;
+        self.active = true;
+        Ok(d.unit)
+    }
+}
+
+/// Why an instruction did not issue.
+enum Issue {
+    Stall(Stall),
+    /// Blocked on a long-latency result (the two-level scheduler demotes the warp).
+    LongWait,
+    Fault(Box<Fault>),
+}

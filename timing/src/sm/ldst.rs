@@ -1,0 +1,173 @@
+//! The LD/ST units: an issued memory instruction's lanes split by where they go, shared and
+//! constant accesses at dispatch, global and local transactions through the L1 one per cycle.
+
+use super::Sm;
+use crate::config::GpuConfig;
+use crate::decode::MemOp;
+use crate::memory::{
+    AccessKind, MemorySystem, Outcome, SmMemory, Transaction, coalesce, shared_passes,
+};
+use emulator::exec::Target;
+use emulator::stepper::Executed;
+
+/// Synthetic device addresses the timing model gives local memory (interleaved by lane, 4
+/// bytes at a time, as hardware lays it out so a warp's accesses to one variable coalesce) and
+/// kernel parameters (for the constant cache). They only need to be distinct from global
+/// addresses and from each other.
+pub(super) const LOCAL_TIMING_BASE: u64 = 0x7f00_0000_0000;
+pub(super) const PARAM_TIMING_BASE: u64 = 0x7e00_0000_0000;
+
+/// Memory work of an issued instruction.
+#[derive(Default)]
+pub(super) struct MemWork {
+    pub(super) kind: Option<AccessKind>,
+    /// Bytes each lane accesses.
+    pub(super) bytes: u32,
+    pub(super) shared: Vec<u64>,
+    pub(super) constant: Vec<u64>,
+    pub(super) global: Vec<Transaction>,
+}
+
+/// A memory instruction in an LD/ST unit.
+pub(super) struct LdStBusy {
+    pub(super) inst: usize,
+    pub(super) next: usize,
+    pub(super) ready: u64,
+    pub(super) busy_until: u64,
+}
+
+impl<'a> Sm<'a> {
+    pub(super) fn ldst_cycle(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
+        let per_cycle = self.cfg.mem.l1_requests_per_cycle as usize;
+        for u in 0..self.ldst.len() {
+            let Some(busy) = &mut self.ldst[u] else {
+                continue;
+            };
+            if now < busy.busy_until {
+                continue;
+            }
+            // Working or retrying after a stall: either way the next cycle may differ.
+            self.active = true;
+            let work = &self.inflight[busy.inst].mem;
+            let kind = work.kind.unwrap_or(AccessKind::Load);
+            let mut accepted = 0;
+            while busy.next < work.global.len() && accepted < per_cycle {
+                match mem.global(now, work.global[busy.next], kind, l2) {
+                    Outcome::Ready(c) => {
+                        busy.ready = busy.ready.max(c);
+                        busy.next += 1;
+                        accepted += 1;
+                    }
+                    Outcome::Stall => break,
+                }
+            }
+            if busy.next == work.global.len() {
+                // Stores and reductions complete for the warp once accepted.
+                let done =
+                    if kind == AccessKind::Store || self.inflight[busy.inst].writes.is_empty() {
+                        now + 1
+                    } else {
+                        busy.ready.max(now + 1)
+                    };
+                let inst = busy.inst;
+                self.ldst[u] = None;
+                self.schedule_writeback(done, inst);
+            }
+        }
+    }
+
+    /// Starts the parts of a memory instruction served without L1 transactions (shared memory,
+    /// the constant cache); returns when their data is ready and until when the unit is busy.
+    pub(super) fn start_memory(&mut self, now: u64, inst: usize, mem: &mut SmMemory) -> (u64, u64) {
+        let cfg = self.cfg;
+        let work = &self.inflight[inst].mem;
+        let mut ready = now + 1;
+        let mut busy_until = now;
+        if !work.shared.is_empty() {
+            let passes = shared_passes(
+                &work.shared,
+                work.bytes,
+                cfg.mem.shared.banks,
+                cfg.mem.shared.bank_bytes,
+            )
+            .max(1);
+            self.stats.ldst.shared_requests += 1;
+            self.stats.ldst.shared_replays += u64::from(passes - 1);
+            busy_until = now + u64::from(passes);
+            ready = ready.max(now + u64::from(passes) - 1 + u64::from(cfg.mem.shared.latency));
+        }
+        if !work.constant.is_empty() {
+            self.stats.ldst.constant_requests += 1;
+            ready = ready.max(mem.constant(now, &work.constant));
+        }
+        (ready, busy_until)
+    }
+}
+
+/// The memory work of an executed instruction: its lanes' addresses, split by where they go.
+pub(super) fn memory_work(
+    cfg: &GpuConfig,
+    exec: &Executed,
+    op: MemOp,
+    sm: u32,
+    slot: usize,
+    stats: &mut crate::stats::LdStStats,
+    work: &mut MemWork,
+) {
+    work.kind = None;
+    work.shared.clear();
+    work.constant.clear();
+    work.global.clear();
+    let MemOp::Access {
+        kind,
+        bytes,
+        constant,
+    } = op
+    else {
+        return;
+    };
+    work.kind = Some(kind);
+    work.bytes = bytes;
+    if !exec.memory || exec.exec == 0 {
+        return;
+    }
+    let mut global = [0u64; emulator::warp::WARP_SIZE];
+    let mut lanes = 0;
+    let local_base =
+        LOCAL_TIMING_BASE + (u64::from(sm) * u64::from(cfg.sm.max_warps) + slot as u64) * (1 << 24);
+    for (lane, t) in exec.targets.iter().enumerate() {
+        match *t {
+            Target::None => {}
+            Target::Shared(o) => work.shared.push(o),
+            Target::Param(o) => work.constant.push(PARAM_TIMING_BASE + o),
+            Target::Global(a) if constant => work.constant.push(a),
+            Target::Global(a) => {
+                global[lanes] = a;
+                lanes += 1;
+            }
+            // Local memory interleaves the lanes' elements, so a warp's accesses to one
+            // variable coalesce.
+            Target::Local(o) => {
+                let b = u64::from(bytes);
+                global[lanes] = local_base + (o / b) * 32 * b + lane as u64 * b + o % b;
+                lanes += 1;
+            }
+        }
+    }
+    if lanes > 0 {
+        coalesce(
+            &global[..lanes],
+            bytes,
+            cfg.mem.l1d.line,
+            cfg.mem.sector,
+            &mut work.global,
+        );
+        stats.global_requests += 1;
+        stats.global_transactions += work.global.len() as u64;
+        stats.global_sectors += work
+            .global
+            .iter()
+            .map(|t| u64::from(t.sectors.count_ones()))
+            .sum::<u64>();
+    }
+}

@@ -1,0 +1,447 @@
+//! One streaming multiprocessor, cycle by cycle.
+//!
+//! Each cycle runs the pipeline back to front, so nothing passes through two stages in one
+//! cycle: write-back (limited ports; banks written are not read this cycle), the LD/ST units,
+//! dispatch of collected instructions to execution units, bank arbitration, issue (one
+//! instruction per scheduler, executed functionally at issue), and fetch (one warp per cycle,
+//! through the instruction cache, into its instruction buffer).
+//!
+//! Each stage is a module of its own over the SM's state ([`warp_slot`] holds a warp slot's):
+//! [`writeback`], [`ldst`], [`dispatch`], bank arbitration in [`crate::collector`],
+//! [`issue`] and [`fetch`]. What is particular to a register-file technique lives behind the
+//! policies of [`crate::rf`], never in a stage.
+
+mod dispatch;
+mod fetch;
+mod issue;
+mod ldst;
+mod warp_slot;
+mod writeback;
+
+use crate::collector::OperandCollector;
+use crate::config::GpuConfig;
+use crate::decode::{DecodedProgram, Unit};
+use crate::events::EventQueue;
+use crate::memory::{MemorySystem, SmMemory};
+use crate::rf::{
+    BankReq, RegisterFilePolicy, Residency, ResidencyPolicy, RfPolicy, TechniqueReport,
+};
+use crate::scheduler::Scheduler;
+use crate::scoreboard::Scoreboard;
+use crate::stats::TimingStats;
+use emulator::Fault;
+use emulator::stepper::{CtaStepper, Executed};
+use ldst::{LdStBusy, MemWork};
+use std::collections::VecDeque;
+use warp_slot::{Heads, NO_UNIT, WarpSlot};
+
+struct CtaSlot<'a> {
+    stepper: CtaStepper<'a>,
+    slots: Vec<usize>,
+}
+
+/// An issued instruction until its results are written back.
+#[derive(Default)]
+struct InFlight {
+    /// Issue order on the SM.
+    uid: u64,
+    slot: usize,
+    unit: Unit,
+    latency: u32,
+    initiation: u32,
+    writes: Vec<u32>,
+    mem: MemWork,
+}
+
+/// The SM.
+pub struct Sm<'a> {
+    pub id: u32,
+    cfg: &'a GpuConfig,
+    code: &'a DecodedProgram,
+    warps: Vec<WarpSlot>,
+    ctas: Vec<Option<CtaSlot<'a>>>,
+    schedulers: Vec<Scheduler>,
+    collector: OperandCollector,
+    /// The register-file technique and the residency policy.
+    rf: RfPolicy,
+    residency: Residency,
+    /// Bank requests being planned, and registers written back (buffers reused across
+    /// instructions).
+    reqs: Vec<BankReq>,
+    regs: Vec<u32>,
+    /// The next instruction's issue id.
+    next_uid: u64,
+    /// Cycle each pipeline of each unit class accepts its next instruction.
+    pipes: [Vec<u64>; 5],
+    ldst: Vec<Option<LdStBusy>>,
+    inflight: Vec<InFlight>,
+    free_inflight: Vec<usize>,
+    /// Write-backs (in-flight indices) by cycle, in order of scheduling within a cycle.
+    events: EventQueue,
+    fetch_rr: usize,
+    regs_per_thread: usize,
+    exec: Executed,
+    /// Whether anything issued this cycle (for the watchdog).
+    pub issued: bool,
+    /// Whether any stage did anything this cycle; a cycle without activity repeats until
+    /// [`Sm::next_wake`], so the GPU may skip to it.
+    active: bool,
+    /// Warps in slots, and CTAs resident.
+    live_warps: u32,
+    resident: usize,
+    /// Warp slots that need a fetch (live, not exited, instruction buffer empty).
+    fetch_mask: u64,
+    /// Warp slots whose head instruction the scoreboard refused (a copy of `sb_wait` as bits:
+    /// the schedulers skip these warps without touching them).
+    data_wait_mask: u64,
+    /// Warp slots holding a warp that has not exited.
+    running_mask: u64,
+    /// What the schedulers need of each warp slot, in compact form.
+    heads: Heads,
+    /// Warp slots of each scheduler.
+    scheduler_masks: Vec<u64>,
+    /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
+    retire_check: bool,
+    /// This cycle's scheduler outcomes (issued, structural, data, fetch, barrier, idle,
+    /// registers), to
+    /// repeat for skipped cycles.
+    cycle_stalls: [u64; 7],
+    /// Issue attempts this cycle that found no free collector unit.
+    cycle_collector_full: u64,
+    /// Unit classes (bit per [`Unit`]) that found no free collector unit this cycle: within
+    /// the issue stage units are only taken, so the answer holds for the rest of the cycle.
+    cycle_no_cu: u8,
+    pub stats: TimingStats,
+}
+
+impl<'a> Sm<'a> {
+    pub fn new(
+        id: u32,
+        cfg: &'a GpuConfig,
+        code: &'a DecodedProgram,
+        regs_per_thread: u32,
+    ) -> Sm<'a> {
+        let n = cfg.sm.schedulers as usize;
+        let max_warps = cfg.sm.max_warps as usize;
+        let units = &cfg.sm.units;
+        let count = |u: Unit| match u {
+            Unit::Sp => units.sp,
+            Unit::Sfu => units.sfu,
+            Unit::Int => units.int,
+            Unit::Dp => units.dp,
+            Unit::LdSt => units.ldst,
+        } as usize;
+        Sm {
+            id,
+            cfg,
+            code,
+            warps: (0..max_warps)
+                .map(|_| WarpSlot {
+                    live: false,
+                    cta: 0,
+                    index: 0,
+                    next: None,
+                    ibuf: VecDeque::with_capacity(cfg.sm.ibuffer_entries as usize),
+                    sb: Scoreboard::new(cfg.sm.scoreboard_entries),
+                    classes: vec![(1, 1); regs_per_thread as usize],
+                    outstanding: 0,
+                    sb_wait: None,
+                    sb_ok: None,
+                    exited: false,
+                })
+                .collect(),
+            ctas: (0..cfg.sm.max_ctas).map(|_| None).collect(),
+            schedulers: (0..n)
+                .map(|s| {
+                    Scheduler::new(
+                        cfg.sm.scheduler,
+                        cfg.sm.two_level_active,
+                        (s..max_warps).step_by(n).collect(),
+                    )
+                })
+                .collect(),
+            collector: OperandCollector::new(cfg),
+            rf: RfPolicy::new(cfg),
+            residency: Residency::new(cfg),
+            reqs: Vec::new(),
+            regs: Vec::new(),
+            next_uid: 0,
+            pipes: Unit::ALL.map(|u| vec![0; count(u)]),
+            ldst: (0..units.ldst).map(|_| None).collect(),
+            inflight: Vec::new(),
+            free_inflight: Vec::new(),
+            events: EventQueue::default(),
+            fetch_rr: 0,
+            regs_per_thread: regs_per_thread as usize,
+            exec: Executed::default(),
+            issued: false,
+            active: false,
+            live_warps: 0,
+            resident: 0,
+            fetch_mask: 0,
+            data_wait_mask: 0,
+            running_mask: 0,
+            heads: Heads {
+                barrier: 0,
+                empty: 0,
+                at: vec![0; max_warps],
+                ok: vec![NO_UNIT; max_warps],
+            },
+            scheduler_masks: (0..n)
+                .map(|s| (s..max_warps).step_by(n).fold(0u64, |m, w| m | (1 << w)))
+                .collect(),
+            retire_check: false,
+            cycle_stalls: [0; 7],
+            cycle_collector_full: 0,
+            cycle_no_cu: 0,
+            stats: TimingStats {
+                by_class: TimingStats::empty_classes(),
+                ..TimingStats::default()
+            },
+        }
+    }
+
+    /// CTAs resident.
+    pub fn resident_ctas(&self) -> usize {
+        self.resident
+    }
+
+    /// Whether the residency policy lets a CTA with `demand` launch here now (occupancy has
+    /// admitted it already).
+    pub fn admits(&mut self, demand: &crate::occupancy::CtaDemand) -> bool {
+        self.residency.admit(self.resident as u32, demand)
+    }
+
+    /// Whether the SM has nothing left to do.
+    pub fn is_idle(&self) -> bool {
+        self.resident == 0
+    }
+
+    /// Places a CTA on the SM (the caller checked occupancy).
+    pub fn launch(&mut self, stepper: CtaStepper<'a>) {
+        let cta = self
+            .ctas
+            .iter()
+            .position(|c| c.is_none())
+            .expect("occupancy leaves a CTA slot");
+        let mut slots = Vec::with_capacity(stepper.warp_count());
+        for index in 0..stepper.warp_count() {
+            let s = self
+                .warps
+                .iter()
+                .position(|w| !w.live)
+                .expect("occupancy leaves warp slots");
+            let w = &mut self.warps[s];
+            w.live = true;
+            w.cta = cta;
+            w.index = index;
+            w.ibuf.clear();
+            w.sb.clear();
+            w.classes.clear();
+            w.classes.resize(self.regs_per_thread, (1, 1));
+            w.outstanding = 0;
+            w.sb_wait = None;
+            w.sb_ok = None;
+            self.data_wait_mask &= !(1 << s);
+            w.exited = stepper.has_exited(index);
+            w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
+            if !w.exited {
+                self.fetch_mask |= 1 << s;
+                self.running_mask |= 1 << s;
+            }
+            self.live_warps += 1;
+            self.sync_head(s);
+            let n = self.schedulers.len();
+            self.schedulers[s % n].launched(s);
+            slots.push(s);
+        }
+        let warp_slots: Vec<u32> = slots.iter().map(|&s| s as u32).collect();
+        self.residency.on_launch(cta as u32, &warp_slots);
+        self.ctas[cta] = Some(CtaSlot { stepper, slots });
+        self.resident += 1;
+        self.retire_check = true;
+        self.active = true;
+    }
+
+    /// One cycle. CTAs that complete are pushed onto `done` (their steppers hold their
+    /// counters and buffers).
+    pub fn cycle(
+        &mut self,
+        now: u64,
+        mem: &mut SmMemory,
+        l2: &mut MemorySystem,
+        done: &mut Vec<CtaStepper<'a>>,
+    ) -> Result<(), Box<Fault>> {
+        self.issued = false;
+        self.active = false;
+        self.cycle_stalls = [0; 7];
+        self.cycle_collector_full = 0;
+        self.cycle_no_cu = 0;
+        if self.resident == 0 && self.events.is_empty() {
+            return Ok(());
+        }
+        self.writeback(now);
+        self.ldst_cycle(now, mem, l2);
+        self.dispatch(now, mem);
+        self.active |= self.collector.arbitrate(&self.rf);
+        for s in 0..self.schedulers.len() {
+            self.schedule(s, now)?;
+        }
+        self.fetch(now, mem);
+        if self.retire_check {
+            self.retire(done);
+        }
+        self.account(1);
+        Ok(())
+    }
+
+    /// Adds `cycles` cycles of this cycle's per-cycle counters (for the cycle itself, and for
+    /// cycles skipped after it because nothing changes in them).
+    fn account(&mut self, cycles: u64) {
+        let st = &mut self.stats.stalls;
+        let [issued, structural, data, fetch, barrier, idle, registers] = self.cycle_stalls;
+        st.issued += issued * cycles;
+        st.structural += structural * cycles;
+        st.data += data * cycles;
+        st.fetch += fetch * cycles;
+        st.barrier += barrier * cycles;
+        st.idle += idle * cycles;
+        st.registers += registers * cycles;
+        self.stats.resident_warp_cycles += u64::from(self.live_warps) * cycles;
+        self.collector.stats.collector_busy_cycles += self.collector.busy_units() * cycles;
+        self.collector.stats.collector_full += self.cycle_collector_full * cycles;
+    }
+
+    /// Accounts for `cycles` skipped cycles after a cycle without activity.
+    pub fn skip(&mut self, cycles: u64) {
+        if cycles > 0 && self.resident > 0 {
+            self.account(cycles);
+        }
+    }
+
+    /// After a cycle without activity: the first cycle at which something can change (a
+    /// write-back, an instruction arriving in a buffer, a unit freeing up), or `None` when
+    /// nothing is pending. Only meaningful when [`Sm::was_active`] is false.
+    pub fn next_wake(&self, now: u64) -> Option<u64> {
+        let later = |c: u64| (c > now).then_some(c);
+        let events = self.events.first_cycle();
+        let fetched = self
+            .warps
+            .iter()
+            .filter(|w| w.live)
+            .filter_map(|w| w.ibuf.front().and_then(|&(_, _, at)| later(at)))
+            .min();
+        let ldst = self
+            .ldst
+            .iter()
+            .flatten()
+            .filter_map(|b| later(b.busy_until))
+            .min();
+        let pipes = if self.collector.is_busy() {
+            self.pipes.iter().flatten().filter_map(|&c| later(c)).min()
+        } else {
+            None
+        };
+        let policies = [self.rf.next_wake(now), self.residency.next_wake(now)];
+        [events, fetched, ldst, pipes]
+            .into_iter()
+            .chain(policies)
+            .flatten()
+            .min()
+    }
+
+    /// Whether any stage did anything in the last cycle.
+    pub fn was_active(&self) -> bool {
+        self.active
+    }
+
+    /// Retires finished CTAs: every warp exited and every instruction written back.
+    fn retire(&mut self, done: &mut Vec<CtaStepper<'a>>) {
+        self.retire_check = false;
+        for c in 0..self.ctas.len() {
+            let Some(cta) = &self.ctas[c] else { continue };
+            let finished =
+                cta.stepper.finished() && cta.slots.iter().all(|&s| self.warps[s].outstanding == 0);
+            if !finished {
+                continue;
+            }
+            let cta = self.ctas[c].take().expect("checked above");
+            self.residency.on_retire(c as u32);
+            self.resident -= 1;
+            self.active = true;
+            for &s in &cta.slots {
+                self.warps[s].live = false;
+                self.running_mask &= !(1 << s);
+                self.sync_head(s);
+                self.live_warps -= 1;
+                self.fetch_mask &= !(1 << s);
+                let n = self.schedulers.len();
+                self.schedulers[s % n].retired(s);
+            }
+            done.push(cta.stepper);
+        }
+    }
+
+    /// Whether every pipeline is drained (for the end of a kernel).
+    pub fn drained(&self) -> bool {
+        self.events.is_empty() && self.ldst.iter().all(|l| l.is_none()) && !self.collector.is_busy()
+    }
+
+    /// Counters of this SM, with the register-file ones.
+    pub fn take_stats(&mut self) -> TimingStats {
+        let mut s = std::mem::take(&mut self.stats);
+        s.rf = std::mem::replace(
+            &mut self.collector.stats,
+            crate::collector::RfStats::new(self.cfg.sm.rf.banks),
+        );
+        s.technique = TechniqueReport::default();
+        self.rf.report(&mut s.technique);
+        s.residency = TechniqueReport::default();
+        self.residency.report(&mut s.residency);
+        s
+    }
+
+    /// A line per warp, collector unit and LD/ST unit for deadlock reports.
+    pub fn describe_warps(&self, out: &mut Vec<String>) {
+        let mut busy: Vec<_> = self.collector.busy().collect();
+        busy.sort_unstable_by_key(|&(i, ..)| i);
+        for (i, inst, unit, pending) in busy {
+            out.push(format!(
+                "SM {} collector {i}: warp slot {} ({unit:?}), {pending} operands to read",
+                self.id, self.inflight[inst].slot,
+            ));
+        }
+        for (i, b) in self.ldst.iter().enumerate() {
+            if let Some(b) = b {
+                let f = &self.inflight[b.inst];
+                out.push(format!(
+                    "SM {} LD/ST unit {i}: warp slot {}, transaction {} of {}, busy until {}",
+                    self.id,
+                    f.slot,
+                    b.next,
+                    f.mem.global.len(),
+                    b.busy_until
+                ));
+            }
+        }
+        for (s, w) in self.warps.iter().enumerate().filter(|(_, w)| w.live) {
+            let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
+            let state = match cta.stepper.next(w.index) {
+                Some((f, pc, mask)) => {
+                    format!("next pc {pc} of function {} (lanes {mask:#010x})", f.0)
+                }
+                None if w.exited => "exited".to_string(),
+                None => "waiting at a barrier".to_string(),
+            };
+            let pending: Vec<String> = w.sb.pending().map(|r| r.to_string()).collect();
+            out.push(format!(
+                "SM {} warp slot {s} (CTA {:?}, warp {}): {state}; {} in flight; scoreboard [{}]",
+                self.id,
+                cta.stepper.env.cta,
+                w.index,
+                w.outstanding,
+                pending.join(", ")
+            ));
+        }
+    }
+}

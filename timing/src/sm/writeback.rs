@@ -1,0 +1,48 @@
+//! Write-back: results due this cycle go to the register file through the bank arbiter (as
+//! many as there are write ports) and release their scoreboard entries.
+
+use super::Sm;
+use crate::decode::PRED_BASE;
+use crate::rf::RegisterFilePolicy;
+
+impl<'a> Sm<'a> {
+    pub(super) fn writeback(&mut self, now: u64) {
+        let mut ports = self.cfg.sm.writeback_ports;
+        while let Some((overflow, idx)) = self.events.due(now) {
+            let has_regs = self.inflight[idx].writes.iter().any(|&r| r < PRED_BASE);
+            if has_regs && ports == 0 {
+                break;
+            }
+            self.events.pop(overflow);
+            self.active = true;
+            let f = &self.inflight[idx];
+            let slot = f.slot;
+            if has_regs {
+                // Predicates live in their own file: only registers reach the banks.
+                self.regs.clear();
+                self.regs
+                    .extend(f.writes.iter().filter(|&&r| r < PRED_BASE));
+                self.reqs.clear();
+                self.rf
+                    .plan_writes(slot as u32, f.uid, &self.regs, &mut self.reqs);
+                for &req in &self.reqs {
+                    self.collector.write(req);
+                }
+            }
+            let w = &mut self.warps[slot];
+            w.sb.release(&f.writes);
+            w.sb_wait = None;
+            self.data_wait_mask &= !(1 << slot);
+            w.outstanding -= 1;
+            self.retire_check |= w.exited && w.outstanding == 0;
+            if has_regs {
+                ports -= 1;
+            }
+            self.free_inflight.push(idx);
+        }
+    }
+
+    pub(super) fn schedule_writeback(&mut self, cycle: u64, inst: usize) {
+        self.events.push(cycle, inst);
+    }
+}
