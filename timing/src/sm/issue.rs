@@ -4,11 +4,13 @@
 
 use super::ldst::memory_work;
 use super::{InFlight, NO_UNIT, Sm};
-use crate::decode::{Control, Unit};
+use crate::decode::{Control, Decoded, Unit};
 use crate::rf::{IssueView, RegisterFilePolicy, ResidencyPolicy};
 use crate::scheduler::Stall;
 use crate::scoreboard::Hazard;
+use crate::stats::TimingStats;
 use emulator::Fault;
+use emulator::stepper::Executed;
 
 impl<'a> Sm<'a> {
     /// Chooses and issues up to `issue_width` instructions from one warp of scheduler `s`.
@@ -242,28 +244,7 @@ impl<'a> Sm<'a> {
         w.ibuf.pop_front();
         w.sb_ok = None;
         let exec = &self.exec;
-        let stats = &mut self.stats;
-        stats.warp_insts += 1;
-        stats.gpu_sim_insn += u64::from(exec.active.count_ones());
-        stats.insts_by_sources[d.reads.len().min(4)] += 1;
-        let class = &mut stats.by_class[d.class.index()];
-        class.warp_insts += 1;
-        for &r in &d.reads {
-            let (all, active) = w.classes.get(r as usize).copied().unwrap_or((1, 1));
-            stats.widths.reads_all_lanes[usize::from(all - 1)] += 1;
-            stats.widths.reads_active_lanes[usize::from(active - 1)] += 1;
-            class.widths.reads_all_lanes[usize::from(all - 1)] += 1;
-            class.widths.reads_active_lanes[usize::from(active - 1)] += 1;
-        }
-        for wr in &exec.writes {
-            if let Some(c) = w.classes.get_mut(wr.reg as usize) {
-                *c = (wr.class_all, wr.class_active);
-            }
-            stats.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
-            stats.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
-            class.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
-            class.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
-        }
+        count_issued(&mut self.stats, d, exec, &mut w.classes);
         w.sb.reserve(&d.sb_writes, d.long_latency);
         w.outstanding += 1;
         if exec.exited {
@@ -336,6 +317,33 @@ impl<'a> Sm<'a> {
         self.issued = true;
         self.active = true;
         Ok(d.unit)
+    }
+}
+
+/// Counts an issued instruction: instructions, thread instructions, sources, and the width
+/// class of every register read and written, in total and for its opcode class. `classes`
+/// holds the warp's (all lanes, active lanes) class of each register's current value.
+fn count_issued(stats: &mut TimingStats, d: &Decoded, exec: &Executed, classes: &mut [(u8, u8)]) {
+    stats.warp_insts += 1;
+    stats.gpu_sim_insn += u64::from(exec.active.count_ones());
+    stats.insts_by_sources[d.reads.len().min(4)] += 1;
+    let class = &mut stats.by_class[d.class.index()];
+    class.warp_insts += 1;
+    for &r in &d.reads {
+        let (all, active) = classes.get(r as usize).copied().unwrap_or((1, 1));
+        stats.widths.reads_all_lanes[usize::from(all - 1)] += 1;
+        stats.widths.reads_active_lanes[usize::from(active - 1)] += 1;
+        class.widths.reads_all_lanes[usize::from(all - 1)] += 1;
+        class.widths.reads_active_lanes[usize::from(active - 1)] += 1;
+    }
+    for wr in &exec.writes {
+        if let Some(c) = classes.get_mut(wr.reg as usize) {
+            *c = (wr.class_all, wr.class_active);
+        }
+        stats.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
+        stats.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
+        class.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
+        class.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
     }
 }
 

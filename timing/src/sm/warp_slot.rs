@@ -82,6 +82,7 @@ impl Heads {
 
     /// Debug builds: panics if the slot's entry is not what [`Heads::sync`] would make it (a
     /// stage changed the warp slot without refreshing its copy).
+    #[cfg(debug_assertions)]
     pub(super) fn check(&self, w: &WarpSlot, slot: usize) {
         let bit = 1u64 << slot;
         let cached = (
