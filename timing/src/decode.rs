@@ -84,6 +84,19 @@ pub enum MemOp {
     },
 }
 
+impl MemOp {
+    /// Whether the instruction is a load (not a store or an atomic).
+    pub fn is_load(self) -> bool {
+        matches!(
+            self,
+            MemOp::Access {
+                kind: AccessKind::Load,
+                ..
+            }
+        )
+    }
+}
+
 /// Control-flow roles the fetch stage and the statistics care about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {

@@ -21,7 +21,8 @@
 //!    asking [`RegisterFilePolicy::bank_accepts`] and [`RegisterFilePolicy::port_accepts`];
 //! 3. dispatch: [`RegisterFilePolicy::on_dispatch`];
 //! 4. write-back: [`RegisterFilePolicy::plan_writes`] turns the results into bank writes,
-//!    granted by the same arbiter ahead of reads.
+//!    granted by the same arbiter ahead of reads; [`RegisterFilePolicy::drain_writes`] adds
+//!    the writes the technique deferred, on the write ports left.
 //!
 //! Policies keep deterministic state (no hash-map iteration), and report in
 //! [`RegisterFilePolicy::next_wake`] when they next need a cycle, so skipping idle cycles stays
@@ -130,6 +131,17 @@ pub trait RegisterFilePolicy {
         taken.is_empty()
     }
 
+    /// Whether the technique serves the load `i` from registers (LARF): the LD/ST unit then
+    /// makes no memory access for it. Asked for loads only, before [`Self::plan_reads`].
+    fn serves_load(&mut self, _i: &IssueView) -> bool {
+        false
+    }
+
+    /// Bank writes the technique makes on its own this cycle (deferred results, evictions),
+    /// at most `ports` (the write ports write-backs left free); they go through the arbiter
+    /// like write-backs.
+    fn drain_writes(&mut self, _now: u64, _ports: u32, _out: &mut Vec<BankReq>) {}
+
     /// The instruction `uid` of warp slot `warp` left its collector unit for an execution unit.
     fn on_dispatch(&mut self, _warp: u32, _uid: u64) {}
 
@@ -196,6 +208,14 @@ impl RegisterFilePolicy for RfPolicy {
     #[inline]
     fn port_accepts(&self, taken: &[BankReq], req: &BankReq) -> bool {
         dispatch!(self, p => p.port_accepts(taken, req))
+    }
+    #[inline]
+    fn serves_load(&mut self, i: &IssueView) -> bool {
+        dispatch!(self, p => p.serves_load(i))
+    }
+    #[inline]
+    fn drain_writes(&mut self, now: u64, ports: u32, out: &mut Vec<BankReq>) {
+        dispatch!(self, p => p.drain_writes(now, ports, out))
     }
     #[inline]
     fn on_dispatch(&mut self, warp: u32, uid: u64) {

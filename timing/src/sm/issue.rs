@@ -297,22 +297,24 @@ impl<'a> Sm<'a> {
             &mut self.stats.ldst,
             &mut f.mem,
         );
+        let view = IssueView {
+            uid,
+            warp: slot as u32,
+            cta: cta_index as u32,
+            func,
+            pc,
+            active: self.exec.active,
+            exec: self.exec.exec,
+            decoded: d,
+            writes: &self.exec.writes,
+            targets: &self.exec.targets,
+        };
+        if d.mem.is_load() && self.rf.serves_load(&view) {
+            // The technique holds the data in registers: no memory access to make.
+            f.mem.clear();
+        }
         self.reqs.clear();
-        self.rf.plan_reads(
-            &IssueView {
-                uid,
-                warp: slot as u32,
-                cta: cta_index as u32,
-                func,
-                pc,
-                active: self.exec.active,
-                exec: self.exec.exec,
-                decoded: d,
-                writes: &self.exec.writes,
-                targets: &self.exec.targets,
-            },
-            &mut self.reqs,
-        );
+        self.rf.plan_reads(&view, &mut self.reqs);
         self.collector.allocate(cu, now, &self.reqs, idx, d.unit);
         self.issued = true;
         self.active = true;

@@ -1,5 +1,6 @@
 //! Write-back: results due this cycle go to the register file through the bank arbiter (as
-//! many as there are write ports) and release their scoreboard entries.
+//! many as there are write ports) and release their scoreboard entries; then the writes the
+//! register-file technique deferred, on the ports left.
 
 use super::Sm;
 use crate::decode::PRED_BASE;
@@ -39,6 +40,13 @@ impl<'a> Sm<'a> {
                 ports -= 1;
             }
             self.free_inflight.push(idx);
+        }
+        // Writes the technique deferred (or evictions) take the ports left.
+        self.reqs.clear();
+        self.rf.drain_writes(now, ports, &mut self.reqs);
+        for &req in &self.reqs {
+            self.collector.write(req);
+            self.active = true;
         }
     }
 
