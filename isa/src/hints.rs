@@ -262,21 +262,25 @@ impl FunctionHints {
             } else {
                 0
             };
-            // Live-after sets walking backwards; PCs of the block are `pc..pc + len`.
+            // PCs of the block are `first..first + len`. Live-after sets walking backwards,
+            // mapped straight to physical registers (no per-instruction copies of the
+            // virtual-register sets, which are as wide as the function's register count).
+            let first = pc;
             let mut live = liveness.live_out(b).clone();
-            let mut after_sets: Vec<BitSet> = Vec::with_capacity(block.insts.len());
-            for inst in block.insts.iter().rev() {
-                after_sets.push(live.clone());
+            for (i, inst) in block.insts.iter().enumerate().rev() {
+                let at = (first + i) * words;
+                map_into(&live, &mut h.live_out[at..at + words]);
                 transfer(inst, &mut live);
             }
-            after_sets.reverse();
-            // `live` is now the set live before the block's first instruction.
-            let mut before = live;
-            for (inst, after) in block.insts.iter().zip(&after_sets) {
-                let at = pc * words..(pc + 1) * words;
-                map_into(&before, &mut h.live_in[at.clone()]);
-                map_into(after, &mut h.live_out[at]);
-
+            // `live` is now the set live before the block's first instruction; inside the
+            // block, what is live before one instruction is what is live after the previous.
+            if !block.insts.is_empty() {
+                map_into(&live, &mut h.live_in[first * words..(first + 1) * words]);
+                let len = block.insts.len();
+                h.live_in[(first + 1) * words..(first + len) * words]
+                    .copy_from_slice(&h.live_out[first * words..(first + len - 1) * words]);
+            }
+            for inst in &block.insts {
                 // Registers whose value survives the instruction: live after it and not
                 // replaced by it. The registers an unguarded definition writes are replaced
                 // even when another virtual register sharing them (a coalesced copy,
@@ -305,7 +309,6 @@ impl FunctionHints {
                         }
                     }
                 }
-                before = after.clone();
                 pc += 1;
             }
         }
