@@ -4,6 +4,7 @@
 
 use isa::analysis::FunctionAnalysis;
 use isa::dom::Reconvergence;
+use isa::hints::FunctionHints;
 use isa::{FuncId, FuncKind, Inst, Module, Op, Operand, StateSpace, SymbolRef, Type, Variable};
 
 /// PC meaning "the function exit" (no reconvergence inside the function).
@@ -82,6 +83,9 @@ pub struct Program {
     /// Compiled code per kernel and granularity, built on first use and kept with the
     /// program it points into.
     jit: std::sync::Mutex<JitCache>,
+    /// Compiler hints per function (by `FuncId`), computed on first use: functional-only runs
+    /// never ask, so they pay nothing.
+    hints: Vec<std::sync::OnceLock<FunctionHints>>,
 }
 
 type JitCache = std::collections::HashMap<
@@ -106,13 +110,33 @@ impl Program {
                 (f.kind == FuncKind::Entry).then(|| kernel_layout(&module, FuncId(i as u32)))
             })
             .collect();
+        let hints = module
+            .functions
+            .iter()
+            .map(|_| Default::default())
+            .collect();
         Program {
             module,
             code,
             global_addrs,
             layouts,
             jit: Default::default(),
+            hints,
         }
+    }
+
+    /// The compiler hints of `func` for register-file techniques, indexed by the same PCs as
+    /// [`Code::insts`]: live-in/live-out 32-bit registers per PC, the last-use bit of each
+    /// register read, and the register affinity graph (see [`isa::hints`]). Computed once per
+    /// function on first use and cached with the program, so every launch shares them; they
+    /// are consistent with [`Code::phys`], the allocation the timing model sees.
+    pub fn hints(&self, func: FuncId) -> &FunctionHints {
+        self.hints[func.index()].get_or_init(|| {
+            FunctionHints::with_allocation(
+                &self.module.functions[func.index()],
+                &self.code[func.index()].phys,
+            )
+        })
     }
 
     /// The compiled code of `kernel` for the functional engine, compiling it on first use.
@@ -348,5 +372,28 @@ fn kernel_layout(module: &Module, kernel: FuncId) -> KernelLayout {
         local_shared,
         param_size,
         param_offsets,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Program;
+    use isa::analysis::FunctionAnalysis;
+    use isa::hints::FunctionHints;
+
+    /// The cached hints are the ones computed from the full analyses (same allocation, same
+    /// PCs), computed once: a second call returns the same object.
+    #[test]
+    fn hints_are_cached_and_match_the_analyses() {
+        let text = include_str!("../../samples/saxpy/saxpy.ptx");
+        let module = frontend::compile("saxpy.ptx", text).expect("saxpy lowers");
+        let program = Program::new(module, Vec::new());
+        let id = program.module.function_by_name("saxpy").expect("saxpy");
+        let f = program.module.function(id);
+        let expected = FunctionHints::compute(f, &FunctionAnalysis::compute(f));
+        let first = program.hints(id);
+        assert_eq!(*first, expected);
+        assert_eq!(first.len(), program.code[id.index()].insts.len());
+        assert!(std::ptr::eq(first, program.hints(id)));
     }
 }

@@ -98,6 +98,14 @@ enum Command {
         /// Print only this kernel or function.
         #[arg(long)]
         kernel: Option<String>,
+        /// Print the compiler hints for register-file techniques instead, over 32-bit
+        /// physical registers (predicates excluded): per instruction the registers it reads
+        /// (`*` marks a last use: the value is never read again) and those live after it; per
+        /// block its loop depth and weight (10^depth, the estimated execution count); per
+        /// function every affinity edge `Ra,Rb=w` (two registers read by one instruction,
+        /// weights summed), heaviest first.
+        #[arg(long)]
+        hints: bool,
     },
     /// Parse, lower and verify PTX files; report diagnostics and unsupported instructions.
     Check {
@@ -197,7 +205,11 @@ fn main() -> ExitCode {
         }),
         Command::List => run::list(),
         Command::RunPtx(args) => run_ptx::run(args),
-        Command::Dis { file, kernel } => dis::run(&file, kernel.as_deref()),
+        Command::Dis {
+            file,
+            kernel,
+            hints,
+        } => dis::run(&file, kernel.as_deref(), hints),
         Command::Check { files } => check::run(&files),
         Command::Regs {
             paths,

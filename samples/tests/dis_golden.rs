@@ -1,5 +1,6 @@
 //! Golden tests of `warpsim dis`, run through the real binary: SAXPY, and a kernel with nested
-//! divergence inside loops whose reconvergence points were checked by hand.
+//! divergence inside loops whose reconvergence points were checked by hand; `dis --hints` on
+//! SAXPY (last uses checked by hand) and the loop weights of the nested kernel.
 //!
 //! Re-bless the snapshots with `INSTA_UPDATE=always cargo test -p warpsim --test dis_golden`.
 
@@ -71,6 +72,52 @@ fn nested_divergence() {
         .collect();
     assert_eq!(reconvergence_points(&listing), expected);
     insta::assert_snapshot!(listing);
+}
+
+/// `dis --hints` on SAXPY: registers read with last-use marks, live sets after each
+/// instruction, and the affinity graph.
+#[test]
+fn saxpy_hints() {
+    let listing = dis(&["samples/saxpy/saxpy.ptx", "--hints"]);
+    let line = |pc: &str| {
+        listing
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(pc))
+            .unwrap_or_else(|| panic!("no pc {pc} in:\n{listing}"))
+            .to_string()
+    };
+    // `fma %f4, %f2, %f1, %f3` is the last read of all three inputs; the store then reads the
+    // address pair and the result for the last time, and nothing is live after it.
+    assert!(
+        line("17").contains("reads: R0* R1* R4* |"),
+        "{}",
+        line("17")
+    );
+    assert!(line("18").ends_with("| live: -"), "{}", line("18"));
+    // `%rd7` is read by the load at pc 16 and again by the store, so not last-used there.
+    assert!(line("16").contains("reads: R2 R3 |"), "{}", line("16"));
+    // The bounds check reads %r1 (needed in the body) and %r2 (never again).
+    assert!(line("8").contains("reads: R6 R0* |"), "{}", line("8"));
+    insta::assert_snapshot!(listing);
+}
+
+/// Loop weights: the kernel's outer loop counts 10 per instruction, its inner loop 100.
+#[test]
+fn nested_divergence_hint_weights() {
+    let listing = dis(&[
+        "samples/corpus/divergence.ptx",
+        "--kernel",
+        "nested_divergence",
+        "--hints",
+    ]);
+    for depth in 0..3 {
+        let expected = format!("loop depth {depth}, weight {}", 10u64.pow(depth));
+        assert!(
+            listing.contains(&expected),
+            "no block with `{expected}` in:\n{listing}"
+        );
+    }
+    assert!(!listing.contains("loop depth 1, weight 1\n"));
 }
 
 #[test]
