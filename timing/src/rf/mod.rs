@@ -41,6 +41,7 @@ use crate::decode::Decoded;
 use emulator::exec::Target;
 use emulator::stepper::RegWrite;
 use isa::FuncId;
+use isa::hints::FunctionHints;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -75,6 +76,10 @@ pub struct IssueView<'a> {
     /// What the pipeline knows of the static instruction: unit, class, the 32-bit registers
     /// read from the register file (in operand order, each once), the registers written.
     pub decoded: &'a Decoded,
+    /// The compiler's hints for the instruction's function (computed once per program):
+    /// live sets, last-use bits (`hints.last_uses(pc)`, aligned with `decoded.reads`),
+    /// loop weights and the register affinity graph.
+    pub hints: &'a FunctionHints,
     /// The 32-bit registers written, with the width classes of the new values.
     pub writes: &'a [RegWrite],
     /// Each lane's memory target ([`Target::None`] for lanes without one).

@@ -306,6 +306,7 @@ impl<'a> Sm<'a> {
             active: self.exec.active,
             exec: self.exec.exec,
             decoded: d,
+            hints: self.program.hints(func),
             writes: &self.exec.writes,
             targets: &self.exec.targets,
         };

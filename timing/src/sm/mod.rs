@@ -58,6 +58,8 @@ pub struct Sm<'a> {
     pub id: u32,
     cfg: &'a GpuConfig,
     code: &'a DecodedProgram,
+    /// The program, for the compiler hints the register-file policies see.
+    program: &'a emulator::Program,
     warps: Vec<WarpSlot>,
     ctas: Vec<Option<CtaSlot<'a>>>,
     schedulers: Vec<Scheduler>,
@@ -119,6 +121,7 @@ impl<'a> Sm<'a> {
         id: u32,
         cfg: &'a GpuConfig,
         code: &'a DecodedProgram,
+        program: &'a emulator::Program,
         regs_per_thread: u32,
     ) -> Sm<'a> {
         let n = cfg.sm.schedulers as usize;
@@ -135,6 +138,7 @@ impl<'a> Sm<'a> {
             id,
             cfg,
             code,
+            program,
             warps: (0..max_warps)
                 .map(|_| WarpSlot {
                     live: false,
