@@ -43,6 +43,31 @@ pub struct Device {
     mem: Arc<GlobalMemory>,
     /// The timing model, when the configuration names a GPU.
     gpu: Option<Mutex<timing::Gpu>>,
+    /// Characterization mode: the counts so far, and each program decoded once.
+    characterization: Option<Mutex<Characterizing>>,
+}
+
+/// What characterization mode keeps between launches.
+#[derive(Default)]
+struct Characterizing {
+    report: CharacterizationReport,
+    /// Programs decoded for the characterizer; the `Arc` keeps each program alive so its
+    /// address cannot be reused by another.
+    decoded: Vec<(Arc<emulator::Program>, Arc<timing::decode::DecodedProgram>)>,
+    /// Per kernel (`file:kernel`): launches observed and warp instructions observed, for
+    /// [`timing::characterize::Sampling`].
+    observed: Vec<(String, u64, u64)>,
+}
+
+/// Characterization counts of the launches since the last [`Device::take_characterization`].
+#[derive(Clone, Debug, Default)]
+pub struct CharacterizationReport {
+    /// One entry per launch, in order: the kernel's name and its counts.
+    pub kernels: Vec<(String, timing::characterize::Characterization)>,
+    /// All of them together.
+    pub total: timing::characterize::Characterization,
+    /// Warp instructions executed, observed or not (`total.warp_insts` were observed).
+    pub warp_insts: u64,
 }
 
 /// Timing statistics of the launches since the last [`Device::take_timing`].
@@ -62,14 +87,22 @@ impl Device {
                 config.memory_bytes
             ))
         })?;
+        if config.characterize && config.timing.is_some() {
+            return Err(Error::InvalidValue(
+                "characterization runs functionally; it cannot be combined with the timing model"
+                    .into(),
+            ));
+        }
         let gpu = config
             .timing
             .clone()
             .map(|cfg| Mutex::new(timing::Gpu::new(cfg)));
+        let characterization = config.characterize.then(Mutex::default);
         Ok(Device {
             config,
             mem: Arc::new(mem),
             gpu,
+            characterization,
         })
     }
 
@@ -98,10 +131,13 @@ impl Device {
     /// compiled here, so launches do not pay for compilation (a compile error surfaces at
     /// launch, with the kernel named).
     pub fn load_ptx(&self, file: &str, text: &str) -> Result<Module> {
-        // The timing model executes each instruction at issue: it compiles them one by one.
-        let granularity = (self.config.engine == emulator::Engine::Jit).then_some(match self.gpu {
-            Some(_) => emulator::jit::Granularity::Instructions,
-            None => emulator::jit::Granularity::Runs,
+        // The timing model and the characterizer execute one instruction at a time: they
+        // compile them one by one.
+        let stepped = self.gpu.is_some() || self.characterization.is_some();
+        let granularity = (self.config.engine == emulator::Engine::Jit).then_some(if stepped {
+            emulator::jit::Granularity::Instructions
+        } else {
+            emulator::jit::Granularity::Runs
         });
         let module = Module::load(self.mem.clone(), file, text, granularity)?;
         module.precompile();
@@ -172,6 +208,21 @@ impl Device {
                 ..LaunchStats::default()
             });
         }
+        if let Some(ch) = &self.characterization {
+            return self.characterize(ch, kernel, &params, grid, block, dynamic_shared);
+        }
+        self.launch_functional(kernel, &params, grid, block, dynamic_shared)
+    }
+
+    /// A checked launch in functional mode.
+    fn launch_functional(
+        &self,
+        kernel: &Kernel,
+        params: &[u8],
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared: u64,
+    ) -> Result<LaunchStats> {
         let cfg = LaunchConfig {
             engine: self.config.engine,
             grid,
@@ -180,7 +231,8 @@ impl Device {
             host_threads: self.config.host_threads,
             cta_budget: self.config.cta_budget,
         };
-        emulator::launch(program, kernel.id(), &self.mem, &params, &cfg).map_err(Error::from)
+        emulator::launch(kernel.program(), kernel.id(), &self.mem, params, &cfg)
+            .map_err(Error::from)
     }
 
     /// The timing statistics gathered since the last call (`None` in functional mode).
@@ -191,6 +243,87 @@ impl Device {
             kernels: std::mem::take(&mut gpu.kernels),
             total: std::mem::take(&mut gpu.total),
         })
+    }
+
+    /// Runs a launch in characterization mode, adding its counts to the report.
+    fn characterize(
+        &self,
+        ch: &Mutex<Characterizing>,
+        kernel: &Kernel,
+        params: &[u8],
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared: u64,
+    ) -> Result<LaunchStats> {
+        let code = {
+            let mut ch = ch.lock().expect("characterization lock");
+            match ch
+                .decoded
+                .iter()
+                .find(|(p, _)| Arc::ptr_eq(p, &kernel.program))
+            {
+                Some((_, code)) => code.clone(),
+                None => {
+                    let code = Arc::new(timing::characterize::launch::decode(kernel.program()));
+                    ch.decoded.push((kernel.program.clone(), code.clone()));
+                    code
+                }
+            }
+        };
+        let key = format!("{}:{}", kernel.file, kernel.name());
+        let sampling = self.config.characterize_sampling;
+        let (launches, observed) = {
+            let ch = ch.lock().expect("characterization lock");
+            ch.observed
+                .iter()
+                .find(|(k, ..)| *k == key)
+                .map_or((0, 0), |&(_, l, o)| (l, o))
+        };
+        if sampling.insts_per_kernel > 0 && observed >= sampling.insts_per_kernel {
+            // Enough of this kernel was observed: the launch runs as in functional mode.
+            let stats = self.launch_functional(kernel, params, grid, block, dynamic_shared)?;
+            ch.lock().expect("characterization lock").report.warp_insts += stats.warp_insts;
+            return Ok(stats);
+        }
+        let total_ctas = grid.iter().map(|&d| u64::from(d)).product();
+        let sample =
+            timing::characterize::CtaSample::spread(total_ctas, sampling.ctas_per_launch, launches);
+        let (stats, counts) =
+            timing::characterize::characterize(&timing::characterize::CharacterizeLaunch {
+                program: kernel.program(),
+                code: &code,
+                kernel: kernel.id(),
+                mem: &self.mem,
+                params,
+                grid,
+                block,
+                dynamic_shared,
+                cta_budget: self.config.cta_budget,
+                engine: self.config.engine,
+                host_threads: self.config.host_threads,
+                sample,
+            })
+            .map_err(Error::from)?;
+        let mut ch = ch.lock().expect("characterization lock");
+        match ch.observed.iter_mut().find(|(k, ..)| *k == key) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 += counts.warp_insts;
+            }
+            None => ch.observed.push((key, 1, counts.warp_insts)),
+        }
+        ch.report.warp_insts += stats.warp_insts;
+        ch.report.total.merge(&counts);
+        ch.report.kernels.push((kernel.name().to_string(), counts));
+        Ok(stats)
+    }
+
+    /// The characterization counts gathered since the last call (`None` unless
+    /// [`DeviceConfig::characterize`] is set).
+    pub fn take_characterization(&self) -> Option<CharacterizationReport> {
+        let ch = self.characterization.as_ref()?;
+        let mut ch = ch.lock().expect("characterization lock");
+        Some(std::mem::take(&mut ch.report))
     }
 
     /// Starts the timing model afresh: cold caches, empty queues, cycle 0 (the statistics

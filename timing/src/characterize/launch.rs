@@ -1,7 +1,13 @@
-//! The functional characterization driver: every CTA of a launch stepped one warp instruction
-//! at a time (as the timing model executes them: compiled one instruction at a time, or
-//! interpreted), its warps round-robin, each executed instruction handed to a
-//! [`Characterizer`].
+//! The functional characterization driver: the observed CTAs of a launch stepped one warp
+//! instruction at a time (as the timing model executes them: compiled one instruction at a
+//! time, or interpreted), their warps round-robin, each executed instruction handed to a
+//! [`Characterizer`]; the other CTAs run as in functional mode (compiled runs), so the
+//! launch's results are complete whatever is observed.
+//!
+//! Stepping costs about thirty times a compiled run, and the largest default-size Rodinia
+//! runs execute ten billion warp instructions, so a launch may observe a sample of its CTAs
+//! ([`CtaSample`]): every `stride`-th CTA from `offset`. Each observed CTA is observed whole,
+//! so every per-warp measure is exact for the warps observed.
 //!
 //! CTAs are spread over host threads and claimed in chunks, as in functional mode. Every
 //! count is a sum over warps and each warp's counts depend only on its own instruction
@@ -39,6 +45,41 @@ pub struct CharacterizeLaunch<'a> {
     pub engine: Engine,
     /// Host threads running CTAs (at least 1).
     pub host_threads: usize,
+    /// The CTAs observed.
+    pub sample: CtaSample,
+}
+
+/// The CTAs of a launch that are observed: linear index `i` with `i % stride == offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CtaSample {
+    pub stride: u64,
+    pub offset: u64,
+}
+
+impl CtaSample {
+    /// Every CTA.
+    pub const ALL: CtaSample = CtaSample {
+        stride: 1,
+        offset: 0,
+    };
+
+    /// At most `n` evenly spaced CTAs of `total` (every CTA when `n` is 0 or `total ≤ n`);
+    /// the `launch`-th launch of a kernel starts at a different offset, so repeated launches
+    /// observe different CTAs.
+    pub fn spread(total: u64, n: u64, launch: u64) -> CtaSample {
+        if n == 0 || total <= n {
+            return CtaSample::ALL;
+        }
+        let stride = total.div_ceil(n);
+        CtaSample {
+            stride,
+            offset: launch % stride,
+        }
+    }
+
+    pub fn observes(&self, cta: u64) -> bool {
+        cta % self.stride == self.offset
+    }
 }
 
 /// Decodes `program` for characterization: which registers each instruction reads and its
@@ -49,11 +90,13 @@ pub fn decode(program: &Program) -> DecodedProgram {
 
 /// Runs the launch to completion, characterizing every warp instruction; returns the
 /// functional counters (as functional mode reports them) and the characterization.
-pub fn characterize(
-    l: &CharacterizeLaunch,
-) -> Result<(LaunchStats, Characterization), Box<Fault>> {
+pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characterization), Box<Fault>> {
     let program = l.program;
     let jit = emulator::launch::compiled(program, l.kernel, l.engine, Granularity::Instructions)?;
+    let runs = match l.sample {
+        CtaSample::ALL => None,
+        _ => emulator::launch::compiled(program, l.kernel, l.engine, Granularity::Runs)?,
+    };
     let layout = program.layouts[l.kernel.index()]
         .as_ref()
         .expect("launch of a kernel entry");
@@ -100,14 +143,26 @@ pub fn characterize(
                 block: l.block,
                 warps_per_cta: l.block.iter().product::<u32>().div_ceil(32),
             };
-            let warps = std::mem::take(&mut cta.warps);
-            let mut stepper = CtaStepper::new(env, warps, l.cta_budget, jit.clone());
-            let result = run_cta(&mut stepper, l.code, regs, &mut observer, &mut cta);
-            let (counters, shared, warps) = stepper.finish();
-            cta.shared = shared;
-            cta.warps = warps;
+            let result = if l.sample.observes(i) {
+                let warps = std::mem::take(&mut cta.warps);
+                let mut stepper = CtaStepper::new(env, warps, l.cta_budget, jit.clone());
+                let result = run_cta(&mut stepper, l.code, regs, &mut observer, &mut cta);
+                let (counters, shared, warps) = stepper.finish();
+                cta.shared = shared;
+                cta.warps = warps;
+                result.map(|()| counters)
+            } else {
+                let mut env = env;
+                let result =
+                    emulator::cta::run_cta(&mut env, l.cta_budget, runs.as_deref(), &mut cta.pool);
+                cta.shared = env.shared;
+                result.map(|s| LaunchStats {
+                    ctas: 1,
+                    ..s.counters
+                })
+            };
             match result {
-                Ok(()) => stats.merge(&counters),
+                Ok(counters) => stats.merge(&counters),
                 Err(f) => {
                     stop_at.fetch_min(i, Ordering::Relaxed);
                     faults.lock().expect("fault list").push((i, f));
@@ -144,6 +199,8 @@ pub fn characterize(
 #[derive(Default)]
 struct CtaState {
     warps: Vec<Warp>,
+    /// Warps and barriers of the CTAs not observed.
+    pool: emulator::cta::CtaPool,
     shared: Vec<u8>,
     executed: Executed,
     reads: Vec<RegAccess>,

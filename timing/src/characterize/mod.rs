@@ -40,7 +40,26 @@ pub mod widths;
 use crate::decode::OpClass;
 use serde::Serialize;
 
-pub use launch::{CharacterizeLaunch, characterize};
+pub use launch::{CharacterizeLaunch, CtaSample, characterize};
+
+/// How much of a run characterization observes (see [`launch`]): whole CTAs, a sample of each
+/// launch's, and launches of a kernel until enough of its instructions were observed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sampling {
+    /// CTAs observed per launch, evenly spaced (0: every CTA).
+    pub ctas_per_launch: u64,
+    /// Once this many warp instructions of a kernel were observed, its later launches run
+    /// unobserved (0: no limit).
+    pub insts_per_kernel: u64,
+}
+
+impl Sampling {
+    /// Every warp instruction of every launch.
+    pub const FULL: Sampling = Sampling {
+        ctas_per_launch: 0,
+        insts_per_kernel: 0,
+    };
+}
 
 /// The instruction windows BOW's characterization reports (its Figure 3.3: 2, 3 and 7).
 pub const WINDOWS: [u32; 3] = [2, 3, 7];
@@ -302,3 +321,6 @@ pub struct WindowSummary {
     /// Writes whose first read is in the window (BOW-WR's "BOC-only" plus "both", % of writes).
     pub writes_reused: f64,
 }
+
+#[cfg(test)]
+mod tests;
