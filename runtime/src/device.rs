@@ -53,7 +53,10 @@ struct Characterizing {
     report: CharacterizationReport,
     /// Programs decoded for the characterizer; the `Arc` keeps each program alive so its
     /// address cannot be reused by another.
-    decoded: Vec<(Arc<emulator::Program>, Arc<timing::decode::DecodedProgram>)>,
+    decoded: Vec<(
+        Arc<emulator::Program>,
+        Arc<timing::characterize::launch::Decoding>,
+    )>,
     /// Per kernel (`file:kernel`): launches observed and warp instructions observed, for
     /// [`timing::characterize::Sampling`].
     observed: Vec<(String, u64, u64)>,

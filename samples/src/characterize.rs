@@ -145,6 +145,16 @@ const BYPASS: &[Column] = &[
         get: |s| s.multi_source_reads,
     },
     Column {
+        header: ">=2op",
+        published: "~40",
+        get: |s| s.multi_operand_insts,
+    },
+    Column {
+        header: "opR",
+        published: ">70",
+        get: |s| s.multi_operand_reads,
+    },
+    Column {
         header: "pack",
         published: "69",
         get: |s| s.packable,
@@ -274,7 +284,7 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
         opts.markdown,
     );
     print_table(
-        "BOW bypassable reads (R, % of reads) and writes (W, % of writes) per instruction window; instructions with >= 2 register sources (% of warp instructions), their share of reads, and of them the packable and the first-fit-coalesced (%)",
+        "BOW bypassable reads (R, % of reads) and writes (W, % of writes) per instruction window; instructions with >= 2 register sources (32-bit registers; % of warp instructions) and their share of reads, the same for >= 2 register operands (a 64-bit register or vector counting once), and of the multi-source instructions the packable and the first-fit-coalesced (%)",
         BYPASS,
         &rows,
         &average,

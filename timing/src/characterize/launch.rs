@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct CharacterizeLaunch<'a> {
     pub program: &'a Program,
     /// `program` decoded ([`decode`]); decoded once per program, not per launch.
-    pub code: &'a DecodedProgram,
+    pub code: &'a Decoding,
     pub kernel: FuncId,
     pub mem: &'a GlobalMemory,
     pub params: &'a [u8],
@@ -82,10 +82,52 @@ impl CtaSample {
     }
 }
 
-/// Decodes `program` for characterization: which registers each instruction reads and its
-/// opcode class (neither depends on the GPU configuration; the GTX 480 preset fills the rest).
-pub fn decode(program: &Program) -> DecodedProgram {
-    DecodedProgram::new(program, &GpuConfig::preset("gtx480"))
+/// What characterization needs to know of each static instruction.
+pub struct Decoding {
+    /// Which registers each instruction reads, and its opcode class (neither depends on the
+    /// GPU configuration; the GTX 480 preset fills the rest).
+    pub code: DecodedProgram,
+    /// Register source operands of each instruction, by function and PC
+    /// ([`InstRecord::source_operands`]).
+    pub source_operands: Vec<Vec<u8>>,
+}
+
+/// Decodes `program` for characterization.
+pub fn decode(program: &Program) -> Decoding {
+    Decoding {
+        code: DecodedProgram::new(program, &GpuConfig::preset("gtx480")),
+        source_operands: program
+            .code
+            .iter()
+            .map(|code| {
+                code.insts
+                    .iter()
+                    .map(|i| source_operands(i, &code.phys))
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+/// Register operands among `inst`'s sources: each operand naming at least one 32-bit
+/// register (a register, a 64-bit register, a vector, an address's base) counts once.
+fn source_operands(inst: &isa::Inst, phys: &[Option<isa::PhysReg>]) -> u8 {
+    fn names_gpr(op: &isa::Operand, phys: &[Option<isa::PhysReg>]) -> bool {
+        let gpr = |v: &isa::VReg| {
+            matches!(
+                phys.get(v.index()).copied().flatten(),
+                Some(isa::PhysReg::Gpr { .. })
+            )
+        };
+        match op {
+            isa::Operand::Reg(v) => gpr(v),
+            isa::Operand::Vector(elems) => elems.iter().any(|e| names_gpr(e, phys)),
+            isa::Operand::Address(a) => matches!(a.base, isa::AddrBase::Reg(v) if gpr(&v)),
+            _ => false,
+        }
+    }
+    let n = inst.srcs.iter().filter(|s| names_gpr(s, phys)).count();
+    n.min(usize::from(u8::MAX)) as u8
 }
 
 /// Runs the launch to completion, characterizing every warp instruction; returns the
@@ -213,7 +255,7 @@ struct CtaState {
 /// Steps one CTA's warps round-robin, one instruction each, until all have exited.
 fn run_cta(
     stepper: &mut CtaStepper,
-    code: &DecodedProgram,
+    code: &Decoding,
     regs: usize,
     observer: &mut Characterizer,
     s: &mut CtaState,
@@ -238,7 +280,7 @@ fn run_cta(
             }
             stepped = true;
             let ex = &s.executed;
-            let d = code.get(ex.func, ex.pc);
+            let d = code.code.get(ex.func, ex.pc);
             read_accesses(&d.reads, &s.classes[w], &mut s.reads);
             s.writes.clear();
             s.writes.extend(ex.writes.iter().map(|x| RegAccess {
@@ -252,6 +294,7 @@ fn run_cta(
                 active: ex.active,
                 exec: ex.exec,
                 reads: &s.reads,
+                source_operands: code.source_operands[ex.func.index()][ex.pc as usize],
                 writes: &s.writes,
             });
             let classes = &mut s.classes[w];

@@ -87,6 +87,10 @@ pub struct InstRecord<'a> {
     pub exec: u32,
     /// Registers read, without repeats (an instruction naming a register twice reads it once).
     pub reads: &'a [RegAccess],
+    /// Register source operands as the instruction names them, the way SASS counts operands:
+    /// a 64-bit register (a pair in `reads`) or a vector (`{a, b, c, d}`) is one operand;
+    /// predicates are not counted ([`launch::Decoding`] has them per instruction).
+    pub source_operands: u8,
     /// Registers written.
     pub writes: &'a [RegAccess],
 }
@@ -259,6 +263,8 @@ impl Characterization {
                 .collect(),
             multi_source_insts: pct(s.multi_source_insts, self.warp_insts),
             multi_source_reads: pct(s.multi_source_reads, s.reads),
+            multi_operand_insts: pct(s.multi_operand_insts, self.warp_insts),
+            multi_operand_reads: pct(s.multi_operand_reads, s.reads),
             packable: pct(s.packable_insts, s.multi_source_insts),
             first_fit_coalesced: pct(s.first_fit_coalesced, s.multi_source_insts),
             first_fit_reallocations: pct(s.reallocations, s.writes),
@@ -300,6 +306,11 @@ pub struct Summary {
     pub multi_source_insts: f64,
     /// Their share of register reads (%; CORF's >70%).
     pub multi_source_reads: f64,
+    /// Warp instructions naming two or more register source operands (SASS's view: a 64-bit
+    /// register or a vector is one operand; % of all).
+    pub multi_operand_insts: f64,
+    /// Their share of register reads (%).
+    pub multi_operand_reads: f64,
     /// Multi-source instructions with two sources whose widths fit one register (%; CORF's 69%).
     pub packable: f64,
     /// Multi-source instructions with two sources in one physical register under first-fit

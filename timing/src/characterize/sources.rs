@@ -5,7 +5,8 @@
 //!
 //! Sources are the 32-bit registers an instruction reads (the register file's view: a 64-bit
 //! operand is two registers, which can share one physical register when both halves are
-//! narrow). A multi-source instruction is *packable* when two of its sources have widths
+//! narrow). Beside it, the operand view CORF's SASS counts: instructions naming two or more
+//! register operands, a 64-bit register or a vector being one. A multi-source instruction is *packable* when two of its sources have widths
 //! (all lanes) that fit one 4-byte register together, and *coalesced under first-fit* when two
 //! of its sources sit in the same physical register of the first-fit packing model
 //! ([`super::packing`]) when it reads them.
@@ -23,7 +24,12 @@ pub struct SourceCounts {
     /// Warp instructions reading two or more registers, and their reads.
     pub multi_source_insts: u64,
     pub multi_source_reads: u64,
-    /// Of those, instructions with two sources whose widths add up to 4 bytes or less.
+    /// Warp instructions naming two or more register source operands (a 64-bit register or
+    /// a vector counting once), and their register reads.
+    pub multi_operand_insts: u64,
+    pub multi_operand_reads: u64,
+    /// Of the multi-source instructions, those with two sources whose widths add up to 4
+    /// bytes or less.
     pub packable_insts: u64,
     /// Of those, instructions with two sources in one physical register under first-fit.
     pub first_fit_coalesced: u64,
@@ -37,6 +43,10 @@ impl SourceCounts {
         let n = rec.reads.len() as u64;
         self.reads += n;
         self.writes += rec.writes.len() as u64;
+        if rec.source_operands >= 2 {
+            self.multi_operand_insts += 1;
+            self.multi_operand_reads += n;
+        }
         if n < 2 {
             return;
         }
@@ -61,6 +71,8 @@ impl SourceCounts {
         self.writes += o.writes;
         self.multi_source_insts += o.multi_source_insts;
         self.multi_source_reads += o.multi_source_reads;
+        self.multi_operand_insts += o.multi_operand_insts;
+        self.multi_operand_reads += o.multi_operand_reads;
         self.packable_insts += o.packable_insts;
         self.first_fit_coalesced += o.first_fit_coalesced;
         self.reallocations += o.reallocations;

@@ -27,6 +27,7 @@ fn inst(
         active: u32::MAX,
         exec: u32::MAX,
         reads,
+        source_operands: reads.len() as u8,
         writes,
     });
 }
@@ -41,7 +42,7 @@ fn inst(
 /// i4  write r1            value B (A ends: 2 reads, first gap 1, largest gap 2)
 /// i5..i8  -
 /// i9  read  r1, r2        B: gap 5; r2 never written (an unwritten read, no prior access)
-/// i10 read r2, write r2   r2: gap 1 (bypassable in every window); value C
+/// i10 read r2, write r2   r2: gap 1 (bypassable in every window), still unwritten; value C
 /// end                     B ends (1 read, gap 5), C ends (never read)
 /// ```
 fn stream(c: &mut Characterizer, w: u32) {
@@ -66,7 +67,8 @@ fn values_are_counted_by_their_reads_when_they_end() {
     let r = c.report();
     // A: 2 reads; B: 1 read; C: none.
     assert_eq!(r.values.by_reads, [1, 1, 1, 0]);
-    assert_eq!(r.values.unwritten_reads, 1);
+    // r2 at i9, and again at i10 (read before i10's own write).
+    assert_eq!(r.values.unwritten_reads, 2);
     assert_eq!(r.warp_insts, 11);
 }
 
@@ -172,6 +174,7 @@ fn executing_lanes_are_counted_beside_all_lanes() {
         active: 0xffff,
         exec: 0xffff,
         reads: &[],
+        source_operands: 0,
         writes: &[wide_inactive],
     });
     let s = c.report().summary();
@@ -263,4 +266,33 @@ fn merging_adds_every_count() {
         s.warp_insts *= 2;
         s
     });
+}
+
+#[test]
+fn a_64_bit_register_is_two_sources_but_one_operand() {
+    let mut c = Characterizer::new();
+    // ld r2, [r0:r1]: two 32-bit registers, one operand.
+    c.observe(&InstRecord {
+        warp: 0,
+        class: OpClass::Memory,
+        active: 1,
+        exec: 1,
+        reads: &[acc(0, 4), acc(1, 2)],
+        source_operands: 1,
+        writes: &[acc(2, 1)],
+    });
+    // add r3, r2, r4: two operands.
+    inst(
+        &mut c,
+        0,
+        OpClass::Int,
+        &[acc(2, 1), acc(4, 1)],
+        &[acc(3, 1)],
+    );
+    let s = c.report().sources;
+    assert_eq!((s.multi_source_insts, s.multi_source_reads), (2, 4));
+    assert_eq!((s.multi_operand_insts, s.multi_operand_reads), (1, 2));
+    let summary = c.report().summary();
+    assert_eq!(summary.multi_operand_insts, 50.0);
+    assert_eq!(summary.multi_operand_reads, 50.0);
 }
