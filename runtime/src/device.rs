@@ -63,14 +63,71 @@ struct Characterizing {
 }
 
 /// Characterization counts of the launches since the last [`Device::take_characterization`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CharacterizationReport {
-    /// One entry per launch, in order: the kernel's name and its counts.
-    pub kernels: Vec<(String, timing::characterize::Characterization)>,
-    /// All of them together.
+    /// One entry per launch, in order.
+    pub launches: Vec<LaunchCharacterization>,
+    /// The counts of every launch together (what was observed).
     pub total: timing::characterize::Characterization,
     /// Warp instructions executed, observed or not (`total.warp_insts` were observed).
     pub warp_insts: u64,
+}
+
+/// One launch's characterization.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchCharacterization {
+    pub kernel: String,
+    /// Warp instructions the launch executed.
+    pub executed: u64,
+    /// What was observed of them (nothing once the kernel's observation budget is spent).
+    pub counts: timing::characterize::Characterization,
+}
+
+impl CharacterizationReport {
+    /// The counts of the whole run estimated from what was observed: each launch's counts
+    /// weighted by executed / observed instructions (its CTAs not observed are taken to be
+    /// like the ones observed), and each kernel's by its instructions in all launches over
+    /// those in its observed launches (its unobserved launches are taken to be like its
+    /// observed ones). Every launch and kernel so weighs what it executed. With everything
+    /// observed, every weight is 1 and this is [`CharacterizationReport::total`].
+    pub fn estimate(&self) -> timing::characterize::Characterization {
+        let mut out = timing::characterize::Characterization::default();
+        for name in self.kernel_names() {
+            out.merge(&self.estimate_kernel(name));
+        }
+        out
+    }
+
+    /// Kernels in order of first launch.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for l in &self.launches {
+            if !names.contains(&l.kernel.as_str()) {
+                names.push(&l.kernel);
+            }
+        }
+        names
+    }
+
+    /// [`CharacterizationReport::estimate`] for one kernel's launches.
+    pub fn estimate_kernel(&self, kernel: &str) -> timing::characterize::Characterization {
+        let mut out = timing::characterize::Characterization::default();
+        let (mut all, mut observed) = (0u64, 0u64);
+        for l in self.launches.iter().filter(|l| l.kernel == kernel) {
+            all += l.executed;
+            if l.counts.warp_insts > 0 {
+                observed += l.executed;
+                out.merge(
+                    &l.counts
+                        .scaled(l.executed as f64 / l.counts.warp_insts as f64),
+                );
+            }
+        }
+        if observed == 0 {
+            return out;
+        }
+        out.scaled(all as f64 / observed as f64)
+    }
 }
 
 /// Timing statistics of the launches since the last [`Device::take_timing`].
@@ -285,7 +342,13 @@ impl Device {
         if sampling.insts_per_kernel > 0 && observed >= sampling.insts_per_kernel {
             // Enough of this kernel was observed: the launch runs as in functional mode.
             let stats = self.launch_functional(kernel, params, grid, block, dynamic_shared)?;
-            ch.lock().expect("characterization lock").report.warp_insts += stats.warp_insts;
+            let report = &mut ch.lock().expect("characterization lock").report;
+            report.warp_insts += stats.warp_insts;
+            report.launches.push(LaunchCharacterization {
+                kernel: kernel.name().to_string(),
+                executed: stats.warp_insts,
+                counts: Default::default(),
+            });
             return Ok(stats);
         }
         let total_ctas = grid.iter().map(|&d| u64::from(d)).product();
@@ -317,7 +380,11 @@ impl Device {
         }
         ch.report.warp_insts += stats.warp_insts;
         ch.report.total.merge(&counts);
-        ch.report.kernels.push((kernel.name().to_string(), counts));
+        ch.report.launches.push(LaunchCharacterization {
+            kernel: kernel.name().to_string(),
+            executed: stats.warp_insts,
+            counts,
+        });
         Ok(stats)
     }
 

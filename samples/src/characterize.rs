@@ -29,11 +29,16 @@ struct Row {
     sample: &'static str,
     passed: bool,
     launches: u64,
-    /// Warp instructions executed; `counts.warp_insts` of them were observed.
+    /// Warp instructions executed; `observed.warp_insts` of them were observed.
     warp_insts: u64,
     seconds: f64,
+    /// The percentages of `estimate`.
     summary: Summary,
-    counts: Characterization,
+    /// The counts of the whole run estimated from the observed ones (each launch and kernel
+    /// weighted by the instructions it executed; `runtime::CharacterizationReport::estimate`).
+    estimate: Characterization,
+    /// The counts observed.
+    observed: Characterization,
     /// Per kernel (launches of one kernel merged), in order of first launch.
     kernels: Vec<KernelRow>,
 }
@@ -42,8 +47,10 @@ struct Row {
 struct KernelRow {
     kernel: String,
     launches: u64,
+    warp_insts: u64,
     summary: Summary,
-    counts: Characterization,
+    estimate: Characterization,
+    observed: Characterization,
 }
 
 /// A table column: its header, the published figure beside it, and how to read it.
@@ -242,32 +249,39 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
         if !passed {
             failed.push(s.name());
         }
-        let mut kernels: Vec<KernelRow> = Vec::new();
-        for (name, counts) in &report.kernels {
-            match kernels.iter_mut().find(|k| &k.kernel == name) {
-                Some(k) => {
-                    k.counts.merge(counts);
-                    k.launches += 1;
+        let kernels: Vec<KernelRow> = report
+            .kernel_names()
+            .into_iter()
+            .map(|name| {
+                let launches = report.launches.iter().filter(|l| l.kernel == name);
+                let mut observed = Characterization::default();
+                let (mut count, mut executed) = (0, 0);
+                for l in launches {
+                    observed.merge(&l.counts);
+                    count += 1;
+                    executed += l.executed;
                 }
-                None => kernels.push(KernelRow {
-                    kernel: name.clone(),
-                    launches: 1,
-                    summary: counts.summary(),
-                    counts: counts.clone(),
-                }),
-            }
-        }
-        for k in &mut kernels {
-            k.summary = k.counts.summary();
-        }
+                let estimate = report.estimate_kernel(name);
+                KernelRow {
+                    kernel: name.to_string(),
+                    launches: count,
+                    warp_insts: executed,
+                    summary: estimate.summary(),
+                    estimate,
+                    observed,
+                }
+            })
+            .collect();
+        let estimate = report.estimate();
         rows.push(Row {
             sample: s.name(),
             passed,
             launches: outcome.launches,
             warp_insts: report.warp_insts,
             seconds,
-            summary: report.total.summary(),
-            counts: report.total,
+            summary: estimate.summary(),
+            estimate,
+            observed: report.total,
             kernels,
         });
         // Written after every sample, so a long run's finished samples survive an interruption.
@@ -448,10 +462,10 @@ fn print_classes(rows: &[Row], markdown: bool) {
         let mut n = 0usize;
         let mut sums = [0.0f64; 5];
         for r in rows {
-            let c = &r.counts.widths.by_class[i];
+            let c = &r.estimate.widths.by_class[i];
             let all = c.reads_all.add(&c.writes_all);
             let active = c.reads_active.add(&c.writes_active);
-            let t = &r.counts.widths.total;
+            let t = &r.estimate.widths.total;
             let total = t.reads_all.add(&t.writes_all).total();
             if all.total() == 0 {
                 continue;

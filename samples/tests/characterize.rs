@@ -52,6 +52,8 @@ fn every_instruction_is_observed_once_whatever_the_host_threads() {
             one.total.warp_insts, functional,
             "{name}: instructions observed"
         );
+        // Everything observed: the estimate is what was observed.
+        assert_eq!(one.estimate(), one.total, "{name}");
         // Every value written ends exactly once.
         assert_eq!(
             one.total.values.written(),
@@ -62,7 +64,7 @@ fn every_instruction_is_observed_once_whatever_the_host_threads() {
         for threads in [2, 3] {
             let (other, _) = characterize(name, threads, Sampling::FULL);
             assert_eq!(other.total, one.total, "{name}: {threads} threads");
-            assert_eq!(other.kernels, one.kernels, "{name}: {threads} threads");
+            assert_eq!(other.launches, one.launches, "{name}: {threads} threads");
         }
     }
 }
@@ -80,6 +82,12 @@ fn a_sample_of_ctas_is_deterministic_and_bounded() {
         assert_eq!(one.warp_insts, executed, "{name}");
         assert!(one.total.warp_insts > 0, "{name}");
         assert!(one.total.warp_insts <= executed, "{name}");
+        // The estimate scales what was observed up to what was executed (up to rounding).
+        let estimated = one.estimate().warp_insts;
+        assert!(
+            estimated.abs_diff(executed) <= one.launches.len() as u64,
+            "{name}: {estimated} estimated, {executed} executed"
+        );
     }
     // hotspot's one launch has more than 2 CTAs: only part of it is observed.
     let (hotspot, executed) = characterize("hotspot", 2, sampling);
@@ -94,8 +102,20 @@ fn a_sample_of_ctas_is_deterministic_and_bounded() {
             insts_per_kernel: 1,
         },
     );
-    assert_eq!(bfs.kernels.len(), 2, "one observed launch per kernel");
+    let observed: Vec<&str> = bfs
+        .launches
+        .iter()
+        .filter(|l| l.counts.warp_insts > 0)
+        .map(|l| l.kernel.as_str())
+        .collect();
+    assert_eq!(
+        observed,
+        ["Kernel", "Kernel2"],
+        "one observed launch per kernel"
+    );
+    assert!(bfs.launches.len() > 2);
     assert_eq!(bfs.warp_insts, executed);
+    assert_eq!(bfs.estimate().warp_insts, executed);
 }
 
 #[test]
@@ -135,7 +155,8 @@ fn the_command_prints_the_table_and_writes_json() {
     for s in samples {
         assert_eq!(s["passed"], true);
         // Everything observed with --full.
-        assert_eq!(s["counts"]["warp_insts"], s["warp_insts"]);
+        assert_eq!(s["observed"]["warp_insts"], s["warp_insts"]);
+        assert_eq!(s["estimate"], s["observed"]);
     }
     // The average is the mean of the rows, and the table prints it beside the published row.
     let once = |s: &serde_json::Value| s["summary"]["values_read_once"].as_f64().unwrap();

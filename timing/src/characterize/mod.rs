@@ -227,6 +227,49 @@ impl Characterization {
         self.sources.merge(&o.sources);
     }
 
+    /// Every count multiplied by `w` (rounded): the weight of a sample in an estimate of
+    /// the whole run ([`launch::CtaSample`]). A weight of 1 changes nothing.
+    pub fn scaled(&self, w: f64) -> Characterization {
+        let mut out = self.clone();
+        let mut f = |x: &mut u64| *x = (*x as f64 * w).round() as u64;
+        f(&mut out.warp_insts);
+        for c in std::iter::once(&mut out.widths.total).chain(out.widths.by_class.iter_mut()) {
+            for h in [
+                &mut c.reads_all,
+                &mut c.reads_active,
+                &mut c.writes_all,
+                &mut c.writes_active,
+            ] {
+                h.0.iter_mut().for_each(&mut f);
+            }
+        }
+        out.values.by_reads.iter_mut().for_each(&mut f);
+        f(&mut out.values.unwritten_reads);
+        let b = &mut out.bypass;
+        f(&mut b.reads);
+        f(&mut b.writes);
+        for w in &mut b.windows {
+            f(&mut w.bypassed_reads);
+            f(&mut w.transient_writes);
+            f(&mut w.reused_writes);
+        }
+        let s = &mut out.sources;
+        for x in [
+            &mut s.reads,
+            &mut s.writes,
+            &mut s.multi_source_insts,
+            &mut s.multi_source_reads,
+            &mut s.multi_operand_insts,
+            &mut s.multi_operand_reads,
+            &mut s.packable_insts,
+            &mut s.first_fit_coalesced,
+            &mut s.reallocations,
+        ] {
+            f(x);
+        }
+        out
+    }
+
     fn end_value(&mut self, v: &values::Value) {
         self.values.end(v);
         self.bypass.end_value(v);

@@ -296,3 +296,15 @@ fn a_64_bit_register_is_two_sources_but_one_operand() {
     assert_eq!(summary.multi_operand_insts, 50.0);
     assert_eq!(summary.multi_operand_reads, 50.0);
 }
+
+#[test]
+fn scaling_multiplies_every_count() {
+    let mut a = Characterizer::new();
+    stream(&mut a, 0);
+    let r = a.report();
+    assert_eq!(r.scaled(1.0), r);
+    let mut twice = r.clone();
+    twice.merge(&r);
+    assert_eq!(r.scaled(2.0), twice);
+    assert_eq!(r.scaled(0.5).warp_insts, 6); // 5.5 rounds away from zero
+}
