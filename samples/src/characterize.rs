@@ -483,9 +483,13 @@ fn print_classes(rows: &[Row], markdown: bool) {
                 *s += x;
             }
         }
+        // A class no sample executes has no figures (not zeros).
         let cells: Vec<String> = sums
             .iter()
-            .map(|s| format!("{:.1}", s / n.max(1) as f64))
+            .map(|s| match n {
+                0 => "-".to_string(),
+                n => format!("{:.1}", s / n as f64),
+            })
             .collect();
         if markdown {
             println!("| {} | {n} | {} |", class.name(), cells.join(" | "));
