@@ -20,6 +20,13 @@ pub struct DeviceConfig {
     pub max_registers_per_block: u64,
     /// The GPU the timing model simulates; `None` runs functionally only.
     pub timing: Option<timing::GpuConfig>,
+    /// Characterize every launch (`timing::characterize`): CTAs are stepped one warp
+    /// instruction at a time on the host threads and each instruction is observed; the counts
+    /// accumulate until [`crate::Device::take_characterization`]. Functional only: a device
+    /// with both this and `timing` is refused.
+    pub characterize: bool,
+    /// How much of each launch characterization observes (default: everything).
+    pub characterize_sampling: timing::characterize::Sampling,
     /// Registers per thread to assume for occupancy (for example the counts `ptxas -v`
     /// reports) instead of warpsim's own allocation. Keys are `FILE:KERNEL`, FILE being the
     /// PTX file's name without its directories (kernel names repeat across files), or a bare
@@ -41,6 +48,8 @@ impl Default for DeviceConfig {
             max_shared_per_block: 48 * 1024,
             max_registers_per_block: 65536,
             timing: None,
+            characterize: false,
+            characterize_sampling: timing::characterize::Sampling::FULL,
             kernel_registers: Default::default(),
         }
     }

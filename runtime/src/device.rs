@@ -43,6 +43,91 @@ pub struct Device {
     mem: Arc<GlobalMemory>,
     /// The timing model, when the configuration names a GPU.
     gpu: Option<Mutex<timing::Gpu>>,
+    /// Characterization mode: the counts so far, and each program decoded once.
+    characterization: Option<Mutex<Characterizing>>,
+}
+
+/// What characterization mode keeps between launches.
+#[derive(Default)]
+struct Characterizing {
+    report: CharacterizationReport,
+    /// Programs decoded for the characterizer; the `Arc` keeps each program alive so its
+    /// address cannot be reused by another.
+    decoded: Vec<(
+        Arc<emulator::Program>,
+        Arc<timing::characterize::launch::Decoding>,
+    )>,
+    /// Per kernel (`file:kernel`): launches observed and warp instructions observed, for
+    /// [`timing::characterize::Sampling`].
+    observed: Vec<(String, u64, u64)>,
+}
+
+/// Characterization counts of the launches since the last [`Device::take_characterization`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CharacterizationReport {
+    /// One entry per launch, in order.
+    pub launches: Vec<LaunchCharacterization>,
+    /// The counts of every launch together (what was observed).
+    pub total: timing::characterize::Characterization,
+    /// Warp instructions executed, observed or not (`total.warp_insts` were observed).
+    pub warp_insts: u64,
+}
+
+/// One launch's characterization.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchCharacterization {
+    pub kernel: String,
+    /// Warp instructions the launch executed.
+    pub executed: u64,
+    /// What was observed of them (nothing once the kernel's observation budget is spent).
+    pub counts: timing::characterize::Characterization,
+}
+
+impl CharacterizationReport {
+    /// The counts of the whole run estimated from what was observed: each launch's counts
+    /// weighted by executed / observed instructions (its CTAs not observed are taken to be
+    /// like the ones observed), and each kernel's by its instructions in all launches over
+    /// those in its observed launches (its unobserved launches are taken to be like its
+    /// observed ones). Every launch and kernel so weighs what it executed. With everything
+    /// observed, every weight is 1 and this is [`CharacterizationReport::total`].
+    pub fn estimate(&self) -> timing::characterize::Characterization {
+        let mut out = timing::characterize::Characterization::default();
+        for name in self.kernel_names() {
+            out.merge(&self.estimate_kernel(name));
+        }
+        out
+    }
+
+    /// Kernels in order of first launch.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for l in &self.launches {
+            if !names.contains(&l.kernel.as_str()) {
+                names.push(&l.kernel);
+            }
+        }
+        names
+    }
+
+    /// [`CharacterizationReport::estimate`] for one kernel's launches.
+    pub fn estimate_kernel(&self, kernel: &str) -> timing::characterize::Characterization {
+        let mut out = timing::characterize::Characterization::default();
+        let (mut all, mut observed) = (0u64, 0u64);
+        for l in self.launches.iter().filter(|l| l.kernel == kernel) {
+            all += l.executed;
+            if l.counts.warp_insts > 0 {
+                observed += l.executed;
+                out.merge(
+                    &l.counts
+                        .scaled(l.executed as f64 / l.counts.warp_insts as f64),
+                );
+            }
+        }
+        if observed == 0 {
+            return out;
+        }
+        out.scaled(all as f64 / observed as f64)
+    }
 }
 
 /// Timing statistics of the launches since the last [`Device::take_timing`].
@@ -62,14 +147,22 @@ impl Device {
                 config.memory_bytes
             ))
         })?;
+        if config.characterize && config.timing.is_some() {
+            return Err(Error::InvalidValue(
+                "characterization runs functionally; it cannot be combined with the timing model"
+                    .into(),
+            ));
+        }
         let gpu = config
             .timing
             .clone()
             .map(|cfg| Mutex::new(timing::Gpu::new(cfg)));
+        let characterization = config.characterize.then(Mutex::default);
         Ok(Device {
             config,
             mem: Arc::new(mem),
             gpu,
+            characterization,
         })
     }
 
@@ -98,10 +191,13 @@ impl Device {
     /// compiled here, so launches do not pay for compilation (a compile error surfaces at
     /// launch, with the kernel named).
     pub fn load_ptx(&self, file: &str, text: &str) -> Result<Module> {
-        // The timing model executes each instruction at issue: it compiles them one by one.
-        let granularity = (self.config.engine == emulator::Engine::Jit).then_some(match self.gpu {
-            Some(_) => emulator::jit::Granularity::Instructions,
-            None => emulator::jit::Granularity::Runs,
+        // The timing model and the characterizer execute one instruction at a time: they
+        // compile them one by one.
+        let stepped = self.gpu.is_some() || self.characterization.is_some();
+        let granularity = (self.config.engine == emulator::Engine::Jit).then_some(if stepped {
+            emulator::jit::Granularity::Instructions
+        } else {
+            emulator::jit::Granularity::Runs
         });
         let module = Module::load(self.mem.clone(), file, text, granularity)?;
         module.precompile();
@@ -172,6 +268,21 @@ impl Device {
                 ..LaunchStats::default()
             });
         }
+        if let Some(ch) = &self.characterization {
+            return self.characterize(ch, kernel, &params, grid, block, dynamic_shared);
+        }
+        self.launch_functional(kernel, &params, grid, block, dynamic_shared)
+    }
+
+    /// A checked launch in functional mode.
+    fn launch_functional(
+        &self,
+        kernel: &Kernel,
+        params: &[u8],
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared: u64,
+    ) -> Result<LaunchStats> {
         let cfg = LaunchConfig {
             engine: self.config.engine,
             grid,
@@ -180,7 +291,8 @@ impl Device {
             host_threads: self.config.host_threads,
             cta_budget: self.config.cta_budget,
         };
-        emulator::launch(program, kernel.id(), &self.mem, &params, &cfg).map_err(Error::from)
+        emulator::launch(kernel.program(), kernel.id(), &self.mem, params, &cfg)
+            .map_err(Error::from)
     }
 
     /// The timing statistics gathered since the last call (`None` in functional mode).
@@ -191,6 +303,97 @@ impl Device {
             kernels: std::mem::take(&mut gpu.kernels),
             total: std::mem::take(&mut gpu.total),
         })
+    }
+
+    /// Runs a launch in characterization mode, adding its counts to the report.
+    fn characterize(
+        &self,
+        ch: &Mutex<Characterizing>,
+        kernel: &Kernel,
+        params: &[u8],
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared: u64,
+    ) -> Result<LaunchStats> {
+        let code = {
+            let mut ch = ch.lock().expect("characterization lock");
+            match ch
+                .decoded
+                .iter()
+                .find(|(p, _)| Arc::ptr_eq(p, &kernel.program))
+            {
+                Some((_, code)) => code.clone(),
+                None => {
+                    let code = Arc::new(timing::characterize::launch::decode(kernel.program()));
+                    ch.decoded.push((kernel.program.clone(), code.clone()));
+                    code
+                }
+            }
+        };
+        let key = format!("{}:{}", kernel.file, kernel.name());
+        let sampling = self.config.characterize_sampling;
+        let (launches, observed) = {
+            let ch = ch.lock().expect("characterization lock");
+            ch.observed
+                .iter()
+                .find(|(k, ..)| *k == key)
+                .map_or((0, 0), |&(_, l, o)| (l, o))
+        };
+        if sampling.insts_per_kernel > 0 && observed >= sampling.insts_per_kernel {
+            // Enough of this kernel was observed: the launch runs as in functional mode.
+            let stats = self.launch_functional(kernel, params, grid, block, dynamic_shared)?;
+            let report = &mut ch.lock().expect("characterization lock").report;
+            report.warp_insts += stats.warp_insts;
+            report.launches.push(LaunchCharacterization {
+                kernel: kernel.name().to_string(),
+                executed: stats.warp_insts,
+                counts: Default::default(),
+            });
+            return Ok(stats);
+        }
+        let total_ctas = grid.iter().map(|&d| u64::from(d)).product();
+        let sample =
+            timing::characterize::CtaSample::spread(total_ctas, sampling.ctas_per_launch, launches);
+        let (stats, counts) =
+            timing::characterize::characterize(&timing::characterize::CharacterizeLaunch {
+                program: kernel.program(),
+                code: &code,
+                kernel: kernel.id(),
+                mem: &self.mem,
+                params,
+                grid,
+                block,
+                dynamic_shared,
+                cta_budget: self.config.cta_budget,
+                engine: self.config.engine,
+                host_threads: self.config.host_threads,
+                sample,
+            })
+            .map_err(Error::from)?;
+        let mut ch = ch.lock().expect("characterization lock");
+        match ch.observed.iter_mut().find(|(k, ..)| *k == key) {
+            Some(entry) => {
+                entry.1 += 1;
+                entry.2 += counts.warp_insts;
+            }
+            None => ch.observed.push((key, 1, counts.warp_insts)),
+        }
+        ch.report.warp_insts += stats.warp_insts;
+        ch.report.total.merge(&counts);
+        ch.report.launches.push(LaunchCharacterization {
+            kernel: kernel.name().to_string(),
+            executed: stats.warp_insts,
+            counts,
+        });
+        Ok(stats)
+    }
+
+    /// The characterization counts gathered since the last call (`None` unless
+    /// [`DeviceConfig::characterize`] is set).
+    pub fn take_characterization(&self) -> Option<CharacterizationReport> {
+        let ch = self.characterization.as_ref()?;
+        let mut ch = ch.lock().expect("characterization lock");
+        Some(std::mem::take(&mut ch.report))
     }
 
     /// Starts the timing model afresh: cold caches, empty queues, cycle 0 (the statistics

@@ -25,7 +25,7 @@ pub mod module;
 pub use args::Arg;
 pub use buffer::{DeviceBuffer, DeviceCopy};
 pub use config::DeviceConfig;
-pub use device::{Device, Dim3, TimingReport};
+pub use device::{CharacterizationReport, Device, Dim3, LaunchCharacterization, TimingReport};
 pub use emulator::LaunchStats;
 pub use error::{Error, Result};
 pub use module::{Kernel, Module};

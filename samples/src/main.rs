@@ -4,6 +4,7 @@
 //! ISA, and show or measure the result.
 
 mod bench;
+mod characterize;
 mod check;
 mod dis;
 mod regs;
@@ -124,6 +125,40 @@ enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Characterize the opportunity of register-file techniques on samples (narrow values,
+    /// reads per value, BOW bypassing windows, multi-source instructions, first-fit
+    /// coalescing): one row per benchmark, their average and the published figures, from one
+    /// functional run stepping every warp instruction (no timing model). The exit status is 1
+    /// if any validation fails. docs/characterization.md defines every column.
+    Characterize {
+        /// Samples: `saxpy`, `rodinia/<name>` (or `<name>`), or `rodinia` for every Rodinia
+        /// sample (default: every sample).
+        samples: Vec<String>,
+        /// Problem size: small, default (Rodinia's default), large.
+        #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
+        size: warpsim::sample::Size,
+        /// Write every count, percentage and per-kernel breakdown to this JSON file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Host threads running CTAs (default: every core); the figures do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print the tables as Markdown.
+        #[arg(long)]
+        markdown: bool,
+        /// CTAs observed per launch, evenly spaced and rotating from launch to launch; the
+        /// others run unobserved (compiled runs). Each observed CTA is observed whole.
+        #[arg(long, default_value_t = 16, value_name = "N")]
+        ctas_per_launch: u64,
+        /// Millions of warp instructions of a kernel to observe; its later launches run
+        /// unobserved.
+        #[arg(long, default_value_t = 25, value_name = "M")]
+        kernel_minsts: u64,
+        /// Observe every warp instruction of every launch (overrides the two limits above;
+        /// the largest default-size runs then take hours).
+        #[arg(long)]
+        full: bool,
+    },
     /// Measure simulator speed.
     Bench {
         #[command(subcommand)]
@@ -216,6 +251,30 @@ fn main() -> ExitCode {
             ptxas,
             markdown,
         } => regs::run(&paths, &ptxas, markdown),
+        Command::Characterize {
+            samples,
+            size,
+            json,
+            threads,
+            markdown,
+            ctas_per_launch,
+            kernel_minsts,
+            full,
+        } => characterize::run(&characterize::CharacterizeOptions {
+            samples,
+            size,
+            json,
+            threads,
+            markdown,
+            sampling: if full {
+                timing::characterize::Sampling::FULL
+            } else {
+                timing::characterize::Sampling {
+                    ctas_per_launch,
+                    insts_per_kernel: kernel_minsts.saturating_mul(1_000_000),
+                }
+            },
+        }),
         Command::Bench { what } => bench::run(what),
     };
     match result {

@@ -1,6 +1,7 @@
 //! The cycle-level timing model (SM pipeline, schedulers, scoreboard, operand collector,
 //! register-file banks, memory hierarchy, statistics), driven by the functional engine.
 
+pub mod characterize;
 pub mod collector;
 pub mod config;
 pub mod decode;
