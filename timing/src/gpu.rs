@@ -104,9 +104,7 @@ impl Gpu {
         )
         .map_err(SimError::Fault)?;
         let code = DecodedProgram::new(program, cfg);
-        let mut sms: Vec<Sm> = (0..cfg.gpu.sms)
-            .map(|i| Sm::new(i, cfg, &code, allocated.max(1)))
-            .collect();
+        let mut sms: Vec<Sm> = (0..cfg.gpu.sms).map(|i| Sm::new(i, cfg, &code)).collect();
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
         let l2_before = self.l2.stats().clone();
         let [gx, gy, gz] = l.grid;

@@ -7,7 +7,7 @@
 //! through the instruction cache, into its instruction buffer).
 
 use crate::collector::OperandCollector;
-use crate::config::GpuConfig;
+use crate::config::{GpuConfig, ReadDuplicates};
 use crate::decode::{Control, DecodedProgram, INST_BYTES, MemOp, PRED_BASE, Unit};
 use crate::events::EventQueue;
 use crate::memory::{
@@ -41,8 +41,6 @@ struct WarpSlot {
     /// Instruction buffer: (function, PC, cycle the decoded instruction is available).
     ibuf: VecDeque<(FuncId, u32, u64)>,
     sb: Scoreboard,
-    /// Width classes (all lanes, active lanes) of the current value of each physical register.
-    classes: Vec<(u8, u8)>,
     /// Issued instructions not yet complete.
     outstanding: u32,
     /// The scoreboard refused the instruction at the head of the buffer (`Some(long)`); it
@@ -108,7 +106,6 @@ pub struct Sm<'a> {
     /// Write-backs (in-flight indices) by cycle, in order of scheduling within a cycle.
     events: EventQueue,
     fetch_rr: usize,
-    regs_per_thread: usize,
     exec: Executed,
     /// Whether anything issued this cycle (for the watchdog).
     pub issued: bool,
@@ -143,12 +140,7 @@ pub struct Sm<'a> {
 }
 
 impl<'a> Sm<'a> {
-    pub fn new(
-        id: u32,
-        cfg: &'a GpuConfig,
-        code: &'a DecodedProgram,
-        regs_per_thread: u32,
-    ) -> Sm<'a> {
+    pub fn new(id: u32, cfg: &'a GpuConfig, code: &'a DecodedProgram) -> Sm<'a> {
         let n = cfg.sm.schedulers as usize;
         let max_warps = cfg.sm.max_warps as usize;
         let units = &cfg.sm.units;
@@ -171,7 +163,6 @@ impl<'a> Sm<'a> {
                     next: None,
                     ibuf: VecDeque::with_capacity(cfg.sm.ibuffer_entries as usize),
                     sb: Scoreboard::new(cfg.sm.scoreboard_entries),
-                    classes: vec![(1, 1); regs_per_thread as usize],
                     outstanding: 0,
                     sb_wait: None,
                     sb_ok: None,
@@ -195,7 +186,6 @@ impl<'a> Sm<'a> {
             free_inflight: Vec::new(),
             events: EventQueue::default(),
             fetch_rr: 0,
-            regs_per_thread: regs_per_thread as usize,
             exec: Executed::default(),
             issued: false,
             active: false,
@@ -254,8 +244,6 @@ impl<'a> Sm<'a> {
             w.index = index;
             w.ibuf.clear();
             w.sb.clear();
-            w.classes.clear();
-            w.classes.resize(self.regs_per_thread, (1, 1));
             w.outstanding = 0;
             w.sb_wait = None;
             w.sb_ok = None;
@@ -665,7 +653,12 @@ impl<'a> Sm<'a> {
             }
             None => return Err(Issue::Stall(Stall::Fetch)),
         }
-        let d = self.code.get(func, pc);
+        // Register numbers in the window of the warp's current call frame.
+        let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
+        let d = self
+            .code
+            .get(func, pc)
+            .in_frame(cta.stepper.frame_base(w.index));
         if after.is_some_and(|u| u == d.unit) {
             return Err(Issue::Stall(Stall::Structural));
         }
@@ -717,17 +710,25 @@ impl<'a> Sm<'a> {
         stats.insts_by_sources[d.reads.len().min(4)] += 1;
         let class = &mut stats.by_class[d.class.index()];
         class.warp_insts += 1;
-        for &r in &d.reads {
-            let (all, active) = w.classes.get(r as usize).copied().unwrap_or((1, 1));
+        // Widths as the stepper classified them: the reads the collector makes (a register
+        // named again counts again only when it is read again), the writes, and the `bar.red`
+        // results a barrier release wrote (only a barrier or an exit, control instructions,
+        // releases one).
+        let each = self.cfg.sm.rf.read_duplicates == ReadDuplicates::Each;
+        let reads = exec.reads.iter().filter(|r| each || !r.repeat);
+        debug_assert!(reads.clone().map(|r| r.reg).eq(d.reads.iter().copied()));
+        for r in reads {
+            let (all, active) = (r.class_all, r.class_active);
             stats.widths.reads_all_lanes[usize::from(all - 1)] += 1;
             stats.widths.reads_active_lanes[usize::from(active - 1)] += 1;
             class.widths.reads_all_lanes[usize::from(all - 1)] += 1;
             class.widths.reads_active_lanes[usize::from(active - 1)] += 1;
         }
-        for wr in &exec.writes {
-            if let Some(c) = w.classes.get_mut(wr.reg as usize) {
-                *c = (wr.class_all, wr.class_active);
-            }
+        for wr in exec
+            .writes
+            .iter()
+            .chain(exec.released_writes.iter().map(|(_, w)| w))
+        {
             stats.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
             stats.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
             class.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
