@@ -46,6 +46,11 @@ impl Barrier {
         }
     }
 
+    /// `bar.red` arrivals waiting for the release: (warp, operation, destination, lanes).
+    pub(crate) fn reds(&self) -> &[(usize, BarRedOp, isa::VReg, u32)] {
+        &self.reds
+    }
+
     /// Back to no arrivals, keeping the lists' storage.
     fn reset(&mut self) {
         self.arrived = 0;

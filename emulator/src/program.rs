@@ -41,6 +41,8 @@ pub struct Code {
     /// Physical 32-bit registers per thread from the register allocator (the function alone,
     /// without its callees).
     pub regs_per_thread: u32,
+    /// Predicate registers per thread from the register allocator (the function alone).
+    pub preds_per_thread: u32,
     /// Physical register of each virtual register (by `VReg`), as the timing model sees the
     /// register file; `None` for registers no instruction mentions.
     pub phys: Vec<Option<isa::regalloc::PhysReg>>,
@@ -249,6 +251,7 @@ fn prepare(f: &isa::Function) -> Code {
         reconverge,
         reg_types: f.regs.iter().map(|r| r.ty).collect(),
         regs_per_thread: analysis.alloc.regs_per_thread,
+        preds_per_thread: analysis.alloc.preds_per_thread,
         phys: analysis.alloc.phys,
         frame_size: align_to(offset, 16),
         param_locs,

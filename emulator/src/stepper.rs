@@ -3,7 +3,30 @@
 //! The timing model decides *when* a warp's next instruction issues; [`CtaStepper::step`] then
 //! executes it (the functional result is the same as in functional-only mode) and reports what
 //! the timing model needs: the active and executing lanes, where each lane accesses memory, the
-//! width class of every 32-bit physical register written, and which warps a barrier released.
+//! register-window base of the frame it ran in, the width class of every 32-bit physical
+//! register read (taken before execution) and written, and which warps a barrier released
+//! (with the `bar.red` results that release wrote).
+//!
+//! Width rules (the timing model counts exactly these records):
+//! - A 32-bit value's class is the fewest bytes n ∈ {1, 2, 3, 4} whose sign extension gives it
+//!   back ([`width_class`]); a warp register's class is the maximum over lanes, recorded over all
+//!   32 lanes (`class_all`, what CORF/CMRC register files store) and over the lanes that execute
+//!   the instruction (`class_active`: active lanes whose guard holds).
+//! - Values are judged within their register's declared width: an 8- or 16-bit register's
+//!   value is sign-extended from that width first (a `.s16` −1 needs 1 byte, not 3); a 64-bit
+//!   register is two 32-bit registers, classified separately.
+//! - Reads: one record per 32-bit register of each register source operand, in operand order
+//!   (address bases and vector elements included; predicates, guards included, live in their
+//!   own file and are not recorded), classified *before* the instruction executes, so an
+//!   instruction reading its own destination sees the old value. A register named again by a
+//!   later operand of the same instruction is recorded again with `repeat` set, so the timing
+//!   model can read it once or each time (`sm.rf.read_duplicates`).
+//! - Writes: one record per 32-bit register of each register destination, after execution,
+//!   whether or not any lane wrote it (a guarded-off or divergent write still occupies a write
+//!   port; the all-lanes class includes the lanes that kept their old value). `bar.red`
+//!   destinations are written when the barrier releases: they are recorded in the `Executed`
+//!   of the instruction that released it (`released_writes`), or with the `bar.red` itself when
+//!   no lane of it executed (nothing arrives, the register keeps its value).
 //!
 //! With compiled code ([`crate::jit::Granularity::Instructions`]), a lane-wise instruction
 //! executes natively, alone, at issue, and writes every register it writes back to the
@@ -20,8 +43,9 @@ use crate::exec::{CtaEnv, Step, Target, guard_mask, memory_targets, step};
 use crate::jit::JitKernel;
 use crate::jit::ctx::JitCtx;
 use crate::launch::LaunchStats;
+use crate::program::{Code, Program};
 use crate::warp::{WARP_SIZE, Warp, WarpState};
-use isa::{FuncId, Op, Operand, PhysReg};
+use isa::{BarRedOp, BarrierKind, FuncId, Inst, Op, Operand, PhysReg, VReg};
 
 /// Width class of a 32-bit value: the fewest bytes n ∈ {1, 2, 3, 4} such that the value is the
 /// sign extension of its low 8·n bits.
@@ -45,14 +69,123 @@ fn class_of_magnitude(m: u32) -> u8 {
     }
 }
 
+/// The 32-bit word `word` (0: low, 1: high) of a register declared `bits` wide holding
+/// `value` (zero-extended to 64 bits, as frames hold it), as its width is judged: 8- and
+/// 16-bit registers sign-extended from their declared width. Registers hold 64 bits in the
+/// emulator (the frontend refuses `.b128` registers), so words 2 and 3 of a quad are zero.
+fn word_of(value: u64, word: u32, bits: u32) -> u32 {
+    if bits <= 16 {
+        let shift = 32 - bits;
+        (((value as u32) << shift) as i32 >> shift) as u32
+    } else {
+        value.checked_shr(32 * word).unwrap_or(0) as u32
+    }
+}
+
+/// Width classes of one 32-bit physical register: over all 32 lanes and over the lanes in
+/// `exec`. Lanes in `exec` hold word `word` of the virtual register whose lanes are `lanes`
+/// (declared `bits` wide); the others hold what the shadow register file holds for the
+/// register, `held` (its 32 lanes; empty for a register never written: zero).
+fn classes(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &[u32]) -> (u8, u8) {
+    let (mut all, mut active) = (0u32, 0u32);
+    for (l, &value) in lanes.iter().enumerate() {
+        if (exec >> l) & 1 != 0 {
+            let m = magnitude(word_of(value, word, bits));
+            all |= m;
+            active |= m;
+        } else {
+            all |= magnitude(held.get(l).copied().unwrap_or(0));
+        }
+    }
+    (class_of_magnitude(all), class_of_magnitude(active))
+}
+
+/// Stores word `word` of the lanes in `exec` of a virtual register (as [`classes`] takes it)
+/// into its physical register's 32 lanes `held`.
+fn store(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &mut [u32]) {
+    for (l, (&value, h)) in lanes.iter().zip(held).enumerate() {
+        if (exec >> l) & 1 != 0 {
+            *h = word_of(value, word, bits);
+        }
+    }
+}
+
+/// The 32 lanes of register `reg` in the shadow register file `phys` (grown with zeros to
+/// hold it: a callee's window is allocated when first written).
+fn phys_lanes(phys: &mut Vec<u32>, reg: u32) -> &mut [u32] {
+    let at = reg as usize * WARP_SIZE;
+    if phys.len() < at + WARP_SIZE {
+        phys.resize(at + WARP_SIZE, 0);
+    }
+    &mut phys[at..at + WARP_SIZE]
+}
+
+/// The 32 lanes of register `reg` in `phys` as far as it holds them (a register never written
+/// reads as zero).
+fn phys_lanes_ro(phys: &[u32], reg: u32) -> &[u32] {
+    let at = reg as usize * WARP_SIZE;
+    phys.get(at..at + WARP_SIZE).unwrap_or(&[])
+}
+
 /// A 32-bit physical register written by an instruction, with the width class of the new
 /// value over all 32 lanes (what register-file hardware stores) and over the lanes that
 /// executed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegWrite {
+    /// The register in the warp's register window: the frame's [`FrameBase::gpr`] plus the
+    /// register allocator's number.
     pub reg: u32,
     pub class_all: u8,
     pub class_active: u8,
+}
+
+/// A 32-bit physical register read by an instruction's source operands, with the width class
+/// of its value before the instruction executed, over all 32 lanes and over the lanes that
+/// execute the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegRead {
+    /// The register in the warp's register window (as [`RegWrite::reg`]).
+    pub reg: u32,
+    pub class_all: u8,
+    pub class_active: u8,
+    /// An earlier operand of the same instruction already named this register.
+    pub repeat: bool,
+}
+
+/// Where a call frame's registers start in the warp's register window.
+///
+/// Each call frame has registers of its own, as under a hardware ABI with register windows:
+/// the kernel's frame starts at 0 and a callee's right after its caller's, which takes the
+/// caller function's allocated registers rounded up to a multiple of 4 (so the callee's 64-bit
+/// pairs stay aligned); predicates likewise in the predicate file. The timing model adds the
+/// base to the register allocator's numbers, so a callee's registers alias none of its
+/// callers' in the scoreboard, the bank map or the width records. (PTX passes arguments and
+/// results through `.param` memory, so no register is shared between frames.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameBase {
+    /// First 32-bit register of the frame.
+    pub gpr: u32,
+    /// First predicate register of the frame.
+    pub pred: u32,
+}
+
+impl FrameBase {
+    /// The base of a frame called from a frame of `code` at this base.
+    pub fn above(self, code: &Code) -> FrameBase {
+        FrameBase {
+            gpr: self.gpr + code.regs_per_thread.next_multiple_of(4),
+            pred: self.pred + code.preds_per_thread,
+        }
+    }
+
+    /// The base of warp `w`'s current frame.
+    pub fn of(program: &Program, w: &Warp) -> FrameBase {
+        w.frames[..w.frames.len() - 1]
+            .iter()
+            .fold(FrameBase::default(), |b, f| {
+                b.above(&program.code[f.func.index()])
+            })
+    }
 }
 
 /// What executing one warp instruction did, as the timing model sees it.
@@ -68,10 +201,20 @@ pub struct Executed {
     /// ([`Target::None`] for lanes that did not execute).
     pub memory: bool,
     pub targets: [Target; WARP_SIZE],
+    /// Register-window base of the frame the instruction executed in (its registers are the
+    /// allocator's numbers plus this).
+    pub frame: FrameBase,
+    /// 32-bit physical registers read by the source operands, in operand order, with their
+    /// classes before execution (see the module docs).
+    pub reads: Vec<RegRead>,
     /// 32-bit physical registers written.
     pub writes: Vec<RegWrite>,
     /// Warps (bit per warp of the CTA) that a barrier released as a result.
     pub released: u64,
+    /// `bar.red` destinations that the release wrote: (warp of the CTA, register in that
+    /// warp's window). Only a barrier or an exit can release a barrier, so these belong to
+    /// control instructions.
+    pub released_writes: Vec<(u32, RegWrite)>,
     /// The warp's next instruction (function, PC) after this one, or `None` while it waits at
     /// a barrier or once it has exited.
     pub next: Option<(FuncId, u32)>,
@@ -88,8 +231,11 @@ impl Default for Executed {
             exec: 0,
             memory: false,
             targets: [Target::None; WARP_SIZE],
+            frame: FrameBase::default(),
+            reads: Vec::new(),
             writes: Vec::new(),
             released: 0,
+            released_writes: Vec::new(),
             next: None,
             exited: false,
         }
@@ -106,6 +252,8 @@ pub struct CtaStepper<'a> {
     jit: Option<(std::sync::Arc<JitKernel>, Box<JitCtx>, LocalView)>,
     /// Instruction counters (as in functional mode).
     pub stats: LaunchStats,
+    /// `bar.red` arrivals of a barrier about to be released (reused storage).
+    reds: Vec<(usize, BarRedOp, VReg, u32)>,
 }
 
 impl<'a> CtaStepper<'a> {
@@ -119,6 +267,12 @@ impl<'a> CtaStepper<'a> {
         jit: Option<std::sync::Arc<JitKernel>>,
     ) -> CtaStepper<'a> {
         prepare_warps(&env, &mut pool);
+        // Physical registers start zeroed, like the kernel's frame.
+        let regs = env.program.code[env.kernel.index()].regs_per_thread as usize;
+        for w in &mut pool {
+            w.phys.clear();
+            w.phys.resize(regs * WARP_SIZE, 0);
+        }
         let jit = jit.map(|k| (k, Box::new(new_ctx(&mut env)), LocalView::default()));
         CtaStepper {
             env,
@@ -130,6 +284,7 @@ impl<'a> CtaStepper<'a> {
                 ctas: 1,
                 ..LaunchStats::default()
             },
+            reds: Vec::new(),
         }
     }
 
@@ -158,6 +313,11 @@ impl<'a> CtaStepper<'a> {
         f.simt.top().map(|t| (f.func, t.pc, t.mask))
     }
 
+    /// The register-window base of warp `i`'s current frame (that of its next instruction).
+    pub fn frame_base(&self, i: usize) -> FrameBase {
+        FrameBase::of(self.env.program, &self.warps[i])
+    }
+
     /// Executes warp `i`'s next instruction, describing it in `out`.
     pub fn step(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
         let env = &mut self.env;
@@ -181,8 +341,11 @@ impl<'a> CtaStepper<'a> {
         out.active = top.mask;
         out.exec = guard_mask(frame, inst, top.mask);
         out.memory = memory_targets(env, w, inst, out.exec, &mut out.targets);
+        out.frame = FrameBase::of(env.program, w);
+        record_reads(code, &frame.regs, &w.phys, inst, out);
         out.writes.clear();
         out.released = 0;
+        out.released_writes.clear();
         self.stats.warp_insts += 1;
         let outcome = match &mut self.jit {
             Some((kernel, ctx, local_view)) => match kernel.run_at(func, top.pc) {
@@ -208,13 +371,21 @@ impl<'a> CtaStepper<'a> {
         }
         .map_err(|(kind, lane)| Box::new(fault(env, w, kind, Some(lane))))?;
         // Width classes of the registers written, read from the frame the instruction ran in
-        // (calls push and returns pop frames, but neither writes registers).
-        if !matches!(
+        // (calls push and returns pop frames, but neither writes registers). A `bar.red` that
+        // executed writes its destination when the barrier releases (recorded below).
+        let later = matches!(
             inst.op,
-            Op::Call { .. } | Op::Ret { .. } | Op::Exit | Op::Bar { .. }
-        ) && w.frame().func == func
+            Op::Bar {
+                kind: BarrierKind::Red(_),
+                ..
+            }
+        ) && out.exec != 0;
+        if !matches!(inst.op, Op::Call { .. } | Op::Ret { .. } | Op::Exit)
+            && !later
+            && w.frame().func == func
         {
-            record_writes(code, &w.frame().regs, inst, out);
+            let frame = w.frames.last().expect("a running warp has a frame");
+            record_writes(code, &frame.regs, &mut w.phys, inst, out);
         }
         out.exited = w.state == WarpState::Done;
         let mut event = w.state != WarpState::Ready;
@@ -225,7 +396,16 @@ impl<'a> CtaStepper<'a> {
         if event {
             let waiting: u64 = self.waiting_mask();
             for id in 0..self.barriers.len() {
+                self.reds.clear();
+                self.reds.extend_from_slice(self.barriers[id].reds());
                 try_release(&self.env, &mut self.barriers, id, &mut self.warps);
+                if !self.reds.is_empty() && self.barriers[id].reds().is_empty() {
+                    // Released: each `bar.red` destination now holds the reduction.
+                    for &(warp, _, dst, lanes) in &self.reds {
+                        let w = &mut self.warps[warp];
+                        record_release(self.env.program, w, warp, dst, lanes, out);
+                    }
+                }
             }
             out.released = waiting & !self.waiting_mask();
             if !self.finished() && self.warps.iter().all(|w| w.state != WarpState::Ready) {
@@ -257,41 +437,95 @@ impl<'a> CtaStepper<'a> {
     }
 }
 
-/// Appends the width classes of the 32-bit physical registers `inst` wrote.
-fn record_writes(code: &crate::program::Code, regs: &[u64], inst: &isa::Inst, out: &mut Executed) {
-    let mut each = |op: &Operand| {
-        let Operand::Reg(v) = op else { return };
-        let Some(PhysReg::Gpr { first, count }) = code.phys.get(v.index()).copied().flatten()
-        else {
-            return;
+/// The 32-bit registers of virtual register `v` of `code` (none for a predicate or a register
+/// without a physical one), with its declared width in bits and its lanes' values.
+fn gpr_of<'r>(code: &Code, regs: &'r [u64], v: VReg) -> Option<(u32, u32, u32, &'r [u64])> {
+    let Some(PhysReg::Gpr { first, count }) = code.phys.get(v.index()).copied().flatten() else {
+        return None;
+    };
+    let lanes = &regs[v.index() * WARP_SIZE..(v.index() + 1) * WARP_SIZE];
+    Some((first, count, code.reg_types[v.index()].bits(), lanes))
+}
+
+/// Records the 32-bit physical registers `inst`'s source operands read, with their classes
+/// before it executes, into `out.reads` (which it replaces).
+fn record_reads(code: &Code, regs: &[u64], phys: &[u32], inst: &Inst, out: &mut Executed) {
+    out.reads.clear();
+    for v in inst.srcs.iter().flat_map(Operand::regs) {
+        let Some((first, count, bits, lanes)) = gpr_of(code, regs, v) else {
+            continue;
         };
-        let lanes = &regs[v.index() * WARP_SIZE..(v.index() + 1) * WARP_SIZE];
-        for half in 0..count.min(2) {
-            let (mut all, mut active) = (0u32, 0u32);
-            for (l, &value) in lanes.iter().enumerate() {
-                let m = magnitude((value >> (32 * half)) as u32);
-                all |= m;
-                // Branch-free: the lane's magnitude counts when its bit of `exec` is set.
-                active |= m & 0u32.wrapping_sub((out.exec >> l) & 1);
-            }
-            out.writes.push(RegWrite {
-                reg: first + half,
-                class_all: class_of_magnitude(all),
-                class_active: class_of_magnitude(active),
+        for word in 0..count {
+            let reg = out.frame.gpr + first + word;
+            let repeat = out.reads.iter().any(|r| r.reg == reg);
+            let held = phys_lanes_ro(phys, reg);
+            let (class_all, class_active) = classes(lanes, word, bits, out.exec, held);
+            out.reads.push(RegRead {
+                reg,
+                class_all,
+                class_active,
+                repeat,
             });
         }
-    };
-    for d in &inst.dsts {
-        match d {
-            Operand::Vector(elems) => elems.iter().for_each(&mut each),
-            d => each(d),
+    }
+}
+
+/// Appends the width classes of the 32-bit physical registers `inst` wrote (in the lanes that
+/// executed it), storing the new values in the shadow register file `phys`.
+fn record_writes(code: &Code, regs: &[u64], phys: &mut Vec<u32>, inst: &Inst, out: &mut Executed) {
+    for v in inst.dsts.iter().flat_map(Operand::regs) {
+        let Some((first, count, bits, lanes)) = gpr_of(code, regs, v) else {
+            continue;
+        };
+        for word in 0..count {
+            let reg = out.frame.gpr + first + word;
+            let held = phys_lanes(phys, reg);
+            store(lanes, word, bits, out.exec, held);
+            let (class_all, class_active) = classes(lanes, word, bits, out.exec, held);
+            out.writes.push(RegWrite {
+                reg,
+                class_all,
+                class_active,
+            });
         }
+    }
+}
+
+/// Appends to `out.released_writes` the registers of `bar.red` destination `dst` of warp `w`
+/// (warp `index` of the CTA), which a barrier release just wrote in `lanes`.
+fn record_release(
+    program: &Program,
+    w: &mut Warp,
+    index: usize,
+    dst: VReg,
+    lanes: u32,
+    out: &mut Executed,
+) {
+    let base = FrameBase::of(program, w);
+    let frame = w.frames.last().expect("a waiting warp has a frame");
+    let code = &program.code[frame.func.index()];
+    let Some((first, count, bits, values)) = gpr_of(code, &frame.regs, dst) else {
+        return;
+    };
+    for word in 0..count {
+        let reg = base.gpr + first + word;
+        let held = phys_lanes(&mut w.phys, reg);
+        store(values, word, bits, lanes, held);
+        let (class_all, class_active) = classes(values, word, bits, lanes, held);
+        out.released_writes.push((
+            index as u32,
+            RegWrite {
+                reg,
+                class_all,
+                class_active,
+            },
+        ));
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::width_class;
+    use super::{classes, store, width_class, word_of};
 
     #[test]
     fn the_class_of_or_ed_magnitudes_is_the_largest_class() {
@@ -326,5 +560,47 @@ mod tests {
         assert_eq!(width_class(0x7f_ffff), 3);
         assert_eq!(width_class(0x80_0000), 4);
         assert_eq!(width_class(0x3f80_0000), 4); // 1.0f32
+    }
+
+    #[test]
+    fn narrow_registers_are_judged_within_their_declared_width() {
+        // A 16-bit register holds its value zero-extended; its class is that of the value
+        // sign-extended from 16 bits.
+        assert_eq!(width_class(word_of(0xffff, 0, 16)), 1); // .s16 -1
+        assert_eq!(width_class(word_of(0xff80, 0, 16)), 1); // -128
+        assert_eq!(width_class(word_of(0xff7f, 0, 16)), 2); // -129
+        assert_eq!(width_class(word_of(0x8000, 0, 16)), 2);
+        assert_eq!(width_class(word_of(0x7fff, 0, 16)), 2);
+        assert_eq!(width_class(word_of(0x007f, 0, 16)), 1);
+        assert_eq!(width_class(word_of(0x0080, 0, 16)), 2); // 128 needs its second byte
+        // Only the declared bits count: a wider frame value cannot widen the class.
+        assert_eq!(width_class(word_of(0x1234_ffff, 0, 16)), 1);
+        assert_eq!(width_class(word_of(0x80, 0, 8)), 1); // an 8-bit register: 1 byte
+        // 32-bit registers as they are; 64-bit ones as two 32-bit halves.
+        assert_eq!(word_of(0xffff, 0, 32), 0xffff);
+        assert_eq!(word_of(0x1_0000_0080, 0, 64), 0x80);
+        assert_eq!(word_of(0x1_0000_0080, 1, 64), 1);
+        // Words beyond the 64 bits a frame holds read as zero.
+        assert_eq!(word_of(u64::MAX, 2, 128), 0);
+    }
+
+    #[test]
+    fn all_lanes_include_what_lanes_that_did_not_execute_still_hold() {
+        let mut lanes = [0u64; 32];
+        lanes[0] = 0x1234_5678; // 4 bytes in lane 0
+        lanes[1] = 5;
+        let mut held = [0u32; 32];
+        held[2] = 0x8000; // another value in lane 2's physical register: 3 bytes
+        // Lane 1 executes: 1 byte there; all lanes: lane 2's 3 bytes (lane 0's value is not
+        // in the physical register, which holds 0 there).
+        assert_eq!(classes(&lanes, 0, 32, 0b10, &held), (3, 1));
+        // No lane executes: all lanes are what the register holds.
+        assert_eq!(classes(&lanes, 0, 32, 0, &held), (3, 1));
+        // A register never written (no lanes held) reads as zero outside the executing lanes.
+        assert_eq!(classes(&lanes, 0, 32, 0b1, &[]), (4, 4));
+        // A write by lanes 0 and 2 stores their values; lane 1 keeps what it held.
+        store(&lanes, 0, 32, 0b101, &mut held);
+        assert_eq!((held[0], held[1], held[2]), (0x1234_5678, 0, 0));
+        assert_eq!(classes(&lanes, 0, 32, 0b100, &held), (4, 1));
     }
 }

@@ -65,6 +65,18 @@ pub enum Residency {
     Static,
 }
 
+/// How often a register named by several source operands of one instruction is read
+/// (`sm.rf.read_duplicates`): each read is a bank access, an operand-collector read and a
+/// width record (`add r1, r2, r2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadDuplicates {
+    /// Once: the collector unit fills every operand naming it from one bank access.
+    Once,
+    /// Once per operand naming it.
+    Each,
+}
+
 /// The whole GPU.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -145,6 +157,8 @@ pub struct RegisterFileConfig {
     pub technique: Technique,
     /// The register residency policy (CTA admission, register acquisition, suspension).
     pub residency: Residency,
+    /// Whether a register named twice by one instruction is read once or twice.
+    pub read_duplicates: ReadDuplicates,
 }
 
 /// Collector units per class.

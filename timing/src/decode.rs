@@ -2,10 +2,12 @@
 //! the execution unit and its latency, the registers it reads and writes (physical numbers,
 //! as the register file sees them), and what kind of memory access it makes.
 
-use crate::config::{FamilyLatencies, GpuConfig, Timing};
+use crate::config::{FamilyLatencies, GpuConfig, ReadDuplicates, Timing};
 use crate::memory::AccessKind;
 use emulator::Program;
-use isa::{AddrBase, FloatPrecision, FuncId, Inst, Op, Operand, PhysReg, StateSpace, Type};
+use emulator::stepper::FrameBase;
+use isa::{FloatPrecision, FuncId, Inst, Op, Operand, PhysReg, StateSpace, Type};
+use std::borrow::Cow;
 
 /// Execution unit classes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -114,8 +116,10 @@ pub struct Decoded {
     pub unit: Unit,
     pub class: OpClass,
     pub timing: Timing,
-    /// 32-bit registers read from the register file (each a bank access), in operand order,
-    /// without repeats.
+    /// 32-bit registers read from the register file (each a bank access), in operand order;
+    /// a register named by several operands appears once or each time, as
+    /// `sm.rf.read_duplicates` says. The same reads as the width records the stepper makes
+    /// (`Executed::reads`, those without `repeat` when read once).
     pub reads: Vec<u32>,
     /// Scoreboard identities read (registers, and predicates as [`PRED_BASE`] + p), guard
     /// included.
@@ -129,8 +133,27 @@ pub struct Decoded {
     pub long_latency: bool,
 }
 
-/// Scoreboard identities of predicates start here (above every 32-bit register).
-pub const PRED_BASE: u32 = 1 << 16;
+/// Scoreboard identities of predicates start here, above every 32-bit register of every call
+/// frame's window (1024 frames deep of up to 2^20 registers each).
+pub const PRED_BASE: u32 = 1 << 30;
+
+impl Decoded {
+    /// This instruction as it executes in a call frame whose registers start at `base`: its
+    /// register numbers and scoreboard identities moved into the frame's register window
+    /// (borrowed as decoded in the kernel's frame, which starts at 0).
+    pub fn in_frame(&self, base: FrameBase) -> Cow<'_, Decoded> {
+        if base == FrameBase::default() {
+            return Cow::Borrowed(self);
+        }
+        let gpr = |r: &mut u32| *r += base.gpr;
+        let id = |r: &mut u32| *r += if *r < PRED_BASE { base.gpr } else { base.pred };
+        let mut d = self.clone();
+        d.reads.iter_mut().for_each(gpr);
+        d.sb_reads.iter_mut().for_each(id);
+        d.sb_writes.iter_mut().for_each(id);
+        Cow::Owned(d)
+    }
+}
 
 /// The decoded instructions of every function of a program, by function and PC.
 pub struct DecodedProgram {
@@ -324,42 +347,36 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         long_latency: false,
     };
     let phys_of = |v: isa::VReg| phys.get(v.index()).copied().flatten();
-    let read = |v: isa::VReg, d: &mut Decoded| match phys_of(v) {
-        Some(PhysReg::Gpr { first, count }) => {
-            for r in first..first + count {
-                if !d.reads.contains(&r) {
-                    d.reads.push(r);
-                    d.sb_reads.push(r);
+    let each = cfg.sm.rf.read_duplicates == ReadDuplicates::Each;
+    // The guard is a predicate (a scoreboard identity, not a register-file read); then the
+    // register operands, as the stepper walks them for its read records.
+    let guard = inst.guard.map(|g| g.pred);
+    for v in guard
+        .into_iter()
+        .chain(inst.srcs.iter().flat_map(Operand::regs))
+    {
+        match phys_of(v) {
+            Some(PhysReg::Gpr { first, count }) => {
+                for r in first..first + count {
+                    let again = d.reads.contains(&r);
+                    if each || !again {
+                        d.reads.push(r);
+                    }
+                    if !again {
+                        d.sb_reads.push(r);
+                    }
                 }
             }
-        }
-        Some(PhysReg::Pred(p)) => d.sb_reads.push(PRED_BASE + p),
-        None => {}
-    };
-    if let Some(g) = inst.guard {
-        read(g.pred, &mut d);
-    }
-    fn each_reg(op: &Operand, f: &mut dyn FnMut(isa::VReg)) {
-        match op {
-            Operand::Reg(v) | Operand::NotPred(v) => f(*v),
-            Operand::Vector(elems) => elems.iter().for_each(|e| each_reg(e, f)),
-            Operand::Address(a) => {
-                if let AddrBase::Reg(v) = a.base {
-                    f(v)
-                }
-            }
-            _ => {}
+            Some(PhysReg::Pred(p)) => d.sb_reads.push(PRED_BASE + p),
+            None => {}
         }
     }
-    for s in &inst.srcs {
-        each_reg(s, &mut |v| read(v, &mut d));
-    }
-    for s in &inst.dsts {
-        each_reg(s, &mut |v| match phys_of(v) {
+    for v in inst.dsts.iter().flat_map(Operand::regs) {
+        match phys_of(v) {
             Some(PhysReg::Gpr { first, count }) => d.sb_writes.extend(first..first + count),
             Some(PhysReg::Pred(p)) => d.sb_writes.push(PRED_BASE + p),
             None => {}
-        });
+        }
     }
     let access = |kind, ty: Type, vec: u8, space: StateSpace| MemOp::Access {
         kind,
@@ -382,4 +399,56 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
             if matches!(space, StateSpace::Global | StateSpace::Local | StateSpace::Generic)
     );
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isa::{Guard, SrcLoc, VReg};
+
+    /// `add r0, r1, r1` guarded by p0, r1 a 64-bit register in R[2:3], r0 in R0.
+    fn add_twice(cfg: &GpuConfig) -> Decoded {
+        let inst = Inst {
+            guard: Some(Guard {
+                pred: VReg(2),
+                negated: false,
+            }),
+            op: Op::IAdd {
+                ty: Type::U64,
+                sat: false,
+            },
+            dsts: vec![Operand::Reg(VReg(0))],
+            srcs: vec![Operand::Reg(VReg(1)), Operand::Reg(VReg(1))],
+            loc: SrcLoc::default(),
+        };
+        let phys = [
+            Some(PhysReg::Gpr { first: 0, count: 2 }),
+            Some(PhysReg::Gpr { first: 2, count: 2 }),
+            Some(PhysReg::Pred(0)),
+        ];
+        decode(&inst, &phys, cfg)
+    }
+
+    #[test]
+    fn a_register_named_twice_is_read_as_configured_and_checked_once() {
+        let once = add_twice(&GpuConfig::preset("gtx480"));
+        assert_eq!(once.reads, [2, 3]);
+        assert_eq!(once.sb_reads, [PRED_BASE, 2, 3]);
+        assert_eq!(once.sb_writes, [0, 1]);
+        let mut cfg = GpuConfig::preset("gtx480");
+        cfg.sm.rf.read_duplicates = ReadDuplicates::Each;
+        let each = add_twice(&cfg);
+        assert_eq!(each.reads, [2, 3, 2, 3]);
+        assert_eq!(each.sb_reads, once.sb_reads);
+    }
+
+    #[test]
+    fn a_call_frame_moves_registers_and_predicates_into_its_window() {
+        let d = add_twice(&GpuConfig::preset("gtx480"));
+        assert!(matches!(d.in_frame(FrameBase::default()), Cow::Borrowed(_)));
+        let f = d.in_frame(FrameBase { gpr: 12, pred: 3 });
+        assert_eq!(f.reads, [14, 15]);
+        assert_eq!(f.sb_reads, [PRED_BASE + 3, 14, 15]);
+        assert_eq!(f.sb_writes, [12, 13]);
+    }
 }

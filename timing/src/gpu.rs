@@ -103,7 +103,7 @@ impl Gpu {
         .map_err(SimError::Fault)?;
         let code = DecodedProgram::new(program, cfg);
         let mut sms: Vec<Sm> = (0..cfg.gpu.sms)
-            .map(|i| Sm::new(i, cfg, &code, program, allocated.max(1)))
+            .map(|i| Sm::new(i, cfg, &code, program))
             .collect();
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
         let l2_before = self.l2.stats().clone();

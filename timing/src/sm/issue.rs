@@ -4,6 +4,7 @@
 
 use super::ldst::memory_work;
 use super::{InFlight, NO_UNIT, Sm};
+use crate::config::ReadDuplicates;
 use crate::decode::{Control, Decoded, Unit};
 use crate::rf::{IssueView, RegisterFilePolicy, ResidencyPolicy};
 use crate::scheduler::Stall;
@@ -195,7 +196,13 @@ impl<'a> Sm<'a> {
             }
             None => return Err(Issue::Stall(Stall::Fetch)),
         }
-        let d = self.code.get(func, pc);
+        // Register numbers in the window of the warp's current call frame.
+        let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
+        let d = self
+            .code
+            .get(func, pc)
+            .in_frame(cta.stepper.frame_base(w.index));
+        let d = &*d;
         if after.is_some_and(|u| u == d.unit) {
             return Err(Issue::Stall(Stall::Structural));
         }
@@ -244,7 +251,7 @@ impl<'a> Sm<'a> {
         w.ibuf.pop_front();
         w.sb_ok = None;
         let exec = &self.exec;
-        count_issued(&mut self.stats, d, exec, &mut w.classes);
+        count_issued(&mut self.stats, d, exec, self.cfg.sm.rf.read_duplicates);
         w.sb.reserve(&d.sb_writes, d.long_latency);
         w.outstanding += 1;
         if exec.exited {
@@ -324,25 +331,31 @@ impl<'a> Sm<'a> {
 }
 
 /// Counts an issued instruction: instructions, thread instructions, sources, and the width
-/// class of every register read and written, in total and for its opcode class. `classes`
-/// holds the warp's (all lanes, active lanes) class of each register's current value.
-fn count_issued(stats: &mut TimingStats, d: &Decoded, exec: &Executed, classes: &mut [(u8, u8)]) {
+/// class of every register read and written, in total and for its opcode class, as the
+/// stepper classified them: the reads the collector makes (a register named again counts
+/// again only when `duplicates` says it is read again), the writes, and the `bar.red` results
+/// a barrier release wrote (only a barrier or an exit, control instructions, releases one).
+fn count_issued(stats: &mut TimingStats, d: &Decoded, exec: &Executed, duplicates: ReadDuplicates) {
     stats.warp_insts += 1;
     stats.gpu_sim_insn += u64::from(exec.active.count_ones());
     stats.insts_by_sources[d.reads.len().min(4)] += 1;
     let class = &mut stats.by_class[d.class.index()];
     class.warp_insts += 1;
-    for &r in &d.reads {
-        let (all, active) = classes.get(r as usize).copied().unwrap_or((1, 1));
+    let each = duplicates == ReadDuplicates::Each;
+    let reads = exec.reads.iter().filter(|r| each || !r.repeat);
+    debug_assert!(reads.clone().map(|r| r.reg).eq(d.reads.iter().copied()));
+    for r in reads {
+        let (all, active) = (r.class_all, r.class_active);
         stats.widths.reads_all_lanes[usize::from(all - 1)] += 1;
         stats.widths.reads_active_lanes[usize::from(active - 1)] += 1;
         class.widths.reads_all_lanes[usize::from(all - 1)] += 1;
         class.widths.reads_active_lanes[usize::from(active - 1)] += 1;
     }
-    for wr in &exec.writes {
-        if let Some(c) = classes.get_mut(wr.reg as usize) {
-            *c = (wr.class_all, wr.class_active);
-        }
+    for wr in exec
+        .writes
+        .iter()
+        .chain(exec.released_writes.iter().map(|(_, w)| w))
+    {
         stats.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;
         stats.widths.writes_active_lanes[usize::from(wr.class_active - 1)] += 1;
         class.widths.writes_all_lanes[usize::from(wr.class_all - 1)] += 1;

@@ -81,7 +81,6 @@ pub struct Sm<'a> {
     /// Write-backs (in-flight indices) by cycle, in order of scheduling within a cycle.
     events: EventQueue,
     fetch_rr: usize,
-    regs_per_thread: usize,
     exec: Executed,
     /// Whether anything issued this cycle (for the watchdog).
     pub issued: bool,
@@ -122,7 +121,6 @@ impl<'a> Sm<'a> {
         cfg: &'a GpuConfig,
         code: &'a DecodedProgram,
         program: &'a emulator::Program,
-        regs_per_thread: u32,
     ) -> Sm<'a> {
         let n = cfg.sm.schedulers as usize;
         let max_warps = cfg.sm.max_warps as usize;
@@ -147,7 +145,6 @@ impl<'a> Sm<'a> {
                     next: None,
                     ibuf: VecDeque::with_capacity(cfg.sm.ibuffer_entries as usize),
                     sb: Scoreboard::new(cfg.sm.scoreboard_entries),
-                    classes: vec![(1, 1); regs_per_thread as usize],
                     outstanding: 0,
                     sb_wait: None,
                     sb_ok: None,
@@ -176,7 +173,6 @@ impl<'a> Sm<'a> {
             free_inflight: Vec::new(),
             events: EventQueue::default(),
             fetch_rr: 0,
-            regs_per_thread: regs_per_thread as usize,
             exec: Executed::default(),
             issued: false,
             active: false,
@@ -241,8 +237,6 @@ impl<'a> Sm<'a> {
             w.index = index;
             w.ibuf.clear();
             w.sb.clear();
-            w.classes.clear();
-            w.classes.resize(self.regs_per_thread, (1, 1));
             w.outstanding = 0;
             w.sb_wait = None;
             w.sb_ok = None;

@@ -17,8 +17,6 @@ pub(super) struct WarpSlot {
     /// Instruction buffer: (function, PC, cycle the decoded instruction is available).
     pub(super) ibuf: VecDeque<(FuncId, u32, u64)>,
     pub(super) sb: Scoreboard,
-    /// Width classes (all lanes, active lanes) of the current value of each physical register.
-    pub(super) classes: Vec<(u8, u8)>,
     /// Issued instructions not yet complete.
     pub(super) outstanding: u32,
     /// The scoreboard refused the instruction at the head of the buffer (`Some(long)`); it
