@@ -6,6 +6,7 @@
 
 use crate::config::GpuConfig;
 use crate::decode::DecodedProgram;
+use crate::energy::{EnergyReport, RfComponentCounts};
 use crate::memory::{MemStats, MemorySystem, SmMemory};
 use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
 use crate::sm::Sm;
@@ -223,6 +224,9 @@ impl Gpu {
         }
         mem.merge(&self.l2.stats().since(&l2_before));
         stats.mem = mem;
+        let allocated = stats.resident_warp_cycles * u64::from(occ.regs_per_thread);
+        stats.rf_counts = RfComponentCounts::baseline(&stats.rf, cfg.sm.rf.sub_banks, allocated);
+        stats.energy = EnergyReport::compute(cfg, &stats);
         stats.wall_seconds = started.elapsed().as_secs_f64();
         stats.finish(cfg.gpu.sms, cfg.sm.max_warps);
         self.total.merge(&stats, cfg.gpu.sms, cfg.sm.max_warps);

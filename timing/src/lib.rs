@@ -4,6 +4,7 @@
 pub mod collector;
 pub mod config;
 pub mod decode;
+pub mod energy;
 mod events;
 pub mod gpu;
 pub mod memory;

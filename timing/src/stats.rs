@@ -3,6 +3,7 @@
 
 use crate::collector::RfStats;
 use crate::decode::OpClass;
+use crate::energy::{EnergyReport, RfComponentCounts};
 use crate::memory::MemStats;
 use crate::occupancy::Occupancy;
 use serde::Serialize;
@@ -127,6 +128,10 @@ pub struct TimingStats {
     pub avg_active_lanes: f64,
     pub stalls: StallStats,
     pub rf: RfStats,
+    /// What the register file did per component (what the energy model multiplies).
+    pub rf_counts: RfComponentCounts,
+    /// Register-file energy (and coarse ALU and DRAM estimates), in pJ.
+    pub energy: EnergyReport,
     pub widths: WidthStats,
     pub by_class: Vec<ClassStats>,
     /// Warp instructions by number of register-file source operands (0, 1, 2, 3, 4 or more).
@@ -182,6 +187,7 @@ impl TimingStats {
         self.max_simt_depth = self.max_simt_depth.max(o.max_simt_depth);
         self.add_pipeline_counters(o);
         self.mem.merge(&o.mem);
+        self.energy.merge(&o.energy);
         self.wall_seconds += o.wall_seconds;
         self.finish(sm_count, max_warps);
     }
@@ -196,6 +202,7 @@ impl TimingStats {
         self.resident_warp_cycles += o.resident_warp_cycles;
         self.stalls.merge(&o.stalls);
         self.rf.merge(&o.rf);
+        self.rf_counts.merge(&o.rf_counts);
         self.widths.merge(&o.widths);
         if self.by_class.is_empty() {
             self.by_class = TimingStats::empty_classes();
