@@ -284,47 +284,14 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
         configs[0].name,
         args.size.name()
     );
-    let bar = ProgressBar::with_draw_target(
-        Some(jobs.len() as u64),
-        if args.quiet || !std::io::stderr().is_terminal() {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
+    let results = run_jobs(
+        &jobs,
+        &configs,
+        &techniques,
+        &kernel_registers,
+        &args,
+        threads,
     );
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} simulations, {elapsed} {wide_msg}")
-            .expect("a valid template"),
-    );
-    let started = std::time::Instant::now();
-    let results: Vec<Mutex<Option<JobResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(t, sample)) = jobs.get(i) else {
-                        break;
-                    };
-                    let r = run_job(sample, &configs[t], &kernel_registers, args.size);
-                    bar.set_message(format!("{} {}", techniques[t], sample.name()));
-                    bar.inc(1);
-                    *results[i].lock().expect("result slot") = Some(r);
-                }
-            });
-        }
-    });
-    bar.finish_and_clear();
-    eprintln!(
-        "warpsim rf: {} simulation(s) in {:.1} s",
-        jobs.len(),
-        started.elapsed().as_secs_f64()
-    );
-    let results: Vec<JobResult> = results
-        .into_iter()
-        .map(|m| m.into_inner().expect("result slot").expect("every job ran"))
-        .collect();
     // results[s * techniques + t] is technique t on sample s.
     let nt = techniques.len();
     let at = |s: usize, t: usize| &results[s * nt + t];
@@ -518,6 +485,59 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs every job on `threads` workers, each taking the next job not yet taken; the results
+/// come back in job order, whatever order the jobs finished in.
+fn run_jobs(
+    jobs: &[(usize, &dyn Sample)],
+    configs: &[GpuConfig],
+    techniques: &[String],
+    kernel_registers: &std::collections::BTreeMap<String, u32>,
+    args: &RfArgs,
+    threads: usize,
+) -> Vec<JobResult> {
+    let bar = ProgressBar::with_draw_target(
+        Some(jobs.len() as u64),
+        if args.quiet || !std::io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} simulations, {elapsed} {wide_msg}")
+            .expect("a valid template"),
+    );
+    let started = std::time::Instant::now();
+    let results: Vec<Mutex<Option<JobResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(t, sample)) = jobs.get(i) else {
+                        break;
+                    };
+                    let r = run_job(sample, &configs[t], kernel_registers, args.size);
+                    bar.set_message(format!("{} {}", techniques[t], sample.name()));
+                    bar.inc(1);
+                    *results[i].lock().expect("result slot") = Some(r);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    eprintln!(
+        "warpsim rf: {} simulation(s) in {:.1} s",
+        jobs.len(),
+        started.elapsed().as_secs_f64()
+    );
+    results
+        .into_iter()
+        .map(|m| m.into_inner().expect("result slot").expect("every job ran"))
+        .collect()
 }
 
 /// The samples `--samples` names, in registry order, each once.
