@@ -9,6 +9,7 @@ mod check;
 mod dis;
 mod regs;
 mod report;
+mod rf;
 mod run;
 mod run_ptx;
 
@@ -159,6 +160,17 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Compare register-file techniques side by side: one timing simulation per (technique,
+    /// sample), run concurrently on every host core, each figure relative to the baseline.
+    ///
+    /// Prints per sample the absolute figures of every run (cycles, IPC, register-bank reads
+    /// and writes, bank conflicts, collector residency, register-file dynamic and leakage
+    /// energy, achieved occupancy, validation), then each technique's ratios to the baseline
+    /// and their geometric means over the samples; --json and --svg write them out. Each run
+    /// is deterministic and independent of --threads. The exit status is 1 if any run fails
+    /// validation or does not complete (the others still run). docs/rf.md explains every
+    /// column and the energy model.
+    Rf(rf::RfArgs),
     /// Measure simulator speed.
     Bench {
         #[command(subcommand)]
@@ -275,6 +287,7 @@ fn main() -> ExitCode {
                 }
             },
         }),
+        Command::Rf(args) => rf::run(args),
         Command::Bench { what } => bench::run(what),
     };
     match result {

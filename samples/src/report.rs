@@ -47,6 +47,30 @@ pub(crate) fn print_summary(r: &TimingReport) {
         rf.bank_conflicts as f64 / rf.reads.max(1) as f64,
         rf.collector_wait_cycles as f64 / t.warp_insts.max(1) as f64
     );
+    let e = &t.energy;
+    // Bank accesses and their slice activations make one share here (a baseline access is
+    // the seed's whole per-access figure); the JSON keeps them apart.
+    let banks = e.bank_pj + e.slice_pj;
+    let parts: Vec<String> = [
+        ("banks", banks),
+        ("collectors", e.collector_pj),
+        ("renaming", e.rename_pj),
+        ("crossbar", e.crossbar_pj),
+    ]
+    .iter()
+    .filter(|(_, pj)| *pj > 0.0)
+    .map(|(name, pj)| format!("{name} {:.1}%", 100.0 * pj / e.rf_dynamic_pj))
+    .collect();
+    println!(
+        "  register-file energy: dynamic {} ({}), leakage {}, total {}; {:.1} pJ per warp instruction (coarse, outside the RF: ALU {}, DRAM {})",
+        energy(e.rf_dynamic_pj),
+        parts.join(", "),
+        energy(e.rf_leakage_pj),
+        energy(e.rf_total_pj),
+        e.rf_total_pj / t.warp_insts.max(1) as f64,
+        energy(e.alu_estimate_pj),
+        energy(e.dram_estimate_pj)
+    );
     let w = &t.widths;
     let fmt = |h: &[u64; 4]| {
         let s = shares(h);
@@ -80,6 +104,18 @@ pub(crate) fn print_summary(r: &TimingReport) {
         t.warp_insts_per_second / 1e6,
         t.cycles_per_second / 1e6
     );
+}
+
+/// Picojoules in the largest unit that keeps the figure at least 1 (pJ, nJ, µJ, mJ, J).
+pub(crate) fn energy(pj: f64) -> String {
+    let mut v = pj;
+    for unit in ["pJ", "nJ", "µJ", "mJ"] {
+        if v.abs() < 1000.0 {
+            return format!("{v:.2} {unit}");
+        }
+        v /= 1000.0;
+    }
+    format!("{v:.2} J")
 }
 
 /// One sample's statistics in the `--stats-json` file.

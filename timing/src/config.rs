@@ -87,6 +87,8 @@ pub struct GpuConfig {
     pub sm: SmConfig,
     pub latency: Latencies,
     pub mem: MemConfig,
+    /// Per-access energies of the register file (and coarse ALU and DRAM figures).
+    pub energy: crate::energy::EnergyConfig,
 }
 
 /// GPU-wide parameters.
@@ -443,6 +445,7 @@ impl GpuConfig {
                 "must be a power of two dividing the L1 line",
             ));
         }
+        self.energy.validate()?;
         Ok(())
     }
 }

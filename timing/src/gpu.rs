@@ -6,6 +6,7 @@
 
 use crate::config::GpuConfig;
 use crate::decode::DecodedProgram;
+use crate::energy::EnergyReport;
 use crate::memory::{MemStats, MemorySystem, SmMemory};
 use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
 use crate::sm::Sm;
@@ -216,11 +217,12 @@ impl Gpu {
         self.cycle = now;
         let mut mem = MemStats::default();
         for (sm, m) in sms.iter_mut().zip(&sm_mem) {
-            stats.add_pipeline_counters(&sm.take_stats());
+            stats.add_pipeline_counters(&sm.take_stats(occ.regs_per_thread));
             mem.merge(m.stats());
         }
         mem.merge(&self.l2.stats().since(&l2_before));
         stats.mem = mem;
+        stats.energy = EnergyReport::compute(cfg, &stats);
         stats.wall_seconds = started.elapsed().as_secs_f64();
         stats.finish(cfg.gpu.sms, cfg.sm.max_warps);
         self.total.merge(&stats, cfg.gpu.sms, cfg.sm.max_warps);

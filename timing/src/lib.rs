@@ -5,6 +5,7 @@ pub mod characterize;
 pub mod collector;
 pub mod config;
 pub mod decode;
+pub mod energy;
 mod events;
 pub mod gpu;
 pub mod memory;

@@ -3,6 +3,7 @@
 
 use crate::collector::RfStats;
 use crate::decode::OpClass;
+use crate::energy::{EnergyReport, RfComponentCounts};
 use crate::memory::MemStats;
 use crate::occupancy::Occupancy;
 use crate::rf::TechniqueReport;
@@ -135,6 +136,10 @@ pub struct TimingStats {
     pub technique: TechniqueReport,
     /// The residency policy's own counters, under its name.
     pub residency: TechniqueReport,
+    /// What the register file did per component (what the energy model multiplies).
+    pub rf_counts: RfComponentCounts,
+    /// Register-file energy (and coarse ALU and DRAM estimates), in pJ.
+    pub energy: EnergyReport,
     pub widths: WidthStats,
     pub by_class: Vec<ClassStats>,
     /// Warp instructions by number of register-file source operands (0, 1, 2, 3, 4 or more).
@@ -190,6 +195,7 @@ impl TimingStats {
         self.max_simt_depth = self.max_simt_depth.max(o.max_simt_depth);
         self.add_pipeline_counters(o);
         self.mem.merge(&o.mem);
+        self.energy.merge(&o.energy);
         self.wall_seconds += o.wall_seconds;
         self.finish(sm_count, max_warps);
     }
@@ -206,6 +212,7 @@ impl TimingStats {
         self.rf.merge(&o.rf);
         self.technique.merge(&o.technique);
         self.residency.merge(&o.residency);
+        self.rf_counts.merge(&o.rf_counts);
         self.widths.merge(&o.widths);
         if self.by_class.is_empty() {
             self.by_class = TimingStats::empty_classes();

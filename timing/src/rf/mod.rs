@@ -36,8 +36,10 @@ pub use bank::BankMap;
 pub use baseline::Baseline;
 pub use residency::{Residency, ResidencyPolicy, StaticResidency};
 
+use crate::collector::RfStats;
 use crate::config::{GpuConfig, Technique};
 use crate::decode::Decoded;
+use crate::energy::RfComponentCounts;
 use emulator::exec::Target;
 use emulator::stepper::RegWrite;
 use isa::FuncId;
@@ -158,6 +160,18 @@ pub trait RegisterFilePolicy {
         None
     }
 
+    /// The technique's accesses per register-file component, for the energy model, given the
+    /// arbiter's counters and the register-cycles the residency policy allocated. The
+    /// baseline derives them from the bank accesses ([`RfComponentCounts::baseline`]).
+    fn component_counts(
+        &self,
+        rf: &RfStats,
+        sub_banks: u32,
+        allocated_register_cycles: u64,
+    ) -> RfComponentCounts {
+        RfComponentCounts::baseline(rf, sub_banks, allocated_register_cycles)
+    }
+
     /// Adds the policy's counters to `out`.
     fn report(&self, out: &mut TechniqueReport);
 }
@@ -213,6 +227,14 @@ impl RegisterFilePolicy for RfPolicy {
     #[inline]
     fn port_accepts(&self, taken: &[BankReq], req: &BankReq) -> bool {
         dispatch!(self, p => p.port_accepts(taken, req))
+    }
+    fn component_counts(
+        &self,
+        rf: &RfStats,
+        sub_banks: u32,
+        allocated_register_cycles: u64,
+    ) -> RfComponentCounts {
+        dispatch!(self, p => p.component_counts(rf, sub_banks, allocated_register_cycles))
     }
     #[inline]
     fn serves_load(&mut self, i: &IssueView) -> bool {

@@ -28,6 +28,13 @@ pub trait ResidencyPolicy {
     /// the stall it waits in.
     fn may_issue(&mut self, warp: u32, func: FuncId, pc: u32) -> Result<(), Stall>;
 
+    /// Warp registers held, summed over cycles, for leakage: static residency holds every
+    /// register of every resident warp (`resident_warp_cycles` × `regs_per_thread`, as
+    /// allocated).
+    fn allocated_register_cycles(&self, resident_warp_cycles: u64, regs_per_thread: u32) -> u64 {
+        resident_warp_cycles * u64::from(regs_per_thread)
+    }
+
     /// The first cycle after `now` at which the policy acts on its own, if any.
     fn next_wake(&self, _now: u64) -> Option<u64> {
         None
@@ -99,6 +106,9 @@ impl ResidencyPolicy for Residency {
     #[inline]
     fn next_wake(&self, now: u64) -> Option<u64> {
         dispatch!(self, p => p.next_wake(now))
+    }
+    fn allocated_register_cycles(&self, resident_warp_cycles: u64, regs_per_thread: u32) -> u64 {
+        dispatch!(self, p => p.allocated_register_cycles(resident_warp_cycles, regs_per_thread))
     }
     fn report(&self, out: &mut TechniqueReport) {
         out.name = self.name().to_string();

@@ -386,12 +386,18 @@ impl<'a> Sm<'a> {
     }
 
     /// Counters of this SM, with the register-file ones.
-    pub fn take_stats(&mut self) -> TimingStats {
+    pub fn take_stats(&mut self, regs_per_thread: u32) -> TimingStats {
         let mut s = std::mem::take(&mut self.stats);
         s.rf = std::mem::replace(
             &mut self.collector.stats,
             crate::collector::RfStats::new(self.cfg.sm.rf.banks),
         );
+        let allocated = self
+            .residency
+            .allocated_register_cycles(s.resident_warp_cycles, regs_per_thread);
+        s.rf_counts = self
+            .rf
+            .component_counts(&s.rf, self.cfg.sm.rf.sub_banks, allocated);
         s.technique = TechniqueReport::default();
         self.rf.report(&mut s.technique);
         s.residency = TechniqueReport::default();

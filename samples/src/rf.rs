@@ -1,0 +1,671 @@
+//! `warpsim rf`: register-file techniques side by side.
+//!
+//! One timing simulation per (technique, sample), run concurrently on a pool of host threads.
+//! Each job has its own device (one host thread, its technique's configuration), so its
+//! figures are those of `warpsim run SAMPLE --set sm.rf.technique=T`, whatever the thread
+//! count and whatever runs beside it; results are gathered by job index, so the output order
+//! is fixed too. Every figure is then compared with the baseline on the same sample.
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use runtime::{Device, DeviceConfig};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use timing::{GpuConfig, TimingStats};
+use warpsim::registry;
+use warpsim::sample::{Sample, Size};
+
+mod svg;
+
+/// `warpsim rf` options.
+#[derive(Args)]
+pub(crate) struct RfArgs {
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "baseline",
+        value_name = "T,T...",
+        help = technique_help()
+    )]
+    techniques: Vec<String>,
+    /// Samples to run (`saxpy`, `rodinia/<name>` or just `<name>`), `rodinia` for every
+    /// Rodinia port, or `all` (default) for every sample (`warpsim list`).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "all",
+        value_name = "S,S..."
+    )]
+    samples: Vec<String>,
+    /// Problem size of every run.
+    #[arg(long, value_enum, default_value_t = Size::Small)]
+    size: Size,
+    /// The GPU: a preset (gtx480, gtx480-4bank, titanx, gtx980, v100) or a TOML file.
+    #[arg(long, default_value = "gtx480", value_name = "PRESET|FILE")]
+    config: String,
+    /// Override a configuration field for every technique, e.g. `--set sm.rf.banks=8`
+    /// (`sm.rf.technique` is set per technique).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    overrides: Vec<String>,
+    /// Registers per thread for occupancy: warpsim's allocation, or ptxas's count.
+    #[arg(long, value_enum, default_value_t = crate::RegsArg::Warpsim)]
+    regs: crate::RegsArg,
+    /// Simulations run at once (default: every host core). Each is deterministic and runs on
+    /// one thread, so the results do not depend on this.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// Write every job's figures, ratios and full statistics, and the geometric means, as
+    /// JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Draw cycles and register-file energy relative to the baseline, per sample and
+    /// technique, as an SVG bar chart.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// No progress bar (it is also hidden when standard error is not a terminal).
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The help of `--techniques`, naming every technique the configuration accepts.
+fn technique_help() -> String {
+    format!(
+        "Register-file techniques to compare, each run as `--set sm.rf.technique=T` \
+         (known: {}). The baseline always runs too: it is the reference of every ratio",
+        technique_names().join(", ")
+    )
+}
+
+/// The names `sm.rf.technique` accepts, read from the `Technique` enum itself: serde's derive
+/// hands a deserializer the list of variant names, which this one keeps.
+pub(crate) fn technique_names() -> Vec<&'static str> {
+    use serde::Deserialize;
+    use serde::de::{self, Visitor};
+
+    struct VariantNames<'a>(&'a mut &'static [&'static str]);
+
+    impl<'de> de::Deserializer<'de> for VariantNames<'_> {
+        type Error = de::value::Error;
+
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not an enum"))
+        }
+
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            variants: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = variants;
+            Err(de::Error::custom("variant names read"))
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map struct
+            identifier ignored_any
+        }
+    }
+
+    let mut names: &'static [&'static str] = &[];
+    // The probe always fails: it only reads the names.
+    let _ = timing::config::Technique::deserialize(VariantNames(&mut names));
+    names.to_vec()
+}
+
+/// One compared figure: its JSON key, its column header, and its value in a run.
+struct Metric {
+    key: &'static str,
+    header: &'static str,
+    value: fn(&TimingStats) -> f64,
+}
+
+/// How many figures are compared.
+const FIGURES: usize = 9;
+
+/// The figures compared, in table order.
+const METRICS: [Metric; FIGURES] = [
+    Metric {
+        key: "cycles",
+        header: "cycles",
+        value: |t| t.gpu_sim_cycle as f64,
+    },
+    Metric {
+        key: "ipc",
+        header: "IPC",
+        value: |t| t.gpu_ipc,
+    },
+    Metric {
+        key: "bank_reads",
+        header: "bank rd",
+        value: |t| t.rf_counts.bank_reads as f64,
+    },
+    Metric {
+        key: "bank_writes",
+        header: "bank wr",
+        value: |t| t.rf_counts.bank_writes as f64,
+    },
+    Metric {
+        key: "bank_conflicts",
+        header: "conflicts",
+        value: |t| t.rf.bank_conflicts as f64,
+    },
+    Metric {
+        key: "collector_residency",
+        header: "coll.res",
+        value: |t| t.rf.collector_wait_cycles as f64 / t.warp_insts.max(1) as f64,
+    },
+    Metric {
+        key: "rf_dynamic_uj",
+        header: "dyn µJ",
+        value: |t| t.energy.rf_dynamic_pj / 1e6,
+    },
+    Metric {
+        key: "rf_leakage_uj",
+        header: "leak µJ",
+        value: |t| t.energy.rf_leakage_pj / 1e6,
+    },
+    Metric {
+        key: "occupancy",
+        header: "occup.",
+        value: |t| t.achieved_occupancy,
+    },
+];
+
+/// How one (technique, sample) simulation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum Status {
+    /// Ran and matched the CPU reference.
+    Pass,
+    /// Ran, but the results differ from the CPU reference (its figures are still reported).
+    Fail,
+    /// Did not complete (a fault, a timing deadlock, a panic).
+    Error,
+}
+
+/// One simulation's outcome.
+struct JobResult {
+    status: Status,
+    /// The validation verdict, or the error.
+    message: String,
+    /// Every launch together; `None` when the job did not complete.
+    total: Option<TimingStats>,
+}
+
+/// One (technique, sample) entry of the JSON file.
+#[derive(Serialize)]
+struct JobJson<'a> {
+    technique: &'a str,
+    sample: &'a str,
+    status: Status,
+    message: &'a str,
+    /// The compared figures, by key.
+    figures: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Each figure divided by the baseline's on the same sample (absent when either run
+    /// failed to complete; null where the baseline's figure is 0 and this one is not).
+    relative: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Every statistic of the run (`warpsim run --stats-json`'s `total`).
+    stats: Option<&'a TimingStats>,
+}
+
+/// Geometric means of one technique's ratios over the samples.
+#[derive(Serialize)]
+struct GeomeanJson<'a> {
+    technique: &'a str,
+    /// Per figure: the geometric mean, or null when no sample had a finite positive ratio.
+    relative: serde_json::Map<String, serde_json::Value>,
+    /// Per figure: samples that entered the mean.
+    samples: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Serialize)]
+struct RfJson<'a> {
+    config: &'a str,
+    overrides: &'a [String],
+    size: &'a str,
+    techniques: &'a [String],
+    samples: Vec<&'a str>,
+    /// The compared figures: what each key of `figures` means is in docs/rf.md.
+    figures: Vec<&'a str>,
+    jobs: Vec<JobJson<'a>>,
+    geomean: Vec<GeomeanJson<'a>>,
+}
+
+/// `warpsim rf`.
+pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
+    let mut techniques = vec!["baseline".to_string()];
+    for t in &args.techniques {
+        if !techniques.contains(t) {
+            techniques.push(t.clone());
+        }
+    }
+    let samples = select_samples(&args.samples)?;
+    // Every technique's configuration is checked before anything runs: a misspelt name is a
+    // usage error, not a row of failures an hour later.
+    let mut configs = Vec::new();
+    for t in &techniques {
+        let mut overrides = args.overrides.clone();
+        overrides.push(format!("sm.rf.technique={t}"));
+        configs.push(GpuConfig::load(&args.config, &overrides).map_err(|e| match e {
+            timing::ConfigError::Parse(m) if m.contains(&format!("`{t}`")) => format!(
+                "error: configuration key `sm.rf.technique`: unknown technique `{t}` (known: {})",
+                technique_names().join(", ")
+            ),
+            e => format!("error: {e}"),
+        })?);
+    }
+    let kernel_registers = if args.regs == crate::RegsArg::Ptxas {
+        crate::regs::ptxas_by_kernel()?
+    } else {
+        Default::default()
+    };
+    let jobs: Vec<(usize, &dyn Sample)> = samples
+        .iter()
+        .flat_map(|&s| (0..techniques.len()).map(move |t| (t, s)))
+        .collect();
+    let threads = args
+        .threads
+        .map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        )
+        .min(jobs.len())
+        .max(1);
+    eprintln!(
+        "warpsim rf: {} technique(s) × {} sample(s) on {} ({} size), {threads} simulation(s) at once",
+        techniques.len(),
+        samples.len(),
+        configs[0].name,
+        args.size.name()
+    );
+    let results = run_jobs(
+        &jobs,
+        &configs,
+        &techniques,
+        &kernel_registers,
+        &args,
+        threads,
+    );
+    // results[s * techniques + t] is technique t on sample s.
+    let nt = techniques.len();
+    let at = |s: usize, t: usize| &results[s * nt + t];
+    let figures = |r: &JobResult| r.total.as_ref().map(|t| METRICS.map(|m| (m.value)(t)));
+    let relative = |s: usize, t: usize| -> Option<[Option<f64>; FIGURES]> {
+        let (v, b) = (figures(at(s, t))?, figures(at(s, 0))?);
+        Some(std::array::from_fn(|k| ratio(v[k], b[k])))
+    };
+
+    println!(
+        "Register-file techniques on {} ({} size{}); the baseline is the reference of every ratio.",
+        configs[0].name,
+        args.size.name(),
+        if args.overrides.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", args.overrides.join(" "))
+        }
+    );
+    println!();
+    let name_width = samples
+        .iter()
+        .map(|s| s.name().len())
+        .chain(["geometric mean".len()])
+        .max()
+        .unwrap_or(0);
+    let tech_width = techniques.iter().map(String::len).max().unwrap_or(0).max(9);
+    let header = |first: &str| {
+        let mut h = format!("{first:<name_width$}  {:<tech_width$}", "technique");
+        for m in &METRICS {
+            h.push_str(&format!(" {:>10}", m.header));
+        }
+        h
+    };
+    println!("{}  result", header("sample"));
+    for (s, sample) in samples.iter().enumerate() {
+        for (t, tech) in techniques.iter().enumerate() {
+            let r = at(s, t);
+            let mut line = format!("{:<name_width$}  {tech:<tech_width$}", sample.name());
+            match figures(r) {
+                Some(v) => {
+                    for (k, x) in v.iter().enumerate() {
+                        line.push_str(&format!(" {:>10}", absolute(k, *x)));
+                    }
+                    line.push_str(&format!(
+                        "  {}",
+                        if r.status == Status::Pass {
+                            "PASS".to_string()
+                        } else {
+                            format!("FAIL: {}", brief(&r.message))
+                        }
+                    ));
+                }
+                None => line.push_str(&format!("  ERROR: {}", brief(&r.message))),
+            }
+            println!("{}", line.trim_end());
+        }
+    }
+    println!();
+    println!("Relative to the baseline (technique / baseline on the same sample):");
+    println!("{}", header("sample"));
+    for (s, sample) in samples.iter().enumerate() {
+        for (t, tech) in techniques.iter().enumerate().skip(1) {
+            let mut line = format!("{:<name_width$}  {tech:<tech_width$}", sample.name());
+            match relative(s, t) {
+                Some(v) => {
+                    for x in v {
+                        line.push_str(&format!(" {:>10}", ratio_text(x)));
+                    }
+                }
+                None => line.push_str("  (no figures: a run did not complete)"),
+            }
+            println!("{line}");
+        }
+    }
+    let geomeans: Vec<[(Option<f64>, usize); FIGURES]> = (0..nt)
+        .map(|t| {
+            std::array::from_fn(|k| {
+                geomean((0..samples.len()).filter_map(|s| relative(s, t).and_then(|v| v[k])))
+            })
+        })
+        .collect();
+    for (t, tech) in techniques.iter().enumerate() {
+        let mut line = format!("{:<name_width$}  {tech:<tech_width$}", "geometric mean");
+        for (g, _) in geomeans[t] {
+            line.push_str(&format!(" {:>10}", ratio_text(g)));
+        }
+        println!("{line}");
+    }
+    println!();
+    for line in [
+        "cycles: simulated cycles; IPC: thread instructions per cycle; bank rd/wr: register-bank",
+        "reads and writes; conflicts: operand reads that lost bank arbitration, per cycle waited;",
+        "coll.res: collector residency, cycles from collector allocation to dispatch per warp",
+        "instruction; dyn/leak µJ: register-file dynamic and leakage energy; occup.: achieved",
+        "occupancy. docs/rf.md has the details and the energy model.",
+    ] {
+        println!("{line}");
+    }
+
+    if let Some(path) = &args.json {
+        let keys = |v: [Option<f64>; FIGURES]| {
+            METRICS
+                .iter()
+                .zip(v)
+                .map(|(m, x)| (m.key.to_string(), json_number(x)))
+                .collect::<serde_json::Map<_, _>>()
+        };
+        let jobs_json = (0..samples.len())
+            .flat_map(|s| (0..nt).map(move |t| (s, t)))
+            .map(|(s, t)| {
+                let r = at(s, t);
+                JobJson {
+                    technique: &techniques[t],
+                    sample: samples[s].name(),
+                    status: r.status,
+                    message: &r.message,
+                    figures: figures(r).map(|v| keys(v.map(Some))),
+                    relative: relative(s, t).map(keys),
+                    stats: r.total.as_ref(),
+                }
+            })
+            .collect();
+        let doc = RfJson {
+            config: &configs[0].name,
+            overrides: &args.overrides,
+            size: args.size.name(),
+            techniques: &techniques,
+            samples: samples.iter().map(|s| s.name()).collect(),
+            figures: METRICS.iter().map(|m| m.key).collect(),
+            jobs: jobs_json,
+            geomean: techniques
+                .iter()
+                .zip(&geomeans)
+                .map(|(tech, g)| GeomeanJson {
+                    technique: tech,
+                    relative: keys(g.map(|(x, _)| x)),
+                    samples: METRICS
+                        .iter()
+                        .zip(g)
+                        .map(|(m, (_, n))| (m.key.to_string(), (*n).into()))
+                        .collect(),
+                })
+                .collect(),
+        };
+        let text = serde_json::to_string_pretty(&doc).expect("figures serialize");
+        std::fs::write(path, text)
+            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.svg {
+        let names: Vec<&str> = samples.iter().map(|s| s.name()).collect();
+        // Per panel, per technique: the ratio on each sample, then the geometric mean.
+        let series = |k: usize| -> Vec<Vec<Option<f64>>> {
+            (0..nt)
+                .map(|t| {
+                    (0..samples.len())
+                        .map(|s| relative(s, t).and_then(|v| v[k]))
+                        .chain([geomeans[t][k].0])
+                        .collect()
+                })
+                .collect()
+        };
+        let energy: Vec<Vec<Option<f64>>> = (0..nt)
+            .map(|t| {
+                let mut per_sample: Vec<Option<f64>> = (0..samples.len())
+                    .map(|s| total_energy_ratio(at(s, t), at(s, 0)))
+                    .collect();
+                let (g, _) = geomean(per_sample.iter().flatten().copied());
+                per_sample.push(g);
+                per_sample
+            })
+            .collect();
+        svg::write(
+            path,
+            &format!(
+                "warpsim rf: {} ({} size), relative to the baseline",
+                configs[0].name,
+                args.size.name()
+            ),
+            &techniques,
+            &names,
+            &[
+                ("cycles / baseline", series(0)),
+                ("RF energy (dynamic + leakage) / baseline", energy),
+            ],
+        )?;
+    }
+    let failed = results.iter().filter(|r| r.status != Status::Pass).count();
+    if failed > 0 {
+        println!("{failed} of {} simulation(s) failed", results.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs every job on `threads` workers, each taking the next job not yet taken; the results
+/// come back in job order, whatever order the jobs finished in.
+fn run_jobs(
+    jobs: &[(usize, &dyn Sample)],
+    configs: &[GpuConfig],
+    techniques: &[String],
+    kernel_registers: &std::collections::BTreeMap<String, u32>,
+    args: &RfArgs,
+    threads: usize,
+) -> Vec<JobResult> {
+    let bar = ProgressBar::with_draw_target(
+        Some(jobs.len() as u64),
+        if args.quiet || !std::io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} simulations, {elapsed} {wide_msg}")
+            .expect("a valid template"),
+    );
+    let started = std::time::Instant::now();
+    let results: Vec<Mutex<Option<JobResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(t, sample)) = jobs.get(i) else {
+                        break;
+                    };
+                    let r = run_job(sample, &configs[t], kernel_registers, args.size);
+                    bar.set_message(format!("{} {}", techniques[t], sample.name()));
+                    bar.inc(1);
+                    *results[i].lock().expect("result slot") = Some(r);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    eprintln!(
+        "warpsim rf: {} simulation(s) in {:.1} s",
+        jobs.len(),
+        started.elapsed().as_secs_f64()
+    );
+    results
+        .into_iter()
+        .map(|m| m.into_inner().expect("result slot").expect("every job ran"))
+        .collect()
+}
+
+/// The samples `--samples` names, in registry order, each once.
+fn select_samples(names: &[String]) -> Result<Vec<&'static dyn Sample>, String> {
+    let all = registry::all();
+    let mut keep = vec![false; all.len()];
+    for name in names {
+        match name.as_str() {
+            "all" => keep.iter_mut().for_each(|k| *k = true),
+            "rodinia" => {
+                for (k, s) in keep.iter_mut().zip(&all) {
+                    *k |= s.name().starts_with("rodinia/");
+                }
+            }
+            _ => {
+                let found = registry::find(name).ok_or_else(|| {
+                    format!("error: unknown sample `{name}` (`warpsim list`; or `all`, `rodinia`)")
+                })?;
+                let i = all
+                    .iter()
+                    .position(|s| s.name() == found.name())
+                    .expect("found in the registry");
+                keep[i] = true;
+            }
+        }
+    }
+    Ok(all
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(s, k)| k.then_some(s))
+        .collect())
+}
+
+/// Runs one sample on a device of its own (one host thread, the technique's GPU).
+fn run_job(
+    sample: &dyn Sample,
+    cfg: &GpuConfig,
+    kernel_registers: &std::collections::BTreeMap<String, u32>,
+    size: Size,
+) -> JobResult {
+    let error = |message: String| JobResult {
+        status: Status::Error,
+        message,
+        total: None,
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let dev = Device::new(DeviceConfig {
+            host_threads: 1,
+            timing: Some(cfg.clone()),
+            kernel_registers: kernel_registers.clone(),
+            ..DeviceConfig::default()
+        })?;
+        let outcome = sample.run(&dev, size)?;
+        Ok::<_, runtime::Error>((outcome.validation, dev.take_timing()))
+    }));
+    match outcome {
+        Ok(Ok((validation, Some(report)))) => JobResult {
+            status: if validation.passed() {
+                Status::Pass
+            } else {
+                Status::Fail
+            },
+            message: validation.to_string(),
+            total: Some(report.total),
+        },
+        Ok(Ok((_, None))) => error("no timing statistics".into()),
+        Ok(Err(e)) => error(e.to_string()),
+        Err(panic) => error(format!(
+            "panicked: {}",
+            panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("(no message)")
+        )),
+    }
+}
+
+/// `value / baseline`: 1 when both are 0 (nothing to compare, nothing changed), `None` when
+/// only the baseline's is 0.
+fn ratio(value: f64, baseline: f64) -> Option<f64> {
+    if baseline == 0.0 {
+        (value == 0.0).then_some(1.0)
+    } else {
+        Some(value / baseline)
+    }
+}
+
+/// Register-file energy, dynamic and leakage together, relative to the baseline's.
+fn total_energy_ratio(r: &JobResult, baseline: &JobResult) -> Option<f64> {
+    let (v, b) = (r.total.as_ref()?, baseline.total.as_ref()?);
+    ratio(v.energy.rf_total_pj, b.energy.rf_total_pj)
+}
+
+/// Geometric mean of the finite positive values, and how many there were.
+fn geomean(values: impl Iterator<Item = f64>) -> (Option<f64>, usize) {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for v in values.filter(|v| v.is_finite() && *v > 0.0) {
+        sum += v.ln();
+        n += 1;
+    }
+    ((n > 0).then(|| (sum / n as f64).exp()), n)
+}
+
+/// An absolute figure as the table prints it (metric `k` of [`METRICS`]).
+fn absolute(k: usize, v: f64) -> String {
+    match METRICS[k].key {
+        "ipc" | "collector_residency" => format!("{v:.2}"),
+        "rf_dynamic_uj" | "rf_leakage_uj" => format!("{v:.2}"),
+        "occupancy" => format!("{:.1}%", 100.0 * v),
+        _ => format!("{v:.0}"),
+    }
+}
+
+/// The first line of a message, cut to fit a table row (the JSON has it whole).
+fn brief(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("");
+    match line.char_indices().nth(120) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+fn ratio_text(r: Option<f64>) -> String {
+    r.map_or_else(|| "n/a".to_string(), |r| format!("{r:.3}"))
+}
+
+fn json_number(x: Option<f64>) -> serde_json::Value {
+    x.and_then(serde_json::Number::from_f64)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
