@@ -276,6 +276,9 @@ impl<'a> Sm<'a> {
         self.cycle_collector_full = 0;
         self.cycle_no_cu = 0;
         if self.resident == 0 && self.events.is_empty() {
+            // Nothing here: every scheduler idles (one outcome per scheduler per cycle).
+            self.cycle_stalls[5] = self.schedulers.len() as u64;
+            self.account(1);
             return Ok(());
         }
         self.writeback(now);
@@ -312,7 +315,7 @@ impl<'a> Sm<'a> {
 
     /// Accounts for `cycles` skipped cycles after a cycle without activity.
     pub fn skip(&mut self, cycles: u64) {
-        if cycles > 0 && self.resident > 0 {
+        if cycles > 0 {
             self.account(cycles);
         }
     }
