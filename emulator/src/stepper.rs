@@ -69,33 +69,63 @@ fn class_of_magnitude(m: u32) -> u8 {
     }
 }
 
-/// The 32-bit word `word` (0: low, 1: high) of a register declared `bits` wide holding
-/// `value` (zero-extended to 64 bits, as frames hold it), as its width is judged: 8- and
-/// 16-bit registers sign-extended from their declared width. Registers hold 64 bits in the
-/// emulator (the frontend refuses `.b128` registers), so words 2 and 3 of a quad are zero.
-fn word_of(value: u64, word: u32, bits: u32) -> u32 {
-    if bits <= 16 {
-        let shift = 32 - bits;
-        (((value as u32) << shift) as i32 >> shift) as u32
-    } else {
-        value.checked_shr(32 * word).unwrap_or(0) as u32
-    }
-}
-
 /// Width classes of one 32-bit physical register: over all 32 lanes and over the lanes in
 /// `exec`. Lanes in `exec` hold word `word` of the virtual register whose lanes are `lanes`
 /// (declared `bits` wide); the others hold what the shadow register file holds for the
 /// register, `held` (its 32 lanes; empty for a register never written: zero).
 fn classes(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &[u32]) -> (u8, u8) {
+    let mut words = [0u32; WARP_SIZE];
+    words_of(lanes, word, bits, &mut words);
+    if exec == u32::MAX {
+        // Every lane executes: nothing of the old contents remains.
+        let all = words.iter().fold(0, |m, &w| m | magnitude(w));
+        let class = class_of_magnitude(all);
+        return (class, class);
+    }
+    let held: &[u32] = if held.len() == WARP_SIZE {
+        held
+    } else {
+        &[0; WARP_SIZE]
+    };
+    // Branch-free over lanes (this runs for every register every instruction reads): `on` is
+    // all ones for a lane that executes.
     let (mut all, mut active) = (0u32, 0u32);
-    for (l, &value) in lanes.iter().enumerate() {
-        if (exec >> l) & 1 != 0 {
-            let m = magnitude(word_of(value, word, bits));
-            all |= m;
-            active |= m;
-        } else {
-            all |= magnitude(held.get(l).copied().unwrap_or(0));
+    for (l, (&w, &h)) in words.iter().zip(held).enumerate() {
+        let on = 0u32.wrapping_sub((exec >> l) & 1);
+        let m = magnitude(w) & on;
+        active |= m;
+        all |= m | (magnitude(h) & !on);
+    }
+    (class_of_magnitude(all), class_of_magnitude(active))
+}
+
+/// Each lane's 32-bit word `word` (0: low, 1: high) of a register declared `bits` wide holding
+/// `value` (zero-extended to 64 bits, as frames hold it), as its width is judged: 8- and
+/// 16-bit registers sign-extended from their declared width. Registers hold 64 bits in the
+/// emulator (the frontend refuses `.b128` registers), so words 2 and 3 of a quad are zero.
+/// The declared width's case is chosen once per register, so each loop vectorizes.
+#[inline]
+fn words_of(lanes: &[u64], word: u32, bits: u32, out: &mut [u32; WARP_SIZE]) {
+    if bits <= 16 {
+        let shift = 32 - bits;
+        for (o, &v) in out.iter_mut().zip(lanes) {
+            *o = (((v as u32) << shift) as i32 >> shift) as u32;
         }
+    } else if word < 2 {
+        let shift = 32 * word;
+        for (o, &v) in out.iter_mut().zip(lanes) {
+            *o = (v >> shift) as u32;
+        }
+    }
+}
+
+/// Width classes of a physical register's 32 lanes `held` over all lanes and over `exec`.
+fn held_classes(exec: u32, held: &[u32]) -> (u8, u8) {
+    let (mut all, mut active) = (0u32, 0u32);
+    for (l, &h) in held.iter().enumerate() {
+        let m = magnitude(h);
+        all |= m;
+        active |= m & 0u32.wrapping_sub((exec >> l) & 1);
     }
     (class_of_magnitude(all), class_of_magnitude(active))
 }
@@ -103,10 +133,11 @@ fn classes(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &[u32]) -> (u8,
 /// Stores word `word` of the lanes in `exec` of a virtual register (as [`classes`] takes it)
 /// into its physical register's 32 lanes `held`.
 fn store(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &mut [u32]) {
-    for (l, (&value, h)) in lanes.iter().zip(held).enumerate() {
-        if (exec >> l) & 1 != 0 {
-            *h = word_of(value, word, bits);
-        }
+    let mut words = [0u32; WARP_SIZE];
+    words_of(lanes, word, bits, &mut words);
+    for (l, (&w, h)) in words.iter().zip(held).enumerate() {
+        let on = 0u32.wrapping_sub((exec >> l) & 1);
+        *h = (w & on) | (*h & !on);
     }
 }
 
@@ -451,9 +482,9 @@ fn gpr_of<'r>(code: &Code, regs: &'r [u64], v: VReg) -> Option<(u32, u32, u32, &
 /// before it executes, into `out.reads` (which it replaces).
 fn record_reads(code: &Code, regs: &[u64], phys: &[u32], inst: &Inst, out: &mut Executed) {
     out.reads.clear();
-    for v in inst.srcs.iter().flat_map(Operand::regs) {
+    each_reg(&inst.srcs, |v| {
         let Some((first, count, bits, lanes)) = gpr_of(code, regs, v) else {
-            continue;
+            return;
         };
         for word in 0..count {
             let reg = out.frame.gpr + first + word;
@@ -467,28 +498,45 @@ fn record_reads(code: &Code, regs: &[u64], phys: &[u32], inst: &Inst, out: &mut 
                 repeat,
             });
         }
+    });
+}
+
+/// Calls `f` with every register `ops` mention (vector elements and address bases included),
+/// in order: `Operand::regs` without its iterator adaptors, for the per-instruction records.
+#[inline]
+fn each_reg(ops: &[Operand], mut f: impl FnMut(VReg)) {
+    for op in ops {
+        match op {
+            Operand::Vector(elems) => elems.iter().filter_map(Operand::reg).for_each(&mut f),
+            other => {
+                if let Some(v) = other.reg() {
+                    f(v)
+                }
+            }
+        }
     }
 }
 
 /// Appends the width classes of the 32-bit physical registers `inst` wrote (in the lanes that
 /// executed it), storing the new values in the shadow register file `phys`.
 fn record_writes(code: &Code, regs: &[u64], phys: &mut Vec<u32>, inst: &Inst, out: &mut Executed) {
-    for v in inst.dsts.iter().flat_map(Operand::regs) {
+    each_reg(&inst.dsts, |v| {
         let Some((first, count, bits, lanes)) = gpr_of(code, regs, v) else {
-            continue;
+            return;
         };
         for word in 0..count {
             let reg = out.frame.gpr + first + word;
             let held = phys_lanes(phys, reg);
             store(lanes, word, bits, out.exec, held);
-            let (class_all, class_active) = classes(lanes, word, bits, out.exec, held);
+            // The executing lanes now hold the new value.
+            let (class_all, class_active) = held_classes(out.exec, held);
             out.writes.push(RegWrite {
                 reg,
                 class_all,
                 class_active,
             });
         }
-    }
+    });
 }
 
 /// Appends to `out.released_writes` the registers of `bar.red` destination `dst` of warp `w`
@@ -525,7 +573,14 @@ fn record_release(
 
 #[cfg(test)]
 mod tests {
-    use super::{classes, store, width_class, word_of};
+    use super::{WARP_SIZE, classes, store, width_class, words_of};
+
+    /// One lane's word as `words_of` judges it.
+    fn word_of(value: u64, word: u32, bits: u32) -> u32 {
+        let mut out = [0; WARP_SIZE];
+        words_of(&[value; WARP_SIZE], word, bits, &mut out);
+        out[0]
+    }
 
     #[test]
     fn the_class_of_or_ed_magnitudes_is_the_largest_class() {
