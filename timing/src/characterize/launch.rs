@@ -20,7 +20,7 @@ use crate::config::GpuConfig;
 use crate::decode::DecodedProgram;
 use emulator::exec::CtaEnv;
 use emulator::jit::Granularity;
-use emulator::stepper::{CtaStepper, Executed};
+use emulator::stepper::{CtaStepper, Executed, RegRead};
 use emulator::warp::Warp;
 use emulator::{Engine, Fault, GlobalMemory, LaunchStats, Program};
 use isa::FuncId;
@@ -145,7 +145,6 @@ pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characteriza
     let [gx, gy, gz] = l.grid;
     let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
     let shared_bytes = (layout.dynamic_offset + l.dynamic_shared) as usize;
-    let regs = program.kernel_registers(l.kernel) as usize;
     let threads = l.host_threads.max(1).min(total.max(1) as usize);
     let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
     let next = AtomicU64::new(0);
@@ -188,7 +187,7 @@ pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characteriza
             let result = if l.sample.observes(i) {
                 let warps = std::mem::take(&mut cta.warps);
                 let mut stepper = CtaStepper::new(env, warps, l.cta_budget, jit.clone());
-                let result = run_cta(&mut stepper, l.code, regs, &mut observer, &mut cta);
+                let result = run_cta(&mut stepper, l.code, &mut observer, &mut cta);
                 let (counters, shared, warps) = stepper.finish();
                 cta.shared = shared;
                 cta.warps = warps;
@@ -247,26 +246,16 @@ struct CtaState {
     executed: Executed,
     reads: Vec<RegAccess>,
     writes: Vec<RegAccess>,
-    /// Width classes (all lanes, executing lanes) of the value each register of each warp
-    /// last received.
-    classes: Vec<Vec<(u8, u8)>>,
 }
 
 /// Steps one CTA's warps round-robin, one instruction each, until all have exited.
 fn run_cta(
     stepper: &mut CtaStepper,
     code: &Decoding,
-    regs: usize,
     observer: &mut Characterizer,
     s: &mut CtaState,
 ) -> Result<(), Box<Fault>> {
     let n = stepper.warp_count();
-    s.classes.resize_with(n, Vec::new);
-    for c in &mut s.classes {
-        c.clear();
-        // Registers start at zero: one byte.
-        c.resize(regs, (1, 1));
-    }
     let mut result = Ok(());
     'cta: loop {
         let mut stepped = false;
@@ -281,7 +270,7 @@ fn run_cta(
             stepped = true;
             let ex = &s.executed;
             let d = code.code.get(ex.func, ex.pc);
-            read_accesses(&d.reads, &s.classes[w], &mut s.reads);
+            read_accesses(&ex.reads, &mut s.reads);
             s.writes.clear();
             s.writes.extend(ex.writes.iter().map(|x| RegAccess {
                 reg: x.reg,
@@ -297,12 +286,6 @@ fn run_cta(
                 source_operands: code.source_operands[ex.func.index()][ex.pc as usize],
                 writes: &s.writes,
             });
-            let classes = &mut s.classes[w];
-            for x in &ex.writes {
-                if let Some(c) = classes.get_mut(x.reg as usize) {
-                    *c = (x.class_all, x.class_active);
-                }
-            }
             if ex.exited {
                 observer.warp_done(w as u32);
             }
@@ -318,20 +301,14 @@ fn run_cta(
     result
 }
 
-/// The registers an instruction reads (`reads`, from its decoding) with the width classes of
-/// the values they hold, taken from the warp's table of the classes its writes left (as the
-/// timing model attributes reads today). The all-lanes class is exact; the executing-lanes
-/// class is the writer's, not the reader's. When the stepper reports read classes itself
-/// (`Executed::reads`, over the reader's lanes before execution), this is the one function to
-/// switch over.
-fn read_accesses(reads: &[u32], classes: &[(u8, u8)], out: &mut Vec<RegAccess>) {
+/// The registers an instruction reads, each once (the decoding's `reads`, as the baseline
+/// register file reads them), with the width classes the stepper took before execution over
+/// the physical register's 32 lanes and over the reader's executing lanes.
+fn read_accesses(reads: &[RegRead], out: &mut Vec<RegAccess>) {
     out.clear();
-    out.extend(reads.iter().map(|&reg| {
-        let (class_all, class_active) = classes.get(reg as usize).copied().unwrap_or((1, 1));
-        RegAccess {
-            reg,
-            class_all,
-            class_active,
-        }
+    out.extend(reads.iter().filter(|r| !r.repeat).map(|r| RegAccess {
+        reg: r.reg,
+        class_all: r.class_all,
+        class_active: r.class_active,
     }));
 }
