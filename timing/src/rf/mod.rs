@@ -41,7 +41,7 @@ use crate::config::{GpuConfig, Technique};
 use crate::decode::Decoded;
 use crate::energy::RfComponentCounts;
 use emulator::exec::Target;
-use emulator::stepper::RegWrite;
+use emulator::stepper::{FrameBase, RegWrite};
 use isa::FuncId;
 use isa::hints::FunctionHints;
 use serde::Serialize;
@@ -80,8 +80,11 @@ pub struct IssueView<'a> {
     pub decoded: &'a Decoded,
     /// The compiler's hints for the instruction's function (computed once per program):
     /// live sets, last-use bits (`hints.last_uses(pc)`, aligned with `decoded.reads`),
-    /// loop weights and the register affinity graph.
+    /// loop weights and the register affinity graph. They use the function's own register
+    /// numbers; `decoded` and `writes` are in the warp's register window, `frame.gpr` higher.
     pub hints: &'a FunctionHints,
+    /// Where the executing call frame's registers start in the warp's register window.
+    pub frame: FrameBase,
     /// The 32-bit registers written, with the width classes of the new values.
     pub writes: &'a [RegWrite],
     /// Each lane's memory target ([`Target::None`] for lanes without one).

@@ -314,6 +314,7 @@ impl<'a> Sm<'a> {
             exec: self.exec.exec,
             decoded: d,
             hints: self.program.hints(func),
+            frame: self.exec.frame,
             writes: &self.exec.writes,
             targets: &self.exec.targets,
         };
