@@ -69,34 +69,63 @@ fn class_of_magnitude(m: u32) -> u8 {
     }
 }
 
+/// What the width rules need of a physical register's 32 lanes: for each class boundary, the
+/// lanes whose value needs more bytes (bit `l` of `wider[k]`: lane `l` needs more than
+/// `k + 1` bytes). The class of a set of lanes is the largest class among them (the class of
+/// their OR-ed magnitudes), so these 12 bytes stand for the register's 128: the shadow register
+/// file stays small enough to stay in cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LaneWidths {
+    wider: [u32; 3],
+}
+
+impl LaneWidths {
+    /// The lanes' widths of the 32-bit values `words`.
+    #[inline]
+    fn of(words: &[u32; WARP_SIZE]) -> LaneWidths {
+        let mut wider = [0u32; 3];
+        for (l, &w) in words.iter().enumerate() {
+            let m = magnitude(w);
+            wider[0] |= u32::from(m >= 0x80) << l;
+            wider[1] |= u32::from(m >= 0x8000) << l;
+            wider[2] |= u32::from(m >= 0x80_0000) << l;
+        }
+        LaneWidths { wider }
+    }
+
+    /// The width class over the lanes in `lanes`.
+    #[inline]
+    fn class(self, lanes: u32) -> u8 {
+        1 + self
+            .wider
+            .iter()
+            .map(|w| u8::from(w & lanes != 0))
+            .sum::<u8>()
+    }
+
+    /// `self` with the lanes in `exec` replaced by those of `new`.
+    #[inline]
+    fn merge(self, new: LaneWidths, exec: u32) -> LaneWidths {
+        LaneWidths {
+            wider: std::array::from_fn(|k| (self.wider[k] & !exec) | (new.wider[k] & exec)),
+        }
+    }
+}
+
 /// Width classes of one 32-bit physical register: over all 32 lanes and over the lanes in
 /// `exec`. Lanes in `exec` hold word `word` of the virtual register whose lanes are `lanes`
-/// (declared `bits` wide); the others hold what the shadow register file holds for the
-/// register, `held` (its 32 lanes; empty for a register never written: zero).
-fn classes(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &[u32]) -> (u8, u8) {
+/// (declared `bits` wide); the others what the shadow register file holds for the register,
+/// `held` (zero for a register never written).
+fn classes(lanes: &[u64], word: u32, bits: u32, exec: u32, held: LaneWidths) -> (u8, u8) {
+    let new = lane_widths(lanes, word, bits);
+    (held.merge(new, exec).class(u32::MAX), new.class(exec))
+}
+
+/// The lanes' widths of word `word` of a virtual register (as [`classes`] takes it).
+fn lane_widths(lanes: &[u64], word: u32, bits: u32) -> LaneWidths {
     let mut words = [0u32; WARP_SIZE];
     words_of(lanes, word, bits, &mut words);
-    if exec == u32::MAX {
-        // Every lane executes: nothing of the old contents remains.
-        let all = words.iter().fold(0, |m, &w| m | magnitude(w));
-        let class = class_of_magnitude(all);
-        return (class, class);
-    }
-    let held: &[u32] = if held.len() == WARP_SIZE {
-        held
-    } else {
-        &[0; WARP_SIZE]
-    };
-    // Branch-free over lanes (this runs for every register every instruction reads): `on` is
-    // all ones for a lane that executes.
-    let (mut all, mut active) = (0u32, 0u32);
-    for (l, (&w, &h)) in words.iter().zip(held).enumerate() {
-        let on = 0u32.wrapping_sub((exec >> l) & 1);
-        let m = magnitude(w) & on;
-        active |= m;
-        all |= m | (magnitude(h) & !on);
-    }
-    (class_of_magnitude(all), class_of_magnitude(active))
+    LaneWidths::of(&words)
 }
 
 /// Each lane's 32-bit word `word` (0: low, 1: high) of a register declared `bits` wide holding
@@ -119,43 +148,30 @@ fn words_of(lanes: &[u64], word: u32, bits: u32, out: &mut [u32; WARP_SIZE]) {
     }
 }
 
-/// Width classes of a physical register's 32 lanes `held` over all lanes and over `exec`.
-fn held_classes(exec: u32, held: &[u32]) -> (u8, u8) {
-    let (mut all, mut active) = (0u32, 0u32);
-    for (l, &h) in held.iter().enumerate() {
-        let m = magnitude(h);
-        all |= m;
-        active |= m & 0u32.wrapping_sub((exec >> l) & 1);
-    }
-    (class_of_magnitude(all), class_of_magnitude(active))
+/// Width classes of a physical register, `held`, over all lanes and over `exec`.
+fn held_classes(exec: u32, held: LaneWidths) -> (u8, u8) {
+    (held.class(u32::MAX), held.class(exec))
 }
 
 /// Stores word `word` of the lanes in `exec` of a virtual register (as [`classes`] takes it)
-/// into its physical register's 32 lanes `held`.
-fn store(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &mut [u32]) {
-    let mut words = [0u32; WARP_SIZE];
-    words_of(lanes, word, bits, &mut words);
-    for (l, (&w, h)) in words.iter().zip(held).enumerate() {
-        let on = 0u32.wrapping_sub((exec >> l) & 1);
-        *h = (w & on) | (*h & !on);
-    }
+/// into its physical register `held`.
+fn store(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &mut LaneWidths) {
+    *held = held.merge(lane_widths(lanes, word, bits), exec);
 }
 
-/// The 32 lanes of register `reg` in the shadow register file `phys` (grown with zeros to
-/// hold it: a callee's window is allocated when first written).
-fn phys_lanes(phys: &mut Vec<u32>, reg: u32) -> &mut [u32] {
-    let at = reg as usize * WARP_SIZE;
-    if phys.len() < at + WARP_SIZE {
-        phys.resize(at + WARP_SIZE, 0);
+/// Register `reg` in the shadow register file `phys` (grown to hold it: a callee's window is
+/// allocated when first written).
+fn phys_lanes(phys: &mut Vec<LaneWidths>, reg: u32) -> &mut LaneWidths {
+    let at = reg as usize;
+    if phys.len() <= at {
+        phys.resize(at + 1, LaneWidths::default());
     }
-    &mut phys[at..at + WARP_SIZE]
+    &mut phys[at]
 }
 
-/// The 32 lanes of register `reg` in `phys` as far as it holds them (a register never written
-/// reads as zero).
-fn phys_lanes_ro(phys: &[u32], reg: u32) -> &[u32] {
-    let at = reg as usize * WARP_SIZE;
-    phys.get(at..at + WARP_SIZE).unwrap_or(&[])
+/// Register `reg` in `phys` (a register never written holds zero).
+fn phys_lanes_ro(phys: &[LaneWidths], reg: u32) -> LaneWidths {
+    phys.get(reg as usize).copied().unwrap_or_default()
 }
 
 /// A 32-bit physical register written by an instruction, with the width class of the new
@@ -302,7 +318,7 @@ impl<'a> CtaStepper<'a> {
         let regs = env.program.code[env.kernel.index()].regs_per_thread as usize;
         for w in &mut pool {
             w.phys.clear();
-            w.phys.resize(regs * WARP_SIZE, 0);
+            w.phys.resize(regs, LaneWidths::default());
         }
         let jit = jit.map(|k| (k, Box::new(new_ctx(&mut env)), LocalView::default()));
         CtaStepper {
@@ -480,7 +496,7 @@ fn gpr_of<'r>(code: &Code, regs: &'r [u64], v: VReg) -> Option<(u32, u32, u32, &
 
 /// Records the 32-bit physical registers `inst`'s source operands read, with their classes
 /// before it executes, into `out.reads` (which it replaces).
-fn record_reads(code: &Code, regs: &[u64], phys: &[u32], inst: &Inst, out: &mut Executed) {
+fn record_reads(code: &Code, regs: &[u64], phys: &[LaneWidths], inst: &Inst, out: &mut Executed) {
     out.reads.clear();
     each_reg(&inst.srcs, |v| {
         let Some((first, count, bits, lanes)) = gpr_of(code, regs, v) else {
@@ -519,7 +535,13 @@ fn each_reg(ops: &[Operand], mut f: impl FnMut(VReg)) {
 
 /// Appends the width classes of the 32-bit physical registers `inst` wrote (in the lanes that
 /// executed it), storing the new values in the shadow register file `phys`.
-fn record_writes(code: &Code, regs: &[u64], phys: &mut Vec<u32>, inst: &Inst, out: &mut Executed) {
+fn record_writes(
+    code: &Code,
+    regs: &[u64],
+    phys: &mut Vec<LaneWidths>,
+    inst: &Inst,
+    out: &mut Executed,
+) {
     each_reg(&inst.dsts, |v| {
         let Some((first, count, bits, lanes)) = gpr_of(code, regs, v) else {
             return;
@@ -529,7 +551,7 @@ fn record_writes(code: &Code, regs: &[u64], phys: &mut Vec<u32>, inst: &Inst, ou
             let held = phys_lanes(phys, reg);
             store(lanes, word, bits, out.exec, held);
             // The executing lanes now hold the new value.
-            let (class_all, class_active) = held_classes(out.exec, held);
+            let (class_all, class_active) = held_classes(out.exec, *held);
             out.writes.push(RegWrite {
                 reg,
                 class_all,
@@ -559,7 +581,7 @@ fn record_release(
         let reg = base.gpr + first + word;
         let held = phys_lanes(&mut w.phys, reg);
         store(values, word, bits, lanes, held);
-        let (class_all, class_active) = classes(values, word, bits, lanes, held);
+        let (class_all, class_active) = held_classes(lanes, *held);
         out.released_writes.push((
             index as u32,
             RegWrite {
@@ -573,7 +595,7 @@ fn record_release(
 
 #[cfg(test)]
 mod tests {
-    use super::{WARP_SIZE, classes, store, width_class, words_of};
+    use super::{LaneWidths, WARP_SIZE, classes, held_classes, store, width_class, words_of};
 
     /// One lane's word as `words_of` judges it.
     fn word_of(value: u64, word: u32, bits: u32) -> u32 {
@@ -644,18 +666,22 @@ mod tests {
         let mut lanes = [0u64; 32];
         lanes[0] = 0x1234_5678; // 4 bytes in lane 0
         lanes[1] = 5;
-        let mut held = [0u32; 32];
-        held[2] = 0x8000; // another value in lane 2's physical register: 3 bytes
+        let mut words = [0u32; 32];
+        words[2] = 0x8000; // another value in lane 2's physical register: 3 bytes
+        let mut held = LaneWidths::of(&words);
         // Lane 1 executes: 1 byte there; all lanes: lane 2's 3 bytes (lane 0's value is not
         // in the physical register, which holds 0 there).
-        assert_eq!(classes(&lanes, 0, 32, 0b10, &held), (3, 1));
+        assert_eq!(classes(&lanes, 0, 32, 0b10, held), (3, 1));
         // No lane executes: all lanes are what the register holds.
-        assert_eq!(classes(&lanes, 0, 32, 0, &held), (3, 1));
-        // A register never written (no lanes held) reads as zero outside the executing lanes.
-        assert_eq!(classes(&lanes, 0, 32, 0b1, &[]), (4, 4));
+        assert_eq!(classes(&lanes, 0, 32, 0, held), (3, 1));
+        // A register never written reads as zero outside the executing lanes.
+        assert_eq!(classes(&lanes, 0, 32, 0b1, LaneWidths::default()), (4, 4));
         // A write by lanes 0 and 2 stores their values; lane 1 keeps what it held.
         store(&lanes, 0, 32, 0b101, &mut held);
-        assert_eq!((held[0], held[1], held[2]), (0x1234_5678, 0, 0));
-        assert_eq!(classes(&lanes, 0, 32, 0b100, &held), (4, 1));
+        let mut expected = [0u32; 32];
+        expected[0] = 0x1234_5678;
+        assert_eq!(held, LaneWidths::of(&expected));
+        assert_eq!(classes(&lanes, 0, 32, 0b100, held), (4, 1));
+        assert_eq!(held_classes(0b10, held), (4, 1));
     }
 }

@@ -61,11 +61,11 @@ pub struct Warp {
     /// Warp instructions executed (also the deterministic value of `%clock`).
     pub executed: u64,
     pub simt_stats: SimtStats,
-    /// The timing model's view of the warp's physical register file, `phys[reg * 32 + lane]`
-    /// (registers in the warp's register window, each value as its width is judged): what
-    /// lanes that did not execute a write still hold, possibly another virtual register's
-    /// value sharing the physical register. Kept only by [`crate::stepper`]; empty otherwise.
-    pub phys: Vec<u32>,
+    /// The timing model's view of the warp's physical register file, by register of the
+    /// warp's register window: the width of what each lane holds, possibly another virtual
+    /// register's value sharing the physical register in lanes that did not execute a write.
+    /// Kept only by [`crate::stepper`]; empty otherwise.
+    pub phys: Vec<crate::stepper::LaneWidths>,
     /// `%tid.x`, `%tid.y`, `%tid.z` of each lane (x for lanes 0..32, then y, then z).
     pub tid: [u32; 3 * WARP_SIZE],
     /// The warp index and block shape `tid` was computed for: a reset for the same ones (the
