@@ -132,24 +132,79 @@ pub fn launch(
     let layout = program.layouts[kernel.index()]
         .as_ref()
         .expect("launch of a kernel entry");
-    let [gx, gy, gz] = cfg.grid;
-    let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
-    let next = AtomicU64::new(0);
-    // Lowest faulting CTA so far (u64::MAX: none); CTAs after it are not started.
-    let stop_at = AtomicU64::new(u64::MAX);
-    let faults: Mutex<Vec<(u64, Box<Fault>)>> = Mutex::new(Vec::new());
-    let stats = Mutex::new(LaunchStats::default());
     let shared_bytes = (layout.dynamic_offset + cfg.dynamic_shared) as usize;
-    let threads = cfg.host_threads.max(1).min(total.max(1) as usize);
+    let stats = Mutex::new(LaunchStats::default());
+    // Each worker keeps its counters, warps and barriers, and shared-memory buffer from CTA
+    // to CTA.
+    let init = || (LaunchStats::default(), CtaPool::default(), Vec::new());
+    let run = |(local, pool, shared): &mut (LaunchStats, CtaPool, Vec<u8>), i: u64| {
+        let mut env = CtaEnv {
+            program,
+            kernel,
+            layout,
+            mem,
+            params,
+            shared: {
+                shared.clear();
+                shared.resize(shared_bytes, 0);
+                std::mem::take(shared)
+            },
+            dynamic_shared: cfg.dynamic_shared,
+            cta: cta_coordinates(i, cfg.grid),
+            grid: cfg.grid,
+            block: cfg.block,
+            warps_per_cta: cfg.block.iter().product::<u32>().div_ceil(32),
+        };
+        let result = run_cta(&mut env, cfg.cta_budget, jit.as_deref(), pool);
+        *shared = env.shared;
+        local.add(&result?);
+        Ok(())
+    };
+    // Sums and a maximum: the merge order does not change the totals.
+    let finish = |(local, ..): (LaunchStats, CtaPool, Vec<u8>)| {
+        stats.lock().expect("stats").merge(&local);
+    };
+    for_each_cta(grid_ctas(cfg.grid), cfg.host_threads, init, run, finish)?;
+    Ok(stats.into_inner().expect("stats"))
+}
+
+/// CTAs in a grid.
+pub fn grid_ctas(grid: [u32; 3]) -> u64 {
+    grid.iter().map(|&d| u64::from(d)).product()
+}
+
+/// The coordinates of the CTA with linear index `i` (x fastest) in `grid`.
+pub fn cta_coordinates(i: u64, grid: [u32; 3]) -> [u32; 3] {
+    let [gx, gy, _] = grid.map(u64::from);
+    [
+        (i % gx) as u32,
+        ((i / gx) % gy) as u32,
+        (i / (gx * gy)) as u32,
+    ]
+}
+
+/// Runs CTAs `0..total` (linear indices) on up to `threads` host threads. Each worker makes
+/// its state with `init`, runs the CTAs it claims with `run`, and hands its state to `finish`
+/// when none is left. After a fault no later CTA starts, and the fault of the lowest-numbered
+/// faulting CTA is returned: the outcome does not depend on the thread count.
+pub fn for_each_cta<S>(
+    total: u64,
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    run: impl Fn(&mut S, u64) -> Result<(), Box<Fault>> + Sync,
+    finish: impl Fn(S) + Sync,
+) -> Result<(), Box<Fault>> {
+    let threads = threads.max(1).min(total.max(1) as usize);
     // Workers claim CTAs a chunk at a time: one shared counter per CTA costs more than a
     // small CTA when host threads contend for it. About 16 chunks per thread keep the load
     // balanced.
     let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
+    let next = AtomicU64::new(0);
+    // Lowest faulting CTA so far (u64::MAX: none); CTAs after it are not started.
+    let stop_at = AtomicU64::new(u64::MAX);
+    let faults: Mutex<Vec<(u64, Box<Fault>)>> = Mutex::new(Vec::new());
     let worker = || {
-        let mut local = LaunchStats::default();
-        // Reused from CTA to CTA of this worker.
-        let mut pool = CtaPool::default();
-        let mut shared = Vec::new();
+        let mut state = init();
         let (mut i, mut claimed_end) = (0, 0);
         loop {
             if i == claimed_end {
@@ -159,41 +214,13 @@ pub fn launch(
             if i >= total || i > stop_at.load(Ordering::Relaxed) {
                 break;
             }
-            let cta = [
-                (i % u64::from(gx)) as u32,
-                ((i / u64::from(gx)) % u64::from(gy)) as u32,
-                (i / (u64::from(gx) * u64::from(gy))) as u32,
-            ];
-            let mut env = CtaEnv {
-                program,
-                kernel,
-                layout,
-                mem,
-                params,
-                shared: {
-                    shared.clear();
-                    shared.resize(shared_bytes, 0);
-                    std::mem::take(&mut shared)
-                },
-                dynamic_shared: cfg.dynamic_shared,
-                cta,
-                grid: cfg.grid,
-                block: cfg.block,
-                warps_per_cta: cfg.block.iter().product::<u32>().div_ceil(32),
-            };
-            let result = run_cta(&mut env, cfg.cta_budget, jit.as_deref(), &mut pool);
-            shared = env.shared;
-            match result {
-                Ok(s) => local.add(&s),
-                Err(f) => {
-                    stop_at.fetch_min(i, Ordering::Relaxed);
-                    faults.lock().expect("fault list").push((i, f));
-                }
+            if let Err(f) = run(&mut state, i) {
+                stop_at.fetch_min(i, Ordering::Relaxed);
+                faults.lock().expect("fault list").push((i, f));
             }
             i += 1;
         }
-        // Sums and a maximum: the merge order does not change the totals.
-        stats.lock().expect("stats").merge(&local);
+        finish(state);
     };
     if threads == 1 {
         worker();
@@ -205,12 +232,14 @@ pub fn launch(
         });
     }
     let mut faults = faults.into_inner().expect("fault list");
-    if let Some(min) = faults.iter().map(|(i, _)| *i).min() {
-        let at = faults
-            .iter()
-            .position(|(i, _)| *i == min)
-            .expect("the minimum exists");
-        return Err(faults.swap_remove(at).1);
+    match faults.iter().map(|(i, _)| *i).min() {
+        Some(min) => {
+            let at = faults
+                .iter()
+                .position(|(i, _)| *i == min)
+                .expect("the minimum exists");
+            Err(faults.swap_remove(at).1)
+        }
+        None => Ok(()),
     }
-    Ok(stats.into_inner().expect("stats"))
 }

@@ -108,8 +108,7 @@ impl Gpu {
             .collect();
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
         let l2_before = self.l2.stats().clone();
-        let [gx, gy, gz] = l.grid;
-        let total_ctas = u64::from(gx) * u64::from(gy) * u64::from(gz);
+        let total_ctas = emulator::launch::grid_ctas(l.grid);
         let shared_bytes = (layout.dynamic_offset + l.dynamic_shared) as usize;
         let mut next_cta = 0u64;
         let mut rr = 0usize;
@@ -139,12 +138,7 @@ impl Gpu {
                 let (warps, mut shared) = pools.pop().unwrap_or_default();
                 shared.clear();
                 shared.resize(shared_bytes, 0);
-                let id = next_cta;
-                let cta = [
-                    (id % u64::from(gx)) as u32,
-                    ((id / u64::from(gx)) % u64::from(gy)) as u32,
-                    (id / (u64::from(gx) * u64::from(gy))) as u32,
-                ];
+                let cta = emulator::launch::cta_coordinates(next_cta, l.grid);
                 let env = CtaEnv {
                     program,
                     kernel: l.kernel,

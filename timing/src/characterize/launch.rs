@@ -20,12 +20,12 @@ use crate::config::GpuConfig;
 use crate::decode::DecodedProgram;
 use emulator::exec::CtaEnv;
 use emulator::jit::Granularity;
+use emulator::launch::{cta_coordinates, for_each_cta, grid_ctas};
 use emulator::stepper::{CtaStepper, Executed, RegRead};
 use emulator::warp::Warp;
 use emulator::{Engine, Fault, GlobalMemory, LaunchStats, Program};
 use isa::FuncId;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A kernel launch to characterize.
 pub struct CharacterizeLaunch<'a> {
@@ -142,97 +142,60 @@ pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characteriza
     let layout = program.layouts[l.kernel.index()]
         .as_ref()
         .expect("launch of a kernel entry");
-    let [gx, gy, gz] = l.grid;
-    let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
     let shared_bytes = (layout.dynamic_offset + l.dynamic_shared) as usize;
-    let threads = l.host_threads.max(1).min(total.max(1) as usize);
-    let chunk = (total / (threads as u64 * 16)).clamp(1, 64);
-    let next = AtomicU64::new(0);
-    // Lowest faulting CTA so far (u64::MAX: none); CTAs after it are not started.
-    let stop_at = AtomicU64::new(u64::MAX);
-    let faults: Mutex<Vec<(u64, Box<Fault>)>> = Mutex::new(Vec::new());
     let totals = Mutex::new((LaunchStats::default(), Characterization::default()));
-    let worker = || {
-        let mut stats = LaunchStats::default();
-        let mut observer = Characterizer::new();
-        let mut cta = CtaState::default();
-        let (mut i, mut claimed_end) = (0, 0);
-        loop {
-            if i == claimed_end {
-                i = next.fetch_add(chunk, Ordering::Relaxed);
-                claimed_end = (i + chunk).min(total);
-            }
-            if i >= total || i > stop_at.load(Ordering::Relaxed) {
-                break;
-            }
-            cta.shared.clear();
-            cta.shared.resize(shared_bytes, 0);
-            let env = CtaEnv {
-                program,
-                kernel: l.kernel,
-                layout,
-                mem: l.mem,
-                params: l.params,
-                shared: std::mem::take(&mut cta.shared),
-                dynamic_shared: l.dynamic_shared,
-                cta: [
-                    (i % u64::from(gx)) as u32,
-                    ((i / u64::from(gx)) % u64::from(gy)) as u32,
-                    (i / (u64::from(gx) * u64::from(gy))) as u32,
-                ],
-                grid: l.grid,
-                block: l.block,
-                warps_per_cta: l.block.iter().product::<u32>().div_ceil(32),
-            };
-            let result = if l.sample.observes(i) {
-                let warps = std::mem::take(&mut cta.warps);
-                let mut stepper = CtaStepper::new(env, warps, l.cta_budget, jit.clone());
-                let result = run_cta(&mut stepper, l.code, &mut observer, &mut cta);
-                let (counters, shared, warps) = stepper.finish();
-                cta.shared = shared;
-                cta.warps = warps;
-                result.map(|()| counters)
-            } else {
-                let mut env = env;
-                let result =
-                    emulator::cta::run_cta(&mut env, l.cta_budget, runs.as_deref(), &mut cta.pool);
-                cta.shared = env.shared;
-                result.map(|s| LaunchStats {
-                    ctas: 1,
-                    ..s.counters
-                })
-            };
-            match result {
-                Ok(counters) => stats.merge(&counters),
-                Err(f) => {
-                    stop_at.fetch_min(i, Ordering::Relaxed);
-                    faults.lock().expect("fault list").push((i, f));
-                }
-            }
-            i += 1;
-        }
-        // Sums: the order workers merge in does not change the totals.
+    // Each worker keeps its counters, its observer and its CTA buffers from CTA to CTA.
+    let init = || {
+        (
+            LaunchStats::default(),
+            Characterizer::new(),
+            CtaState::default(),
+        )
+    };
+    let run = |(stats, observer, cta): &mut (LaunchStats, Characterizer, CtaState), i: u64| {
+        cta.shared.clear();
+        cta.shared.resize(shared_bytes, 0);
+        let env = CtaEnv {
+            program,
+            kernel: l.kernel,
+            layout,
+            mem: l.mem,
+            params: l.params,
+            shared: std::mem::take(&mut cta.shared),
+            dynamic_shared: l.dynamic_shared,
+            cta: cta_coordinates(i, l.grid),
+            grid: l.grid,
+            block: l.block,
+            warps_per_cta: l.block.iter().product::<u32>().div_ceil(32),
+        };
+        let counters = if l.sample.observes(i) {
+            let warps = std::mem::take(&mut cta.warps);
+            let mut stepper = CtaStepper::new(env, warps, l.cta_budget, jit.clone());
+            let result = run_cta(&mut stepper, l.code, observer, cta);
+            let (counters, shared, warps) = stepper.finish();
+            cta.shared = shared;
+            cta.warps = warps;
+            result.map(|()| counters)
+        } else {
+            let mut env = env;
+            let result =
+                emulator::cta::run_cta(&mut env, l.cta_budget, runs.as_deref(), &mut cta.pool);
+            cta.shared = env.shared;
+            result.map(|s| LaunchStats {
+                ctas: 1,
+                ..s.counters
+            })
+        }?;
+        stats.merge(&counters);
+        Ok(())
+    };
+    // Sums: the order workers merge in does not change the totals.
+    let finish = |(stats, observer, _): (LaunchStats, Characterizer, CtaState)| {
         let mut t = totals.lock().expect("totals");
         t.0.merge(&stats);
         t.1.merge(&observer.report());
     };
-    if threads == 1 {
-        worker();
-    } else {
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(worker);
-            }
-        });
-    }
-    let mut faults = faults.into_inner().expect("fault list");
-    if let Some(min) = faults.iter().map(|(i, _)| *i).min() {
-        let at = faults
-            .iter()
-            .position(|(i, _)| *i == min)
-            .expect("the minimum exists");
-        return Err(faults.swap_remove(at).1);
-    }
+    for_each_cta(grid_ctas(l.grid), l.host_threads, init, run, finish)?;
     Ok(totals.into_inner().expect("totals"))
 }
 
