@@ -25,10 +25,6 @@ impl BankMap {
             BankMapping::Wid => warp % self.banks,
         }
     }
-
-    pub fn banks(&self) -> u32 {
-        self.banks
-    }
 }
 
 #[cfg(test)]

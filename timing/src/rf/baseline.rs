@@ -17,11 +17,6 @@ impl Baseline {
         }
     }
 
-    /// The bank map.
-    pub fn map(&self) -> &BankMap {
-        &self.map
-    }
-
     fn access(&self, warp: u32, reg: u32, write: bool) -> BankReq {
         BankReq {
             bank: self.map.bank(warp, reg),

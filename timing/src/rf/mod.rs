@@ -207,11 +207,6 @@ impl RfPolicy {
             RfPolicy::Baseline(_) => "baseline",
         }
     }
-
-    /// The bank map the technique places registers with (for reports).
-    pub fn banks(&self) -> u32 {
-        dispatch!(self, p => p.map().banks())
-    }
 }
 
 impl RegisterFilePolicy for RfPolicy {

@@ -10,19 +10,19 @@ impl<'a> Sm<'a> {
     pub(super) fn writeback(&mut self, now: u64) {
         let mut ports = self.cfg.sm.writeback_ports;
         while let Some((overflow, idx)) = self.events.due(now) {
-            let has_regs = self.inflight[idx].writes.iter().any(|&r| r < PRED_BASE);
+            let f = &self.inflight[idx];
+            // Predicates live in their own file: only registers reach the banks.
+            self.regs.clear();
+            self.regs
+                .extend(f.writes.iter().filter(|&&r| r < PRED_BASE));
+            let has_regs = !self.regs.is_empty();
             if has_regs && ports == 0 {
                 break;
             }
             self.events.pop(overflow);
             self.active = true;
-            let f = &self.inflight[idx];
             let slot = f.slot;
             if has_regs {
-                // Predicates live in their own file: only registers reach the banks.
-                self.regs.clear();
-                self.regs
-                    .extend(f.writes.iter().filter(|&&r| r < PRED_BASE));
                 self.reqs.clear();
                 self.rf
                     .plan_writes(slot as u32, f.uid, &self.regs, &mut self.reqs);
