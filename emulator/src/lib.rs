@@ -15,6 +15,7 @@ pub mod alu;
 pub mod cta;
 pub mod error;
 pub mod exec;
+pub mod gpr_operands;
 pub mod jit;
 pub mod launch;
 pub mod memory;
@@ -22,6 +23,7 @@ pub mod program;
 pub mod simt;
 pub mod stepper;
 pub mod warp;
+pub mod widths;
 
 pub use error::{Fault, FaultKind};
 pub use launch::{DEFAULT_CTA_BUDGET, Engine, LaunchConfig, LaunchStats, launch};

@@ -2,6 +2,7 @@
 //! branch targets and SIMT reconvergence PCs resolved, and every variable given its place
 //! (device address, shared-memory offset, or offset in a thread's local frame).
 
+use crate::gpr_operands::GprOperands;
 use isa::analysis::FunctionAnalysis;
 use isa::dom::Reconvergence;
 use isa::hints::FunctionHints;
@@ -46,6 +47,8 @@ pub struct Code {
     /// Physical register of each virtual register (by `VReg`), as the timing model sees the
     /// register file; `None` for registers no instruction mentions.
     pub phys: Vec<Option<isa::regalloc::PhysReg>>,
+    /// Each instruction's general-purpose register operands under `phys`, by PC.
+    pub gprs: GprOperands,
     /// Local frame layout: params (of a function, not a kernel), then return values, then
     /// `.local`/`.param` variables.
     pub frame_size: u64,
@@ -243,16 +246,19 @@ fn prepare(f: &isa::Function) -> Code {
             _ => place(v),
         })
         .collect();
+    let reg_types: Vec<Type> = f.regs.iter().map(|r| r.ty).collect();
+    let gprs = GprOperands::new(&insts, &analysis.alloc.phys, &reg_types);
     Code {
         name: f.name.clone(),
         kind: f.kind,
         insts,
         target,
         reconverge,
-        reg_types: f.regs.iter().map(|r| r.ty).collect(),
+        reg_types,
         regs_per_thread: analysis.alloc.regs_per_thread,
         preds_per_thread: analysis.alloc.preds_per_thread,
         phys: analysis.alloc.phys,
+        gprs,
         frame_size: align_to(offset, 16),
         param_locs,
         ret_locs,

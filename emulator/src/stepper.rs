@@ -18,7 +18,10 @@
 //! - Reads: one record per 32-bit register of each register source operand, in operand order
 //!   (address bases and vector elements included; predicates, guards included, live in their
 //!   own file and are not recorded), classified *before* the instruction executes, so an
-//!   instruction reading its own destination sees the old value. A register named again by a
+//!   instruction reading its own destination sees the old value. Reads are classified from the
+//!   shadow physical register file (`Warp::phys`), as hardware reads them: in the lanes that
+//!   wrote the register, that is the value the instruction computes with, and one pass over
+//!   the lanes per write classifies every later read of it. A register named again by a
 //!   later operand of the same instruction is recorded again with `repeat` set, so the timing
 //!   model can read it once or each time (`sm.rf.read_duplicates`).
 //! - Writes: one record per 32-bit register of each register destination, after execution,
@@ -40,139 +43,15 @@ use crate::cta::{
 };
 use crate::error::{Fault, FaultKind};
 use crate::exec::{CtaEnv, Step, Target, guard_mask, memory_targets, step};
+use crate::gpr_operands::GprOperand;
 use crate::jit::JitKernel;
 use crate::jit::ctx::JitCtx;
 use crate::launch::LaunchStats;
 use crate::program::{Code, Program};
 use crate::warp::{WARP_SIZE, Warp, WarpState};
-use isa::{BarRedOp, BarrierKind, FuncId, Inst, Op, Operand, PhysReg, VReg};
-
-/// Width class of a 32-bit value: the fewest bytes n ∈ {1, 2, 3, 4} such that the value is the
-/// sign extension of its low 8·n bits.
-pub fn width_class(v: u32) -> u8 {
-    class_of_magnitude(magnitude(v))
-}
-
-/// The value with its sign folded away: a value is the sign extension of its low k bits
-/// exactly when this is below 2^(k-1). Magnitudes of several values can be OR-ed: the class of
-/// the OR is the largest class among them.
-fn magnitude(v: u32) -> u32 {
-    v ^ ((v as i32 >> 31) as u32)
-}
-
-fn class_of_magnitude(m: u32) -> u8 {
-    match m {
-        0..0x80 => 1,
-        0x80..0x8000 => 2,
-        0x8000..0x80_0000 => 3,
-        _ => 4,
-    }
-}
-
-/// What the width rules need of a physical register's 32 lanes: for each class boundary, the
-/// lanes whose value needs more bytes (bit `l` of `wider[k]`: lane `l` needs more than
-/// `k + 1` bytes). The class of a set of lanes is the largest class among them (the class of
-/// their OR-ed magnitudes), so these 12 bytes stand for the register's 128: the shadow register
-/// file stays small enough to stay in cache.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LaneWidths {
-    wider: [u32; 3],
-}
-
-impl LaneWidths {
-    /// The lanes' widths of the 32-bit values `words`.
-    #[inline]
-    fn of(words: &[u32; WARP_SIZE]) -> LaneWidths {
-        let mut wider = [0u32; 3];
-        for (l, &w) in words.iter().enumerate() {
-            let m = magnitude(w);
-            wider[0] |= u32::from(m >= 0x80) << l;
-            wider[1] |= u32::from(m >= 0x8000) << l;
-            wider[2] |= u32::from(m >= 0x80_0000) << l;
-        }
-        LaneWidths { wider }
-    }
-
-    /// The width class over the lanes in `lanes`.
-    #[inline]
-    fn class(self, lanes: u32) -> u8 {
-        1 + self
-            .wider
-            .iter()
-            .map(|w| u8::from(w & lanes != 0))
-            .sum::<u8>()
-    }
-
-    /// `self` with the lanes in `exec` replaced by those of `new`.
-    #[inline]
-    fn merge(self, new: LaneWidths, exec: u32) -> LaneWidths {
-        LaneWidths {
-            wider: std::array::from_fn(|k| (self.wider[k] & !exec) | (new.wider[k] & exec)),
-        }
-    }
-}
-
-/// Width classes of one 32-bit physical register: over all 32 lanes and over the lanes in
-/// `exec`. Lanes in `exec` hold word `word` of the virtual register whose lanes are `lanes`
-/// (declared `bits` wide); the others what the shadow register file holds for the register,
-/// `held` (zero for a register never written).
-fn classes(lanes: &[u64], word: u32, bits: u32, exec: u32, held: LaneWidths) -> (u8, u8) {
-    let new = lane_widths(lanes, word, bits);
-    (held.merge(new, exec).class(u32::MAX), new.class(exec))
-}
-
-/// The lanes' widths of word `word` of a virtual register (as [`classes`] takes it).
-fn lane_widths(lanes: &[u64], word: u32, bits: u32) -> LaneWidths {
-    let mut words = [0u32; WARP_SIZE];
-    words_of(lanes, word, bits, &mut words);
-    LaneWidths::of(&words)
-}
-
-/// Each lane's 32-bit word `word` (0: low, 1: high) of a register declared `bits` wide holding
-/// `value` (zero-extended to 64 bits, as frames hold it), as its width is judged: 8- and
-/// 16-bit registers sign-extended from their declared width. Registers hold 64 bits in the
-/// emulator (the frontend refuses `.b128` registers), so words 2 and 3 of a quad are zero.
-/// The declared width's case is chosen once per register, so each loop vectorizes.
-#[inline]
-fn words_of(lanes: &[u64], word: u32, bits: u32, out: &mut [u32; WARP_SIZE]) {
-    if bits <= 16 {
-        let shift = 32 - bits;
-        for (o, &v) in out.iter_mut().zip(lanes) {
-            *o = (((v as u32) << shift) as i32 >> shift) as u32;
-        }
-    } else if word < 2 {
-        let shift = 32 * word;
-        for (o, &v) in out.iter_mut().zip(lanes) {
-            *o = (v >> shift) as u32;
-        }
-    }
-}
-
-/// Width classes of a physical register, `held`, over all lanes and over `exec`.
-fn held_classes(exec: u32, held: LaneWidths) -> (u8, u8) {
-    (held.class(u32::MAX), held.class(exec))
-}
-
-/// Stores word `word` of the lanes in `exec` of a virtual register (as [`classes`] takes it)
-/// into its physical register `held`.
-fn store(lanes: &[u64], word: u32, bits: u32, exec: u32, held: &mut LaneWidths) {
-    *held = held.merge(lane_widths(lanes, word, bits), exec);
-}
-
-/// Register `reg` in the shadow register file `phys` (grown to hold it: a callee's window is
-/// allocated when first written).
-fn phys_lanes(phys: &mut Vec<LaneWidths>, reg: u32) -> &mut LaneWidths {
-    let at = reg as usize;
-    if phys.len() <= at {
-        phys.resize(at + 1, LaneWidths::default());
-    }
-    &mut phys[at]
-}
-
-/// Register `reg` in `phys` (a register never written holds zero).
-fn phys_lanes_ro(phys: &[LaneWidths], reg: u32) -> LaneWidths {
-    phys.get(reg as usize).copied().unwrap_or_default()
-}
+pub use crate::widths::{LaneWidths, width_class};
+use crate::widths::{held_classes, lane_widths, phys_lanes, phys_lanes_ro, store};
+use isa::{BarRedOp, BarrierKind, FuncId, Op, VReg};
 
 /// A 32-bit physical register written by an instruction, with the width class of the new
 /// value over all 32 lanes (what register-file hardware stores) and over the lanes that
@@ -265,6 +144,9 @@ pub struct Executed {
     /// The warp's next instruction (function, PC) after this one, or `None` while it waits at
     /// a barrier or once it has exited.
     pub next: Option<(FuncId, u32)>,
+    /// Register-window base of the frame the warp's next instruction runs in: `frame` but
+    /// after a call or a return.
+    pub next_frame: FrameBase,
     /// Whether this instruction ended the warp.
     pub exited: bool,
 }
@@ -284,6 +166,7 @@ impl Default for Executed {
             released: 0,
             released_writes: Vec::new(),
             next: None,
+            next_frame: FrameBase::default(),
             exited: false,
         }
     }
@@ -389,7 +272,7 @@ impl<'a> CtaStepper<'a> {
         out.exec = guard_mask(frame, inst, top.mask);
         out.memory = memory_targets(env, w, inst, out.exec, &mut out.targets);
         out.frame = FrameBase::of(env.program, w);
-        record_reads(code, &frame.regs, &w.phys, inst, out);
+        record_reads(code.gprs.srcs(top.pc), &w.phys, out);
         out.writes.clear();
         out.released = 0;
         out.released_writes.clear();
@@ -432,7 +315,7 @@ impl<'a> CtaStepper<'a> {
             && w.frame().func == func
         {
             let frame = w.frames.last().expect("a running warp has a frame");
-            record_writes(code, &frame.regs, &mut w.phys, inst, out);
+            record_writes(code.gprs.dsts(top.pc), &frame.regs, &mut w.phys, out);
         }
         out.exited = w.state == WarpState::Done;
         let mut event = w.state != WarpState::Ready;
@@ -460,6 +343,10 @@ impl<'a> CtaStepper<'a> {
             }
         }
         out.next = self.next(i).map(|(f, pc, _)| (f, pc));
+        out.next_frame = match inst.op {
+            Op::Call { .. } | Op::Ret { .. } => FrameBase::of(self.env.program, &self.warps[i]),
+            _ => out.frame,
+        };
         Ok(())
     }
 
@@ -484,29 +371,15 @@ impl<'a> CtaStepper<'a> {
     }
 }
 
-/// The 32-bit registers of virtual register `v` of `code` (none for a predicate or a register
-/// without a physical one), with its declared width in bits and its lanes' values.
-fn gpr_of<'r>(code: &Code, regs: &'r [u64], v: VReg) -> Option<(u32, u32, u32, &'r [u64])> {
-    let Some(PhysReg::Gpr { first, count }) = code.phys.get(v.index()).copied().flatten() else {
-        return None;
-    };
-    let lanes = &regs[v.index() * WARP_SIZE..(v.index() + 1) * WARP_SIZE];
-    Some((first, count, code.reg_types[v.index()].bits(), lanes))
-}
-
-/// Records the 32-bit physical registers `inst`'s source operands read, with their classes
-/// before it executes, into `out.reads` (which it replaces).
-fn record_reads(code: &Code, regs: &[u64], phys: &[LaneWidths], inst: &Inst, out: &mut Executed) {
+/// Records the 32-bit physical registers read by the source operands `srcs` of an
+/// instruction, with their classes before it executes, into `out.reads` (which it replaces).
+fn record_reads(srcs: &[GprOperand], phys: &[LaneWidths], out: &mut Executed) {
     out.reads.clear();
-    each_reg(&inst.srcs, |v| {
-        let Some((first, count, bits, lanes)) = gpr_of(code, regs, v) else {
-            return;
-        };
-        for word in 0..count {
-            let reg = out.frame.gpr + first + word;
+    for op in srcs {
+        for word in 0..op.count {
+            let reg = out.frame.gpr + op.first + word;
             let repeat = out.reads.iter().any(|r| r.reg == reg);
-            let held = phys_lanes_ro(phys, reg);
-            let (class_all, class_active) = classes(lanes, word, bits, out.exec, held);
+            let (class_all, class_active) = held_classes(out.exec, phys_lanes_ro(phys, reg));
             out.reads.push(RegRead {
                 reg,
                 class_all,
@@ -514,51 +387,49 @@ fn record_reads(code: &Code, regs: &[u64], phys: &[LaneWidths], inst: &Inst, out
                 repeat,
             });
         }
-    });
-}
-
-/// Calls `f` with every register `ops` mention (vector elements and address bases included),
-/// in order: `Operand::regs` without its iterator adaptors, for the per-instruction records.
-#[inline]
-fn each_reg(ops: &[Operand], mut f: impl FnMut(VReg)) {
-    for op in ops {
-        match op {
-            Operand::Vector(elems) => elems.iter().filter_map(Operand::reg).for_each(&mut f),
-            other => {
-                if let Some(v) = other.reg() {
-                    f(v)
-                }
-            }
-        }
     }
 }
 
-/// Appends the width classes of the 32-bit physical registers `inst` wrote (in the lanes that
-/// executed it), storing the new values in the shadow register file `phys`.
+/// Appends the width classes of the 32-bit physical registers written by the destination
+/// operands `dsts` of an instruction (in the lanes that executed it), storing the new values'
+/// widths in the shadow register file `phys`. `regs`: the registers of the frame it ran in.
 fn record_writes(
-    code: &Code,
+    dsts: &[GprOperand],
     regs: &[u64],
     phys: &mut Vec<LaneWidths>,
-    inst: &Inst,
     out: &mut Executed,
 ) {
-    each_reg(&inst.dsts, |v| {
-        let Some((first, count, bits, lanes)) = gpr_of(code, regs, v) else {
-            return;
-        };
-        for word in 0..count {
-            let reg = out.frame.gpr + first + word;
-            let held = phys_lanes(phys, reg);
-            store(lanes, word, bits, out.exec, held);
-            // The executing lanes now hold the new value.
-            let (class_all, class_active) = held_classes(out.exec, *held);
-            out.writes.push(RegWrite {
-                reg,
-                class_all,
-                class_active,
-            });
-        }
-    });
+    for op in dsts {
+        write_widths(op, regs, phys, out.frame.gpr, out.exec, |write| {
+            out.writes.push(write)
+        });
+    }
+}
+
+/// Stores the lanes in `exec` of register operand `op`, just written in a frame with
+/// registers `regs` whose window starts at `base`, into the shadow register file `phys`,
+/// passing each of its 32-bit physical registers to `f` with its new classes.
+fn write_widths(
+    op: &GprOperand,
+    regs: &[u64],
+    phys: &mut Vec<LaneWidths>,
+    base: u32,
+    exec: u32,
+    mut f: impl FnMut(RegWrite),
+) {
+    let lanes = op.lanes(regs);
+    for word in 0..op.count {
+        let reg = base + op.first + word;
+        let held = phys_lanes(phys, reg);
+        store(lane_widths(lanes, word, op.bits), exec, held);
+        // The executing lanes now hold the new value.
+        let (class_all, class_active) = held_classes(exec, *held);
+        f(RegWrite {
+            reg,
+            class_all,
+            class_active,
+        });
+    }
 }
 
 /// Appends to `out.released_writes` the registers of `bar.red` destination `dst` of warp `w`
@@ -574,114 +445,10 @@ fn record_release(
     let base = FrameBase::of(program, w);
     let frame = w.frames.last().expect("a waiting warp has a frame");
     let code = &program.code[frame.func.index()];
-    let Some((first, count, bits, values)) = gpr_of(code, &frame.regs, dst) else {
+    let Some(op) = GprOperand::of(&code.phys, &code.reg_types, dst) else {
         return;
     };
-    for word in 0..count {
-        let reg = base.gpr + first + word;
-        let held = phys_lanes(&mut w.phys, reg);
-        store(values, word, bits, lanes, held);
-        let (class_all, class_active) = held_classes(lanes, *held);
-        out.released_writes.push((
-            index as u32,
-            RegWrite {
-                reg,
-                class_all,
-                class_active,
-            },
-        ));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{LaneWidths, WARP_SIZE, classes, held_classes, store, width_class, words_of};
-
-    /// One lane's word as `words_of` judges it.
-    fn word_of(value: u64, word: u32, bits: u32) -> u32 {
-        let mut out = [0; WARP_SIZE];
-        words_of(&[value; WARP_SIZE], word, bits, &mut out);
-        out[0]
-    }
-
-    #[test]
-    fn the_class_of_or_ed_magnitudes_is_the_largest_class() {
-        let values = [
-            0u32,
-            5,
-            0xffff_ff80,
-            0x1234,
-            0xfff0_0000,
-            0x7f_ffff,
-            0x80_0000,
-            1 << 31,
-        ];
-        for &a in &values {
-            for &b in &values {
-                let joint = super::class_of_magnitude(super::magnitude(a) | super::magnitude(b));
-                assert_eq!(joint, width_class(a).max(width_class(b)), "{a:#x} {b:#x}");
-            }
-        }
-    }
-
-    #[test]
-    fn width_classes_follow_sign_extension() {
-        assert_eq!(width_class(0), 1);
-        assert_eq!(width_class(127), 1);
-        assert_eq!(width_class(128), 2);
-        assert_eq!(width_class(-128i32 as u32), 1);
-        assert_eq!(width_class(-129i32 as u32), 2);
-        assert_eq!(width_class(0xffff_ffff), 1);
-        assert_eq!(width_class(0x7fff), 2);
-        assert_eq!(width_class(0x8000), 3);
-        assert_eq!(width_class(0x7f_ffff), 3);
-        assert_eq!(width_class(0x80_0000), 4);
-        assert_eq!(width_class(0x3f80_0000), 4); // 1.0f32
-    }
-
-    #[test]
-    fn narrow_registers_are_judged_within_their_declared_width() {
-        // A 16-bit register holds its value zero-extended; its class is that of the value
-        // sign-extended from 16 bits.
-        assert_eq!(width_class(word_of(0xffff, 0, 16)), 1); // .s16 -1
-        assert_eq!(width_class(word_of(0xff80, 0, 16)), 1); // -128
-        assert_eq!(width_class(word_of(0xff7f, 0, 16)), 2); // -129
-        assert_eq!(width_class(word_of(0x8000, 0, 16)), 2);
-        assert_eq!(width_class(word_of(0x7fff, 0, 16)), 2);
-        assert_eq!(width_class(word_of(0x007f, 0, 16)), 1);
-        assert_eq!(width_class(word_of(0x0080, 0, 16)), 2); // 128 needs its second byte
-        // Only the declared bits count: a wider frame value cannot widen the class.
-        assert_eq!(width_class(word_of(0x1234_ffff, 0, 16)), 1);
-        assert_eq!(width_class(word_of(0x80, 0, 8)), 1); // an 8-bit register: 1 byte
-        // 32-bit registers as they are; 64-bit ones as two 32-bit halves.
-        assert_eq!(word_of(0xffff, 0, 32), 0xffff);
-        assert_eq!(word_of(0x1_0000_0080, 0, 64), 0x80);
-        assert_eq!(word_of(0x1_0000_0080, 1, 64), 1);
-        // Words beyond the 64 bits a frame holds read as zero.
-        assert_eq!(word_of(u64::MAX, 2, 128), 0);
-    }
-
-    #[test]
-    fn all_lanes_include_what_lanes_that_did_not_execute_still_hold() {
-        let mut lanes = [0u64; 32];
-        lanes[0] = 0x1234_5678; // 4 bytes in lane 0
-        lanes[1] = 5;
-        let mut words = [0u32; 32];
-        words[2] = 0x8000; // another value in lane 2's physical register: 3 bytes
-        let mut held = LaneWidths::of(&words);
-        // Lane 1 executes: 1 byte there; all lanes: lane 2's 3 bytes (lane 0's value is not
-        // in the physical register, which holds 0 there).
-        assert_eq!(classes(&lanes, 0, 32, 0b10, held), (3, 1));
-        // No lane executes: all lanes are what the register holds.
-        assert_eq!(classes(&lanes, 0, 32, 0, held), (3, 1));
-        // A register never written reads as zero outside the executing lanes.
-        assert_eq!(classes(&lanes, 0, 32, 0b1, LaneWidths::default()), (4, 4));
-        // A write by lanes 0 and 2 stores their values; lane 1 keeps what it held.
-        store(&lanes, 0, 32, 0b101, &mut held);
-        let mut expected = [0u32; 32];
-        expected[0] = 0x1234_5678;
-        assert_eq!(held, LaneWidths::of(&expected));
-        assert_eq!(classes(&lanes, 0, 32, 0b100, held), (4, 1));
-        assert_eq!(held_classes(0b10, held), (4, 1));
-    }
+    write_widths(&op, &frame.regs, &mut w.phys, base.gpr, lanes, |write| {
+        out.released_writes.push((index as u32, write))
+    });
 }

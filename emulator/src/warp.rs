@@ -65,7 +65,7 @@ pub struct Warp {
     /// warp's register window: the width of what each lane holds, possibly another virtual
     /// register's value sharing the physical register in lanes that did not execute a write.
     /// Kept only by [`crate::stepper`]; empty otherwise.
-    pub phys: Vec<crate::stepper::LaneWidths>,
+    pub phys: Vec<crate::widths::LaneWidths>,
     /// `%tid.x`, `%tid.y`, `%tid.z` of each lane (x for lanes 0..32, then y, then z).
     pub tid: [u32; 3 * WARP_SIZE],
     /// The warp index and block shape `tid` was computed for: a reset for the same ones (the

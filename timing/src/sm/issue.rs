@@ -197,11 +197,7 @@ impl<'a> Sm<'a> {
             None => return Err(Issue::Stall(Stall::Fetch)),
         }
         // Register numbers in the window of the warp's current call frame.
-        let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
-        let d = self
-            .code
-            .get(func, pc)
-            .in_frame(cta.stepper.frame_base(w.index));
+        let d = self.code.get(func, pc).in_frame(w.frame);
         let d = &*d;
         if after.is_some_and(|u| u == d.unit) {
             return Err(Issue::Stall(Stall::Structural));
@@ -261,6 +257,7 @@ impl<'a> Sm<'a> {
             self.retire_check = true;
         }
         w.next = exec.next;
+        w.frame = exec.next_frame;
         if d.control != Control::None && w.ibuf.front().map(|&(f, p, _)| (f, p)) != w.next {
             // Control flow resolved at issue: drop buffered instructions from the old path.
             w.ibuf.clear();

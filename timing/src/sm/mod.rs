@@ -30,6 +30,7 @@ use crate::scheduler::Scheduler;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TimingStats;
 use emulator::Fault;
+use emulator::stepper::FrameBase;
 use emulator::stepper::{CtaStepper, Executed};
 use ldst::{LdStBusy, MemWork};
 use std::collections::VecDeque;
@@ -143,6 +144,7 @@ impl<'a> Sm<'a> {
                     cta: 0,
                     index: 0,
                     next: None,
+                    frame: FrameBase::default(),
                     ibuf: VecDeque::with_capacity(cfg.sm.ibuffer_entries as usize),
                     sb: Scoreboard::new(cfg.sm.scoreboard_entries),
                     outstanding: 0,
@@ -243,6 +245,8 @@ impl<'a> Sm<'a> {
             self.data_wait_mask &= !(1 << s);
             w.exited = stepper.has_exited(index);
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
+            // Warps start in the kernel's frame.
+            w.frame = FrameBase::default();
             if !w.exited {
                 self.fetch_mask |= 1 << s;
                 self.running_mask |= 1 << s;

@@ -2,6 +2,7 @@
 
 use crate::decode::Unit;
 use crate::scoreboard::Scoreboard;
+use emulator::stepper::FrameBase;
 use isa::FuncId;
 use std::collections::VecDeque;
 
@@ -14,6 +15,8 @@ pub(super) struct WarpSlot {
     /// Function and PC of its next instruction; `None` while at a barrier or after exit (a
     /// copy of the functional state, refreshed whenever that changes).
     pub(super) next: Option<(FuncId, u32)>,
+    /// Register-window base of the call frame its next instruction runs in.
+    pub(super) frame: FrameBase,
     /// Instruction buffer: (function, PC, cycle the decoded instruction is available).
     pub(super) ibuf: VecDeque<(FuncId, u32, u64)>,
     pub(super) sb: Scoreboard,
