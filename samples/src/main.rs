@@ -55,8 +55,9 @@ enum Command {
         /// Most warp instructions one CTA may execute before the launch fails.
         #[arg(long)]
         budget: Option<u64>,
-        /// Execution engine in functional mode: the Cranelift JIT, or the interpreter (the
-        /// reference). The timing model executes through the interpreter at issue.
+        /// Execution engine: the Cranelift JIT, or the interpreter (the reference). Under the
+        /// timing model the JIT runs each lane-wise instruction compiled at issue and the rest
+        /// through the interpreter; the statistics are the same with either engine.
         #[arg(long, value_enum, default_value_t = EngineArg::Jit)]
         engine: EngineArg,
         /// Print engine statistics in functional mode (compiled, helper and fallback

@@ -63,6 +63,10 @@ pub enum Technique {
 pub enum Residency {
     /// Every register of every warp allocated at CTA launch until the CTA retires.
     Static,
+    /// An unbounded register file: registers never limit occupancy (an upper bound for
+    /// register virtualisation; counts CTAs launched beyond the register limit and the times
+    /// every warp of a CTA waited on memory).
+    Unlimited,
 }
 
 /// How often a register named by several source operands of one instruction is read

@@ -104,7 +104,7 @@ impl Gpu {
         .map_err(SimError::Fault)?;
         let code = DecodedProgram::new(program, cfg);
         let mut sms: Vec<Sm> = (0..cfg.gpu.sms)
-            .map(|i| Sm::new(i, cfg, &code, program))
+            .map(|i| Sm::new(i, cfg, &code, program, &occ))
             .collect();
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
         let l2_before = self.l2.stats().clone();
@@ -132,7 +132,7 @@ impl Gpu {
                     break;
                 }
                 let i = (rr + k) % n;
-                if sms[i].resident_ctas() >= occ.ctas_per_sm as usize || !sms[i].admits(&demand) {
+                if sms[i].resident_ctas() >= sms[i].cta_limit() || !sms[i].admits(&demand) {
                     continue;
                 }
                 let (warps, mut shared) = pools.pop().unwrap_or_default();
@@ -176,10 +176,8 @@ impl Gpu {
             }
             // A cycle in which no SM did anything repeats until something is due: skip ahead
             // (the per-cycle counters of the skipped cycles are accounted as repeats).
-            let may_launch = next_cta < total_ctas
-                && sms
-                    .iter()
-                    .any(|s| s.resident_ctas() < occ.ctas_per_sm as usize);
+            let may_launch =
+                next_cta < total_ctas && sms.iter().any(|s| s.resident_ctas() < s.cta_limit());
             if cfg.gpu.fast_forward && !may_launch && sms.iter().all(|s| !s.was_active()) {
                 let wake = sms
                     .iter()

@@ -45,6 +45,13 @@ pub struct Occupancy {
     pub warps_per_cta: u32,
     /// Registers per thread as allocated (rounded up to the granularity).
     pub regs_per_thread: u32,
+    /// CTAs per SM the register file alone admits.
+    #[serde(skip)]
+    pub ctas_by_registers: u32,
+    /// CTAs per SM if registers did not limit (CTA slots, threads, shared memory): what a
+    /// residency policy that virtualises registers may admit.
+    #[serde(skip)]
+    pub ctas_without_registers: u32,
 }
 
 impl Occupancy {
@@ -117,11 +124,20 @@ pub fn occupancy(cfg: &GpuConfig, demand: CtaDemand) -> Result<Occupancy, DoesNo
             have,
         });
     }
+    let limit_of = |which: Limiter| limits.iter().find(|l| l.0 == which).map_or(0, |l| l.1);
+    let without_registers = limits
+        .iter()
+        .filter(|l| l.0 != Limiter::Registers)
+        .map(|l| l.1)
+        .min()
+        .expect("three limits");
     Ok(Occupancy {
         ctas_per_sm: ctas as u32,
         limiter,
         warps_per_cta: warps,
         regs_per_thread: regs,
+        ctas_by_registers: limit_of(Limiter::Registers).min(u64::from(u32::MAX)) as u32,
+        ctas_without_registers: without_registers.min(u64::from(u32::MAX)) as u32,
     })
 }
 

@@ -2,20 +2,34 @@
 //!
 //! The baseline ([`StaticResidency`]) allocates every register of a CTA when it launches and
 //! frees them when it retires; occupancy alone limits admission and no instruction ever waits
-//! for registers. Techniques that share or virtualise registers (RegMutex, FineReg) refuse
-//! admission, hold instructions at issue ([`crate::scheduler::Stall::Registers`]) and count
-//! what they do.
+//! for registers. Techniques that share or virtualise registers (RegMutex, FineReg) admit CTAs
+//! beyond the register limit ([`ResidencyPolicy::cta_limit`], [`ResidencyPolicy::admit`]),
+//! hold instructions at issue ([`crate::scheduler::Stall::Registers`]) and count what they do.
+//!
+//! **Suspending and resuming a CTA** (FineReg) is done with these alone: the SM tells the
+//! policy when a warp starts and stops waiting for a long-latency result
+//! ([`ResidencyPolicy::on_long_wait`], [`ResidencyPolicy::on_wait_over`]) and when it exits,
+//! so the policy sees when every running warp of a CTA is stalled. To suspend the CTA it
+//! refuses its warps at issue (`may_issue`) and counts its registers as free, which lets
+//! `admit` take another CTA; to resume it lets them issue again. A transfer that takes time
+//! (moving live registers to and from a pending-CTA store) is a refusal until the cycle it
+//! completes, announced by `next_wake` so fast-forward stays exact.
 
 use super::TechniqueReport;
 use crate::config::{GpuConfig, Residency as ResidencyKind};
-use crate::occupancy::CtaDemand;
+use crate::occupancy::{CtaDemand, Occupancy};
 use crate::scheduler::Stall;
 use isa::FuncId;
 
 /// What a residency technique decides.
 pub trait ResidencyPolicy {
+    /// The most CTAs the SM may hold at once: occupancy's limit (registers included) unless
+    /// the policy holds registers otherwise; never more than
+    /// [`Occupancy::ctas_without_registers`] (CTA slots, threads and shared memory still limit).
+    fn cta_limit(&self) -> u32;
+
     /// Whether a CTA with `demand` may launch on an SM that already holds `resident` CTAs
-    /// (occupancy has admitted it already).
+    /// (fewer than [`ResidencyPolicy::cta_limit`]).
     fn admit(&mut self, resident: u32, demand: &CtaDemand) -> bool;
 
     /// A CTA launched into CTA slot `cta`, its warps in `warps` (warp slots).
@@ -23,6 +37,18 @@ pub trait ResidencyPolicy {
 
     /// The CTA in slot `cta` retired.
     fn on_retire(&mut self, _cta: u32) {}
+
+    /// Warp slot `warp` executed its last instruction.
+    fn on_exit(&mut self, _warp: u32) {}
+
+    /// Warp slot `warp`'s next instruction waits for a long-latency result (a load from
+    /// memory): the scoreboard refused it at cycle `now`.
+    fn on_long_wait(&mut self, _warp: u32, _now: u64) {}
+
+    /// A result of warp slot `warp`, which waited for a long-latency one, was written back at
+    /// cycle `now`: the warp may issue again, or wait again (another `on_long_wait`) if its
+    /// instruction needs a result still in flight.
+    fn on_wait_over(&mut self, _warp: u32, _now: u64) {}
 
     /// Whether warp slot `warp` may issue its instruction at (`func`, `pc`) now; an error is
     /// the stall it waits in.
@@ -45,9 +71,16 @@ pub trait ResidencyPolicy {
 }
 
 /// Registers held from CTA launch to retirement.
-pub struct StaticResidency;
+pub struct StaticResidency {
+    /// Occupancy's CTAs per SM.
+    limit: u32,
+}
 
 impl ResidencyPolicy for StaticResidency {
+    fn cta_limit(&self) -> u32 {
+        self.limit
+    }
+
     fn admit(&mut self, _resident: u32, _demand: &CtaDemand) -> bool {
         true
     }
@@ -60,24 +93,140 @@ impl ResidencyPolicy for StaticResidency {
     fn report(&self, _out: &mut TechniqueReport) {}
 }
 
+/// An unbounded register file: registers never limit occupancy (CTA slots, threads and
+/// shared memory still do). The upper bound register-virtualisation papers compare against;
+/// it also counts the opportunity FineReg exploits.
+///
+/// Counters: `launches_beyond_register_limit`, CTAs launched while the SM already held as many
+/// as the register file admits; `cta_full_stalls`, times every running warp of a resident CTA
+/// came to wait on long-latency results (when FineReg would suspend it).
+pub struct UnlimitedResidency {
+    /// CTAs per SM with registers limiting, and without.
+    register_limit: u32,
+    limit: u32,
+    /// Per CTA slot: its running warps, and those waiting on a long-latency result (bits of
+    /// warp slots).
+    running: Vec<u64>,
+    waiting: Vec<u64>,
+    /// CTA slot of each warp slot.
+    cta_of: Vec<u32>,
+    resident: u32,
+    launches_beyond: u64,
+    full_stalls: u64,
+}
+
+impl UnlimitedResidency {
+    /// Counts a full stall of `cta` if its running warps all wait now and did not before.
+    fn note_wait(&mut self, warp: u32, update: impl FnOnce(&mut u64, u64)) {
+        let cta = self.cta_of[warp as usize] as usize;
+        let bit = 1u64 << warp;
+        let before =
+            self.running[cta] != 0 && self.waiting[cta] & self.running[cta] == self.running[cta];
+        update(&mut self.waiting[cta], bit);
+        let after =
+            self.running[cta] != 0 && self.waiting[cta] & self.running[cta] == self.running[cta];
+        if after && !before {
+            self.full_stalls += 1;
+        }
+    }
+}
+
+impl ResidencyPolicy for UnlimitedResidency {
+    fn cta_limit(&self) -> u32 {
+        self.limit
+    }
+
+    fn admit(&mut self, _resident: u32, _demand: &CtaDemand) -> bool {
+        true
+    }
+
+    fn on_launch(&mut self, cta: u32, warps: &[u32]) {
+        let cta = cta as usize;
+        if self.running.len() <= cta {
+            self.running.resize(cta + 1, 0);
+            self.waiting.resize(cta + 1, 0);
+        }
+        self.running[cta] = 0;
+        self.waiting[cta] = 0;
+        for &w in warps {
+            if self.cta_of.len() <= w as usize {
+                self.cta_of.resize(w as usize + 1, 0);
+            }
+            self.cta_of[w as usize] = cta as u32;
+            self.running[cta] |= 1 << w;
+        }
+        if self.resident >= self.register_limit {
+            self.launches_beyond += 1;
+        }
+        self.resident += 1;
+    }
+
+    fn on_retire(&mut self, cta: u32) {
+        self.running[cta as usize] = 0;
+        self.waiting[cta as usize] = 0;
+        self.resident -= 1;
+    }
+
+    fn on_exit(&mut self, warp: u32) {
+        // A CTA whose remaining warps all wait is now fully stalled.
+        self.note_wait(warp, |_, _| {});
+        let cta = self.cta_of[warp as usize] as usize;
+        self.running[cta] &= !(1 << warp);
+        self.waiting[cta] &= !(1 << warp);
+        self.note_wait(warp, |_, _| {});
+    }
+
+    fn on_long_wait(&mut self, warp: u32, _now: u64) {
+        self.note_wait(warp, |waiting, bit| *waiting |= bit);
+    }
+
+    fn on_wait_over(&mut self, warp: u32, _now: u64) {
+        self.note_wait(warp, |waiting, bit| *waiting &= !bit);
+    }
+
+    #[inline]
+    fn may_issue(&mut self, _warp: u32, _func: FuncId, _pc: u32) -> Result<(), Stall> {
+        Ok(())
+    }
+
+    fn report(&self, out: &mut TechniqueReport) {
+        out.add("launches_beyond_register_limit", self.launches_beyond);
+        out.add("cta_full_stalls", self.full_stalls);
+    }
+}
+
 /// The configured residency policy (enum dispatch).
 pub enum Residency {
     Static(StaticResidency),
+    Unlimited(UnlimitedResidency),
 }
 
 macro_rules! dispatch {
     ($self:expr, $p:ident => $call:expr) => {
         match $self {
             Residency::Static($p) => $call,
+            Residency::Unlimited($p) => $call,
         }
     };
 }
 
 impl Residency {
-    /// The policy `cfg.sm.rf.residency` for one SM.
-    pub fn new(cfg: &GpuConfig) -> Residency {
+    /// The policy `cfg.sm.rf.residency` for one SM running a kernel with occupancy `occ`.
+    pub fn new(cfg: &GpuConfig, occ: &Occupancy) -> Residency {
         match cfg.sm.rf.residency {
-            ResidencyKind::Static => Residency::Static(StaticResidency),
+            ResidencyKind::Static => Residency::Static(StaticResidency {
+                limit: occ.ctas_per_sm,
+            }),
+            ResidencyKind::Unlimited => Residency::Unlimited(UnlimitedResidency {
+                register_limit: occ.ctas_by_registers,
+                limit: occ.ctas_without_registers,
+                running: Vec::new(),
+                waiting: Vec::new(),
+                cta_of: Vec::new(),
+                resident: 0,
+                launches_beyond: 0,
+                full_stalls: 0,
+            }),
         }
     }
 
@@ -85,11 +234,15 @@ impl Residency {
     pub fn name(&self) -> &'static str {
         match self {
             Residency::Static(_) => "static",
+            Residency::Unlimited(_) => "unlimited",
         }
     }
 }
 
 impl ResidencyPolicy for Residency {
+    fn cta_limit(&self) -> u32 {
+        dispatch!(self, p => p.cta_limit())
+    }
     fn admit(&mut self, resident: u32, demand: &CtaDemand) -> bool {
         dispatch!(self, p => p.admit(resident, demand))
     }
@@ -98,6 +251,17 @@ impl ResidencyPolicy for Residency {
     }
     fn on_retire(&mut self, cta: u32) {
         dispatch!(self, p => p.on_retire(cta))
+    }
+    fn on_exit(&mut self, warp: u32) {
+        dispatch!(self, p => p.on_exit(warp))
+    }
+    #[inline]
+    fn on_long_wait(&mut self, warp: u32, now: u64) {
+        dispatch!(self, p => p.on_long_wait(warp, now))
+    }
+    #[inline]
+    fn on_wait_over(&mut self, warp: u32, now: u64) {
+        dispatch!(self, p => p.on_wait_over(warp, now))
     }
     #[inline]
     fn may_issue(&mut self, warp: u32, func: FuncId, pc: u32) -> Result<(), Stall> {

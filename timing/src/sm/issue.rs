@@ -211,6 +211,9 @@ impl<'a> Sm<'a> {
                 Err(Hazard::Full) => Some(false),
             },
         };
+        if wait == Some(true) && w.sb_wait.is_none() {
+            self.residency.on_long_wait(slot as u32, now);
+        }
         w.sb_wait = wait;
         if wait.is_none() {
             w.sb_ok = Some(d.unit);
@@ -251,6 +254,7 @@ impl<'a> Sm<'a> {
         w.sb.reserve(&d.sb_writes, d.long_latency);
         w.outstanding += 1;
         if exec.exited {
+            self.residency.on_exit(slot as u32);
             w.exited = true;
             self.running_mask &= !(1 << slot);
             w.ibuf.clear();

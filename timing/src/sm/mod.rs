@@ -122,6 +122,7 @@ impl<'a> Sm<'a> {
         cfg: &'a GpuConfig,
         code: &'a DecodedProgram,
         program: &'a emulator::Program,
+        occupancy: &crate::occupancy::Occupancy,
     ) -> Sm<'a> {
         let n = cfg.sm.schedulers as usize;
         let max_warps = cfg.sm.max_warps as usize;
@@ -165,7 +166,7 @@ impl<'a> Sm<'a> {
                 .collect(),
             collector: OperandCollector::new(cfg),
             rf: RfPolicy::new(cfg),
-            residency: Residency::new(cfg),
+            residency: Residency::new(cfg, occupancy),
             reqs: Vec::new(),
             regs: Vec::new(),
             next_uid: 0,
@@ -208,8 +209,13 @@ impl<'a> Sm<'a> {
         self.resident
     }
 
-    /// Whether the residency policy lets a CTA with `demand` launch here now (occupancy has
-    /// admitted it already).
+    /// The most CTAs the SM may hold at once (the residency policy's limit).
+    pub fn cta_limit(&self) -> usize {
+        self.residency.cta_limit() as usize
+    }
+
+    /// Whether the residency policy lets a CTA with `demand` launch here now (the SM holds
+    /// fewer than [`Sm::cta_limit`]).
     pub fn admits(&mut self, demand: &crate::occupancy::CtaDemand) -> bool {
         self.residency.admit(self.resident as u32, demand)
     }

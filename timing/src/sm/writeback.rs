@@ -4,7 +4,7 @@
 
 use super::Sm;
 use crate::decode::PRED_BASE;
-use crate::rf::RegisterFilePolicy;
+use crate::rf::{RegisterFilePolicy, ResidencyPolicy};
 
 impl<'a> Sm<'a> {
     pub(super) fn writeback(&mut self, now: u64) {
@@ -32,6 +32,9 @@ impl<'a> Sm<'a> {
             }
             let w = &mut self.warps[slot];
             w.sb.release(&f.writes);
+            if w.sb_wait == Some(true) {
+                self.residency.on_wait_over(slot as u32, now);
+            }
             w.sb_wait = None;
             self.data_wait_mask &= !(1 << slot);
             w.outstanding -= 1;

@@ -1,0 +1,77 @@
+//! The residency seam beyond the baseline: `sm.rf.residency = "unlimited"` lifts the register
+//! limit on occupancy and counts, through the SM's long-wait and exit events, the times every
+//! warp of a CTA waited on memory. Functional results never change; where registers do not
+//! limit occupancy, no timing statistic changes either.
+
+use runtime::{Device, DeviceConfig};
+use timing::{GpuConfig, TimingStats};
+use warpsim::registry;
+use warpsim::sample::Size;
+
+/// Runs sample `name` at the small size on gtx480 with `residency`; its total statistics and
+/// the limiter of its first launch's occupancy.
+fn run(name: &str, residency: &str) -> (TimingStats, String) {
+    let cfg = GpuConfig::load("gtx480", &[format!("sm.rf.residency={residency}")]).unwrap();
+    let dev = Device::new(DeviceConfig {
+        timing: Some(cfg),
+        host_threads: 1,
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let sample = registry::find(name).unwrap_or_else(|| panic!("no sample {name}"));
+    let outcome = sample.run(&dev, Size::Small).unwrap();
+    assert!(outcome.validation.passed(), "{name} under {residency}");
+    let timing = dev.take_timing().unwrap();
+    let limiter = format!("{:?}", timing.kernels[0].occupancy.unwrap().limiter);
+    (timing.total, limiter)
+}
+
+fn counter(t: &TimingStats, key: &str) -> u64 {
+    t.residency.counters.get(key).copied().unwrap_or(0)
+}
+
+/// The top-level statistics (JSON keys) of `a` and `b` that differ, but for the residency
+/// policy's own report and the host's simulation speed.
+fn differences(a: &TimingStats, b: &TimingStats) -> Vec<String> {
+    const NOT_COMPARED: [&str; 4] = [
+        "residency",
+        "wall_seconds",
+        "cycles_per_second",
+        "warp_insts_per_second",
+    ];
+    let (a, b) = (
+        serde_json::to_value(a).unwrap(),
+        serde_json::to_value(b).unwrap(),
+    );
+    let (a, b) = (a.as_object().unwrap(), b.as_object().unwrap());
+    a.keys()
+        .filter(|&k| !NOT_COMPARED.contains(&k.as_str()) && a.get(k) != b.get(k))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn a_register_limited_kernel_holds_more_ctas_with_the_same_results() {
+    let (fixed, limiter) = run("rodinia/hotspot", "static");
+    assert_eq!(
+        limiter, "Registers",
+        "hotspot is register-limited on gtx480"
+    );
+    let (unlimited, _) = run("rodinia/hotspot", "unlimited");
+    assert_eq!(unlimited.residency.name, "unlimited");
+    assert!(counter(&unlimited, "launches_beyond_register_limit") > 0);
+    assert_eq!(unlimited.warp_insts, fixed.warp_insts);
+    assert_eq!(unlimited.ctas, fixed.ctas);
+    assert_ne!(unlimited.gpu_sim_cycle, fixed.gpu_sim_cycle);
+}
+
+#[test]
+fn where_registers_do_not_limit_nothing_but_the_report_changes() {
+    let (fixed, limiter) = run("saxpy", "static");
+    assert_ne!(limiter, "Registers");
+    let (unlimited, _) = run("saxpy", "unlimited");
+    assert_eq!(differences(&unlimited, &fixed), Vec::<String>::new());
+    assert_eq!(counter(&unlimited, "launches_beyond_register_limit"), 0);
+    // SAXPY's warps all wait on their loads: whole CTAs stall on memory.
+    assert!(counter(&unlimited, "cta_full_stalls") > 0);
+}
