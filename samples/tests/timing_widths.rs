@@ -345,3 +345,40 @@ fn the_stepper_records_each_register_in_its_frame_window_before_and_after_execut
         ]
     );
 }
+
+/// Characterization sees the same width records as the timing model, `bar.red` results
+/// included (written when the barrier releases, counted as writes of the warp's `bar.red`).
+#[test]
+fn characterization_counts_the_same_widths_as_the_timing_model() {
+    let timed = run(&device(&[]));
+    let dev = Device::new(DeviceConfig {
+        host_threads: 1,
+        characterize: true,
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let module = dev.load_ptx("widths.ptx", PTX).unwrap();
+    let out = dev.alloc::<i32>(32).unwrap();
+    dev.launch(
+        &module.kernel("widths").unwrap(),
+        1,
+        32,
+        0,
+        &[(&out).into()],
+    )
+    .unwrap();
+    let c = dev.take_characterization().unwrap().total;
+    assert_eq!(c.warp_insts, timed.warp_insts);
+    assert_eq!(c.widths.total.writes_all.0, timed.widths.writes_all_lanes);
+    assert_eq!(
+        c.widths.total.writes_active.0,
+        timed.widths.writes_active_lanes
+    );
+    assert_eq!(c.widths.total.reads_all.0, timed.widths.reads_all_lanes);
+    assert_eq!(
+        c.widths.total.reads_active.0,
+        timed.widths.reads_active_lanes
+    );
+    // Every value written ends exactly once, the `bar.red` result among them.
+    assert_eq!(c.values.written(), c.sources.writes);
+}

@@ -205,17 +205,26 @@ impl OperandCollector {
         (any != 0).then(|| any.trailing_zeros() as usize)
     }
 
-    /// Puts an instruction into collector unit `cu`: it will make the bank reads `reads`.
-    pub fn allocate(&mut self, cu: usize, now: u64, reads: &[BankReq], inst: usize, unit: Unit) {
+    /// Puts an instruction into collector unit `cu`: it will make the bank reads `plan` puts
+    /// in the (empty) list it is given. (Planned in place: copying a few requests cost a
+    /// `memcpy` call per instruction.)
+    pub fn allocate(
+        &mut self,
+        cu: usize,
+        now: u64,
+        inst: usize,
+        unit: Unit,
+        plan: impl FnOnce(&mut Vec<BankReq>),
+    ) {
         let u = &mut self.units[cu];
         u.alloc_cycle = now;
         u.inst = inst;
         u.unit = unit;
         u.pending.clear();
-        u.pending.extend_from_slice(reads);
+        plan(&mut u.pending);
         self.by_age.push(cu);
         self.free &= !(1 << cu);
-        if reads.is_empty() {
+        if u.pending.is_empty() {
             self.collected |= 1 << cu;
         } else {
             self.reading |= 1 << cu;

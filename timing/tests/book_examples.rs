@@ -86,12 +86,9 @@ fn replay(
             let cu = oc
                 .free_unit(Unit::Sp)
                 .unwrap_or_else(|| panic!("{}: a free collector unit", inst.name));
-            let reads: Vec<BankReq> = inst
-                .reads
-                .iter()
-                .map(|&r| access(inst.warp, r, false))
-                .collect();
-            oc.allocate(cu, now, &reads, i, Unit::Sp);
+            oc.allocate(cu, now, i, Unit::Sp, |reads| {
+                reads.extend(inst.reads.iter().map(|&r| access(inst.warp, r, false)))
+            });
         }
     }
     (trace, oc)

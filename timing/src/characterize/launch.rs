@@ -249,6 +249,15 @@ fn run_cta(
                 source_operands: code.source_operands[ex.func.index()][ex.pc as usize],
                 writes: &s.writes,
             });
+            // `bar.red` results this instruction's arrival released, in their warps.
+            for (warp, x) in &ex.released_writes {
+                let a = RegAccess {
+                    reg: x.reg,
+                    class_all: x.class_all,
+                    class_active: x.class_active,
+                };
+                observer.late_write(*warp, d.class, &a);
+            }
             if ex.exited {
                 observer.warp_done(w as u32);
             }

@@ -122,6 +122,19 @@ impl WarpState {
         &mut self.regs[r]
     }
 
+    /// Register `a.reg` gets a new value at the warp's instruction `now` (the old one ends).
+    fn write(&mut self, a: &RegAccess, now: u64, c: &mut Characterization) {
+        let reg = self.reg(a.reg);
+        if let Some(old) = reg.value.take() {
+            c.end_value(&old);
+        }
+        reg.value = Some(values::Value::default());
+        reg.last_access = Some(now);
+        if self.packing.write(a.reg, a.class_all) == packing::Placement::Moved {
+            c.sources.reallocations += 1;
+        }
+    }
+
     /// Ends every live value (the warp ended, or a report needs them), counting each.
     fn end_values(&self, out: &mut Characterization) {
         for r in &self.regs {
@@ -172,16 +185,25 @@ impl Characterizer {
             }
         }
         for a in rec.writes {
-            let reg = warp.reg(a.reg);
-            if let Some(old) = reg.value.take() {
-                c.end_value(&old);
-            }
-            reg.value = Some(values::Value::default());
-            reg.last_access = Some(now);
-            if warp.packing.write(a.reg, a.class_all) == packing::Placement::Moved {
-                c.sources.reallocations += 1;
-            }
+            warp.write(a, now, c);
         }
+    }
+
+    /// Accounts a write that lands after its instruction was observed, in `warp`'s register:
+    /// a `bar.red` destination, written when its barrier releases. It is a write of the warp's
+    /// last observed instruction (its `bar.red`); its widths count under `class`, that of the
+    /// instruction whose arrival released the barrier (as the timing model counts them).
+    pub fn late_write(&mut self, warp: u32, class: OpClass, a: &RegAccess) {
+        let w = warp as usize;
+        if w >= self.warps.len() {
+            self.warps.resize_with(w + 1, || None);
+        }
+        let warp = self.warps[w].get_or_insert_with(WarpState::default);
+        let now = warp.seq.saturating_sub(1);
+        let c = &mut self.counts;
+        c.widths.write(class, a);
+        c.sources.writes += 1;
+        warp.write(a, now, c);
     }
 
     /// The warp ended: its live values end (never read again), and its identity may be

@@ -72,6 +72,37 @@ fn values_are_counted_by_their_reads_when_they_end() {
     assert_eq!(r.warp_insts, 11);
 }
 
+/// A `bar.red` destination written when its barrier releases is a write of the warp's
+/// `bar.red`:
+///
+/// ```text
+/// warp 0: i0 bar.red (arrives)                    warp 1: i0 bar.red (releases): r3 of
+///         i1 read r3   value of the release: gap 1          warp 0 written, 1 byte
+/// ```
+#[test]
+fn a_late_write_is_a_write_of_the_warp_s_last_instruction() {
+    let mut c = Characterizer::new();
+    inst(&mut c, 0, OpClass::Control, &[], &[]);
+    inst(&mut c, 1, OpClass::Control, &[], &[]);
+    c.late_write(0, OpClass::Control, &acc(3, 1));
+    inst(&mut c, 0, OpClass::Int, &[acc(3, 1)], &[]);
+    c.warp_done(0);
+    c.warp_done(1);
+    let r = c.report();
+    assert_eq!(r.warp_insts, 3);
+    assert_eq!(r.values.by_reads, [0, 1, 0, 0]);
+    assert_eq!(r.values.unwritten_reads, 0);
+    assert_eq!(r.sources.writes, 1);
+    assert_eq!(r.widths.total.writes_all.0, [1, 0, 0, 0]);
+    assert_eq!(
+        r.widths.by_class[OpClass::Control.index()].writes_all.0,
+        [1, 0, 0, 0]
+    );
+    // Read at distance 1 from the write: bypassable in every window, and transient.
+    let reads: Vec<u64> = r.bypass.windows.iter().map(|w| w.bypassed_reads).collect();
+    assert_eq!(reads, [1, 1, 1]);
+}
+
 #[test]
 fn bow_reads_are_bypassable_within_the_window_of_the_last_access() {
     let mut c = Characterizer::new();

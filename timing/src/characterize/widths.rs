@@ -10,7 +10,7 @@
 //! class of the value it reads; a write's, the class of the value it writes; reads and writes
 //! count under the opcode class of the instruction that makes them.
 
-use super::InstRecord;
+use super::{InstRecord, RegAccess};
 use crate::decode::OpClass;
 use serde::Serialize;
 
@@ -67,9 +67,13 @@ impl ClassWidths {
             self.reads_active.count(a.class_active);
         }
         for a in rec.writes {
-            self.writes_all.count(a.class_all);
-            self.writes_active.count(a.class_active);
+            self.write(a);
         }
+    }
+
+    fn write(&mut self, a: &RegAccess) {
+        self.writes_all.count(a.class_all);
+        self.writes_active.count(a.class_active);
     }
 
     fn merge(&mut self, o: &ClassWidths) {
@@ -104,6 +108,12 @@ impl WidthCounts {
     pub fn observe(&mut self, rec: &InstRecord) {
         self.total.observe(rec);
         self.by_class[rec.class.index()].observe(rec);
+    }
+
+    /// One write counted apart from its instruction ([`super::Characterizer::late_write`]).
+    pub fn write(&mut self, class: OpClass, a: &RegAccess) {
+        self.total.write(a);
+        self.by_class[class.index()].write(a);
     }
 
     pub fn merge(&mut self, o: &WidthCounts) {

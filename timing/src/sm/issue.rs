@@ -323,9 +323,9 @@ impl<'a> Sm<'a> {
             // The technique holds the data in registers: no memory access to make.
             f.mem.clear();
         }
-        self.reqs.clear();
-        self.rf.plan_reads(&view, &mut self.reqs);
-        self.collector.allocate(cu, now, &self.reqs, idx, d.unit);
+        let rf = &mut self.rf;
+        self.collector
+            .allocate(cu, now, idx, d.unit, |reads| rf.plan_reads(&view, reads));
         self.issued = true;
         self.active = true;
         Ok(d.unit)
