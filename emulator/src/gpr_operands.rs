@@ -1,7 +1,6 @@
 //! Each instruction's register operands as the register file sees them, resolved once per
-//! function: the stepper records the widths of every register an instruction reads and
-//! writes, and walking operands, vectors and the allocation for each warp instruction cost
-//! the timing model a tenth of its time.
+//! function: the stepper records every register each warp instruction reads and writes, and
+//! would otherwise walk the operands, their vectors and the allocation table every time.
 
 use isa::{Inst, Operand, PhysReg, Type, VReg};
 

@@ -116,16 +116,19 @@ pub struct UnlimitedResidency {
 }
 
 impl UnlimitedResidency {
-    /// Counts a full stall of `cta` if its running warps all wait now and did not before.
-    fn note_wait(&mut self, warp: u32, update: impl FnOnce(&mut u64, u64)) {
+    /// Whether every running warp of CTA slot `cta` waits on a long-latency result.
+    fn all_wait(&self, cta: usize) -> bool {
+        let running = self.running[cta];
+        running != 0 && self.waiting[cta] & running == running
+    }
+
+    /// Applies `change` to the running and waiting warps of `warp`'s CTA (with `warp`'s bit),
+    /// counting a full stall when it leaves every running warp of the CTA waiting.
+    fn change(&mut self, warp: u32, change: impl FnOnce(&mut u64, &mut u64, u64)) {
         let cta = self.cta_of[warp as usize] as usize;
-        let bit = 1u64 << warp;
-        let before =
-            self.running[cta] != 0 && self.waiting[cta] & self.running[cta] == self.running[cta];
-        update(&mut self.waiting[cta], bit);
-        let after =
-            self.running[cta] != 0 && self.waiting[cta] & self.running[cta] == self.running[cta];
-        if after && !before {
+        let before = self.all_wait(cta);
+        change(&mut self.running[cta], &mut self.waiting[cta], 1 << warp);
+        if self.all_wait(cta) && !before {
             self.full_stalls += 1;
         }
     }
@@ -168,20 +171,19 @@ impl ResidencyPolicy for UnlimitedResidency {
     }
 
     fn on_exit(&mut self, warp: u32) {
-        // A CTA whose remaining warps all wait is now fully stalled.
-        self.note_wait(warp, |_, _| {});
-        let cta = self.cta_of[warp as usize] as usize;
-        self.running[cta] &= !(1 << warp);
-        self.waiting[cta] &= !(1 << warp);
-        self.note_wait(warp, |_, _| {});
+        // A CTA whose other running warps all wait is now fully stalled.
+        self.change(warp, |running, waiting, bit| {
+            *running &= !bit;
+            *waiting &= !bit;
+        });
     }
 
     fn on_long_wait(&mut self, warp: u32, _now: u64) {
-        self.note_wait(warp, |waiting, bit| *waiting |= bit);
+        self.change(warp, |_, waiting, bit| *waiting |= bit);
     }
 
     fn on_wait_over(&mut self, warp: u32, _now: u64) {
-        self.note_wait(warp, |waiting, bit| *waiting &= !bit);
+        self.change(warp, |_, waiting, bit| *waiting &= !bit);
     }
 
     #[inline]
