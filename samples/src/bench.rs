@@ -123,9 +123,9 @@ fn timing(
                 label,
                 t.warp_insts,
                 t.gpu_sim_cycle,
-                t.wall_seconds,
-                t.warp_insts_per_second / 1e6,
-                t.cycles_per_second / 1e6
+                t.host.wall_seconds,
+                t.host.warp_insts_per_second / 1e6,
+                t.host.cycles_per_second / 1e6
             );
         }
     }

@@ -79,9 +79,15 @@ enum Command {
         /// (samples/ptxas-registers.tsv).
         #[arg(long, value_enum, default_value_t = RegsArg::Warpsim)]
         regs: RegsArg,
-        /// Write every timing statistic to this JSON file.
+        /// Write every timing statistic to this JSON file. Two runs of the same input write
+        /// byte-identical files: host time and simulation speed are left out (see
+        /// --host-times).
         #[arg(long, value_name = "FILE")]
         stats_json: Option<PathBuf>,
+        /// Add each sample's host time and simulation speed (wall seconds, warp instructions
+        /// and cycles per second) to the --stats-json file, under `host`.
+        #[arg(long, requires = "stats_json")]
+        host_times: bool,
         /// Print the configuration as TOML before running.
         #[arg(long)]
         dump_config: bool,
@@ -230,6 +236,7 @@ fn main() -> ExitCode {
             overrides,
             regs,
             stats_json,
+            host_times,
             dump_config,
         } => timing_config(functional, &config, &overrides).and_then(|timing| {
             if let (true, Some(cfg)) = (dump_config, &timing) {
@@ -248,6 +255,7 @@ fn main() -> ExitCode {
                     timing,
                     ptxas_registers: regs == RegsArg::Ptxas,
                     stats_json,
+                    host_times,
                 },
             )
         }),

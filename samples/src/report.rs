@@ -100,9 +100,9 @@ pub(crate) fn print_summary(r: &TimingReport) {
     );
     println!(
         "  simulation: {:.3} s, {:.2} M warp-instructions/s, {:.2} M cycles/s",
-        t.wall_seconds,
-        t.warp_insts_per_second / 1e6,
-        t.cycles_per_second / 1e6
+        t.host.wall_seconds,
+        t.host.warp_insts_per_second / 1e6,
+        t.host.cycles_per_second / 1e6
     );
 }
 
@@ -124,4 +124,8 @@ pub(crate) struct SampleStats<'a> {
     pub sample: &'a str,
     pub total: &'a TimingStats,
     pub kernels: &'a [TimingStats],
+    /// The host's time and speed for the whole sample, with `--host-times` only (the rest of
+    /// the file is identical from run to run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<timing::stats::HostSpeed>,
 }

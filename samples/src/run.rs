@@ -22,6 +22,8 @@ pub(crate) struct RunOptions {
     pub ptxas_registers: bool,
     /// Where to write every timing statistic as JSON.
     pub stats_json: Option<std::path::PathBuf>,
+    /// Add each sample's host time and simulation speed to that file.
+    pub host_times: bool,
 }
 
 fn device(opts: &RunOptions) -> Result<Device, String> {
@@ -91,6 +93,7 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
                 sample: name,
                 total: &r.total,
                 kernels: &r.kernels,
+                host: opts.host_times.then_some(r.total.host),
             })
             .collect();
         let text = serde_json::to_string_pretty(&entries).expect("statistics serialize");

@@ -52,15 +52,6 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>)
     }
 }
 
-/// Host-time figures vary from run to run and are not part of the baseline.
-fn is_host_time(key: &str) -> bool {
-    let last = key.rsplit('.').next().unwrap_or(key);
-    matches!(
-        last,
-        "wall_seconds" | "warp_insts_per_second" | "cycles_per_second"
-    )
-}
-
 /// The statistics of one (config, sample) as `key = value` pairs: the whole total, and each
 /// launch's cycles and instructions.
 fn figures(report: &TimingReport) -> Vec<(String, String)> {
@@ -71,7 +62,6 @@ fn figures(report: &TimingReport) -> Vec<(String, String)> {
         out.push((format!("launch.{i}.cycles"), k.gpu_sim_cycle.to_string()));
         out.push((format!("launch.{i}.warp_insts"), k.warp_insts.to_string()));
     }
-    out.retain(|(k, _)| !is_host_time(k));
     out
 }
 

@@ -215,7 +215,7 @@ impl Gpu {
         mem.merge(&self.l2.stats().since(&l2_before));
         stats.mem = mem;
         stats.energy = EnergyReport::compute(cfg, &stats);
-        stats.wall_seconds = started.elapsed().as_secs_f64();
+        stats.host.wall_seconds = started.elapsed().as_secs_f64();
         stats.finish(cfg.gpu.sms, cfg.sm.max_warps);
         self.total.merge(&stats, cfg.gpu.sms, cfg.sm.max_warps);
         self.kernels.push(stats.clone());

@@ -146,7 +146,16 @@ pub struct TimingStats {
     pub insts_by_sources: [u64; 5],
     pub ldst: LdStStats,
     pub mem: MemStats,
-    /// Host time and simulation speed.
+    /// Host time and simulation speed: not serialized, so the statistics of two runs of the
+    /// same input are byte-identical JSON (`warpsim run --host-times` writes them apart).
+    #[serde(skip)]
+    pub host: HostSpeed,
+}
+
+/// How long the host took to simulate, and how fast that was: the only figures that differ
+/// between two runs of the same input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct HostSpeed {
     pub wall_seconds: f64,
     pub warp_insts_per_second: f64,
     pub cycles_per_second: f64,
@@ -171,9 +180,10 @@ impl TimingStats {
         self.avg_active_lanes = self.gpu_sim_insn as f64 / self.warp_insts.max(1) as f64;
         self.achieved_occupancy =
             self.resident_warp_cycles as f64 / (cycles * f64::from(sm_count * max_warps));
-        if self.wall_seconds > 0.0 {
-            self.warp_insts_per_second = self.warp_insts as f64 / self.wall_seconds;
-            self.cycles_per_second = self.gpu_sim_cycle as f64 / self.wall_seconds;
+        let host = &mut self.host;
+        if host.wall_seconds > 0.0 {
+            host.warp_insts_per_second = self.warp_insts as f64 / host.wall_seconds;
+            host.cycles_per_second = self.gpu_sim_cycle as f64 / host.wall_seconds;
         }
     }
 
@@ -196,7 +206,7 @@ impl TimingStats {
         self.add_pipeline_counters(o);
         self.mem.merge(&o.mem);
         self.energy.merge(&o.energy);
-        self.wall_seconds += o.wall_seconds;
+        self.host.wall_seconds += o.host.wall_seconds;
         self.finish(sm_count, max_warps);
     }
 }

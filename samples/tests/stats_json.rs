@@ -1,0 +1,63 @@
+//! `warpsim run --stats-json`: two runs of the same input write byte-identical files; host
+//! time and simulation speed appear only with `--host-times`, in a section of their own.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn warpsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warpsim"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A path for this test's file `name` under the system temp dir.
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("warpsim-stats-json-{}-{name}", std::process::id()))
+}
+
+/// Runs SAXPY at the small size under the timing model, writing its statistics to `path`.
+fn run_saxpy(path: &PathBuf, extra: &[&str]) -> String {
+    let mut args = vec![
+        "run",
+        "saxpy",
+        "--size",
+        "small",
+        "--stats-json",
+        path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = warpsim(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let _ = std::fs::remove_file(path);
+    text
+}
+
+#[test]
+fn two_runs_write_byte_identical_statistics() {
+    let (a, b) = (temp("a.json"), temp("b.json"));
+    let first = run_saxpy(&a, &[]);
+    assert_eq!(first, run_saxpy(&b, &[]));
+    assert!(first.contains("\"gpu_sim_cycle\""));
+    assert!(!first.contains("wall_seconds"), "host time left out");
+}
+
+#[test]
+fn host_times_come_in_their_own_section_on_request() {
+    let path = temp("host.json");
+    let text = run_saxpy(&path, &["--host-times"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let sample = &v[0];
+    assert!(sample["host"]["wall_seconds"].as_f64().unwrap() > 0.0);
+    assert!(sample["host"]["warp_insts_per_second"].as_f64().unwrap() > 0.0);
+    assert!(sample["total"].get("wall_seconds").is_none());
+    // Without a statistics file there is nothing to add them to.
+    let out = warpsim(&["run", "saxpy", "--size", "small", "--host-times"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--stats-json"));
+}
