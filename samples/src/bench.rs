@@ -24,7 +24,7 @@ pub(crate) enum BenchKind {
         #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
         size: warpsim::sample::Size,
         /// Host threads (default: every core).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::host_threads)]
         threads: Option<usize>,
         /// Runs per engine and workload; each speed is that of the fastest run, the one least
         /// disturbed by the rest of the machine (as for the native reference).

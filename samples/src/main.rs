@@ -17,6 +17,15 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Parses a host thread count: a positive integer (`--threads 0` would run nothing).
+pub(crate) fn host_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// warpsim: an execution-driven functional and timing emulator for a virtual GPU ISA.
 ///
 /// Kernels arrive as PTX (what NVIDIA's compilers emit), are lowered into warpsim's internal
@@ -50,7 +59,7 @@ enum Command {
         n: Option<usize>,
         /// Host threads running CTAs in functional mode (default: every core; the timing model
         /// runs on one, deterministically).
-        #[arg(long)]
+        #[arg(long, value_parser = host_threads)]
         threads: Option<usize>,
         /// Most warp instructions one CTA may execute before the launch fails.
         #[arg(long)]
@@ -73,23 +82,24 @@ enum Command {
         config: String,
         /// Override a configuration field, e.g. `--set sm.rf.banks=8 --set sm.scheduler=lrr`
         /// (see timing/configs/gtx480.toml for every key).
-        #[arg(long = "set", value_name = "KEY=VALUE")]
+        #[arg(long = "set", value_name = "KEY=VALUE", conflicts_with = "functional")]
         overrides: Vec<String>,
         /// Registers per thread for occupancy: warpsim's allocation, or ptxas's count
         /// (samples/ptxas-registers.tsv).
         #[arg(long, value_enum, default_value_t = RegsArg::Warpsim)]
         regs: RegsArg,
-        /// Write every timing statistic to this JSON file. Two runs of the same input write
-        /// byte-identical files: host time and simulation speed are left out (see
-        /// --host-times).
-        #[arg(long, value_name = "FILE")]
+        /// Write every timing statistic to this JSON file (not with --functional). Two runs of
+        /// the same input write byte-identical files: host time and simulation speed are left
+        /// out (see --host-times).
+        #[arg(long, value_name = "FILE", conflicts_with = "functional")]
         stats_json: Option<PathBuf>,
         /// Add each sample's host time and simulation speed (wall seconds, warp instructions
         /// and cycles per second) to the --stats-json file, under `host`.
         #[arg(long, requires = "stats_json")]
         host_times: bool,
-        /// Print the configuration as TOML before running.
-        #[arg(long)]
+        /// Print the configuration as TOML before running (the timing model's: not with
+        /// --functional).
+        #[arg(long, conflicts_with = "functional")]
         dump_config: bool,
     },
     /// List every sample with its sizes and kernels.
@@ -149,7 +159,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
         /// Host threads running CTAs (default: every core); the figures do not depend on it.
-        #[arg(long)]
+        #[arg(long, value_parser = host_threads)]
         threads: Option<usize>,
         /// Print the tables as Markdown.
         #[arg(long)]

@@ -108,7 +108,7 @@ struct LaunchArgs {
 #[derive(Args, Debug)]
 struct CommonArgs {
     /// Host threads running CTAs (default: every core).
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", value_parser = crate::host_threads)]
     threads: Option<usize>,
     /// Most warp instructions one CTA may execute before the launch fails.
     #[arg(long, value_name = "B")]

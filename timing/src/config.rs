@@ -338,12 +338,14 @@ impl GpuConfig {
         let mut table: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| ConfigError::Parse(e.to_string()))?;
+        let base = table.clone();
         for o in overrides {
             apply_override(&mut table, o)?;
         }
-        let cfg: GpuConfig = toml::Value::Table(table)
-            .try_into()
-            .map_err(|e: toml::de::Error| ConfigError::Parse(e.message().to_string()))?;
+        let cfg: GpuConfig = match toml::Value::Table(table).try_into() {
+            Ok(cfg) => cfg,
+            Err(e) => return Err(blame_override(base, overrides, &e)),
+        };
         cfg.validate()?;
         Ok(cfg)
     }
@@ -517,13 +519,72 @@ fn apply_override(table: &mut toml::Table, text: &str) -> Result<(), ConfigError
         .and_then(|mut t| t.remove("v"))
         .unwrap_or_else(|| toml::Value::String(value.to_string()));
     if std::mem::discriminant(&parsed) != std::mem::discriminant(slot) {
+        let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+        let message = if slot.is_integer() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            format!("`{value}` is out of range for an integer (a signed 64-bit number)")
+        } else {
+            let ty = slot.type_str();
+            let article = if ty.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("expected {article} {ty}, got `{value}`")
+        };
         return Err(ConfigError::Invalid {
             key: key.to_string(),
-            message: format!("expected a {}, got `{value}`", slot.type_str()),
+            message,
         });
     }
     *slot = parsed;
     Ok(())
+}
+
+/// The error of a configuration that does not deserialize after `overrides` were applied to
+/// `base`: naming the first override that makes it fail (with the range an integer field
+/// takes), or the configuration itself if none does.
+fn blame_override(
+    mut base: toml::Table,
+    overrides: &[String],
+    err: &toml::de::Error,
+) -> ConfigError {
+    for o in overrides {
+        if apply_override(&mut base, o).is_err() {
+            break;
+        }
+        if let Err(e) = toml::Value::Table(base.clone()).try_into::<GpuConfig>() {
+            let key = o.split_once('=').map_or(o.as_str(), |(k, _)| k.trim());
+            return ConfigError::Invalid {
+                key: key.to_string(),
+                message: with_range(e.message()),
+            };
+        }
+    }
+    ConfigError::Parse(with_range(err.message()))
+}
+
+/// Serde's "invalid value: integer `-3`, expected u32" as "`-3` is out of range (0 to
+/// 4294967295)"; any other message as it is.
+fn with_range(message: &str) -> String {
+    let range = |ty: &str| -> Option<(i128, i128)> {
+        Some(match ty {
+            "u8" => (0, u8::MAX.into()),
+            "u16" => (0, u16::MAX.into()),
+            "u32" => (0, u32::MAX.into()),
+            "u64" | "usize" => (0, u64::MAX.into()),
+            "i32" => (i32::MIN.into(), i32::MAX.into()),
+            "i64" => (i64::MIN.into(), i64::MAX.into()),
+            _ => return None,
+        })
+    };
+    let parsed = message
+        .strip_prefix("invalid value: integer `")
+        .and_then(|rest| rest.split_once("`, expected "))
+        .and_then(|(value, ty)| Some((value, range(ty.trim())?)));
+    match parsed {
+        Some((value, (lo, hi))) => format!("`{value}` is out of range ({lo} to {hi})"),
+        None => message.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -552,6 +613,32 @@ mod tests {
     }
 
     #[test]
+    fn out_of_range_integers_name_the_key_and_the_range() {
+        let err = |o: &str| {
+            GpuConfig::load("gtx480", &[o.to_string()])
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("sm.rf.banks=-3"),
+            "configuration key `sm.rf.banks`: `-3` is out of range (0 to 4294967295)"
+        );
+        assert_eq!(
+            err("sm.rf.banks=4294967296"),
+            "configuration key `sm.rf.banks`: `4294967296` is out of range (0 to 4294967295)"
+        );
+        assert_eq!(
+            err("sm.rf.banks=99999999999999999999"),
+            "configuration key `sm.rf.banks`: `99999999999999999999` is out of range for an \
+             integer (a signed 64-bit number)"
+        );
+        assert_eq!(
+            err("sm.rf.banks=many"),
+            "configuration key `sm.rf.banks`: expected an integer, got `many`"
+        );
+    }
+
+    #[test]
     fn bad_overrides_name_the_key() {
         let err = |o: &str| GpuConfig::load("gtx480", &[o.to_string()]).unwrap_err();
         assert_eq!(
@@ -575,7 +662,10 @@ mod tests {
         assert!(
             matches!(err("mem.l1d.line=48"), ConfigError::Invalid { key, .. } if key == "mem.l1d.line")
         );
-        assert!(matches!(err("sm.scheduler=fifo"), ConfigError::Parse(m) if m.contains("fifo")));
+        assert!(matches!(
+            err("sm.scheduler=fifo"),
+            ConfigError::Invalid { key, message } if key == "sm.scheduler" && message.contains("fifo")
+        ));
         assert!(matches!(err("sm.rf=3"), ConfigError::Invalid { key, .. } if key == "sm.rf"));
     }
 

@@ -51,8 +51,17 @@ pub fn resolve<'a>(args: &[&'a ArgSpec], outs: &'a [OutSpec]) -> Result<Plan<'a>
         };
         plan.slots.push(slot);
     }
-    for o in outs {
+    for (i, o) in outs.iter().enumerate() {
         let what = format!("--out {}", o.text);
+        // Two outputs to one file: the second would silently overwrite the first.
+        let same = |p: &std::path::Path| std::path::absolute(p).unwrap_or_else(|_| p.into());
+        if let Some(first) = outs[..i].iter().find(|f| same(&f.path) == same(&o.path)) {
+            return Err(format!(
+                "{what}: `{}` is already the output of --out {}",
+                o.path.display(),
+                first.text
+            ));
+        }
         plan.outs
             .push((buffer_of(&plan.slots, args, o.arg, &what)?, o));
     }
@@ -128,6 +137,17 @@ mod tests {
         assert_eq!(
             resolve(&refs[..1], &o).unwrap_err(),
             "--out 5:y.npy: there is no argument 5; the command line has 1 (numbered from 0)"
+        );
+    }
+
+    #[test]
+    fn two_outputs_to_one_file_are_refused() {
+        let a = specs(&["zeros:f32:8", "zeros:f32:8"]);
+        let refs: Vec<_> = a.iter().collect();
+        let o = outs(&["0:y.npy", "1:./y.npy"]);
+        assert_eq!(
+            resolve(&refs, &o).unwrap_err(),
+            "--out 1:./y.npy: `./y.npy` is already the output of --out 0:y.npy"
         );
     }
 }

@@ -1,5 +1,6 @@
-//! `warpsim run --stats-json`: two runs of the same input write byte-identical files; host
-//! time and simulation speed appear only with `--host-times`, in a section of their own.
+//! `warpsim run`'s command line: two runs of the same input write byte-identical
+//! `--stats-json` files, host time and simulation speed appear only with `--host-times` in a
+//! section of their own, and options that cannot apply are refused rather than ignored.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -13,7 +14,7 @@ fn warpsim(args: &[&str]) -> Output {
 
 /// A path for this test's file `name` under the system temp dir.
 fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("warpsim-stats-json-{}-{name}", std::process::id()))
+    std::env::temp_dir().join(format!("warpsim-run-cli-{}-{name}", std::process::id()))
 }
 
 /// Runs SAXPY at the small size under the timing model, writing its statistics to `path`.
@@ -60,4 +61,43 @@ fn host_times_come_in_their_own_section_on_request() {
     let out = warpsim(&["run", "saxpy", "--size", "small", "--host-times"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--stats-json"));
+}
+
+#[test]
+fn options_that_cannot_apply_are_refused() {
+    let refused = |args: &[&str], says: &str| {
+        let out = warpsim(args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing ran");
+    };
+    refused(
+        &["run", "saxpy", "--functional", "--threads", "0"],
+        "invalid value '0' for '--threads <THREADS>': must be at least 1",
+    );
+    let stats = temp("functional.json");
+    refused(
+        &[
+            "run",
+            "saxpy",
+            "--functional",
+            "--stats-json",
+            stats.to_str().unwrap(),
+        ],
+        "'--functional' cannot be used with '--stats-json <FILE>'",
+    );
+    assert!(!stats.exists(), "no statistics file claimed");
+    refused(
+        &["run", "saxpy", "--functional", "--dump-config"],
+        "'--functional' cannot be used with '--dump-config'",
+    );
+    refused(
+        &["run", "saxpy", "--functional", "--set", "sm.rf.banks=8"],
+        "'--functional' cannot be used with '--set <KEY=VALUE>'",
+    );
+    refused(
+        &["run", "saxpy", "--set", "sm.rf.banks=-3"],
+        "configuration key `sm.rf.banks`: `-3` is out of range (0 to 4294967295)",
+    );
 }
