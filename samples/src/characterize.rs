@@ -333,7 +333,7 @@ fn write_json(
         published: published(),
     };
     let text = serde_json::to_string_pretty(&doc).expect("characterization serializes");
-    std::fs::write(path, text).map_err(|e| format!("error: cannot write {}: {e}", path.display()))
+    crate::output::write_text(path, &text).map_err(|e| format!("error: {e}"))
 }
 
 /// The JSON document `--json` writes.

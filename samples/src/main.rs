@@ -7,6 +7,7 @@ mod bench;
 mod characterize;
 mod check;
 mod dis;
+mod output;
 mod regs;
 mod report;
 mod rf;

@@ -438,8 +438,7 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
                 .collect(),
         };
         let text = serde_json::to_string_pretty(&doc).expect("figures serialize");
-        std::fs::write(path, text)
-            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+        crate::output::write_text(path, &text).map_err(|e| format!("error: {e}"))?;
     }
     if let Some(path) = &args.svg {
         let names: Vec<&str> = samples.iter().map(|s| s.name()).collect();

@@ -97,8 +97,7 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
             })
             .collect();
         let text = serde_json::to_string_pretty(&entries).expect("statistics serialize");
-        std::fs::write(path, text)
-            .map_err(|e| format!("error: cannot write {}: {e}", path.display()))?;
+        crate::output::write_text(path, &text).map_err(|e| format!("error: {e}"))?;
     }
     if samples.len() > 1 {
         let mode = match &opts.timing {

@@ -318,3 +318,55 @@ fn timing_mode_prints_the_summary_and_names_bad_keys() {
     // Without --timing the run is functional only.
     assert!(!ok(&run_ptx(&launch)).contains("timing ("));
 }
+
+/// Writes a version-1 `.npy` header promising `shape` (f32, C order), followed by `data`.
+fn write_npy_header(path: &str, shape: &str, data: &[u8]) {
+    let mut dict = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}, }}");
+    // Magic (6) + version (2) + length (2) + dictionary + newline: a multiple of 64.
+    while (10 + dict.len() + 1) % 64 != 0 {
+        dict.push(' ');
+    }
+    dict.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((dict.len() as u16).to_le_bytes());
+    bytes.extend(dict.as_bytes());
+    bytes.extend(data);
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn npy_shapes_are_checked_against_memory_and_the_data_present() {
+    let dir = TempDir::new("npy-shape");
+    let y = dir.path("y.npy");
+    let run = |x: &str| {
+        let mut args = saxpy_with(&["i32:4", "f32:1"]);
+        args.extend(
+            [format!("npy:{x}"), "zeros:f32:4".into()]
+                .into_iter()
+                .flat_map(|a| ["--arg".to_string(), a]),
+        );
+        args.extend(["--out".into(), format!("3:{y}")]);
+        fails(&run_strings(&args))
+    };
+    // A shape whose element count overflows: refused before any allocation.
+    let huge = dir.path("huge.npy");
+    write_npy_header(&huge, "(4294967296, 4294967296, 16)", &[0; 16]);
+    assert_eq!(
+        run(&huge),
+        format!(
+            "error: --arg npy:{huge}: {huge} has shape (4294967296, 4294967296, 16): more \
+             elements than fit in memory\n"
+        )
+    );
+    // A shape the data does not fill: the header's promise is not allocated up front.
+    let short = dir.path("short.npy");
+    write_npy_header(&short, "(1000000000000,)", &[0; 16]);
+    assert_eq!(
+        run(&short),
+        format!(
+            "error: --arg npy:{short}: {short} holds 16 data bytes; its header promises \
+             4000000000000 (shape (1000000000000,))\n"
+        )
+    );
+    assert!(!Path::new(&y).exists(), "no output written");
+}

@@ -30,8 +30,11 @@ pub(super) fn write(
     samples: &[&str],
     panels: &[(&str, Vec<Vec<Option<f64>>>)],
 ) -> Result<(), String> {
-    draw(path, title, techniques, samples, panels)
-        .map_err(|e| format!("error: cannot draw {}: {e}", path.display()))
+    crate::output::write_whole(path, |temp| {
+        draw(temp, title, techniques, samples, panels)
+            .map_err(|e| format!("cannot draw {}: {e}", path.display()))
+    })
+    .map_err(|e| format!("error: {e}"))
 }
 
 fn draw(
