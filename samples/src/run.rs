@@ -62,6 +62,14 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
     if opts.n.is_some() && samples.iter().any(|s| s.name() != "saxpy") {
         return Err("error: --n applies to saxpy only; other samples take --size".into());
     }
+    if let Some(n) = opts.n
+        && i32::try_from(n).is_err()
+    {
+        return Err(format!(
+            "error: --n {n}: SAXPY's kernel takes n as a 32-bit int (at most {})",
+            i32::MAX
+        ));
+    }
     let dev = device(opts)?;
     let threads = dev.config().host_threads;
     let mut failed = Vec::new();

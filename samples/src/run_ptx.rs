@@ -273,13 +273,26 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
 
 /// Reads (or makes) the host array of a buffer-creating argument and copies it to the device.
 fn upload(dev: &Device, spec: &ArgSpec) -> Result<Buffer, String> {
+    let bad = |e: String| format!("error: --arg {}: {e}", spec.text);
     let array = match &spec.kind {
         ArgKind::Npy(path) => host::read_npy(path),
         ArgKind::Bin(elem, path) => host::read_bin(*elem, path),
-        ArgKind::Zeros(elem, count) => host::zeros(*elem, *count),
+        &ArgKind::Zeros(elem, count) => {
+            // Allocated on the device alone (it starts zeroed): a count too large for device
+            // memory is an out-of-memory error, not a host allocation that aborts.
+            let len = count
+                .checked_mul(elem.size())
+                .ok_or_else(|| bad(format!("{count} {} elements overflow memory", elem.name())))?;
+            let device = dev.alloc::<u8>(len).map_err(|e| bad(e.to_string()))?;
+            return Ok(Buffer {
+                device,
+                elem,
+                shape: vec![count as u64],
+            });
+        }
         ArgKind::Scalar(_) | ArgKind::Ref(_) => unreachable!("only new buffers are uploaded"),
     }
-    .map_err(|e| format!("error: --arg {}: {e}", spec.text))?;
+    .map_err(bad)?;
     let device = dev.alloc_from(&array.bytes).map_err(runtime_error)?;
     Ok(Buffer {
         device,

@@ -36,9 +36,13 @@ pub fn reference(a: f32, x: &[f32], y: &[f32]) -> Vec<f32> {
 pub fn run(dev: &Device, n: usize) -> runtime::Result<SaxpyRun> {
     let module = dev.load_ptx_file(&crate::samples_dir().join("saxpy/saxpy.ptx"))?;
     let kernel = module.kernel("saxpy")?;
+    // Device buffers first: a size the device cannot hold is an out-of-memory error before
+    // the host builds inputs of that size.
+    let dx = dev.alloc::<f32>(n)?;
+    let dy = dev.alloc::<f32>(n)?;
     let (a, x, y) = inputs(n);
-    let dx = dev.alloc_from(&x)?;
-    let dy = dev.alloc_from(&y)?;
+    dx.copy_from_host(&x)?;
+    dy.copy_from_host(&y)?;
     let grid = (n as u32).div_ceil(BLOCK).max(1);
     let start = std::time::Instant::now();
     let stats = dev.launch(

@@ -101,3 +101,22 @@ fn options_that_cannot_apply_are_refused() {
         "configuration key `sm.rf.banks`: `-3` is out of range (0 to 4294967295)",
     );
 }
+
+#[test]
+fn sizes_beyond_the_device_are_errors_not_aborts() {
+    let out = warpsim(&["run", "saxpy", "--n", "10000000000", "--functional"]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --n 10000000000: SAXPY's kernel takes n as a 32-bit int (at most 2147483647)\n"
+    );
+    let out = warpsim(&["run", "saxpy", "--n", "2000000000", "--functional"]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some(
+            "saxpy: ERROR: memory allocation: out of device memory: 8000000000 bytes requested, \
+             4294967296 of 4294967296 free"
+        )
+    );
+}

@@ -370,3 +370,18 @@ fn npy_shapes_are_checked_against_memory_and_the_data_present() {
     );
     assert!(!Path::new(&y).exists(), "no output written");
 }
+
+#[test]
+fn a_buffer_beyond_device_memory_is_an_error_not_an_abort() {
+    let out = run_strings(&saxpy_with(&[
+        "i32:4",
+        "f32:1",
+        "zeros:f32:10000000000",
+        "zeros:f32:4",
+    ]));
+    assert_eq!(
+        fails(&out),
+        "error: --arg zeros:f32:10000000000: memory allocation: out of device memory: \
+         40000000000 bytes requested, 4294967296 of 4294967296 free\n"
+    );
+}

@@ -137,18 +137,6 @@ pub fn read_bin(elem: Elem, path: &Path) -> Result<HostArray, String> {
     })
 }
 
-/// A 1-D array of `count` zeros.
-pub fn zeros(elem: Elem, count: usize) -> Result<HostArray, String> {
-    let len = count
-        .checked_mul(elem.size())
-        .ok_or_else(|| format!("{count} {} elements overflow memory", elem.name()))?;
-    Ok(HostArray {
-        elem,
-        shape: vec![count as u64],
-        bytes: vec![0; len],
-    })
-}
-
 /// Writes `bytes` (little-endian `elem` values) as a `.npy` array of `shape`, whole or not at
 /// all.
 pub fn write_npy(path: &Path, elem: Elem, shape: &[u64], bytes: &[u8]) -> Result<(), String> {
