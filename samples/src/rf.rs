@@ -253,7 +253,7 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
         let mut overrides = args.overrides.clone();
         overrides.push(format!("sm.rf.technique={t}"));
         configs.push(GpuConfig::load(&args.config, &overrides).map_err(|e| match e {
-            timing::ConfigError::Parse(m) if m.contains(&format!("`{t}`")) => format!(
+            timing::ConfigError::Invalid { key, .. } if key == "sm.rf.technique" => format!(
                 "error: configuration key `sm.rf.technique`: unknown technique `{t}` (known: {})",
                 technique_names().join(", ")
             ),
