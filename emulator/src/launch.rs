@@ -12,7 +12,7 @@ use crate::error::Fault;
 use crate::exec::CtaEnv;
 use crate::jit::{Granularity, JitKernel};
 use crate::memory::GlobalMemory;
-use crate::program::Program;
+use crate::program::{KernelLayout, Program};
 use isa::FuncId;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -129,32 +129,21 @@ pub fn launch(
     cfg: &LaunchConfig,
 ) -> Result<LaunchStats, Box<Fault>> {
     let jit = compiled(program, kernel, cfg.engine, Granularity::Runs)?;
-    let layout = program.layouts[kernel.index()]
-        .as_ref()
-        .expect("launch of a kernel entry");
-    let shared_bytes = (layout.dynamic_offset + cfg.dynamic_shared) as usize;
+    let launch = LaunchEnv::new(
+        program,
+        kernel,
+        mem,
+        params,
+        cfg.grid,
+        cfg.block,
+        cfg.dynamic_shared,
+    );
     let stats = Mutex::new(LaunchStats::default());
     // Each worker keeps its counters, warps and barriers, and shared-memory buffer from CTA
     // to CTA.
     let init = || (LaunchStats::default(), CtaPool::default(), Vec::new());
     let run = |(local, pool, shared): &mut (LaunchStats, CtaPool, Vec<u8>), i: u64| {
-        let mut env = CtaEnv {
-            program,
-            kernel,
-            layout,
-            mem,
-            params,
-            shared: {
-                shared.clear();
-                shared.resize(shared_bytes, 0);
-                std::mem::take(shared)
-            },
-            dynamic_shared: cfg.dynamic_shared,
-            cta: cta_coordinates(i, cfg.grid),
-            grid: cfg.grid,
-            block: cfg.block,
-            warps_per_cta: cfg.block.iter().product::<u32>().div_ceil(32),
-        };
+        let mut env = launch.cta(i, std::mem::take(shared));
         let result = run_cta(&mut env, cfg.cta_budget, jit.as_deref(), pool);
         *shared = env.shared;
         local.add(&result?);
@@ -171,6 +160,73 @@ pub fn launch(
 /// CTAs in a grid.
 pub fn grid_ctas(grid: [u32; 3]) -> u64 {
     grid.iter().map(|&d| u64::from(d)).product()
+}
+
+/// What every CTA of one launch shares: [`LaunchEnv::cta`] makes each CTA's environment (for
+/// functional launches, the timing model and characterization alike).
+#[derive(Clone, Copy)]
+pub struct LaunchEnv<'a> {
+    pub program: &'a Program,
+    pub kernel: FuncId,
+    pub layout: &'a KernelLayout,
+    pub mem: &'a GlobalMemory,
+    pub params: &'a [u8],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub dynamic_shared: u64,
+}
+
+impl<'a> LaunchEnv<'a> {
+    /// A launch of kernel entry `kernel` over `grid` × `block` with `dynamic_shared` bytes of
+    /// dynamic shared memory; `params` is its parameter buffer.
+    pub fn new(
+        program: &'a Program,
+        kernel: FuncId,
+        mem: &'a GlobalMemory,
+        params: &'a [u8],
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared: u64,
+    ) -> LaunchEnv<'a> {
+        let layout = program.layouts[kernel.index()]
+            .as_ref()
+            .expect("launch of a kernel entry");
+        LaunchEnv {
+            program,
+            kernel,
+            layout,
+            mem,
+            params,
+            grid,
+            block,
+            dynamic_shared,
+        }
+    }
+
+    /// Bytes of shared memory per CTA (static and dynamic).
+    pub fn shared_bytes(&self) -> u64 {
+        self.layout.dynamic_offset + self.dynamic_shared
+    }
+
+    /// The environment of the CTA with linear index `i` (x fastest); its shared memory is
+    /// `shared` (storage reused from an earlier CTA), zeroed to the launch's size.
+    pub fn cta(&self, i: u64, mut shared: Vec<u8>) -> CtaEnv<'a> {
+        shared.clear();
+        shared.resize(self.shared_bytes() as usize, 0);
+        CtaEnv {
+            program: self.program,
+            kernel: self.kernel,
+            layout: self.layout,
+            mem: self.mem,
+            params: self.params,
+            shared,
+            dynamic_shared: self.dynamic_shared,
+            cta: cta_coordinates(i, self.grid),
+            grid: self.grid,
+            block: self.block,
+            warps_per_cta: self.block.iter().product::<u32>().div_ceil(32),
+        }
+    }
 }
 
 /// The coordinates of the CTA with linear index `i` (x fastest) in `grid`.

@@ -11,7 +11,6 @@ use crate::memory::{MemStats, MemorySystem, SmMemory};
 use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
 use crate::sm::Sm;
 use crate::stats::TimingStats;
-use emulator::exec::CtaEnv;
 use emulator::stepper::CtaStepper;
 use emulator::{Fault, GlobalMemory, Program};
 use isa::FuncId;
@@ -84,15 +83,21 @@ impl Gpu {
         let started = Instant::now();
         let cfg = &self.cfg;
         let program = l.program;
-        let layout = program.layouts[l.kernel.index()]
-            .as_ref()
-            .expect("launch of a kernel entry");
+        let launch = emulator::launch::LaunchEnv::new(
+            program,
+            l.kernel,
+            l.mem,
+            l.params,
+            l.grid,
+            l.block,
+            l.dynamic_shared,
+        );
         let threads = l.block.iter().product::<u32>();
         let allocated = program.kernel_registers(l.kernel);
         let demand = CtaDemand {
             threads,
             regs_per_thread: l.regs_per_thread.unwrap_or(allocated),
-            shared_bytes: layout.dynamic_offset + l.dynamic_shared,
+            shared_bytes: launch.shared_bytes(),
         };
         let occ: Occupancy = occupancy(cfg, demand)?;
         let jit = emulator::launch::compiled(
@@ -109,7 +114,6 @@ impl Gpu {
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
         let l2_before = self.l2.stats().clone();
         let total_ctas = emulator::launch::grid_ctas(l.grid);
-        let shared_bytes = (layout.dynamic_offset + l.dynamic_shared) as usize;
         let mut next_cta = 0u64;
         let mut rr = 0usize;
         let mut pools: Vec<(Vec<emulator::warp::Warp>, Vec<u8>)> = Vec::new();
@@ -135,23 +139,8 @@ impl Gpu {
                 if sms[i].resident_ctas() >= sms[i].cta_limit() || !sms[i].admits(&demand) {
                     continue;
                 }
-                let (warps, mut shared) = pools.pop().unwrap_or_default();
-                shared.clear();
-                shared.resize(shared_bytes, 0);
-                let cta = emulator::launch::cta_coordinates(next_cta, l.grid);
-                let env = CtaEnv {
-                    program,
-                    kernel: l.kernel,
-                    layout,
-                    mem: l.mem,
-                    params: l.params,
-                    shared,
-                    dynamic_shared: l.dynamic_shared,
-                    cta,
-                    grid: l.grid,
-                    block: l.block,
-                    warps_per_cta: occ.warps_per_cta,
-                };
+                let (warps, shared) = pools.pop().unwrap_or_default();
+                let env = launch.cta(next_cta, shared);
                 sms[i].launch(CtaStepper::new(env, warps, l.cta_budget, jit.clone()));
                 next_cta += 1;
                 rr = (i + 1) % n;

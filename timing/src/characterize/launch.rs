@@ -18,9 +18,8 @@
 use super::{Characterization, Characterizer, InstRecord, RegAccess};
 use crate::config::GpuConfig;
 use crate::decode::DecodedProgram;
-use emulator::exec::CtaEnv;
 use emulator::jit::Granularity;
-use emulator::launch::{cta_coordinates, for_each_cta, grid_ctas};
+use emulator::launch::{LaunchEnv, for_each_cta, grid_ctas};
 use emulator::stepper::{CtaStepper, Executed, RegRead};
 use emulator::warp::Warp;
 use emulator::{Engine, Fault, GlobalMemory, LaunchStats, Program};
@@ -139,10 +138,15 @@ pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characteriza
         CtaSample::ALL => None,
         _ => emulator::launch::compiled(program, l.kernel, l.engine, Granularity::Runs)?,
     };
-    let layout = program.layouts[l.kernel.index()]
-        .as_ref()
-        .expect("launch of a kernel entry");
-    let shared_bytes = (layout.dynamic_offset + l.dynamic_shared) as usize;
+    let launch = LaunchEnv::new(
+        program,
+        l.kernel,
+        l.mem,
+        l.params,
+        l.grid,
+        l.block,
+        l.dynamic_shared,
+    );
     let totals = Mutex::new((LaunchStats::default(), Characterization::default()));
     // Each worker keeps its counters, its observer and its CTA buffers from CTA to CTA.
     let init = || {
@@ -153,21 +157,7 @@ pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characteriza
         )
     };
     let run = |(stats, observer, cta): &mut (LaunchStats, Characterizer, CtaState), i: u64| {
-        cta.shared.clear();
-        cta.shared.resize(shared_bytes, 0);
-        let env = CtaEnv {
-            program,
-            kernel: l.kernel,
-            layout,
-            mem: l.mem,
-            params: l.params,
-            shared: std::mem::take(&mut cta.shared),
-            dynamic_shared: l.dynamic_shared,
-            cta: cta_coordinates(i, l.grid),
-            grid: l.grid,
-            block: l.block,
-            warps_per_cta: l.block.iter().product::<u32>().div_ceil(32),
-        };
+        let env = launch.cta(i, std::mem::take(&mut cta.shared));
         let counters = if l.sample.observes(i) {
             let warps = std::mem::take(&mut cta.warps);
             let mut stepper = CtaStepper::new(env, warps, l.cta_budget, jit.clone());
