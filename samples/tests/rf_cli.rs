@@ -2,32 +2,13 @@
 //! baseline), the SVG, identical results on one and two threads, an unknown technique refused
 //! naming its configuration key, and a failing run reported in its row with a failing exit.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 const SAMPLES: [&str; 3] = ["saxpy", "rodinia/nn", "rodinia/gaussian"];
 
-/// A fresh directory under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("warpsim-rf-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod common;
+use common::TempDir;
 
 /// Runs `warpsim rf ARGS...` from the repository root.
 fn rf(args: &[&str]) -> Output {

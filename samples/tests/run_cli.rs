@@ -2,8 +2,10 @@
 //! `--stats-json` files, host time and simulation speed appear only with `--host-times` in a
 //! section of their own, and options that cannot apply are refused rather than ignored.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
+
+mod common;
+use common::TempDir;
 
 fn warpsim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warpsim"))
@@ -12,21 +14,9 @@ fn warpsim(args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// A path for this test's file `name` under the system temp dir.
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("warpsim-run-cli-{}-{name}", std::process::id()))
-}
-
 /// Runs SAXPY at the small size under the timing model, writing its statistics to `path`.
-fn run_saxpy(path: &PathBuf, extra: &[&str]) -> String {
-    let mut args = vec![
-        "run",
-        "saxpy",
-        "--size",
-        "small",
-        "--stats-json",
-        path.to_str().unwrap(),
-    ];
+fn run_saxpy(path: &str, extra: &[&str]) -> String {
+    let mut args = vec!["run", "saxpy", "--size", "small", "--stats-json", path];
     args.extend_from_slice(extra);
     let out = warpsim(&args);
     assert!(
@@ -34,24 +24,22 @@ fn run_saxpy(path: &PathBuf, extra: &[&str]) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = std::fs::read_to_string(path).unwrap();
-    let _ = std::fs::remove_file(path);
-    text
+    std::fs::read_to_string(path).unwrap()
 }
 
 #[test]
 fn two_runs_write_byte_identical_statistics() {
-    let (a, b) = (temp("a.json"), temp("b.json"));
-    let first = run_saxpy(&a, &[]);
-    assert_eq!(first, run_saxpy(&b, &[]));
+    let dir = TempDir::new("identical");
+    let first = run_saxpy(&dir.path("a.json"), &[]);
+    assert_eq!(first, run_saxpy(&dir.path("b.json"), &[]));
     assert!(first.contains("\"gpu_sim_cycle\""));
     assert!(!first.contains("wall_seconds"), "host time left out");
 }
 
 #[test]
 fn host_times_come_in_their_own_section_on_request() {
-    let path = temp("host.json");
-    let text = run_saxpy(&path, &["--host-times"]);
+    let dir = TempDir::new("host");
+    let text = run_saxpy(&dir.path("host.json"), &["--host-times"]);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let sample = &v[0];
     assert!(sample["host"]["wall_seconds"].as_f64().unwrap() > 0.0);
@@ -76,18 +64,16 @@ fn options_that_cannot_apply_are_refused() {
         &["run", "saxpy", "--functional", "--threads", "0"],
         "invalid value '0' for '--threads <THREADS>': must be at least 1",
     );
-    let stats = temp("functional.json");
+    let dir = TempDir::new("refused");
+    let stats = dir.path("functional.json");
     refused(
-        &[
-            "run",
-            "saxpy",
-            "--functional",
-            "--stats-json",
-            stats.to_str().unwrap(),
-        ],
+        &["run", "saxpy", "--functional", "--stats-json", &stats],
         "'--functional' cannot be used with '--stats-json <FILE>'",
     );
-    assert!(!stats.exists(), "no statistics file claimed");
+    assert!(
+        !std::path::Path::new(&stats).exists(),
+        "no statistics file claimed"
+    );
     refused(
         &["run", "saxpy", "--functional", "--dump-config"],
         "'--functional' cannot be used with '--dump-config'",
