@@ -1,6 +1,7 @@
 //! Function signatures and bodies: scopes, register declarations, labels and basic blocks.
 
 use super::decode::{Decoded, decode};
+use super::limits::{self, Area, Layout};
 use super::mods::Mods;
 use super::shape::{Slot, Slots};
 use super::vars::{self, DeclType};
@@ -29,8 +30,9 @@ pub(super) enum LocalName {
 #[derive(Default)]
 struct Scope<'a> {
     names: HashMap<&'a str, LocalName>,
-    /// (prefix, first register, count).
-    ranges: Vec<(&'a str, VReg, u32)>,
+    /// Prefix → (first register, count). A prefix has one range per scope, so a lookup costs
+    /// the same however many ranges a scope declares.
+    ranges: HashMap<&'a str, (VReg, u32)>,
 }
 
 impl Scope<'_> {
@@ -44,18 +46,29 @@ impl Scope<'_> {
             return None;
         }
         let index: u32 = digits.parse().ok()?;
-        self.ranges
-            .iter()
-            .rev()
-            .find(|(p, _, count)| *p == prefix && index < *count)
-            .map(|(_, first, _)| LocalName::Reg(VReg(first.0 + index)))
+        let &(first, count) = self.ranges.get(prefix)?;
+        (index < count).then_some(LocalName::Reg(VReg(first.0 + index)))
     }
 }
 
 /// The signature of a function: everything but registers and blocks.
+///
+/// Refuses more than [`limits::MAX_PARAMS`] parameters or return values before building any,
+/// and parameters beyond the kernel parameter space or a device function's local frame.
 pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Function> {
     let param_list = |decls: &[ast::VarDecl]| -> Result<Vec<isa::Variable>> {
-        let mut out = Vec::new();
+        // Each parameter declaration has exactly one name (the grammar builds them so).
+        if let Some(extra) = decls.iter().flat_map(|d| &d.names).nth(limits::MAX_PARAMS) {
+            return Err(Diagnostic::semantic(
+                extra.name.span,
+                format!(
+                    "too many parameters: `{}` has more than {}",
+                    f.name.value,
+                    limits::MAX_PARAMS
+                ),
+            ));
+        }
+        let mut out = Vec::with_capacity(decls.len());
         for decl in decls {
             let dt = vars::decl_type(decl)?;
             if dt.space != StateSpace::Param {
@@ -84,6 +97,7 @@ pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Functi
             "a kernel cannot return values",
         ));
     }
+    signature_layout(f, &params, &rets)?;
     let mut tuning = Tuning::default();
     for d in &f.directives {
         let dims = || -> Result<[u32; 3]> {
@@ -145,6 +159,30 @@ pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Functi
     })
 }
 
+/// Lays out the parameters of `f` (built from its declarations, in order) as the emulator does:
+/// a kernel's in its parameter space, a device function's and its return values in its local
+/// frame, which its `.local` and `.param` variables then extend. Returns that layout.
+fn signature_layout(
+    f: &ast::Function,
+    params: &[isa::Variable],
+    rets: &[isa::Variable],
+) -> Result<Layout> {
+    let spans = f.params.iter().chain(&f.rets).flat_map(|d| &d.names);
+    let vars = params.iter().chain(rets);
+    let mut frame = Layout::new(Area::LocalFrame);
+    if f.kind == ast::FuncKind::Entry {
+        let mut space = Layout::new(Area::KernelParams);
+        for (v, name) in vars.zip(spans) {
+            space.place(f.name.value, v, name.name.span)?;
+        }
+    } else {
+        for (v, name) in vars.zip(spans) {
+            frame.place(f.name.value, v, name.name.span)?;
+        }
+    }
+    Ok(frame)
+}
+
 /// State while lowering one function body.
 pub(super) struct FnLowerer<'a, 'm> {
     pub(super) module: &'m ModuleScope<'a>,
@@ -157,29 +195,43 @@ pub(super) struct FnLowerer<'a, 'm> {
     /// Whether the current last block may still receive instructions.
     open: bool,
     diags: Vec<Diagnostic>,
+    /// The local frame so far: a device function's parameters, then `.local` and `.param`
+    /// variables as they are declared.
+    frame: Layout,
+    /// Registers declared by the functions lowered before this one.
+    module_regs: usize,
 }
 
-/// Lowers the body of function `id` (whose signature is already in `isa_module`).
+/// Lowers the body of function `id` (whose signature is already in `isa_module`);
+/// `module_regs` registers are declared by the functions lowered before it.
 pub(crate) fn lower_body<'a>(
     module: &ModuleScope<'a>,
     isa_module: &isa::Module,
     id: FuncId,
     f: &ast::Function<'a>,
     stmts: &[Statement<'a>],
+    module_regs: usize,
 ) -> std::result::Result<Function, Vec<Diagnostic>> {
     let mut func = isa_module.function(id).clone();
+    // `signature` accepted this layout already; it is recomputed for the frame's end.
+    let frame = signature_layout(f, &func.params, &func.rets).map_err(|d| vec![d])?;
     let mut params = Scope::default();
-    for i in 0..func.params.len() {
-        params.names.insert(
-            param_name(f, i, false),
-            LocalName::Var(SymbolRef::Param(i as u32)),
-        );
+    // Parameter `i` of the signature is the `i`-th declared name, in order.
+    let names = |decls: &[ast::VarDecl<'a>]| -> Vec<&'a str> {
+        decls
+            .iter()
+            .flat_map(|d| d.names.iter().map(|n| n.name.value))
+            .collect()
+    };
+    for (i, name) in names(&f.params).into_iter().enumerate() {
+        params
+            .names
+            .insert(name, LocalName::Var(SymbolRef::Param(i as u32)));
     }
-    for i in 0..func.rets.len() {
-        params.names.insert(
-            param_name(f, i, true),
-            LocalName::Var(SymbolRef::Ret(i as u32)),
-        );
+    for (i, name) in names(&f.rets).into_iter().enumerate() {
+        params
+            .names
+            .insert(name, LocalName::Var(SymbolRef::Ret(i as u32)));
     }
     func.blocks.clear();
     let mut l = FnLowerer {
@@ -191,6 +243,8 @@ pub(crate) fn lower_body<'a>(
         fixups: Vec::new(),
         open: false,
         diags: Vec::new(),
+        frame,
+        module_regs,
     };
     l.collect_labels(stmts);
     l.statements(stmts);
@@ -209,16 +263,6 @@ fn inst_span(inst: &ast::Instruction) -> Span {
         start: start.start,
         end: inst.span.end.max(start.end),
     }
-}
-
-/// The source name of parameter `i` (borrowed from the AST so scopes can hold `&'a str`).
-fn param_name<'a>(f: &ast::Function<'a>, i: usize, ret: bool) -> &'a str {
-    let decls = if ret { &f.rets } else { &f.params };
-    decls
-        .iter()
-        .flat_map(|d| d.names.iter())
-        .nth(i)
-        .map_or("", |n| n.name.value)
 }
 
 impl<'a> FnLowerer<'a, '_> {
@@ -413,6 +457,10 @@ impl<'a> FnLowerer<'a, '_> {
         }
         for name in &decl.names {
             let v = vars::variable(decl, &dt, name, self.module, self.module.loc(name.span))?;
+            // Shared variables live in the CTA's shared memory, everything else in the frame.
+            if !matches!(v.space, StateSpace::Shared | StateSpace::SharedCluster) {
+                self.frame.place(&self.func.name, &v, name.name.span)?;
+            }
             let id = LocalId(self.func.locals.len() as u32);
             self.func.locals.push(v);
             self.insert_name(name.name, LocalName::Var(SymbolRef::Local(id)))?;
@@ -435,31 +483,73 @@ impl<'a> FnLowerer<'a, '_> {
                 if dt.vec != 1 {
                     return Err(Diagnostic::unsupported(name.span, "vector register ranges"));
                 }
-                let first = VReg(self.func.regs.len() as u32);
-                for i in 0..count.value {
-                    self.add_reg(format!("{}{i}", name.name.value), dt.ty);
+                if count.value > limits::MAX_REG_RANGE {
+                    return Err(Diagnostic::semantic(
+                        count.span,
+                        format!(
+                            "too many registers: `{}<{}>` declares {}, at most {} per declaration",
+                            name.name.value,
+                            count.value,
+                            count.value,
+                            limits::MAX_REG_RANGE
+                        ),
+                    ));
                 }
-                let scope = self
-                    .scopes
-                    .last_mut()
-                    .expect("at least the parameter scope");
-                if scope.ranges.iter().any(|(p, ..)| *p == name.name.value) {
+                let scope = self.scopes.last().expect("at least the parameter scope");
+                if scope.ranges.contains_key(name.name.value) {
                     return Err(Diagnostic::semantic(
                         name.name.span,
                         format!("duplicate declaration of `{}<>`", name.name.value),
                     ));
                 }
-                scope.ranges.push((name.name.value, first, count.value));
+                self.reserve_regs(count.value as usize, name.name.span)?;
+                let first = VReg(self.func.regs.len() as u32);
+                for i in 0..count.value {
+                    self.add_reg(format!("{}{i}", name.name.value), dt.ty);
+                }
+                self.scopes
+                    .last_mut()
+                    .expect("at least the parameter scope")
+                    .ranges
+                    .insert(name.name.value, (first, count.value));
             } else if dt.vec > 1 {
+                self.reserve_regs(dt.vec as usize, name.name.span)?;
                 let first = VReg(self.func.regs.len() as u32);
                 for c in ["x", "y", "z", "w"].iter().take(dt.vec as usize) {
                     self.add_reg(format!("{}.{c}", name.name.value), dt.ty);
                 }
                 self.insert_name(name.name, LocalName::VecReg { first, n: dt.vec })?;
             } else {
+                self.reserve_regs(1, name.name.span)?;
                 let r = self.add_reg(name.name.value.to_string(), dt.ty);
                 self.insert_name(name.name, LocalName::Reg(r))?;
             }
+        }
+        Ok(())
+    }
+
+    /// Checks that `n` more registers, declared at `span`, keep the function within
+    /// [`limits::MAX_FUNCTION_REGS`] and the module within [`limits::MAX_MODULE_REGS`].
+    fn reserve_regs(&self, n: usize, span: Span) -> Result<()> {
+        let func = self.func.regs.len() + n;
+        if func > limits::MAX_FUNCTION_REGS {
+            return Err(Diagnostic::semantic(
+                span,
+                format!(
+                    "too many registers: `{}` declares more than {}",
+                    self.func.name,
+                    limits::MAX_FUNCTION_REGS
+                ),
+            ));
+        }
+        if self.module_regs + func > limits::MAX_MODULE_REGS {
+            return Err(Diagnostic::semantic(
+                span,
+                format!(
+                    "too many registers: the module declares more than {}",
+                    limits::MAX_MODULE_REGS
+                ),
+            ));
         }
         Ok(())
     }

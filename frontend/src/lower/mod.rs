@@ -7,6 +7,7 @@
 
 mod body;
 mod decode;
+pub mod limits;
 mod mods;
 mod operand;
 mod shape;
@@ -133,13 +134,17 @@ pub fn lower(
     }
 
     // Pass 3: function bodies.
+    let mut module_regs = 0;
     for (i, f) in bodies.iter().enumerate() {
         if let Some(f) = f
             && let Some(stmts) = &f.body
         {
             let id = FuncId(i as u32);
-            match body::lower_body(&scope, &out, id, f, stmts) {
-                Ok(lowered) => out.functions[i] = lowered,
+            match body::lower_body(&scope, &out, id, f, stmts, module_regs) {
+                Ok(lowered) => {
+                    module_regs += lowered.regs.len();
+                    out.functions[i] = lowered;
+                }
                 Err(mut d) => diags.append(&mut d),
             }
         }

@@ -120,7 +120,7 @@ pub(crate) fn variable(
                         "too many initializers for a scalar",
                     ));
                 }
-                Some(n) if values.len() as u64 > n * per_elem => {
+                Some(n) if values.len() as u64 > n.saturating_mul(per_elem) => {
                     return Err(Diagnostic::semantic(
                         init_span(init),
                         format!(
@@ -144,13 +144,12 @@ pub(crate) fn variable(
             "array of unknown size must be `.extern` or initialized",
         ));
     }
-    if count
-        .unwrap_or(1)
-        .checked_mul(elem_bytes)
-        .is_none_or(|b| b > 1 << 40)
-    {
-        return Err(Diagnostic::semantic(name.span, "variable is too large"));
-    }
+    super::limits::variable_size(
+        dt.space,
+        name.name.value,
+        count.unwrap_or(1).checked_mul(elem_bytes),
+        name.span,
+    )?;
     Ok(Variable {
         name: name.name.value.to_string(),
         space: dt.space,
