@@ -5,8 +5,13 @@ use std::fmt;
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FaultKind {
-    /// An access outside every live allocation (or outside shared/local memory).
-    IllegalAddress { space: &'static str, address: u64 },
+    /// An access outside every live allocation (or outside shared/local memory); `detail`
+    /// says where it lies (the nearest allocation, or the window's size), empty if unknown.
+    IllegalAddress {
+        space: &'static str,
+        address: u64,
+        detail: String,
+    },
     /// An access not aligned to its size (vector accesses: to the whole vector's size).
     MisalignedAddress { space: &'static str, address: u64 },
     /// Every live warp of a CTA waits at a barrier that can no longer complete.
@@ -24,8 +29,16 @@ pub enum FaultKind {
 impl fmt::Display for FaultKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FaultKind::IllegalAddress { space, address } => {
-                write!(f, "illegal {space} address {address:#x}")
+            FaultKind::IllegalAddress {
+                space,
+                address,
+                detail,
+            } => {
+                write!(f, "illegal {space} address {address:#x}")?;
+                if !detail.is_empty() {
+                    write!(f, " ({detail})")?;
+                }
+                Ok(())
             }
             FaultKind::MisalignedAddress { space, address } => {
                 write!(f, "misaligned {space} address {address:#x}")

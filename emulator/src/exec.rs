@@ -215,16 +215,31 @@ impl CtaEnv<'_> {
     }
 }
 
-fn global_fault(e: MemFault) -> FaultKind {
+pub(crate) fn global_fault(e: MemFault) -> FaultKind {
     match e {
-        MemFault::Illegal(address) => FaultKind::IllegalAddress {
+        MemFault::Illegal { address, detail } => FaultKind::IllegalAddress {
             space: "global",
             address,
+            detail,
         },
         MemFault::Misaligned(address) => FaultKind::MisalignedAddress {
             space: "global",
             address,
         },
+    }
+}
+
+/// An access of `size` bytes at offset `off` outside a `len`-byte shared or local window.
+pub(crate) fn window_fault(space: &'static str, off: u64, size: u32, len: usize) -> FaultKind {
+    let window = match space {
+        "shared" => "the CTA's",
+        "local" => "the thread's",
+        _ => "the kernel's",
+    };
+    FaultKind::IllegalAddress {
+        space,
+        address: off,
+        detail: format!("{size}-byte access at offset {off} of {window} {len}-byte {space} space"),
     }
 }
 
@@ -239,10 +254,7 @@ fn read_bytes(buf: &[u8], off: u64, size: u32, space: &'static str) -> Result<u6
         .checked_add(u64::from(size))
         .filter(|e| *e <= buf.len() as u64);
     let Some(end) = end else {
-        return Err(FaultKind::IllegalAddress {
-            space,
-            address: off,
-        });
+        return Err(window_fault(space, off, size, buf.len()));
     };
     let mut b = [0u8; 8];
     b[..size as usize].copy_from_slice(&buf[off as usize..end as usize]);
@@ -266,10 +278,7 @@ fn write_bytes(
         .checked_add(u64::from(size))
         .filter(|e| *e <= buf.len() as u64);
     let Some(end) = end else {
-        return Err(FaultKind::IllegalAddress {
-            space,
-            address: off,
-        });
+        return Err(window_fault(space, off, size, buf.len()));
     };
     buf[off as usize..end as usize].copy_from_slice(&value.to_le_bytes()[..size as usize]);
     Ok(())

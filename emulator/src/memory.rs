@@ -2,20 +2,29 @@
 //!
 //! Global memory is one anonymous `memmap2` mapping: the host kernel commits pages only when
 //! they are touched, so a large, sparsely used device costs nothing up front. Device addresses
-//! start at [`GLOBAL_BASE`]; allocations are 256-byte aligned (as `cudaMalloc`'s are) and every
-//! access is checked against the live allocations, so an out-of-bounds access is reported
-//! instead of silently reading a neighbour.
+//! start at [`GLOBAL_BASE`]; allocations are 256-byte aligned (as `cudaMalloc`'s are).
+//!
+//! Every access is checked exactly, as compute-sanitizer's memcheck does: the bytes touched must
+//! lie inside one live allocation's *requested* size (the padding up to the next 256 bytes is
+//! outside), and a fault names the nearest allocation and how far the access is from it. Each
+//! allocation is followed by an unmapped guard gap as large as the allocation itself, so an
+//! access running past the end of a buffer by up to its own size (or before the start of the
+//! next one by up to the previous buffer's size) can never land in a neighbour — the silent
+//! corruption that adjacent allocations would allow. Addresses further away are checked like
+//! any other: they fault unless they fall inside some live allocation (pointer provenance is not
+//! tracked, as it is not by compute-sanitizer). Freed memory faults until it is handed out
+//! again, and the fault names the freed allocation (use after free).
 //!
 //! The generic address space holds three disjoint ranges, as on real GPUs:
 //!
 //! ```text
 //! SHARED_WINDOW .. +WINDOW_SIZE   the CTA's shared memory (offset = address - SHARED_WINDOW)
 //! LOCAL_WINDOW  .. +WINDOW_SIZE   the thread's local memory (offset = address - LOCAL_WINDOW)
-//! GLOBAL_BASE   .. +capacity      global memory (`.const` variables live here too)
+//! GLOBAL_BASE   .. +span          global memory (`.const` variables live here too)
 //! ```
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, RwLock};
 
 /// First device address of global memory.
@@ -26,7 +35,7 @@ pub const SHARED_WINDOW: u64 = 0x6000_0000_0000;
 pub const LOCAL_WINDOW: u64 = 0x6100_0000_0000;
 /// Size of each window.
 pub const WINDOW_SIZE: u64 = 1 << 32;
-/// Alignment of every allocation, as CUDA guarantees.
+/// Alignment of every allocation, as CUDA guarantees; also the granule of the validity table.
 pub const ALLOC_ALIGN: u64 = 256;
 
 /// Where a generic address points.
@@ -49,44 +58,113 @@ pub fn classify_generic(addr: u64) -> GenericTarget {
 }
 
 /// Why a global-memory access failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
-    #[error("illegal address {0:#x}")]
-    Illegal(u64),
+    /// The access touches bytes outside every live allocation; `detail` says where it is
+    /// relative to the nearest allocation (empty when there is none).
+    #[error("illegal address {address:#x}{}", detail_suffix(detail))]
+    Illegal { address: u64, detail: String },
     #[error("misaligned address {0:#x}")]
     Misaligned(u64),
+}
+
+fn detail_suffix(detail: &str) -> String {
+    if detail.is_empty() {
+        String::new()
+    } else {
+        format!(" ({detail})")
+    }
 }
 
 /// Why an allocation failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AllocError {
-    #[error("out of device memory: {requested} bytes requested, {free} of {capacity} free")]
+    #[error(
+        "out of device memory: {requested} bytes requested, {free} of {capacity} bytes free{}",
+        if *fragmented { " (but no free range is large enough: fragmentation)" } else { "" }
+    )]
     OutOfMemory {
         requested: u64,
         free: u64,
         capacity: u64,
+        fragmented: bool,
     },
     #[error("invalid device pointer {0:#x} (not the start of a live allocation)")]
     InvalidPointer(u64),
 }
 
-/// Device global memory: a lazily committed mapping plus the table of live allocations.
+/// One allocation, as faults describe it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allocation {
+    /// Its first address.
+    pub start: u64,
+    /// The bytes requested (accesses beyond them fault, though the range is 256-byte padded).
+    pub size: u64,
+    /// Its sequence number on this device, from 0.
+    pub id: u64,
+    /// What it holds, when the allocator's caller said (a module variable's name, a
+    /// `run-ptx` argument).
+    pub label: Option<String>,
+    /// The bytes it holds in the address space: `size` padded to the alignment, then its guard
+    /// gap.
+    footprint: u64,
+}
+
+impl Allocation {
+    /// One past its last valid address.
+    pub fn end(&self) -> u64 {
+        self.start + self.size
+    }
+
+    fn describe(&self) -> String {
+        let label = self
+            .label
+            .as_ref()
+            .map(|l| format!(" `{l}`"))
+            .unwrap_or_default();
+        format!(
+            "allocation #{}{label} of {} bytes at {:#x}",
+            self.id, self.size, self.start
+        )
+    }
+}
+
+/// Allocated memory's bookkeeping, behind one lock.
+struct Allocator {
+    /// Free ranges of the address space (start → length), coalesced on free.
+    free: BTreeMap<u64, u64>,
+    /// The first address never handed out: memory above it is still untouched zero pages.
+    fresh_from: u64,
+    /// Bytes of device memory in use (requested sizes padded to the alignment; guards are free).
+    used: u64,
+    next_id: u64,
+    /// Recently freed allocations, by start, to name them in a use-after-free fault; entries
+    /// overlapping a new allocation are dropped, and at most `FREED_HISTORY` are kept.
+    freed: BTreeMap<u64, Allocation>,
+}
+
+/// How many freed allocations a use-after-free report can still name.
+const FREED_HISTORY: usize = 4096;
+
+/// Device global memory: a lazily committed mapping, the table of live allocations, and a
+/// per-granule validity table for the hot path of the checks.
 pub struct GlobalMemory {
-    /// The mapping; written through raw pointers by many host threads at once (one per CTA),
-    /// like device memory. Kernels that race on an address get an unspecified value, as on a GPU.
+    /// The mapping of the whole address space (twice the capacity, for the guard gaps); written
+    /// through raw pointers by many host threads at once (one per CTA), like device memory.
+    /// Kernels that race on an address get an unspecified value, as on a GPU.
     map: memmap2::MmapMut,
     base_ptr: *mut u8,
-    /// Live allocations: start → size.
-    live: RwLock<BTreeMap<u64, u64>>,
-    /// One bit per 256-byte granule, set while the granule belongs to a live allocation.
-    /// Allocations are granule-aligned and granule-sized, so a naturally aligned access of at
-    /// most 16 bytes (which never crosses a granule) lies inside one live allocation exactly
-    /// when its granule's bit is set: one load and a bit test, for the hot path of compiled
-    /// code and of the interpreter alike.
-    granules: Vec<AtomicU64>,
-    /// Free ranges (start → size, coalesced on free) and the first address never handed out:
-    /// memory above it is still the mapping's untouched zero pages.
-    free: Mutex<(BTreeMap<u64, u64>, u64)>,
+    /// Bytes of device memory allocations may use.
+    capacity: u64,
+    /// Live allocations by start.
+    live: RwLock<BTreeMap<u64, Allocation>>,
+    /// One `u16` per 256-byte granule of the address space: how many bytes from the granule's
+    /// start belong to a live allocation (0: none, 256: all). Allocations start on a granule,
+    /// so a naturally aligned access of at most 16 bytes (which never crosses a granule) is
+    /// valid exactly when `offset in granule + size <= valid[granule]`: one load and a compare,
+    /// for compiled code and the interpreter alike. Its own lazily committed mapping.
+    valid: memmap2::MmapMut,
+    allocator: Mutex<Allocator>,
 }
 
 // SAFETY: the raw pointer refers to `map`, which lives as long as `self`; concurrent access
@@ -95,22 +173,40 @@ unsafe impl Send for GlobalMemory {}
 unsafe impl Sync for GlobalMemory {}
 
 impl GlobalMemory {
-    /// Reserves `capacity` bytes of device memory (rounded up to the allocation alignment).
+    /// A device with `capacity` bytes of memory (rounded up to the allocation alignment).
+    ///
+    /// Reserves twice that much address space (allocations plus their guard gaps); nothing is
+    /// committed until touched, and the reservation does not count against swap.
     pub fn new(capacity: u64) -> std::io::Result<GlobalMemory> {
         let capacity = capacity.max(ALLOC_ALIGN).next_multiple_of(ALLOC_ALIGN);
-        let len =
-            usize::try_from(capacity).map_err(|_| std::io::Error::other("capacity too large"))?;
-        let mut map = memmap2::MmapOptions::new().len(len).map_anon()?;
+        let span = capacity
+            .checked_mul(2)
+            .filter(|s| usize::try_from(*s).is_ok())
+            .ok_or_else(|| std::io::Error::other("device memory size too large"))?;
+        let mut map = memmap2::MmapOptions::new()
+            .len(span as usize)
+            .no_reserve_swap()
+            .map_anon()?;
+        let valid = memmap2::MmapOptions::new()
+            .len((span / ALLOC_ALIGN * 2) as usize)
+            .no_reserve_swap()
+            .map_anon()?;
         let base_ptr = map.as_mut_ptr();
         let mut free = BTreeMap::new();
-        free.insert(GLOBAL_BASE, capacity);
-        let words = (capacity / ALLOC_ALIGN).div_ceil(64) as usize;
+        free.insert(GLOBAL_BASE, span);
         Ok(GlobalMemory {
             map,
             base_ptr,
+            capacity,
             live: RwLock::new(BTreeMap::new()),
-            granules: (0..words).map(|_| AtomicU64::new(0)).collect(),
-            free: Mutex::new((free, GLOBAL_BASE)),
+            valid,
+            allocator: Mutex::new(Allocator {
+                free,
+                fresh_from: GLOBAL_BASE,
+                used: 0,
+                next_id: 0,
+                freed: BTreeMap::new(),
+            }),
         })
     }
 
@@ -120,119 +216,222 @@ impl GlobalMemory {
         self.base_ptr
     }
 
-    /// Total bytes of device memory.
+    /// Bytes of device memory.
     pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Bytes of address space from [`GLOBAL_BASE`] (allocations and their guard gaps).
+    pub fn span(&self) -> u64 {
         self.map.len() as u64
     }
 
-    /// Allocates `size` bytes (at least 1), zero-filled, 256-byte aligned; first fit by address,
-    /// so the same sequence of allocations always gives the same addresses.
+    /// Bytes of device memory in use (each allocation padded to 256 bytes).
+    pub fn used(&self) -> u64 {
+        self.allocator.lock().expect("allocator lock").used
+    }
+
+    /// The validity table (see `valid`), for compiled code.
+    pub fn validity_table(&self) -> *const u16 {
+        self.valid.as_ptr().cast()
+    }
+
+    fn valid_entry(&self, granule: u64) -> &AtomicU16 {
+        // SAFETY: callers pass a granule inside the span; the table is u16-aligned (page
+        // aligned mapping) and lives as long as `self`.
+        unsafe { AtomicU16::from_ptr(self.valid.as_ptr().cast::<u16>().cast_mut().add(granule as usize)) }
+    }
+
+    /// Allocates `size` bytes (at least 1), zero-filled, 256-byte aligned, followed by a guard
+    /// gap of its own size; first fit by address, so the same sequence of allocations always
+    /// gives the same addresses. When fragmentation leaves no range for the full guard, the
+    /// guard shrinks to one granule rather than the allocation failing.
     pub fn alloc(&self, size: u64) -> Result<u64, AllocError> {
-        let size = size.max(1).next_multiple_of(ALLOC_ALIGN);
-        let mut guard = self.free.lock().expect("allocator lock");
-        let (free, fresh_from) = &mut *guard;
-        let found = free
-            .iter()
-            .find(|(_, len)| **len >= size)
-            .map(|(s, l)| (*s, *l));
-        let Some((start, len)) = found else {
-            let free_total = free.values().sum();
-            return Err(AllocError::OutOfMemory {
-                requested: size,
-                free: free_total,
-                capacity: self.capacity(),
-            });
+        let size = size.max(1);
+        let padded = size
+            .checked_next_multiple_of(ALLOC_ALIGN)
+            .unwrap_or(u64::MAX);
+        let mut guard = self.allocator.lock().expect("allocator lock");
+        let a = &mut *guard;
+        let free_bytes = self.capacity - a.used;
+        let out_of_memory = |fragmented| AllocError::OutOfMemory {
+            requested: size,
+            free: free_bytes,
+            capacity: self.capacity,
+            fragmented,
         };
-        free.remove(&start);
-        if len > size {
-            free.insert(start + size, len - size);
+        if padded > free_bytes {
+            return Err(out_of_memory(false));
+        }
+        let fits = |footprint: u64| {
+            a.free
+                .iter()
+                .find(|(_, len)| **len >= footprint)
+                .map(|(s, l)| (*s, *l, footprint))
+        };
+        let Some((start, len, footprint)) = fits(padded.saturating_mul(2))
+            .or_else(|| fits(padded + ALLOC_ALIGN))
+        else {
+            return Err(out_of_memory(true));
+        };
+        a.free.remove(&start);
+        if len > footprint {
+            a.free.insert(start + footprint, len - footprint);
         }
         // Reused memory is cleared, so every allocation reads as zero; never-used memory is
         // left alone, so that untouched pages stay uncommitted.
-        if start < *fresh_from {
-            let reused = (*fresh_from).min(start + size) - start;
+        if start < a.fresh_from {
+            let reused = a.fresh_from.min(start + padded) - start;
             // SAFETY: the range was just taken from the free list, inside the mapping.
             unsafe { std::ptr::write_bytes(self.ptr(start), 0, reused as usize) };
         }
-        *fresh_from = (*fresh_from).max(start + size);
+        a.fresh_from = a.fresh_from.max(start + padded);
+        a.used += padded;
+        let id = a.next_id;
+        a.next_id += 1;
+        let stale: Vec<u64> = a
+            .freed
+            .range(..start + footprint)
+            .filter(|(_, f)| f.start + f.footprint > start)
+            .map(|(s, _)| *s)
+            .collect();
+        for s in stale {
+            a.freed.remove(&s);
+        }
         drop(guard);
-        self.live
-            .write()
-            .expect("allocation table lock")
-            .insert(start, size);
-        self.mark(start, size, true);
+        self.set_valid(start, size);
+        self.live.write().expect("allocation table lock").insert(
+            start,
+            Allocation {
+                start,
+                size,
+                id,
+                label: None,
+                footprint,
+            },
+        );
         Ok(start)
+    }
+
+    /// Names the live allocation starting at `ptr` in fault reports (e.g. a variable's name).
+    pub fn set_label(&self, ptr: u64, label: impl Into<String>) -> Result<(), AllocError> {
+        let mut live = self.live.write().expect("allocation table lock");
+        let alloc = live.get_mut(&ptr).ok_or(AllocError::InvalidPointer(ptr))?;
+        alloc.label = Some(label.into());
+        Ok(())
     }
 
     /// Frees the allocation starting at `ptr`.
     pub fn free(&self, ptr: u64) -> Result<(), AllocError> {
-        let size = self
+        let alloc = self
             .live
             .write()
             .expect("allocation table lock")
             .remove(&ptr)
             .ok_or(AllocError::InvalidPointer(ptr))?;
-        self.mark(ptr, size, false);
-        let mut guard = self.free.lock().expect("allocator lock");
-        let free = &mut guard.0;
-        let (mut start, mut len) = (ptr, size);
-        if let Some((&next, &next_len)) = free.range(start + len..).next()
+        self.set_valid(ptr, 0);
+        let mut guard = self.allocator.lock().expect("allocator lock");
+        let a = &mut *guard;
+        a.used -= alloc.size.next_multiple_of(ALLOC_ALIGN);
+        let (mut start, mut len) = (ptr, alloc.footprint);
+        if let Some((&next, &next_len)) = a.free.range(start + len..).next()
             && next == start + len
         {
-            free.remove(&next);
+            a.free.remove(&next);
             len += next_len;
         }
-        if let Some((&prev, &prev_len)) = free.range(..start).next_back()
+        if let Some((&prev, &prev_len)) = a.free.range(..start).next_back()
             && prev + prev_len == start
         {
-            free.remove(&prev);
+            a.free.remove(&prev);
             start = prev;
             len += prev_len;
         }
-        free.insert(start, len);
+        a.free.insert(start, len);
+        if a.freed.len() >= FREED_HISTORY {
+            a.freed.pop_first();
+        }
+        a.freed.insert(ptr, alloc);
         Ok(())
     }
 
-    /// The live allocation containing `[addr, addr + len)`, as (start, size).
+    /// The live allocation containing all of `[addr, addr + len)`, as (start, requested size).
     pub fn allocation_of(&self, addr: u64, len: u64) -> Option<(u64, u64)> {
         let live = self.live.read().expect("allocation table lock");
-        let (&start, &size) = live.range(..=addr).next_back()?;
-        (addr.checked_add(len)? <= start + size).then_some((start, size))
+        let (_, a) = live.range(..=addr).next_back()?;
+        (addr.checked_add(len)? <= a.end()).then_some((a.start, a.size))
     }
 
-    /// Sets or clears the granule bits of `[start, start + size)`.
-    fn mark(&self, start: u64, size: u64, live: bool) {
-        let first = (start - GLOBAL_BASE) / ALLOC_ALIGN;
-        for g in first..first + size / ALLOC_ALIGN {
-            let (word, bit) = ((g / 64) as usize, 1u64 << (g % 64));
-            if live {
-                self.granules[word].fetch_or(bit, Ordering::Relaxed);
-            } else {
-                self.granules[word].fetch_and(!bit, Ordering::Relaxed);
+    /// Where `[addr, addr + len)` lies relative to the nearest allocation, for a fault
+    /// report: "4-byte access 0 bytes past the end of allocation #2 ...", or inside a freed one.
+    pub fn describe_access(&self, addr: u64, len: u64) -> String {
+        let freed = {
+            let a = self.allocator.lock().expect("allocator lock");
+            a.freed
+                .range(..=addr)
+                .next_back()
+                .filter(|(_, f)| addr < f.end())
+                .map(|(_, f)| f.describe())
+        };
+        let live = self.live.read().expect("allocation table lock");
+        let before = live.range(..=addr).next_back().map(|(_, a)| a);
+        let after = live.range(addr.saturating_add(1)..).next().map(|(_, a)| a);
+        let relation = if let Some(a) = before.filter(|a| addr < a.end()) {
+            format!("straddling the end of {}", a.describe())
+        } else if let Some(f) = freed {
+            format!("inside freed {f} (use after free)")
+        } else {
+            match (before, after) {
+                (Some(a), Some(b)) if b.start - addr < addr - a.end() => {
+                    format!("{} bytes before the start of {}", b.start - addr, b.describe())
+                }
+                (Some(a), _) => {
+                    format!("{} bytes past the end of {}", addr - a.end(), a.describe())
+                }
+                (None, Some(b)) => {
+                    format!("{} bytes before the start of {}", b.start - addr, b.describe())
+                }
+                (None, None) => "with no allocation live".to_string(),
             }
+        };
+        format!("{len}-byte access {relation}")
+    }
+
+    /// Sets the validity table for an allocation of `size` bytes at `start` (0: freed).
+    fn set_valid(&self, start: u64, size: u64) {
+        let first = (start - GLOBAL_BASE) / ALLOC_ALIGN;
+        let granules = if size == 0 {
+            // Freeing: clear every granule the allocation covered (found from the table).
+            (first..)
+                .take_while(|g| self.valid_entry(*g).load(Ordering::Relaxed) != 0)
+                .count() as u64
+        } else {
+            size.div_ceil(ALLOC_ALIGN)
+        };
+        for i in 0..granules {
+            let bytes = size.saturating_sub(i * ALLOC_ALIGN).min(ALLOC_ALIGN);
+            self.valid_entry(first + i)
+                .store(bytes as u16, Ordering::Relaxed);
         }
     }
 
-    /// The granule bitmap, for compiled code (see `granules`).
-    pub fn granule_bits(&self) -> *const u64 {
-        self.granules.as_ptr().cast()
-    }
-
-    fn check(&self, addr: u64, len: u64) -> Result<(), MemFault> {
+    /// Checks that `[addr, addr + len)` lies inside one live allocation's requested bytes.
+    pub(crate) fn check(&self, addr: u64, len: u64) -> Result<(), MemFault> {
         let rel = addr.wrapping_sub(GLOBAL_BASE);
-        if len <= 16 && rel < self.capacity() && (rel % ALLOC_ALIGN) + len <= ALLOC_ALIGN {
-            let g = rel / ALLOC_ALIGN;
-            let live =
-                self.granules[(g / 64) as usize].load(Ordering::Relaxed) >> (g % 64) & 1 != 0;
-            return if live {
-                Ok(())
-            } else {
-                Err(MemFault::Illegal(addr))
-            };
+        let within = rel % ALLOC_ALIGN + len;
+        let ok = if len <= 16 && rel < self.span() && within <= ALLOC_ALIGN {
+            within <= u64::from(self.valid_entry(rel / ALLOC_ALIGN).load(Ordering::Relaxed))
+        } else {
+            self.allocation_of(addr, len).is_some()
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(MemFault::Illegal {
+                address: addr,
+                detail: self.describe_access(addr, len),
+            })
         }
-        self.allocation_of(addr, len)
-            .map(|_| ())
-            .ok_or(MemFault::Illegal(addr))
     }
 
     /// Raw pointer to device address `addr`. Callers check that the bytes they touch lie in the
@@ -330,21 +529,100 @@ impl GlobalMemory {
 mod tests {
     use super::*;
 
+    fn illegal(m: &GlobalMemory, addr: u64, size: u32) -> String {
+        match m.load(addr, size) {
+            Err(MemFault::Illegal { address, detail }) if address == addr => detail,
+            other => panic!("expected an illegal access at {addr:#x}, got {other:?}"),
+        }
+    }
+
     #[test]
-    fn allocations_are_aligned_checked_and_reused() {
+    fn allocations_are_aligned_guarded_checked_and_reused() {
         let m = GlobalMemory::new(1 << 20).unwrap();
         let a = m.alloc(10).unwrap();
         let b = m.alloc(300).unwrap();
-        assert_eq!((a, b), (GLOBAL_BASE, GLOBAL_BASE + 256));
+        // `a` pads to 256 bytes and is followed by a 256-byte guard; `b` pads to 512.
+        assert_eq!((a, b), (GLOBAL_BASE, GLOBAL_BASE + 512));
         m.store(a + 8, 2, 0xbeef).unwrap();
         assert_eq!(m.load(a + 8, 2).unwrap(), 0xbeef);
         assert_eq!(m.load(a + 1, 4), Err(MemFault::Misaligned(a + 1)));
-        assert_eq!(m.load(b + 512, 4), Err(MemFault::Illegal(b + 512)));
+        assert_eq!(m.used(), 256 + 512);
         m.free(a).unwrap();
         assert_eq!(m.free(a), Err(AllocError::InvalidPointer(a)));
-        assert_eq!(m.load(a, 4), Err(MemFault::Illegal(a)));
         assert_eq!(m.alloc(16).unwrap(), a, "first fit reuses the freed range");
         assert_eq!(m.load(a + 8, 2).unwrap(), 0, "reused memory is cleared");
+    }
+
+    #[test]
+    fn every_byte_past_the_requested_size_faults_and_names_the_allocation() {
+        let m = GlobalMemory::new(1 << 20).unwrap();
+        let a = m.alloc(10).unwrap();
+        let b = m.alloc(400).unwrap();
+        m.set_label(b, "b").unwrap();
+        assert_eq!(m.load(a + 8, 2).unwrap(), 0);
+        assert_eq!(
+            illegal(&m, a + 8, 4),
+            format!("4-byte access straddling the end of allocation #0 of 10 bytes at {a:#x}")
+        );
+        assert_eq!(
+            illegal(&m, a + 12, 4),
+            format!("4-byte access 2 bytes past the end of allocation #0 of 10 bytes at {a:#x}")
+        );
+        // One past `b`'s last element, and far into its guard: never the next allocation.
+        let c = m.alloc(4).unwrap();
+        assert!(c >= b + 800, "the guard after `b` is as large as `b`");
+        assert_eq!(
+            illegal(&m, b + 400, 4),
+            format!("4-byte access 0 bytes past the end of allocation #1 `b` of 400 bytes at {b:#x}")
+        );
+        assert_eq!(
+            illegal(&m, c - 8, 8),
+            format!("8-byte access 8 bytes before the start of allocation #2 of 4 bytes at {c:#x}")
+        );
+        // Host copies are exact too.
+        assert!(m.read(b, &mut [0u8; 401]).is_err());
+        m.read(b, &mut [0u8; 400]).unwrap();
+        assert_eq!(
+            m.describe_access(GLOBAL_BASE - 64, 4),
+            format!("4-byte access 64 bytes before the start of allocation #0 of 10 bytes at {a:#x}")
+        );
+    }
+
+    #[test]
+    fn a_freed_allocation_is_named_by_a_use_after_free() {
+        let m = GlobalMemory::new(1 << 20).unwrap();
+        let a = m.alloc(64).unwrap();
+        m.set_label(a, "x").unwrap();
+        m.free(a).unwrap();
+        assert_eq!(
+            illegal(&m, a + 4, 4),
+            format!(
+                "4-byte access inside freed allocation #0 `x` of 64 bytes at {a:#x} (use after free)"
+            )
+        );
+        let empty = GlobalMemory::new(1 << 16).unwrap();
+        assert_eq!(
+            illegal(&empty, GLOBAL_BASE, 4),
+            "4-byte access with no allocation live"
+        );
+    }
+
+    #[test]
+    fn allocation_is_limited_by_capacity_not_by_the_guards() {
+        let m = GlobalMemory::new(4096).unwrap();
+        let a = m.alloc(2048).unwrap();
+        let b = m.alloc(2048).unwrap();
+        assert!(matches!(
+            m.alloc(1),
+            Err(AllocError::OutOfMemory {
+                fragmented: false,
+                ..
+            })
+        ));
+        m.free(a).unwrap();
+        m.free(b).unwrap();
+        assert_eq!(m.used(), 0);
+        assert_eq!(m.alloc(4096).unwrap(), GLOBAL_BASE);
     }
 
     #[test]
@@ -362,5 +640,9 @@ mod tests {
         let m = GlobalMemory::new(1024).unwrap();
         m.alloc(1024).unwrap();
         assert!(matches!(m.alloc(1), Err(AllocError::OutOfMemory { .. })));
+        assert!(matches!(
+            m.alloc(u64::MAX),
+            Err(AllocError::OutOfMemory { .. })
+        ));
     }
 }

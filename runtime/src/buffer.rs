@@ -66,6 +66,13 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         })
     }
 
+    /// Names the buffer in fault reports ("4-byte access 0 bytes past the end of allocation #1
+    /// `x` ..."), like compute-sanitizer naming an allocation site.
+    pub fn set_label(&self, label: impl Into<String>) {
+        // The buffer owns a live allocation, so its pointer is always valid.
+        let _ = self.mem.set_label(self.ptr, label);
+    }
+
     /// The device address (what a kernel receives as a pointer argument).
     pub fn device_ptr(&self) -> u64 {
         self.ptr

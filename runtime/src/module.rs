@@ -81,7 +81,11 @@ impl Module {
         let mut addrs = Vec::with_capacity(module.globals.len());
         for v in &module.globals {
             addrs.push(match v.space {
-                StateSpace::Global | StateSpace::Const => Some(mem.alloc(v.size_bytes().max(1))?),
+                StateSpace::Global | StateSpace::Const => {
+                    let addr = mem.alloc(v.size_bytes().max(1))?;
+                    mem.set_label(addr, format!("{} variable {}", v.space, v.name))?;
+                    Some(addr)
+                }
                 _ => None,
             });
         }

@@ -61,11 +61,40 @@ $L_skip:
 $L_top:
     bra.uni $L_top;
 }
+
+// out[tid] = in[tid]: a too-short `in` is read past its end.
+.visible .entry copy_tid(.param .u64 out, .param .u64 in)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u64 %rd2, [in];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    ld.global.u32 %r2, [%rd4];
+    add.s64 %rd5, %rd1, %rd3;
+    st.global.u32 [%rd5], %r2;
+    ret;
+}
+
+// Shared memory of 64 words, indexed by tid: a block of more than 64 threads overruns it.
+.visible .entry shared_tid()
+{
+    .shared .align 4 .b32 words[64];
+    .reg .b32 %r<4>;
+    mov.u32 %r1, %tid.x;
+    shl.b32 %r2, %r1, 2;
+    mov.u32 %r3, words;
+    add.u32 %r3, %r3, %r2;
+    st.shared.u32 [%r3], %r1;
+    ret;
+}
 "#;
 
 /// A functional device and one with the timing model: every fault must be reported the same
 /// way by both, and both must stay usable afterwards.
-fn devices() -> [Device; 2] {
+fn devices() -> [Device; 3] {
     let config = DeviceConfig {
         cta_budget: 100_000,
         host_threads: 2,
@@ -75,8 +104,13 @@ fn devices() -> [Device; 2] {
         timing: Some(timing::GpuConfig::preset("gtx480")),
         ..config.clone()
     };
+    let interpreted = DeviceConfig {
+        engine: emulator::launch::Engine::Interpreter,
+        ..config.clone()
+    };
     [
         Device::new(config).expect("device"),
+        Device::new(interpreted).expect("interpreted device"),
         Device::new(timed).expect("timed device"),
     ]
 }
@@ -113,8 +147,9 @@ fn out_of_bounds_global_store() {
         assert_eq!(
             err.to_string(),
             format!(
-                "illegal global address {:#x} in kernel `store_tid`, CTA (0,0,0), thread (64,0,0), pc 4, PTX line 15: `st.global.u32 [%rd3], %r1;`",
-                out.device_ptr() + 256
+                "illegal global address {:#x} (4-byte access 0 bytes past the end of allocation #1 of 256 bytes at {:#x}) in kernel `store_tid`, CTA (0,0,0), thread (64,0,0), pc 4, PTX line 15: `st.global.u32 [%rd3], %r1;`",
+                out.device_ptr() + 256,
+                out.device_ptr()
             )
         );
         assert_eq!(
@@ -123,6 +158,106 @@ fn out_of_bounds_global_store() {
             "other allocations are intact"
         );
         still_works(&dev, &m);
+    }
+}
+
+/// A store running past the end of one buffer faults instead of landing in the buffer
+/// allocated right after it, which keeps its contents.
+#[test]
+fn a_store_past_the_end_never_reaches_the_next_allocation() {
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let out = dev.alloc::<u32>(60).unwrap();
+        out.set_label("out");
+        let next = dev.alloc_from(&[7u32; 64]).unwrap();
+        let err = dev
+            .launch(&m.kernel("store_tid").unwrap(), 1, 64, 0, &[(&out).into()])
+            .unwrap_err();
+        let Error::IllegalAddress(f) = &err else {
+            panic!("expected an illegal address, got {err}")
+        };
+        assert_eq!(f.thread, [60, 0, 0], "the first lane past the 240 requested bytes");
+        assert!(
+            err.to_string().contains(&format!(
+                "illegal global address {:#x} (4-byte access 0 bytes past the end of allocation #0 `out` of 240 bytes at {:#x})",
+                out.device_ptr() + 240,
+                out.device_ptr()
+            )),
+            "{err}"
+        );
+        assert_eq!(next.to_host().unwrap(), vec![7; 64], "the neighbour is intact");
+        still_works(&dev, &m);
+    }
+}
+
+/// A too-short input buffer is not silently completed with its neighbour's data.
+#[test]
+fn a_load_past_the_end_of_a_short_input_faults() {
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let input = dev.alloc_from(&[1u32; 3]).unwrap();
+        let _next = dev.alloc_from(&[9u32; 64]).unwrap();
+        let out = dev.alloc::<u32>(32).unwrap();
+        let err = dev
+            .launch(
+                &m.kernel("copy_tid").unwrap(),
+                1,
+                32,
+                0,
+                &[(&out).into(), (&input).into()],
+            )
+            .unwrap_err();
+        let Error::IllegalAddress(f) = &err else {
+            panic!("expected an illegal address, got {err}")
+        };
+        assert_eq!((f.thread, f.line), ([3, 0, 0], 70));
+        assert!(
+            err.to_string().contains(&format!(
+                "(4-byte access 0 bytes past the end of allocation #0 of 12 bytes at {:#x})",
+                input.device_ptr()
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// A kernel given the address of a freed buffer faults, naming the freed allocation.
+#[test]
+fn a_use_after_free_names_the_freed_allocation() {
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let stale = {
+            let gone = dev.alloc::<u32>(1024).unwrap();
+            gone.set_label("gone");
+            gone.device_ptr()
+        };
+        let err = dev
+            .launch(&m.kernel("store_tid").unwrap(), 1, 32, 0, &[Arg::Ptr(stale)])
+            .unwrap_err();
+        assert!(
+            err.to_string().contains(&format!(
+                "illegal global address {stale:#x} (4-byte access inside freed allocation #0 `gone` of 4096 bytes at {stale:#x} (use after free))"
+            )),
+            "{err}"
+        );
+        still_works(&dev, &m);
+    }
+}
+
+/// Shared memory is checked against the CTA's own size, and the fault says so.
+#[test]
+fn a_shared_access_past_the_ctas_shared_memory_faults() {
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let err = dev
+            .launch(&m.kernel("shared_tid").unwrap(), 1, 65, 0, &[])
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with(
+                "illegal shared address 0x100 (4-byte access at offset 256 of the CTA's 256-byte shared space) in kernel `shared_tid`, CTA (0,0,0), thread (64,0,0)"
+            ),
+            "{err}"
+        );
     }
 }
 
@@ -244,7 +379,7 @@ fn bad_launches_are_rejected_before_running() {
         assert_eq!(
             m.kernel("nope").err().map(|e| e.to_string()).as_deref(),
             Some(
-                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin"
+                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid"
             )
         );
         still_works(&dev, &m);

@@ -284,6 +284,7 @@ fn upload(dev: &Device, spec: &ArgSpec) -> Result<Buffer, String> {
                 .checked_mul(elem.size())
                 .ok_or_else(|| bad(format!("{count} {} elements overflow memory", elem.name())))?;
             let device = dev.alloc::<u8>(len).map_err(|e| bad(e.to_string()))?;
+            device.set_label(format!("--arg {}", spec.text));
             return Ok(Buffer {
                 device,
                 elem,
@@ -294,6 +295,7 @@ fn upload(dev: &Device, spec: &ArgSpec) -> Result<Buffer, String> {
     }
     .map_err(bad)?;
     let device = dev.alloc_from(&array.bytes).map_err(runtime_error)?;
+    device.set_label(format!("--arg {}", spec.text));
     Ok(Buffer {
         device,
         elem: array.elem,

@@ -36,11 +36,11 @@ pub struct JitCtx {
     pub branch_mask: u32,
     /// Each lane's carry flag, bit per lane (the warp's CC.CF).
     pub carry: u32,
-    /// Base of the global-memory mapping, its size, and its granule bitmap (see
-    /// `GlobalMemory::granules`), for inline bounds checks.
+    /// Base of the global-memory mapping, its span, and its validity table (see
+    /// `GlobalMemory::valid`), for inline bounds checks.
     pub global_base: *mut u8,
-    pub capacity: u64,
-    pub granules: *const u64,
+    pub span: u64,
+    pub valid: *const u16,
     pub shared: *mut u8,
     pub shared_len: u64,
     /// Each lane's local memory.
@@ -79,8 +79,8 @@ impl Offsets {
     pub const BRANCH_MASK: i32 = offset_of!(JitCtx, branch_mask) as i32;
     pub const CARRY: i32 = offset_of!(JitCtx, carry) as i32;
     pub const GLOBAL_BASE: i32 = offset_of!(JitCtx, global_base) as i32;
-    pub const CAPACITY: i32 = offset_of!(JitCtx, capacity) as i32;
-    pub const GRANULES: i32 = offset_of!(JitCtx, granules) as i32;
+    pub const SPAN: i32 = offset_of!(JitCtx, span) as i32;
+    pub const VALID: i32 = offset_of!(JitCtx, valid) as i32;
     pub const SHARED: i32 = offset_of!(JitCtx, shared) as i32;
     pub const SHARED_LEN: i32 = offset_of!(JitCtx, shared_len) as i32;
     pub const LOCAL: i32 = offset_of!(JitCtx, local) as i32;
@@ -197,16 +197,9 @@ pub(crate) unsafe extern "C" fn helper_global_check(
             pc,
         );
     }
-    match mem.allocation_of(addr, u64::from(size)) {
-        Some(_) => STATUS_OK,
-        None => ctx.record(
-            FaultKind::IllegalAddress {
-                space: "global",
-                address: addr,
-            },
-            lane,
-            pc,
-        ),
+    match mem.check(addr, u64::from(size)) {
+        Ok(()) => STATUS_OK,
+        Err(e) => ctx.record(crate::exec::global_fault(e), lane, pc),
     }
 }
 
@@ -218,16 +211,17 @@ pub(crate) unsafe extern "C" fn helper_fault(
     ctx: *mut JitCtx,
     space: u32,
     misaligned: u32,
+    size: u32,
     addr: u64,
     lane: u32,
     pc: u32,
 ) -> u32 {
     // SAFETY: generated code passes a live context.
     let ctx = unsafe { &mut *ctx };
-    let space = match space {
-        0 => "shared",
-        1 => "local",
-        _ => "param",
+    let (space, len) = match space {
+        0 => ("shared", ctx.shared_len),
+        1 => ("local", ctx.local_len[lane as usize]),
+        _ => ("param", ctx.params_len),
     };
     let kind = if misaligned != 0 {
         FaultKind::MisalignedAddress {
@@ -235,10 +229,7 @@ pub(crate) unsafe extern "C" fn helper_fault(
             address: addr,
         }
     } else {
-        FaultKind::IllegalAddress {
-            space,
-            address: addr,
-        }
+        crate::exec::window_fault(space, addr, size, len as usize)
     };
     ctx.record(kind, lane, pc)
 }

@@ -49,8 +49,10 @@ pub(super) struct LaneCx<'a> {
     /// The global-memory fields of the context, loaded once before the segment's lane loop.
     pub global: Option<GlobalFields>,
     /// Per global access of the segment (by PC): the variable holding the granule the last
-    /// lane's access found live (`u64::MAX`: none yet), so a lane touching the same granule
-    /// skips the bitmap probe. Memory is neither allocated nor freed while a kernel runs.
+    /// lane's access found wholly valid (`u64::MAX`: none yet), so a lane touching the same
+    /// granule skips the table probe. Only a granule valid to its last byte is remembered: in a
+    /// partly valid one, the next lane's offset decides. Memory is neither allocated nor freed
+    /// while a kernel runs.
     pub granule_cache: BTreeMap<u32, Variable>,
     /// Registers last written, in this lane's pass, by an unguarded float operation: the
     /// result as a float before NaN canonicalisation, and its type. Float operations whose
@@ -66,8 +68,8 @@ pub(super) struct LaneCx<'a> {
 #[derive(Clone, Copy)]
 pub(super) struct GlobalFields {
     pub base: Value,
-    pub capacity: Value,
-    pub granules: Value,
+    pub span: Value,
+    pub valid: Value,
 }
 
 /// Whether the instruction accesses memory.
@@ -978,9 +980,10 @@ fn access(
             Some(code) => {
                 let code = b.ins().iconst(types::I32, code);
                 let one = b.ins().iconst(types::I32, 1);
+                let sz = b.ins().iconst(types::I32, i64::from(total));
                 let call = b
                     .ins()
-                    .call(cx.refs.fault, &[cx.ctx, code, one, a, cx.lane32, pcv]);
+                    .call(cx.refs.fault, &[cx.ctx, code, one, sz, a, cx.lane32, pcv]);
                 b.inst_results(call)[0]
             }
             None => {
@@ -999,8 +1002,9 @@ fn access(
     // Bounds: the host pointer of the first element.
     let host = match space {
         Space::Global => {
-            // Inside the mapping and in a live granule (see `GlobalMemory::granules`); the
-            // vector is aligned to its size (at most 16 bytes), so it never crosses a granule.
+            // Inside the mapping and inside the valid bytes of its granule (see
+            // `GlobalMemory::valid`); the vector is aligned to its size (at most 16 bytes), so
+            // it never crosses a granule.
             let rel = b.ins().iadd_imm_s(a, (GLOBAL_BASE as i64).wrapping_neg());
             let fields = match cx.global {
                 Some(f) => f,
@@ -1008,12 +1012,8 @@ fn access(
                     base: b
                         .ins()
                         .load(types::I64, ctx::FIXED, cx.ctx, Offsets::GLOBAL_BASE),
-                    capacity: b
-                        .ins()
-                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::CAPACITY),
-                    granules: b
-                        .ins()
-                        .load(types::I64, ctx::FIXED, cx.ctx, Offsets::GRANULES),
+                    span: b.ins().load(types::I64, ctx::FIXED, cx.ctx, Offsets::SPAN),
+                    valid: b.ins().load(types::I64, ctx::FIXED, cx.ctx, Offsets::VALID),
                 },
             };
             let granule = b.ins().ushr_imm_s(rel, 8);
@@ -1033,23 +1033,25 @@ fn access(
                 }
             }
             b.switch_to_block(check);
-            let in_map = b.ins().icmp(IntCC::UnsignedLessThan, rel, fields.capacity);
+            let in_map = b.ins().icmp(IntCC::UnsignedLessThan, rel, fields.span);
             b.ins().brif(in_map, probe, &[], slow, &[]);
             b.switch_to_block(probe);
-            let word_idx = b.ins().ushr_imm_s(granule, 6);
-            let word_off = b.ins().ishl_imm_s(word_idx, 3);
-            let word_addr = b.ins().iadd(fields.granules, word_off);
-            let word = b
+            let entry_off = b.ins().ishl_imm_s(granule, 1);
+            let entry_addr = b.ins().iadd(fields.valid, entry_off);
+            let valid = b
                 .ins()
-                .load(types::I64, MemFlagsData::trusted(), word_addr, 0);
-            let bit_idx = b.ins().band_imm_s(granule, 63);
-            let bit = b.ins().ushr(word, bit_idx);
-            let bit = b.ins().band_imm_s(bit, 1);
+                .uload16(types::I64, MemFlagsData::trusted(), entry_addr, 0);
+            let offset = b.ins().band_imm_s(rel, 255);
+            let end = b.ins().iadd_imm_s(offset, i64::from(total));
+            let inside = b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, valid);
             let live = b.create_block();
-            b.ins().brif(bit, live, &[], slow, &[]);
+            b.ins().brif(inside, live, &[], slow, &[]);
             b.switch_to_block(live);
             if let Some(var) = cache {
-                b.def_var(var, granule);
+                let whole = b.ins().icmp_imm_s(IntCC::Equal, valid, 256);
+                let none = b.ins().iconst(types::I64, -1);
+                let remembered = b.ins().select(whole, granule, none);
+                b.def_var(var, remembered);
             }
             b.ins().jump(fast, &[]);
             b.switch_to_block(slow);
@@ -1104,10 +1106,11 @@ fn access(
                 b.switch_to_block(bad);
                 let code = b.ins().iconst(types::I32, space_code);
                 let zero = b.ins().iconst(types::I32, 0);
+                let sz = b.ins().iconst(types::I32, i64::from(size));
                 let ea = b.ins().iadd_imm_s(a, i64::from(i * size));
                 let call = b
                     .ins()
-                    .call(cx.refs.fault, &[cx.ctx, code, zero, ea, cx.lane32, pcv]);
+                    .call(cx.refs.fault, &[cx.ctx, code, zero, sz, ea, cx.lane32, pcv]);
                 let status = b.inst_results(call)[0];
                 cx.fault_exit(b, pc, status);
                 b.switch_to_block(ok);

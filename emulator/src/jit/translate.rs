@@ -160,7 +160,7 @@ impl<'a> Translator<'a> {
             (HELPER_GLOBAL, sig(&[ptr, i64t, i32t, i32t, i32t], i32t)),
             (
                 HELPER_FAULT,
-                sig(&[ptr, i32t, i32t, i64t, i32t, i32t], i32t),
+                sig(&[ptr, i32t, i32t, i32t, i64t, i32t, i32t], i32t),
             ),
             (HELPER_WARP, sig(&[ptr, ptr, i32t], i32t)),
         ];
@@ -412,7 +412,7 @@ fn segment(
     let regs = b.ins().load(types::I64, ctx::FIXED, ctx_ptr, Offsets::REGS);
     let mask = b.ins().load(types::I32, ctx::FIXED, ctx_ptr, Offsets::MASK);
     let mask = b.ins().uextend(types::I64, mask);
-    // Global-memory fields and each access's last live granule, set before the lane loop.
+    // Global-memory fields and each access's last fully valid granule, set before the lane loop.
     let global = (accesses > 0).then(|| lower::GlobalFields {
         base: b.ins().load(
             types::I64,
@@ -420,18 +420,8 @@ fn segment(
             ctx_ptr,
             Offsets::GLOBAL_BASE,
         ),
-        capacity: b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            Offsets::CAPACITY,
-        ),
-        granules: b.ins().load(
-            types::I64,
-            MemFlagsData::trusted(),
-            ctx_ptr,
-            Offsets::GRANULES,
-        ),
+        span: b.ins().load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::SPAN),
+        valid: b.ins().load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::VALID),
     });
     let mut granule_cache = BTreeMap::new();
     for (i, inst) in insts.iter().enumerate() {
