@@ -14,14 +14,21 @@
 //!   its own register.
 //!
 //! The block-level problem is solved with a worklist seeded in postorder; per-instruction sets
-//! are recomputed from a block's live-out by walking it backwards, so memory stays at two sets
-//! per block. Registers out of range of [`Function::regs`] are ignored.
+//! are recomputed from a block's live-out by walking it backwards, so memory stays at two dense
+//! sets per block (`B·V/8` bytes for `B` blocks and `V` registers) plus each block's upward-
+//! exposed uses and kills as lists (as long as its instructions' operands). Registers out of
+//! range of [`Function::regs`] are ignored.
+//!
+//! Cost: each pass over a block is `O(V/64)` words plus its operands, so straight-line code is
+//! linear. Walks that look at every instruction's live set pay for what they look at:
+//! [`Liveness::walk_forward`] updates a sorted set by each instruction's changes, where
+//! [`Liveness::live_after`] copies a dense set per instruction (`O(I·V/64)`).
 
 use crate::bitset::BitSet;
 use crate::cfg::Cfg;
 use crate::function::{Block, BlockId, Function, VReg};
 use crate::inst::Inst;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 /// Live-in and live-out sets of virtual registers for every block of a function.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,20 +54,37 @@ pub fn transfer(inst: &Inst, live: &mut BitSet) {
     }
 }
 
-/// Upward-exposed uses (`gen`) and kills of a whole block.
-fn gen_kill(block: &Block, num_regs: usize) -> (BitSet, BitSet) {
-    let mut gen_set = BitSet::new(num_regs);
-    let mut kill = BitSet::new(num_regs);
+/// Upward-exposed uses (`gen`) and kills of a whole block, as sorted lists. `gen_set` and
+/// `kill` are empty scratch sets of the function's capacity, left empty again: the cost is the
+/// block's operands, not the capacity.
+fn gen_kill(block: &Block, gen_set: &mut BitSet, kill: &mut BitSet) -> (Vec<u32>, Vec<u32>) {
+    let mut touched: Vec<u32> = Vec::new();
     for inst in block.insts.iter().rev() {
         for d in killed(inst) {
             gen_set.remove(d.index());
-            kill.insert(d.index());
+            if kill.insert(d.index()) {
+                touched.push(d.0);
+            }
         }
         for u in inst.uses() {
-            gen_set.insert(u.index());
+            if gen_set.insert(u.index()) {
+                touched.push(u.0);
+            }
         }
     }
-    (gen_set, kill)
+    touched.sort_unstable();
+    touched.dedup();
+    let mut gens = Vec::new();
+    let mut kills = Vec::new();
+    for &v in &touched {
+        if gen_set.remove(v as usize) {
+            gens.push(v);
+        }
+        if kill.remove(v as usize) {
+            kills.push(v);
+        }
+    }
+    (gens, kills)
 }
 
 impl Liveness {
@@ -68,13 +92,26 @@ impl Liveness {
     pub fn compute(f: &Function, cfg: &Cfg) -> Liveness {
         let n = f.blocks.len();
         let num_regs = f.regs.len();
-        let (gens, kills): (Vec<BitSet>, Vec<BitSet>) =
-            f.blocks.iter().map(|b| gen_kill(b, num_regs)).unzip();
-        let mut live_in = gens.clone();
+        let mut scratch = BitSet::new(num_regs);
+        let mut kill_scratch = BitSet::new(num_regs);
+        let (gens, kills): (Vec<Vec<u32>>, Vec<Vec<u32>>) = f
+            .blocks
+            .iter()
+            .map(|b| gen_kill(b, &mut scratch, &mut kill_scratch))
+            .unzip();
+        let mut live_in: Vec<BitSet> = gens
+            .iter()
+            .map(|g| {
+                let mut set = BitSet::new(num_regs);
+                for &v in g {
+                    set.insert(v as usize);
+                }
+                set
+            })
+            .collect();
         let mut live_out = vec![BitSet::new(num_regs); n];
         let mut queued = vec![true; n];
         let mut work: VecDeque<BlockId> = cfg.backward_order().into();
-        let mut scratch = BitSet::new(num_regs);
         while let Some(b) = work.pop_front() {
             let bi = b.index();
             queued[bi] = false;
@@ -82,8 +119,12 @@ impl Liveness {
                 live_out[bi].union_with(&live_in[s.index()]);
             }
             scratch.copy_from(&live_out[bi]);
-            scratch.subtract(&kills[bi]);
-            scratch.union_with(&gens[bi]);
+            for &v in &kills[bi] {
+                scratch.remove(v as usize);
+            }
+            for &v in &gens[bi] {
+                scratch.insert(v as usize);
+            }
             if scratch != live_in[bi] {
                 live_in[bi].copy_from(&scratch);
                 for p in cfg.preds(b) {
@@ -131,7 +172,59 @@ impl Liveness {
         }
     }
 
-    /// The live-after set of each instruction of block `b`, in instruction order.
+    /// Walks block `b` of `f` forwards, calling `visit(index, inst, live_after)` for each
+    /// instruction from the first to the last, with the set live right after it (the same sets
+    /// as [`Liveness::walk_backward`]'s). The set is updated by each instruction's changes
+    /// (recorded by one backward walk), so the walk costs `O(V/64 + I log V)` plus what the
+    /// visitor reads, however many registers are live.
+    pub fn walk_forward(
+        &self,
+        f: &Function,
+        b: BlockId,
+        mut visit: impl FnMut(usize, &Inst, &BTreeSet<u32>),
+    ) {
+        let insts = &f.blocks[b.index()].insts;
+        // Per instruction, the registers live after it but not before (defined there), then
+        // those live before it but not after (last used there); `starts[i]..starts[i + 1]` of
+        // `born` and `dead` are instruction `i`'s.
+        let (mut born, mut dead) = (Vec::new(), Vec::new());
+        let mut starts = vec![(0, 0); insts.len() + 1];
+        let mut live = self.live_out[b.index()].clone();
+        let mut touched: Vec<VReg> = Vec::new();
+        for (i, inst) in insts.iter().enumerate().rev() {
+            touched.clear();
+            touched.extend(killed(inst).chain(inst.uses()));
+            let after: Vec<bool> = touched.iter().map(|v| live.contains(v.index())).collect();
+            transfer(inst, &mut live);
+            starts[i + 1] = (born.len(), dead.len());
+            for (k, v) in touched.iter().enumerate() {
+                // A register named twice is recorded once.
+                if touched[..k].contains(v) {
+                    continue;
+                }
+                match (after[k], live.contains(v.index())) {
+                    (true, false) => born.push(v.0),
+                    (false, true) => dead.push(v.0),
+                    _ => {}
+                }
+            }
+        }
+        starts[0] = (born.len(), dead.len());
+        // Recorded from the last instruction to the first: instruction `i`'s changes lie
+        // between the marks taken before (`starts[i + 1]`) and after (`starts[i]`) it.
+        let mut set: BTreeSet<u32> = live.iter().map(|v| v as u32).collect();
+        for (i, inst) in insts.iter().enumerate() {
+            let ((b0, d0), (b1, d1)) = (starts[i + 1], starts[i]);
+            for v in &dead[d0..d1] {
+                set.remove(v);
+            }
+            set.extend(&born[b0..b1]);
+            visit(i, inst, &set);
+        }
+    }
+
+    /// The live-after set of each instruction of block `b`, in instruction order: a dense set
+    /// per instruction, `O(I·V/64)` (see [`Liveness::walk_forward`] for large blocks).
     pub fn live_after(&self, f: &Function, b: BlockId) -> Vec<BitSet> {
         let mut sets = vec![BitSet::new(0); f.blocks[b.index()].insts.len()];
         self.walk_backward(f, b, |i, _, live| sets[i] = live.clone());

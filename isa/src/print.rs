@@ -881,45 +881,65 @@ impl FunctionText<'_> {
         }
         writeln!(f)?;
 
-        let live_after = a.liveness.live_after(p.func, b);
         let last = block.insts.len().saturating_sub(1);
-        for (i, (inst, live)) in block.insts.iter().zip(&live_after).enumerate() {
-            let text = p.inst(inst).to_string();
-            write!(f, "{:>6}  {text:<TEXT_WIDTH$}  // ", a.pc(b, i))?;
-            let mut seen: Vec<VReg> = Vec::new();
-            let guard = inst.guard.map(|g| g.pred);
-            for v in guard
-                .into_iter()
-                .chain(inst.defs())
-                .chain(inst.srcs.iter().flat_map(Operand::regs))
-            {
-                if !seen.contains(&v) {
-                    seen.push(v);
-                }
+        // Forwards, from each instruction's changes: a dense set per instruction would cost
+        // the function's register count for every line, however few are live.
+        let mut result = Ok(());
+        a.liveness.walk_forward(p.func, b, |i, inst, live| {
+            if result.is_ok() {
+                result = self.write_line(f, b, i, inst, live, i == last);
             }
-            let mut any = false;
-            for &v in &seen {
-                if let Some(phys) = a.alloc.get(v) {
-                    write!(f, "{}{}→{phys}", if any { " " } else { "" }, p.reg_name(v))?;
-                    any = true;
-                }
+        });
+        result
+    }
+
+    /// One instruction's line: PC, text, registers with their physical registers, the
+    /// registers live after it, and at a block's `last` instruction its reconvergence point.
+    fn write_line(
+        &self,
+        f: &mut Formatter<'_>,
+        b: BlockId,
+        i: usize,
+        inst: &Inst,
+        live: &std::collections::BTreeSet<u32>,
+        last: bool,
+    ) -> fmt::Result {
+        let p = &self.printer;
+        let a = self.analysis;
+        let text = p.inst(inst).to_string();
+        write!(f, "{:>6}  {text:<TEXT_WIDTH$}  // ", a.pc(b, i))?;
+        let mut seen: Vec<VReg> = Vec::new();
+        let guard = inst.guard.map(|g| g.pred);
+        for v in guard
+            .into_iter()
+            .chain(inst.defs())
+            .chain(inst.srcs.iter().flat_map(Operand::regs))
+        {
+            if !seen.contains(&v) {
+                seen.push(v);
             }
-            if any {
-                f.write_str(" | ")?;
-            }
-            f.write_str("live:")?;
-            if live.is_empty() {
-                f.write_str(" -")?;
-            }
-            for v in live {
-                write!(f, " {}", p.reg_name(VReg(v as u32)))?;
-            }
-            if let Some(r) = a.postdom.reconvergence_point(b).filter(|_| i == last) {
-                write!(f, " | reconverge at {r}")?;
-            }
-            writeln!(f)?;
         }
-        Ok(())
+        let mut any = false;
+        for &v in &seen {
+            if let Some(phys) = a.alloc.get(v) {
+                write!(f, "{}{}→{phys}", if any { " " } else { "" }, p.reg_name(v))?;
+                any = true;
+            }
+        }
+        if any {
+            f.write_str(" | ")?;
+        }
+        f.write_str("live:")?;
+        if live.is_empty() {
+            f.write_str(" -")?;
+        }
+        for &v in live {
+            write!(f, " {}", p.reg_name(VReg(v)))?;
+        }
+        if let Some(r) = a.postdom.reconvergence_point(b).filter(|_| last) {
+            write!(f, " | reconverge at {r}")?;
+        }
+        writeln!(f)
     }
 }
 
