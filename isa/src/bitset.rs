@@ -1,9 +1,13 @@
 //! A fixed-capacity dense bit set, the working set type of the dataflow analyses (liveness sets
-//! of virtual registers, loop bodies, visited marks).
+//! of virtual registers, loop bodies, visited marks), and a sparse set for walks that visit
+//! the members at every step.
 //!
 //! Dense words rather than a sorted vector or a hash set: liveness over thousands of registers
 //! and tens of thousands of instructions spends its time in whole-set unions and differences,
-//! which are a few machine words per 64 registers here.
+//! which are a few machine words per 64 registers here. Iterating a [`BitSet`] costs a word per
+//! 64 indices of capacity, however few members it has; a walk that iterates the set at every
+//! instruction of a function with many registers uses a [`SparseSet`] instead, whose iteration
+//! costs only its members.
 
 use std::fmt;
 
@@ -150,9 +154,100 @@ impl Iterator for BitSetIter<'_> {
     }
 }
 
+/// A set of indices in `0..capacity` with constant-time insertion, removal and membership and
+/// iteration in time proportional to its size (Briggs and Torczon's sparse set): the members in
+/// a dense array, and each index's position in it. Iteration order is insertion order, except
+/// that a removal moves the last member into the removed one's place.
+#[derive(Clone, Debug, Default)]
+pub struct SparseSet {
+    members: Vec<u32>,
+    /// Position in `members` of each index; meaningful only for members.
+    position: Vec<u32>,
+}
+
+impl SparseSet {
+    /// An empty set able to hold indices `0..capacity` (`capacity` at most 2^32).
+    pub fn new(capacity: usize) -> SparseSet {
+        SparseSet {
+            members: Vec::new(),
+            position: vec![0; capacity],
+        }
+    }
+
+    /// Whether `i` is in the set (indices past the capacity never are).
+    pub fn contains(&self, i: usize) -> bool {
+        self.position
+            .get(i)
+            .is_some_and(|&p| self.members.get(p as usize) == Some(&(i as u32)))
+    }
+
+    /// Adds `i`; returns whether it was absent. Indices past the capacity are ignored.
+    pub fn insert(&mut self, i: usize) -> bool {
+        if i >= self.position.len() || self.contains(i) {
+            return false;
+        }
+        self.position[i] = self.members.len() as u32;
+        self.members.push(i as u32);
+        true
+    }
+
+    /// Removes `i`; returns whether it was present.
+    pub fn remove(&mut self, i: usize) -> bool {
+        if !self.contains(i) {
+            return false;
+        }
+        let at = self.position[i] as usize;
+        let last = self.members.pop().expect("a member was found");
+        if last as usize != i {
+            self.members[at] = last;
+            self.position[last as usize] = at as u32;
+        }
+        true
+    }
+
+    /// Removes every element, in time proportional to their number.
+    pub fn clear(&mut self) {
+        self.members.clear();
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Whether the set has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// The elements, in the order described on the type.
+    pub fn as_slice(&self) -> &[u32] {
+        &self.members
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::BitSet;
+    use super::{BitSet, SparseSet};
+
+    #[test]
+    fn sparse_set_insert_remove_iterate() {
+        let mut s = SparseSet::new(10);
+        assert!(s.insert(3));
+        assert!(s.insert(7));
+        assert!(s.insert(0));
+        assert!(!s.insert(7));
+        assert!(!s.insert(10));
+        assert_eq!(s.as_slice(), [3, 7, 0]);
+        assert!(s.remove(3));
+        assert!(!s.remove(3));
+        assert!(!s.contains(3) && s.contains(0) && s.contains(7));
+        assert_eq!(s.as_slice(), [0, 7]);
+        s.clear();
+        assert!(s.is_empty() && !s.contains(0));
+        assert!(s.insert(0));
+        assert_eq!(s.len(), 1);
+    }
 
     #[test]
     fn insert_remove_iterate() {

@@ -21,17 +21,51 @@
 //!   limit: a function needing more than the hardware's 255 registers reports its true need
 //!   (`.maxnreg` is not enforced here).
 //!
+//! **Cost.** The graph has an edge per pair of registers live together at a definition, so a
+//! function with `L` simultaneously live values has `L²/2` of them: 25,000 live values took
+//! 41 s and 5.9 GB. [`Allocation::compute`] therefore first bounds the number of edges in
+//! linear time ([`Interference::edge_bound`]) and builds the graph only when the bound is
+//! within [`edge_budget`], [`EDGES_PER_ITEM`] edges per instruction and register (at least
+//! [`MIN_EDGE_BUDGET`]), in `O(V + I + B·V/64 + E)` (registers, instructions, blocks, edges;
+//! each definition visits only the live registers of its own file). Every committed kernel
+//! stays well inside it, so their allocations are the greedy colouring above.
+//!
+//! A function whose graph would not fit is allocated by [`Allocation::linear_scan`] instead:
+//! each register's *hull*, the span of layout positions from its first to its last definition
+//! or liveness, is an interval, and two registers that interfere have overlapping hulls, so
+//! colouring the hulls in order of their start (lowest free slot among the hulls still open)
+//! is valid. It costs `O(B·V/64 + I + V log V)` (the live-in and live-out sets of the `B`
+//! blocks are read once). On straight-line code in SSA form without copies, hulls overlap
+//! exactly when registers interfere and both orders agree, so both allocators give the same
+//! registers; elsewhere the linear scan may use more (up to 1.8 times as many on the committed
+//! kernels, whose loops keep hulls open across their bodies).
+//!
 //! [`validate`] checks any allocation against liveness directly (not against the interference
-//! graph), so it can judge this allocator and any other.
+//! graph), so it can judge this allocator and any other. It walks each block once, looking up
+//! the live registers that share a physical register with each definition, in
+//! `O(B·V/64 + I + conflicts)`.
 
-use crate::bitset::BitSet;
+use crate::bitset::{BitSet, SparseSet};
 use crate::cfg::Cfg;
 use crate::function::{BlockId, Function, VReg};
 use crate::inst::{Inst, Op, Operand};
-use crate::liveness::Liveness;
+use crate::liveness::{Liveness, killed};
 use crate::types::RegClass;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::fmt;
 use std::ops::Range;
+
+/// Interference edges [`Allocation::compute`] may build per instruction and per virtual
+/// register before it turns to [`Allocation::linear_scan`]. The committed kernels need at most
+/// 22 (myocyte's kernel: 230,885 edges for 10,697 instructions and registers; NVRTC's output
+/// keeps few values live at once); 64 leaves a wide margin while keeping the graph within a
+/// few hundred bytes per item.
+pub const EDGES_PER_ITEM: usize = 64;
+
+/// Edges every function may build whatever its size (2^20, four times the most any committed
+/// kernel has), so that small functions with dense graphs keep the graph allocator.
+pub const MIN_EDGE_BUDGET: usize = 1 << 20;
 
 /// Where a virtual register lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,6 +114,15 @@ impl fmt::Display for PhysReg {
     }
 }
 
+/// The most interference edges [`Allocation::compute`] builds for `f` before it turns to
+/// [`Allocation::linear_scan`]: [`EDGES_PER_ITEM`] per instruction and register, at least
+/// [`MIN_EDGE_BUDGET`].
+pub fn edge_budget(f: &Function) -> usize {
+    (f.regs.len() + f.inst_count())
+        .saturating_mul(EDGES_PER_ITEM)
+        .max(MIN_EDGE_BUDGET)
+}
+
 /// The physical register of every virtual register of a function.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Allocation {
@@ -92,9 +135,21 @@ pub struct Allocation {
 }
 
 impl Allocation {
-    /// Allocates the registers of `f`, given its graph and liveness.
+    /// Allocates the registers of `f`, given its graph and liveness: the greedy colouring of
+    /// the module docs when the interference graph has at most [`edge_budget`] edges, else
+    /// [`Allocation::linear_scan`]. Near-linear either way: the graph is built only when it is
+    /// that small.
     pub fn compute(f: &Function, cfg: &Cfg, liveness: &Liveness) -> Allocation {
-        let graph = Interference::build(f, liveness);
+        if Interference::edge_bound(f, liveness) <= edge_budget(f) {
+            let graph = Interference::build(f, liveness);
+            Allocation::colour(f, cfg, liveness, &graph)
+        } else {
+            Allocation::linear_scan(f, liveness)
+        }
+    }
+
+    /// Greedy colouring of `graph` in order of first appearance, `O(V log V + I + E)`.
+    fn colour(f: &Function, cfg: &Cfg, liveness: &Liveness, graph: &Interference) -> Allocation {
         let n = f.regs.len();
         let entry_live = (!f.blocks.is_empty()).then(|| liveness.live_in(BlockId(0)));
         let first_pc = first_appearance(f, cfg);
@@ -113,10 +168,10 @@ impl Allocation {
             let class = f.regs[v].class();
             let file = usize::from(class == RegClass::Pred);
             let count = class.phys_regs().max(1);
-            for &w in graph.neighbors(VReg(v as u32)) {
-                if let Some(slot) = phys[w as usize].map(slot) {
-                    slot.for_each(|r| set_bit(&mut busy, r as usize));
-                }
+            let neighbors = graph.neighbors(VReg(v as u32));
+            let slots = || neighbors.iter().filter_map(|&w| phys[w as usize].map(slot));
+            for slot in slots() {
+                slot.for_each(|r| set_bit(&mut busy, r as usize));
             }
             let free = |first: u32| !(first..first + count).any(|r| get_bit(&busy, r as usize));
             let preferred = graph
@@ -125,18 +180,79 @@ impl Allocation {
                 .filter_map(|&w| phys[w as usize])
                 .map(|p| slot(p).start)
                 .find(|&first| free(first) && first + count <= used[file]);
+            // The lowest free slot is at most one slot past the busy ones: this search costs
+            // O(degree).
             let first = preferred.unwrap_or_else(|| {
                 (0..)
                     .step_by(count as usize)
                     .find(|&r| free(r))
                     .unwrap_or(0)
             });
+            // Clear only what was set: clearing all of `busy` would cost the highest register
+            // so far for every register.
+            for slot in slots() {
+                slot.for_each(|r| clear_bit(&mut busy, r as usize));
+            }
             phys[v] = Some(match class {
                 RegClass::Pred => PhysReg::Pred(first),
                 _ => PhysReg::Gpr { first, count },
             });
             used[file] = used[file].max(first + count);
-            busy.fill(0);
+        }
+        let (regs_per_thread, preds_per_thread) = counts(&phys);
+        Allocation {
+            phys,
+            regs_per_thread,
+            preds_per_thread,
+        }
+    }
+
+    /// Allocates the registers of `f` by linear scan over their hulls (see the module docs):
+    /// in order of hull start, each register takes the lowest free slot its class allows
+    /// among those not held by a register whose hull is still open, or a copy-related
+    /// register's slot when that is free and within the registers used so far. Valid for any
+    /// function; what [`Allocation::compute`] falls back to for functions whose interference
+    /// graph is too large. `O(B·V/64 + I + V log V)`.
+    pub fn linear_scan(f: &Function, liveness: &Liveness) -> Allocation {
+        let n = f.regs.len();
+        let (lo, hi) = hulls(f, liveness);
+        let copies = copy_lists(f);
+        let mut order: Vec<usize> = mentioned_regs(f).iter().collect();
+        order.sort_by_key(|&v| (lo[v], v));
+
+        let mut phys: Vec<Option<PhysReg>> = vec![None; n];
+        let mut files = [SlotFile::default(), SlotFile::default()];
+        let mut used = [0u32; 2];
+        // Registers whose hull is open, by the end of their hull.
+        let mut open: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::new();
+        for v in order {
+            while let Some(&Reverse((end, w))) = open.peek() {
+                if end >= lo[v] {
+                    break;
+                }
+                open.pop();
+                if let Some(p) = phys[w as usize] {
+                    let slot = slot(p);
+                    files[file_of(p)].set(slot.start, slot.len() as u32, false);
+                }
+            }
+            let class = f.regs[v].class();
+            let file = usize::from(class == RegClass::Pred);
+            let count = class.phys_regs().max(1);
+            let slots = &mut files[file];
+            let preferred = copies[v]
+                .iter()
+                .filter_map(|&w| phys[w as usize])
+                .map(|p| slot(p).start)
+                .find(|&first| slots.is_free(first, count) && first + count <= used[file]);
+            let first = preferred.unwrap_or_else(|| slots.lowest_free(count));
+            slots.set(first, count, true);
+            phys[v] = Some(match class {
+                RegClass::Pred => PhysReg::Pred(first),
+                _ => PhysReg::Gpr { first, count },
+            });
+            used[file] = used[file].max(first + count);
+            open.push(Reverse((hi[v], v as u32)));
         }
         let (regs_per_thread, preds_per_thread) = counts(&phys);
         Allocation {
@@ -167,8 +283,160 @@ fn set_bit(words: &mut Vec<u64>, i: usize) {
     words[i / 64] |= 1 << (i % 64);
 }
 
+fn clear_bit(words: &mut [u64], i: usize) {
+    if let Some(w) = words.get_mut(i / 64) {
+        *w &= !(1 << (i % 64));
+    }
+}
+
 fn get_bit(words: &[u64], i: usize) -> bool {
     words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+/// The file of a physical register: 0 for 32-bit registers, 1 for predicates.
+fn file_of(p: PhysReg) -> usize {
+    usize::from(matches!(p, PhysReg::Pred(_)))
+}
+
+/// The busy registers of one file for [`Allocation::linear_scan`], with a summary that finds
+/// the lowest free aligned group of 1, 2 or 4 registers in a word per 4,096 registers.
+#[derive(Default)]
+struct SlotFile {
+    /// Bit `r % 64` of word `r / 64` is set while register `r` is held.
+    words: Vec<u64>,
+    /// For groups of 1, 2 and 4: bit `w % 64` of word `w / 64` is set when word `w` of
+    /// `words` has a free aligned group of that size.
+    summary: [Vec<u64>; 3],
+}
+
+impl SlotFile {
+    /// The aligned groups of `count` registers (1, 2 or 4) free in `word`, as a mask of their
+    /// first registers.
+    fn free_groups(word: u64, count: u32) -> u64 {
+        let free1 = !word;
+        let free2 = free1 & (free1 >> 1) & 0x5555_5555_5555_5555;
+        match count {
+            1 => free1,
+            2 => free2,
+            _ => free2 & (free2 >> 2) & 0x1111_1111_1111_1111,
+        }
+    }
+
+    fn group_index(count: u32) -> usize {
+        match count {
+            1 => 0,
+            2 => 1,
+            _ => 2,
+        }
+    }
+
+    /// Whether registers `first..first + count` are all free.
+    fn is_free(&self, first: u32, count: u32) -> bool {
+        (first..first + count).all(|r| !get_bit(&self.words, r as usize))
+    }
+
+    /// The lowest `first`, a multiple of `count`, with `first..first + count` free.
+    fn lowest_free(&self, count: u32) -> u32 {
+        let summary = &self.summary[Self::group_index(count)];
+        for (i, &s) in summary.iter().enumerate() {
+            if s != 0 {
+                let w = i * 64 + s.trailing_zeros() as usize;
+                let bit = Self::free_groups(self.words[w], count).trailing_zeros();
+                return w as u32 * 64 + bit;
+            }
+        }
+        // Every word is full: the first register past them (a multiple of 64).
+        self.words.len() as u32 * 64
+    }
+
+    /// Marks `first..first + count` (within one word: groups are aligned) held or free.
+    fn set(&mut self, first: u32, count: u32, held: bool) {
+        let w = first as usize / 64;
+        if w >= self.words.len() {
+            // New words are free: every group size has a free group in them.
+            let old = self.words.len();
+            self.words.resize(w + 1, 0);
+            for summary in &mut self.summary {
+                summary.resize(self.words.len().div_ceil(64), 0);
+                for i in old..self.words.len() {
+                    summary[i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        let mask = (u64::MAX >> (64 - count)) << (first % 64);
+        if held {
+            self.words[w] |= mask;
+        } else {
+            self.words[w] &= !mask;
+        }
+        for (g, summary) in self.summary.iter_mut().enumerate() {
+            let bit = 1u64 << (w % 64);
+            if Self::free_groups(self.words[w], 1 << g) != 0 {
+                summary[w / 64] |= bit;
+            } else {
+                summary[w / 64] &= !bit;
+            }
+        }
+    }
+}
+
+/// The hull of every register: the first and last layout positions where it is defined or
+/// live, where position `p` is the point before the instruction at PC `p` and a definition by
+/// the instruction at PC `p` is at `p + 1`, with its live-after set. Unmentioned registers get
+/// `(u32::MAX, 0)`.
+///
+/// Within a block, a register is live after an instruction only if it is defined earlier in
+/// the block or live on entry, and used later in the block or live on exit, so the hull
+/// covers every position where it is live after a definition or defined: registers that
+/// interfere have overlapping hulls. Reads each block's live-in and live-out sets once and
+/// every instruction's registers once.
+fn hulls(f: &Function, liveness: &Liveness) -> (Vec<u32>, Vec<u32>) {
+    let n = f.regs.len();
+    let mut lo = vec![u32::MAX; n];
+    let mut hi = vec![0u32; n];
+    let mut mark = |v: usize, at: u32| {
+        if v < n {
+            lo[v] = lo[v].min(at);
+            hi[v] = hi[v].max(at);
+        }
+    };
+    let mut pc = 0u32;
+    for b in f.block_ids() {
+        let insts = &f.blocks[b.index()].insts;
+        let end = pc + insts.len() as u32;
+        for v in liveness.live_in(b) {
+            mark(v, pc);
+        }
+        for v in liveness.live_out(b) {
+            mark(v, end);
+        }
+        for inst in insts {
+            for u in inst.uses() {
+                mark(u.index(), pc);
+            }
+            for d in inst.defs() {
+                mark(d.index(), pc + 1);
+            }
+            pc += 1;
+        }
+    }
+    (lo, hi)
+}
+
+/// The registers each register is copied to or from ([`copy_source`]), sorted.
+fn copy_lists(f: &Function) -> Vec<Vec<u32>> {
+    let mut copies: Vec<Vec<u32>> = vec![Vec::new(); f.regs.len()];
+    for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+        if let (Some(s), Some(d)) = (copy_source(f, inst), inst.defs().next()) {
+            copies[d.index()].push(s.0);
+            copies[s.index()].push(d.0);
+        }
+    }
+    for list in &mut copies {
+        list.sort_unstable();
+        list.dedup();
+    }
+    copies
 }
 
 /// `(regs_per_thread, preds_per_thread)` implied by an assignment.
@@ -232,11 +500,6 @@ fn first_appearance(f: &Function, cfg: &Cfg) -> Vec<u32> {
     first
 }
 
-/// Whether two register classes compete for the same file.
-fn same_file(a: RegClass, b: RegClass) -> bool {
-    (a == RegClass::Pred) == (b == RegClass::Pred)
-}
-
 /// The register an instruction copies unchanged into its only destination, if it is a copy:
 /// an unguarded `mov` from a register of the destination's class. The destination may share
 /// the source's physical register even while both are live.
@@ -264,42 +527,50 @@ pub struct Interference {
 impl Interference {
     /// Builds the graph from liveness (see the module docs for the rule). Registers of
     /// different files (predicates, 32-bit registers) never interfere.
+    ///
+    /// `O(V + I + B·V/64 + E)`, and `E` may be quadratic in the number of simultaneously live
+    /// values: [`Interference::edge_bound`] says beforehand, in linear time, how large it may be.
     pub fn build(f: &Function, liveness: &Liveness) -> Interference {
         let n = f.regs.len();
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut copies: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut defs: Vec<usize> = Vec::new();
-        for b in f.block_ids() {
-            liveness.walk_backward(f, b, |_, inst, live| {
-                let copied = copy_source(f, inst).map(VReg::index);
-                if let (Some(s), Some(d)) = (copied, inst.defs().next()) {
-                    copies[d.index()].push(s as u32);
-                    copies[s].push(d.0);
-                }
-                defs.clear();
-                defs.extend(inst.defs().map(VReg::index).filter(|&d| d < n));
-                defs.sort_unstable();
-                defs.dedup();
-                for (k, &d) in defs.iter().enumerate() {
-                    let class = f.regs[d].class();
-                    for x in live.iter().chain(defs[k + 1..].iter().copied()) {
-                        if x != d
-                            && Some(x) != copied
-                            && same_file(class, f.regs[x].class())
-                            && adj[d].last() != Some(&(x as u32))
-                        {
-                            adj[d].push(x as u32);
-                            adj[x].push(d as u32);
-                        }
+        for_each_definition(f, liveness, |inst, copied, defs, files, live| {
+            if let (Some(s), Some(d)) = (copied, inst.defs().next()) {
+                copies[d.index()].push(s as u32);
+                copies[s].push(d.0);
+            }
+            for (k, &d) in defs.iter().enumerate() {
+                let file = files[d];
+                let later = defs[k + 1..].iter().copied().filter(|&x| files[x] == file);
+                let live_here = live[usize::from(file)].as_slice().iter();
+                for x in live_here.map(|&x| x as usize).chain(later) {
+                    if x != d && Some(x) != copied && adj[d].last() != Some(&(x as u32)) {
+                        adj[d].push(x as u32);
+                        adj[x].push(d as u32);
                     }
                 }
-            });
-        }
+            }
+        });
         for list in adj.iter_mut().chain(&mut copies) {
             list.sort_unstable();
             list.dedup();
         }
         Interference { adj, copies }
+    }
+
+    /// An upper bound of the number of edges [`Interference::build`] would find (it counts,
+    /// for each definition, the registers of its file live after it and the instruction's
+    /// later destinations), without building them: `O(V + I + B·V/64)`.
+    pub fn edge_bound(f: &Function, liveness: &Liveness) -> usize {
+        let mut edges = 0usize;
+        for_each_definition(f, liveness, |_, _, defs, files, live| {
+            for (k, &d) in defs.iter().enumerate() {
+                let file = files[d];
+                let later = defs[k + 1..].iter().filter(|&&x| files[x] == file).count();
+                edges = edges.saturating_add(live[usize::from(file)].len() + later);
+            }
+        });
+        edges
     }
 
     /// The registers `v` is copied to or from (by [`copy_source`] copies), in increasing order.
@@ -315,6 +586,54 @@ impl Interference {
     /// Whether `a` and `b` interfere.
     pub fn interferes(&self, a: VReg, b: VReg) -> bool {
         self.neighbors(a).binary_search(&b.0).is_ok()
+    }
+}
+
+/// Walks every block of `f` backwards, calling `visit(inst, copied, defs, files, live)` for
+/// each instruction that defines a register: the register it copies ([`copy_source`]), its
+/// in-range destinations (sorted, each once), each register's file (0: 32-bit registers,
+/// 1: predicates) and the registers live after it, one set per file. `O(V + I + B·V/64)` plus
+/// what `visit` does: the live sets are sparse, so a definition looks only at live registers.
+fn for_each_definition(
+    f: &Function,
+    liveness: &Liveness,
+    mut visit: impl FnMut(&Inst, Option<usize>, &[usize], &[u8], &[SparseSet; 2]),
+) {
+    let n = f.regs.len();
+    let files: Vec<u8> = f
+        .regs
+        .iter()
+        .map(|r| u8::from(r.class() == RegClass::Pred))
+        .collect();
+    let mut live = [SparseSet::new(n), SparseSet::new(n)];
+    let mut defs: Vec<usize> = Vec::new();
+    for b in f.block_ids() {
+        for set in &mut live {
+            set.clear();
+        }
+        for v in liveness.live_out(b) {
+            live[usize::from(files[v])].insert(v);
+        }
+        for inst in f.blocks[b.index()].insts.iter().rev() {
+            defs.clear();
+            defs.extend(inst.defs().map(VReg::index).filter(|&d| d < n));
+            if !defs.is_empty() {
+                defs.sort_unstable();
+                defs.dedup();
+                let copied = copy_source(f, inst).map(VReg::index);
+                visit(inst, copied, &defs, &files, &live);
+            }
+            for d in killed(inst) {
+                if d.index() < n {
+                    live[usize::from(files[d.index()])].remove(d.index());
+                }
+            }
+            for u in inst.uses() {
+                if u.index() < n {
+                    live[usize::from(files[u.index()])].insert(u.index());
+                }
+            }
+        }
     }
 }
 
@@ -405,7 +724,14 @@ fn shape_ok(class: RegClass, phys: PhysReg) -> bool {
 /// register of the right file, size and alignment, unmentioned ones have none, no instruction
 /// writes a register overlapping one live after it (or another of its destinations) unless it
 /// is a copy of that very register, and the per-thread counts are exact. Returns every
-/// problem found.
+/// problem found: for each block in order and its instructions from last to first, each
+/// destination's conflicts with live registers in increasing order, then with the
+/// instruction's later destinations.
+///
+/// Each block is walked backwards once, keeping for every physical register the live virtual
+/// registers it holds, so a definition looks up only the registers it may clobber:
+/// `O(B·V/64 + I + conflicts)`. (A physical register is checked over at most its first four
+/// 32-bit registers; a larger one is reported as [`AllocError::BadShape`].)
 pub fn validate(f: &Function, liveness: &Liveness, alloc: &Allocation) -> Vec<AllocError> {
     let n = f.regs.len();
     if alloc.phys.len() != n {
@@ -436,33 +762,70 @@ pub fn validate(f: &Function, liveness: &Liveness, alloc: &Allocation) -> Vec<Al
             expected_preds,
         });
     }
+    // The physical registers of `v` as keys: the file in the high half, the register below.
+    let keys = |v: usize| {
+        alloc.phys[v].into_iter().flat_map(|p| {
+            let s = slot(p);
+            let file = (file_of(p) as u64) << 32;
+            (s.start..s.end.min(s.start.saturating_add(4))).map(move |r| file | u64::from(r))
+        })
+    };
+    // Live virtual registers held by each physical register.
+    let mut holders: HashMap<u64, Vec<u32>> = HashMap::new();
+    let mut live = BitSet::new(n);
+    let mut clobbered: Vec<u32> = Vec::new();
     for b in f.block_ids() {
-        liveness.walk_backward(f, b, |i, inst, live| {
+        holders.clear();
+        live.copy_from(liveness.live_out(b));
+        for v in live.iter() {
+            for key in keys(v) {
+                holders.entry(key).or_default().push(v as u32);
+            }
+        }
+        for (i, inst) in f.blocks[b.index()].insts.iter().enumerate().rev() {
             let copied = copy_source(f, inst);
             let defs: Vec<VReg> = inst.defs().filter(|d| d.index() < n).collect();
             for (k, &d) in defs.iter().enumerate() {
                 let Some(pd) = alloc.phys[d.index()] else {
                     continue;
                 };
-                let others = live
-                    .iter()
-                    .map(|x| VReg(x as u32))
-                    .chain(defs[k + 1..].iter().copied());
-                for x in others {
-                    if x == d || Some(x) == copied {
-                        continue;
-                    }
-                    if alloc.phys[x.index()].is_some_and(|px| px.overlaps(pd)) {
-                        errors.push(AllocError::Conflict {
-                            block: b,
-                            inst: i,
-                            a: d,
-                            b: x,
-                        });
+                let spared = |x: VReg| x == d || Some(x) == copied;
+                clobbered.clear();
+                for key in keys(d.index()) {
+                    let held = holders.get(&key).map_or(&[][..], Vec::as_slice);
+                    clobbered.extend(held.iter().filter(|&&x| !spared(VReg(x))));
+                }
+                clobbered.sort_unstable();
+                clobbered.dedup();
+                let later = defs[k + 1..].iter().copied().filter(|&x| {
+                    !spared(x) && alloc.phys[x.index()].is_some_and(|px| px.overlaps(pd))
+                });
+                for x in clobbered.iter().map(|&x| VReg(x)).chain(later) {
+                    errors.push(AllocError::Conflict {
+                        block: b,
+                        inst: i,
+                        a: d,
+                        b: x,
+                    });
+                }
+            }
+            for d in killed(inst) {
+                if live.remove(d.index()) {
+                    for key in keys(d.index()) {
+                        if let Some(held) = holders.get_mut(&key) {
+                            held.retain(|&x| x != d.0);
+                        }
                     }
                 }
             }
-        });
+            for u in inst.uses() {
+                if live.insert(u.index()) {
+                    for key in keys(u.index()) {
+                        holders.entry(key).or_default().push(u.0);
+                    }
+                }
+            }
+        }
     }
     errors
 }
