@@ -1,6 +1,8 @@
 //! Every committed PTX file under `samples/` (NVRTC output for SAXPY, the instruction corpus
 //! and the Rodinia ports) lowers without a diagnostic, passes the IR verifier, and gets a
-//! register allocation that respects liveness.
+//! register allocation that respects liveness, from the interference-graph colouring (its
+//! graph is within `regalloc::edge_budget`, so the linear-scan fallback never decides a
+//! committed kernel's registers).
 
 use std::path::{Path, PathBuf};
 
@@ -48,6 +50,16 @@ fn every_sample_ptx_lowers() {
                             "{} `{}`: allocation errors {errors:?}",
                             path.display(),
                             f.name
+                        ));
+                    }
+                    let edges = isa::regalloc::Interference::edge_bound(f, &a.liveness);
+                    if edges > isa::regalloc::edge_budget(f) {
+                        failures.push(format!(
+                            "{} `{}`: {edges} interference edges, beyond the graph allocator's \
+                             budget of {}",
+                            path.display(),
+                            f.name,
+                            isa::regalloc::edge_budget(f)
                         ));
                     }
                 }
