@@ -13,6 +13,7 @@ use crate::jit::ctx::JitCtx;
 use crate::jit::{JitKernel, Run};
 use crate::launch::LaunchStats;
 use crate::warp::{WARP_SIZE, Warp, WarpState};
+use crate::watch::LaunchWatch;
 use isa::BarRedOp;
 
 /// Instructions a warp runs before the next warp gets its turn.
@@ -71,10 +72,12 @@ pub struct CtaPool {
     barriers: Vec<Barrier>,
 }
 
-/// Runs the CTA to completion. `budget` bounds the warp instructions it may execute.
+/// Runs the CTA to completion. `budget` bounds the instructions each of its warps may execute;
+/// `watch`, if any, is polled between slices (heartbeat, wall-clock limit).
 pub fn run_cta(
     env: &mut CtaEnv,
     budget: u64,
+    watch: Option<&LaunchWatch>,
     jit: Option<&JitKernel>,
     pool: &mut CtaPool,
 ) -> Result<CtaStats, Box<Fault>> {
@@ -96,6 +99,14 @@ pub fn run_cta(
     // Threads that have not exited, kept up to date after each slice (barriers expect them).
     let mut live: u32 = warps.iter().map(|w| w.live().count_ones()).sum();
     loop {
+        if let Some(limit) = watch.and_then(|w| w.poll(String::new)) {
+            let running = warps
+                .iter()
+                .find(|w| w.state == WarpState::Ready)
+                .unwrap_or(&warps[0]);
+            let kind = FaultKind::TimeLimit { limit };
+            return Err(Box::new(fault(env, running, kind, None)));
+        }
         let mut progressed = false;
         for i in 0..warps.len() {
             if warps[i].state != WarpState::Ready {
@@ -106,7 +117,7 @@ pub fn run_cta(
             let live_before = warps[i].live().count_ones();
             for _ in 0..SLICE {
                 let w = &mut warps[i];
-                if stats.warp_insts >= budget {
+                if w.executed >= budget {
                     return Err(Box::new(fault(
                         env,
                         w,
@@ -115,7 +126,9 @@ pub fn run_cta(
                     )));
                 }
                 let outcome = match (jit, ctx.as_mut()) {
-                    (Some(jit), Some(ctx)) => advance(env, w, i, jit, ctx, &mut local_view, stats),
+                    (Some(jit), Some(ctx)) => {
+                        advance(env, w, i, jit, ctx, &mut local_view, stats, budget)
+                    }
                     _ => {
                         stats.warp_insts += 1;
                         step(env, w, &mut stats.thread_insts)
@@ -155,6 +168,7 @@ pub fn run_cta(
         stats.divergent_branches += s.divergent_branches;
         stats.reconvergences += s.reconvergences;
         stats.max_simt_depth = stats.max_simt_depth.max(s.max_depth);
+        stats.max_warp_insts = stats.max_warp_insts.max(w.executed);
     }
     Ok(cta)
 }
@@ -268,13 +282,18 @@ fn advance(
     ctx: &mut JitCtx,
     local_view: &mut LocalView,
     stats: &mut LaunchStats,
+    budget: u64,
 ) -> Result<Step, (FaultKind, u32)> {
     let frame = w.frame();
     let top = *frame.simt.top().expect("a ready warp has a SIMT entry");
     let func = frame.func;
     let code = &env.program.code[func.index()];
     let count = u64::from(top.mask.count_ones());
-    if let Some(run) = jit.run_at(func, top.pc) {
+    // A run that would end past the warp's budget is stepped instead, so the budget fault
+    // names the same instruction as the interpreter's and the timing model's.
+    let within_budget =
+        |r: &&Run| w.executed + u64::from(r.end - r.start) + u64::from(r.branch) <= budget;
+    if let Some(run) = jit.run_at(func, top.pc).filter(within_budget) {
         let len = u64::from(run.end - run.start);
         stats.warp_insts += len;
         stats.thread_insts += len * count;
@@ -488,13 +507,16 @@ pub fn fault(env: &CtaEnv, w: &Warp, kind: FaultKind, lane: Option<u32>) -> Faul
         thread: [t % bx, (t / bx) % by, t / (bx * by)],
         pc,
         line: inst.map_or(0, |i| i.loc.line),
-        inst: inst.map_or(String::new(), |i| {
-            isa::print::Printer::new(
+        // The PTX source line when the program kept its text (what the user wrote), else the
+        // listing `warpsim dis` prints.
+        inst: inst.map_or(String::new(), |i| match env.program.source_line(i.loc.line) {
+            Some(text) => text.to_string(),
+            None => isa::print::Printer::new(
                 Some(&env.program.module),
                 env.program.module.function(frame.func),
             )
             .inst(i)
-            .to_string()
+            .to_string(),
         }),
     }
 }

@@ -16,7 +16,7 @@ pub enum FaultKind {
     MisalignedAddress { space: &'static str, address: u64 },
     /// Every live warp of a CTA waits at a barrier that can no longer complete.
     BarrierDeadlock { detail: String },
-    /// The launch executed more warp instructions than its budget allows.
+    /// A warp executed more instructions than its budget allows.
     BudgetExceeded { budget: u64 },
     /// An instruction warpsim cannot execute.
     Unsupported { what: String },
@@ -24,6 +24,8 @@ pub enum FaultKind {
     Trap,
     /// Calls nested deeper than the limit (runaway recursion).
     CallDepthExceeded { limit: usize },
+    /// The launch ran longer than its wall-clock limit (see [`crate::watch::WallClock`]).
+    TimeLimit { limit: std::time::Duration },
 }
 
 impl fmt::Display for FaultKind {
@@ -47,11 +49,16 @@ impl fmt::Display for FaultKind {
             FaultKind::BudgetExceeded { budget } => {
                 write!(
                     f,
-                    "instruction budget exceeded: more than {budget} warp instructions (runaway loop?)"
+                    "instruction budget exceeded: a warp executed {budget} instructions (runaway loop? raise it with --budget)"
                 )
             }
             FaultKind::Unsupported { what } => write!(f, "unsupported: {what}"),
             FaultKind::Trap => write!(f, "trap instruction executed"),
+            FaultKind::TimeLimit { limit } => write!(
+                f,
+                "wall-clock limit of {} s exceeded (raise it with --time-limit)",
+                limit.as_secs_f64()
+            ),
             FaultKind::CallDepthExceeded { limit } => {
                 write!(f, "call depth exceeds {limit} (runaway recursion?)")
             }
@@ -73,7 +80,8 @@ pub struct Fault {
     pub pc: u32,
     /// PTX source line of the instruction (0 when unknown).
     pub line: u32,
-    /// The instruction, as `warpsim dis` prints it.
+    /// The instruction: its PTX source line when the program kept its source (the runtime's
+    /// always do), else as `warpsim dis` prints it.
     pub inst: String,
 }
 

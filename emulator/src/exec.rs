@@ -348,9 +348,10 @@ pub fn step(
             ));
         }
         Op::Call { callee, args, .. } => {
-            w.frame_mut().simt.goto(next);
             if exec != 0 {
-                call(env, w, *callee, args, exec, pc).map_err(at(first_lane(exec)))?;
+                call(env, w, *callee, args, exec, pc, next).map_err(at(first_lane(exec)))?;
+            } else {
+                w.frame_mut().simt.goto(next);
             }
             Step::Continue
         }
@@ -412,6 +413,8 @@ fn finish_frames(env: &CtaEnv, w: &mut Warp) {
     }
 }
 
+/// Calls `callee` for the lanes of `exec` (the call at `pc`): pushes its frame with the
+/// arguments copied in; the caller resumes at `next` when it returns.
 fn call(
     env: &CtaEnv,
     w: &mut Warp,
@@ -419,7 +422,9 @@ fn call(
     args: &[isa::SymbolRef],
     exec: u32,
     pc: u32,
+    next: u32,
 ) -> Result<(), FaultKind> {
+    // Every check comes before the caller moves past the call, so a fault names the call.
     if w.frames.len() >= MAX_CALL_DEPTH {
         return Err(FaultKind::CallDepthExceeded {
             limit: MAX_CALL_DEPTH,
@@ -432,6 +437,7 @@ fn call(
             what: format!("call to `{}`, which has no body", callee_code.name),
         });
     }
+    w.frame_mut().simt.goto(next);
     let caller = w.frame();
     let base = caller.local_base + program.code[caller.func.index()].frame_size;
     let end = (base + callee_code.frame_size) as usize;

@@ -13,12 +13,20 @@ use crate::exec::CtaEnv;
 use crate::jit::{Granularity, JitKernel};
 use crate::memory::GlobalMemory;
 use crate::program::{KernelLayout, Program};
+use crate::watch::LaunchWatch;
 use isa::FuncId;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Default bound on the warp instructions of one CTA; a runaway loop hits it in seconds.
-pub const DEFAULT_CTA_BUDGET: u64 = 1 << 28;
+/// Default bound on the instructions one warp may execute: a runaway loop stops in seconds.
+///
+/// 2^23 (8.4 M): a one-warp infinite loop stops within about 10 s under the timing model (its
+/// slowest case, a dependent loop of three instructions: 1 M instructions/s on one warp) and
+/// well under a second in functional mode, while the busiest warp of any sample at its large
+/// size executes far fewer (`docs/limits.md` has the figures; `warpsim run --stats` prints a
+/// run's busiest warp). Per warp rather than per CTA, so the instruction it stops at does not
+/// depend on how warps were interleaved: functional and timing mode name the same one.
+pub const DEFAULT_WARP_BUDGET: u64 = 1 << 23;
 
 /// Which engine executes instructions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,8 +48,10 @@ pub struct LaunchConfig {
     pub dynamic_shared: u64,
     /// Host threads running CTAs (at least 1).
     pub host_threads: usize,
-    /// Most warp instructions one CTA may execute.
-    pub cta_budget: u64,
+    /// Most instructions one warp may execute (see `emulator::DEFAULT_WARP_BUDGET`).
+    pub warp_budget: u64,
+    /// The wall-clock limit and progress heartbeat.
+    pub wall_clock: crate::watch::WallClock,
 }
 
 /// Counters of one launch.
@@ -53,6 +63,9 @@ pub struct LaunchStats {
     pub divergent_branches: u64,
     pub reconvergences: u64,
     pub max_simt_depth: usize,
+    /// The most instructions any one warp executed (functional mode), to compare with the
+    /// warp budget.
+    pub max_warp_insts: u64,
     /// JIT engine: warp instructions executed in compiled runs, and of those the ones lowered
     /// inline, through the ALU helper, and through the warp-wide helper.
     pub jit_insts: u64,
@@ -74,7 +87,7 @@ impl LaunchStats {
         });
     }
 
-    /// Adds another launch's counters (sums; the deepest stack is the maximum).
+    /// Adds another launch's counters (sums; the deepest stack and the busiest warp are maxima).
     pub fn merge(&mut self, o: &LaunchStats) {
         self.ctas += o.ctas;
         self.warp_insts += o.warp_insts;
@@ -82,6 +95,7 @@ impl LaunchStats {
         self.divergent_branches += o.divergent_branches;
         self.reconvergences += o.reconvergences;
         self.max_simt_depth = self.max_simt_depth.max(o.max_simt_depth);
+        self.max_warp_insts = self.max_warp_insts.max(o.max_warp_insts);
         self.jit_insts += o.jit_insts;
         self.jit_inline += o.jit_inline;
         self.jit_alu_helper += o.jit_alu_helper;
@@ -138,22 +152,25 @@ pub fn launch(
         cfg.block,
         cfg.dynamic_shared,
     );
+    let total = grid_ctas(cfg.grid);
+    let watch = LaunchWatch::new(cfg.wall_clock, &program.code[kernel.index()].name, total);
     let stats = Mutex::new(LaunchStats::default());
     // Each worker keeps its counters, warps and barriers, and shared-memory buffer from CTA
     // to CTA.
     let init = || (LaunchStats::default(), CtaPool::default(), Vec::new());
     let run = |(local, pool, shared): &mut (LaunchStats, CtaPool, Vec<u8>), i: u64| {
         let mut env = launch.cta(i, std::mem::take(shared));
-        let result = run_cta(&mut env, cfg.cta_budget, jit.as_deref(), pool);
+        let result = run_cta(&mut env, cfg.warp_budget, Some(&watch), jit.as_deref(), pool);
         *shared = env.shared;
         local.add(&result?);
+        watch.cta_done();
         Ok(())
     };
     // Sums and a maximum: the merge order does not change the totals.
     let finish = |(local, ..): (LaunchStats, CtaPool, Vec<u8>)| {
         stats.lock().expect("stats").merge(&local);
     };
-    for_each_cta(grid_ctas(cfg.grid), cfg.host_threads, init, run, finish)?;
+    for_each_cta(total, cfg.host_threads, init, run, finish)?;
     Ok(stats.into_inner().expect("stats"))
 }
 

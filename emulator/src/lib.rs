@@ -23,9 +23,10 @@ pub mod program;
 pub mod simt;
 pub mod stepper;
 pub mod warp;
+pub mod watch;
 pub mod widths;
 
 pub use error::{Fault, FaultKind};
-pub use launch::{DEFAULT_CTA_BUDGET, Engine, LaunchConfig, LaunchStats, launch};
+pub use launch::{DEFAULT_WARP_BUDGET, Engine, LaunchConfig, LaunchStats, launch};
 pub use memory::GlobalMemory;
 pub use program::Program;

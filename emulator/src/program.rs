@@ -91,6 +91,9 @@ pub struct Program {
     /// Compiler hints per function (by `FuncId`), computed on first use: functional-only runs
     /// never ask, so they pay nothing.
     hints: Vec<std::sync::OnceLock<FunctionHints>>,
+    /// The PTX text the module was lowered from, when the loader kept it: faults quote the
+    /// faulting instruction's source line rather than warpsim's listing.
+    source: Option<std::sync::Arc<str>>,
 }
 
 type JitCache = std::collections::HashMap<
@@ -127,7 +130,20 @@ impl Program {
             layouts,
             jit: Default::default(),
             hints,
+            source: None,
         }
+    }
+
+    /// Keeps the PTX text the module was lowered from, for fault reports.
+    pub fn with_source(mut self, text: impl Into<std::sync::Arc<str>>) -> Program {
+        self.source = Some(text.into());
+        self
+    }
+
+    /// Line `line` (from 1) of the PTX source, trimmed, if the program kept its source.
+    pub fn source_line(&self, line: u32) -> Option<&str> {
+        let index = usize::try_from(line).ok()?.checked_sub(1)?;
+        Some(self.source.as_deref()?.lines().nth(index)?.trim())
     }
 
     /// The compiler hints of `func` for register-file techniques, indexed by the same PCs as

@@ -187,8 +187,8 @@ pub struct CtaStepper<'a> {
 }
 
 impl<'a> CtaStepper<'a> {
-    /// Starts the CTA of `env`, reusing the warps of `pool`. `budget` bounds its warp
-    /// instructions. `jit`: the kernel compiled at [`crate::jit::Granularity::Instructions`],
+    /// Starts the CTA of `env`, reusing the warps of `pool`. `budget` bounds the instructions
+    /// of each warp. `jit`: the kernel compiled at [`crate::jit::Granularity::Instructions`],
     /// or `None` to interpret every instruction.
     pub fn new(
         mut env: CtaEnv<'a>,
@@ -252,7 +252,7 @@ impl<'a> CtaStepper<'a> {
     pub fn step(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
         let env = &mut self.env;
         let w = &mut self.warps[i];
-        if self.stats.warp_insts >= self.budget {
+        if w.executed >= self.budget {
             let budget = self.budget;
             return Err(Box::new(fault(
                 env,

@@ -7,7 +7,8 @@
 //! instruction counts must be identical.
 //!
 //! `WARPSIM_DIFF_PROGRAMS` sets how many programs run (default 10,000); `WARPSIM_DIFF_SEED`
-//! picks another sequence. A failure prints the seed and the program.
+//! picks another sequence. A failure prints the seed and the program. The sequence is split into
+//! shards, one test each, so the harness runs them on every core.
 
 use emulator::{Engine, GlobalMemory, LaunchConfig, Program};
 
@@ -408,12 +409,15 @@ fn inputs(rng: &mut Rng) -> Vec<u8> {
     data
 }
 
-/// Runs `text` under `engine` on `input`; returns the output bytes and the counts.
-fn run(text: &str, input: &[u8], engine: Engine) -> (Vec<u8>, emulator::LaunchStats) {
-    let module = frontend::compile("diff.ptx", text)
-        .unwrap_or_else(|e| panic!("generated PTX does not lower:\n{e}\n{text}"));
+/// Runs the compiled `module` under `engine` on `input`; returns the output bytes and the counts.
+fn run(
+    module: &isa::Module,
+    text: &str,
+    input: &[u8],
+    engine: Engine,
+) -> (Vec<u8>, emulator::LaunchStats) {
     let mem = GlobalMemory::new(1 << 24).unwrap();
-    let program = Program::new(module, vec![None]);
+    let program = Program::new(module.clone(), vec![None]);
     let kernel = program.module.function_by_name("k").unwrap();
     let din = mem.alloc(input.len() as u64).unwrap();
     mem.write(din, input).unwrap();
@@ -427,7 +431,8 @@ fn run(text: &str, input: &[u8], engine: Engine) -> (Vec<u8>, emulator::LaunchSt
         block: [THREADS, 1, 1],
         dynamic_shared: 0,
         host_threads: 1,
-        cta_budget: 1 << 20,
+        warp_budget: 1 << 20,
+        wall_clock: Default::default(),
     };
     let stats = emulator::launch(&program, kernel, &mem, &params, &cfg)
         .unwrap_or_else(|f| panic!("{engine:?} faulted: {f}\n{text}"));
@@ -436,8 +441,12 @@ fn run(text: &str, input: &[u8], engine: Engine) -> (Vec<u8>, emulator::LaunchSt
     (out, stats)
 }
 
-#[test]
-fn jit_matches_the_interpreter_on_random_programs() {
+/// Shards of the program sequence, one test each, so the test harness spreads them over the
+/// host's cores (the sequence and its seeds do not depend on the sharding).
+const SHARDS: usize = 8;
+
+/// Runs shard `shard` of the `WARPSIM_DIFF_PROGRAMS` programs.
+fn run_shard(shard: usize) {
     let programs: usize = std::env::var("WARPSIM_DIFF_PROGRAMS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -446,7 +455,7 @@ fn jit_matches_the_interpreter_on_random_programs() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5eed_0001);
-    for i in 0..programs {
+    for i in (0..programs).skip(shard).step_by(SHARDS) {
         let program_seed = seed
             .wrapping_add(i as u64)
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -454,8 +463,10 @@ fn jit_matches_the_interpreter_on_random_programs() {
         let mut rng = Rng(program_seed);
         let text = program(&mut rng);
         let input = inputs(&mut rng);
-        let (expected, istats) = run(&text, &input, Engine::Interpreter);
-        let (got, jstats) = run(&text, &input, Engine::Jit);
+        let module = frontend::compile("diff.ptx", &text)
+            .unwrap_or_else(|e| panic!("generated PTX does not lower:\n{e}\n{text}"));
+        let (expected, istats) = run(&module, &text, &input, Engine::Interpreter);
+        let (got, jstats) = run(&module, &text, &input, Engine::Jit);
         if got != expected {
             let at = got
                 .iter()
@@ -473,4 +484,31 @@ fn jit_matches_the_interpreter_on_random_programs() {
             "program {i}: counts differ\n{text}"
         );
     }
+}
+
+macro_rules! shards {
+    ($($name:ident = $shard:expr),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                run_shard($shard);
+            }
+        )*
+        /// Every shard has its test.
+        #[test]
+        fn every_shard_has_a_test() {
+            assert_eq!([$($shard),*], std::array::from_fn::<usize, SHARDS, _>(|i| i));
+        }
+    };
+}
+
+shards! {
+    jit_matches_the_interpreter_on_random_programs_shard_0 = 0,
+    jit_matches_the_interpreter_on_random_programs_shard_1 = 1,
+    jit_matches_the_interpreter_on_random_programs_shard_2 = 2,
+    jit_matches_the_interpreter_on_random_programs_shard_3 = 3,
+    jit_matches_the_interpreter_on_random_programs_shard_4 = 4,
+    jit_matches_the_interpreter_on_random_programs_shard_5 = 5,
+    jit_matches_the_interpreter_on_random_programs_shard_6 = 6,
+    jit_matches_the_interpreter_on_random_programs_shard_7 = 7,
 }

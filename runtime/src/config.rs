@@ -9,8 +9,11 @@ pub struct DeviceConfig {
     pub engine: emulator::launch::Engine,
     /// Host threads that run CTAs in functional mode.
     pub host_threads: usize,
-    /// Most warp instructions one CTA may execute before the launch fails.
-    pub cta_budget: u64,
+    /// Most instructions one warp may execute before the launch fails (a runaway loop).
+    pub warp_budget: u64,
+    /// A wall-clock limit per launch and a progress heartbeat on stderr (default: neither;
+    /// the command line turns the heartbeat on).
+    pub wall_clock: emulator::watch::WallClock,
     pub max_threads_per_block: u32,
     pub max_block_dims: [u32; 3],
     pub max_grid_dims: [u32; 3],
@@ -41,7 +44,8 @@ impl Default for DeviceConfig {
             memory_bytes: 4 << 30,
             engine: emulator::launch::Engine::default(),
             host_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            cta_budget: emulator::DEFAULT_CTA_BUDGET,
+            warp_budget: emulator::DEFAULT_WARP_BUDGET,
+            wall_clock: Default::default(),
             max_threads_per_block: 1024,
             max_block_dims: [1024, 1024, 64],
             max_grid_dims: [i32::MAX as u32, 65535, 65535],

@@ -253,7 +253,8 @@ impl Device {
                     grid,
                     block,
                     dynamic_shared,
-                    cta_budget: self.config.cta_budget,
+                    warp_budget: self.config.warp_budget,
+                    wall_clock: self.config.wall_clock,
                     regs_per_thread: self.assumed_registers(kernel),
                     engine: self.config.engine,
                 })
@@ -289,7 +290,8 @@ impl Device {
             block,
             dynamic_shared,
             host_threads: self.config.host_threads,
-            cta_budget: self.config.cta_budget,
+            warp_budget: self.config.warp_budget,
+                    wall_clock: self.config.wall_clock,
         };
         emulator::launch(kernel.program(), kernel.id(), &self.mem, params, &cfg)
             .map_err(Error::from)
@@ -364,7 +366,7 @@ impl Device {
                 grid,
                 block,
                 dynamic_shared,
-                cta_budget: self.config.cta_budget,
+                warp_budget: self.config.warp_budget,
                 engine: self.config.engine,
                 host_threads: self.config.host_threads,
                 sample,

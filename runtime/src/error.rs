@@ -35,7 +35,7 @@ pub enum Error {
     /// A barrier that can never complete.
     #[error("{0}")]
     BarrierDeadlock(Box<Fault>),
-    /// A CTA ran past its instruction budget.
+    /// A warp ran past its instruction budget.
     #[error("{0}")]
     BudgetExceeded(Box<Fault>),
     /// Any other fault inside a kernel (`trap`, runaway recursion, unsupported instruction).
@@ -44,6 +44,9 @@ pub enum Error {
     /// The timing model stopped issuing (its watchdog fired).
     #[error("{0}")]
     TimingDeadlock(String),
+    /// The launch ran past its wall-clock limit.
+    #[error("{0}")]
+    TimeLimit(String),
 }
 
 impl Error {
@@ -59,7 +62,7 @@ impl Error {
             Error::IllegalAddress(_) => "cudaErrorIllegalAddress",
             Error::MisalignedAddress(_) => "cudaErrorMisalignedAddress",
             Error::BarrierDeadlock(_) => "cudaErrorLaunchFailure",
-            Error::BudgetExceeded(_) => "cudaErrorLaunchTimeout",
+            Error::BudgetExceeded(_) | Error::TimeLimit(_) => "cudaErrorLaunchTimeout",
             Error::LaunchFailure(_) | Error::TimingDeadlock(_) => "cudaErrorLaunchFailure",
         }
     }
@@ -72,6 +75,7 @@ impl From<Box<Fault>> for Error {
             FaultKind::MisalignedAddress { .. } => Error::MisalignedAddress(f),
             FaultKind::BarrierDeadlock { .. } => Error::BarrierDeadlock(f),
             FaultKind::BudgetExceeded { .. } => Error::BudgetExceeded(f),
+            FaultKind::TimeLimit { .. } => Error::TimeLimit(f.to_string()),
             FaultKind::Unsupported { .. }
             | FaultKind::Trap
             | FaultKind::CallDepthExceeded { .. } => Error::LaunchFailure(f),
@@ -85,6 +89,7 @@ impl From<timing::SimError> for Error {
             timing::SimError::Fault(f) => Error::from(f),
             timing::SimError::DoesNotFit(d) => Error::OutOfResources(d.to_string()),
             w @ timing::SimError::Watchdog { .. } => Error::TimingDeadlock(w.to_string()),
+            t @ timing::SimError::TimeLimit { .. } => Error::TimeLimit(t.to_string()),
         }
     }
 }

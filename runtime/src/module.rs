@@ -109,7 +109,7 @@ impl Module {
                     .map_err(|e| Error::HostAccess(e.to_string()))?;
             }
         }
-        let program = Arc::new(Program::new(module, addrs));
+        let program = Arc::new(Program::new(module, addrs).with_source(text));
         Ok(Module {
             program,
             mem,

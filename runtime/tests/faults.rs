@@ -90,13 +90,38 @@ $L_top:
     st.shared.u32 [%r3], %r1;
     ret;
 }
+
+// Counts for ever in a three-instruction loop (wraps at 2^32, far beyond any budget).
+.visible .entry count_up()
+{
+    .reg .b32 %r<2>;
+    .reg .pred %p<2>;
+    mov.u32 %r1, 1;
+$L_loop:
+    add.u32 %r1, %r1, 1;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra $L_loop;
+    ret;
+}
+
+// Recurses for ever.
+.func recurse()
+{
+    call recurse, ();
+    ret;
+}
+.visible .entry recursion()
+{
+    call recurse, ();
+    ret;
+}
 "#;
 
 /// A functional device and one with the timing model: every fault must be reported the same
 /// way by both, and both must stay usable afterwards.
 fn devices() -> [Device; 3] {
     let config = DeviceConfig {
-        cta_budget: 100_000,
+        warp_budget: 100_000,
         host_threads: 2,
         ..DeviceConfig::default()
     };
@@ -340,7 +365,76 @@ fn runaway_loop_hits_the_budget() {
             [0, 0, 0],
             "the lowest faulting CTA is reported, whatever the thread timing"
         );
-        assert!(err.to_string().starts_with("instruction budget exceeded: more than 100000 warp instructions (runaway loop?) in kernel `spin`"));
+        assert!(err.to_string().starts_with("instruction budget exceeded: a warp executed 100000 instructions (runaway loop? raise it with --budget) in kernel `spin`"), "{err}");
+        // The branch is quoted as written, not as warpsim's listing (`bra bb0;`).
+        assert!(
+            err.to_string()
+                .ends_with("pc 0, PTX line 57: `bra.uni $L_top;`"),
+            "{err}"
+        );
+        still_works(&dev, &m);
+    }
+}
+
+/// The budget is per warp, so the instruction it stops at does not depend on how warps were
+/// interleaved or on how the JIT groups instructions into runs: every engine and the timing
+/// model name the same one.
+#[test]
+fn the_budget_stops_every_engine_at_the_same_instruction() {
+    let mut places = Vec::new();
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let err = dev
+            .launch(&m.kernel("count_up").unwrap(), 1, 96, 0, &[])
+            .unwrap_err();
+        let Error::BudgetExceeded(f) = &err else {
+            panic!("expected the budget error, got {err}")
+        };
+        places.push((f.pc, f.line, f.inst.clone()));
+    }
+    // One `mov`, then 33,333 passes of the three-instruction loop: the next is its `add`.
+    assert_eq!(places[0], (1, 96, "add.u32 %r1, %r1, 1;".to_string()));
+    assert!(places.iter().all(|p| *p == places[0]), "{places:?}");
+}
+
+/// A wall-clock limit stops a runaway launch in either mode, whatever its budget, and the
+/// device stays usable.
+#[test]
+fn a_wall_clock_limit_stops_a_runaway_launch() {
+    for dev in devices() {
+        let mut config = dev.config().clone();
+        config.warp_budget = u64::MAX;
+        config.wall_clock.limit = Some(std::time::Duration::from_millis(200));
+        let dev = Device::new(config).unwrap();
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let err = dev
+            .launch(&m.kernel("spin").unwrap(), 1, 32, 0, &[])
+            .unwrap_err();
+        assert!(matches!(err, Error::TimeLimit(_)), "{err}");
+        assert_eq!(err.cuda_name(), "cudaErrorLaunchTimeout");
+        assert!(
+            err.to_string()
+                .starts_with("wall-clock limit of 0.2 s exceeded"),
+            "{err}"
+        );
+        still_works(&dev, &m);
+    }
+}
+
+/// Runaway recursion names the call that went too deep, not the instruction after it.
+#[test]
+fn runaway_recursion_names_the_call() {
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let err = dev
+            .launch(&m.kernel("recursion").unwrap(), 1, 32, 0, &[])
+            .unwrap_err();
+        assert!(
+            err.to_string().ends_with(
+                "(in function `recurse`), CTA (0,0,0), thread (0,0,0), pc 0, PTX line 105: `call recurse, ();`"
+            ),
+            "{err}"
+        );
         still_works(&dev, &m);
     }
 }
@@ -379,7 +473,7 @@ fn bad_launches_are_rejected_before_running() {
         assert_eq!(
             m.kernel("nope").err().map(|e| e.to_string()).as_deref(),
             Some(
-                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid"
+                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid, count_up, recursion"
             )
         );
         still_works(&dev, &m);

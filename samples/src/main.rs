@@ -27,6 +27,16 @@ pub(crate) fn host_threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses `--time-limit`: seconds, a positive number.
+pub(crate) fn time_limit(text: &str) -> Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => std::time::Duration::try_from_secs_f64(s)
+            .map_err(|_| format!("{text} seconds is out of range")),
+        Ok(_) => Err("must be a positive number of seconds".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// warpsim: an execution-driven functional and timing emulator for a virtual GPU ISA.
 ///
 /// Kernels arrive as PTX (what NVIDIA's compilers emit), are lowered into warpsim's internal
@@ -62,9 +72,14 @@ enum Command {
         /// runs on one, deterministically).
         #[arg(long, value_parser = host_threads)]
         threads: Option<usize>,
-        /// Most warp instructions one CTA may execute before the launch fails.
+        /// Most instructions one warp may execute before the launch fails (a runaway loop;
+        /// default 2^23, far above any sample's busiest warp).
         #[arg(long)]
         budget: Option<u64>,
+        /// Stop a launch that runs longer than this many seconds of wall-clock time. Launches
+        /// that run longer than 10 s print their progress on stderr every 10 s either way.
+        #[arg(long, value_name = "SECONDS", value_parser = time_limit)]
+        time_limit: Option<std::time::Duration>,
         /// Execution engine: the Cranelift JIT, or the interpreter (the reference). Under the
         /// timing model the JIT runs each lane-wise instruction compiled at issue and the rest
         /// through the interpreter; the statistics are the same with either engine.
@@ -240,6 +255,7 @@ fn main() -> ExitCode {
             n,
             threads,
             budget,
+            time_limit,
             engine,
             stats,
             functional,
@@ -261,6 +277,7 @@ fn main() -> ExitCode {
                     n,
                     threads,
                     budget,
+                    time_limit,
                     engine: engine.into(),
                     stats,
                     timing,

@@ -13,6 +13,8 @@ pub(crate) struct RunOptions {
     pub n: Option<usize>,
     pub threads: Option<usize>,
     pub budget: Option<u64>,
+    /// The wall-clock limit per launch.
+    pub time_limit: Option<std::time::Duration>,
     pub engine: emulator::Engine,
     /// Print engine statistics.
     pub stats: bool,
@@ -35,8 +37,12 @@ fn device(opts: &RunOptions) -> Result<Device, String> {
         config.host_threads = t.max(1);
     }
     if let Some(b) = opts.budget {
-        config.cta_budget = b;
+        config.warp_budget = b;
     }
+    config.wall_clock = emulator::watch::WallClock {
+        limit: opts.time_limit,
+        ..emulator::watch::WallClock::INTERACTIVE
+    };
     config.timing = opts.timing.clone();
     if opts.ptxas_registers {
         config.kernel_registers = crate::regs::ptxas_by_kernel()?;
@@ -173,6 +179,13 @@ fn run_one(dev: &Device, s: &dyn Sample, opts: &RunOptions) -> runtime::Result<b
         outcome.kernel_seconds,
         st.thread_insts as f64 / secs / 1e6
     );
+    if opts.stats {
+        println!(
+            "  busiest warp: {} instructions (budget {} per warp)",
+            st.max_warp_insts,
+            opts.budget.unwrap_or(emulator::DEFAULT_WARP_BUDGET)
+        );
+    }
     if opts.stats && opts.engine == emulator::Engine::Jit {
         let pct = |x: u64| 100.0 * x as f64 / st.warp_insts.max(1) as f64;
         println!("  jit: compilation took {:.3} s", outcome.compile_seconds);

@@ -44,8 +44,8 @@ const AFTER_HELP: &str = concat!(
     "\n",
     "Chaining: --then starts another launch of a kernel from the same module, with its own\n",
     "--kernel, --grid, --block, --shared and --arg. Launches run in order on one device and\n",
-    "share buffers through @K. FILE comes first; --out, --threads and --budget may follow\n",
-    "any launch (the last --threads and --budget count).\n",
+    "share buffers through @K. FILE comes first; --out, --threads, --budget and --time-limit may\n",
+    "follow any launch (the last --threads, --budget and --time-limit count).\n",
     "\n",
     "Examples:\n",
     "  warpsim run-ptx samples/saxpy/saxpy.ptx --kernel saxpy --grid 4 --block 256 \\\n",
@@ -61,7 +61,7 @@ const AFTER_HELP: &str = concat!(
 #[derive(Args, Debug)]
 #[command(
     override_usage = "warpsim run-ptx FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] \
-        [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] \
+        [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] [--time-limit S] \
         [--timing PRESET|FILE [--set KEY=VALUE]...] [--then LAUNCH...]",
     after_long_help = AFTER_HELP
 )]
@@ -110,9 +110,14 @@ struct CommonArgs {
     /// Host threads running CTAs (default: every core).
     #[arg(long, value_name = "T", value_parser = crate::host_threads)]
     threads: Option<usize>,
-    /// Most warp instructions one CTA may execute before the launch fails.
+    /// Most instructions one warp may execute before the launch fails (a runaway loop;
+    /// default 2^23).
     #[arg(long, value_name = "B")]
     budget: Option<u64>,
+    /// Stop a launch that runs longer than this many seconds (launches longer than 10 s print
+    /// their progress on stderr every 10 s either way).
+    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit)]
+    time_limit: Option<std::time::Duration>,
     /// Another launch after this one: everything that follows is its --kernel, --grid,
     /// --block, --shared, --arg and --out options (and perhaps another --then).
     #[arg(long, num_args = 1.., allow_hyphen_values = true, value_name = "LAUNCH")]
@@ -147,7 +152,10 @@ impl RunPtxArgs {
     /// message, usage, status 2); `--threads` and `--budget` given more than once: the last
     /// one counts.
     fn into_invocation(self) -> Result<Invocation, String> {
-        let mut config = DeviceConfig::default();
+        let mut config = DeviceConfig {
+            wall_clock: emulator::watch::WallClock::INTERACTIVE,
+            ..DeviceConfig::default()
+        };
         if let Some(name) = &self.timing {
             config.timing = Some(
                 timing::GpuConfig::load(name, &self.overrides)
@@ -162,7 +170,10 @@ impl RunPtxArgs {
                 config.host_threads = t.max(1);
             }
             if let Some(b) = common.budget {
-                config.cta_budget = b;
+                config.warp_budget = b;
+            }
+            if let Some(t) = common.time_limit {
+                config.wall_clock.limit = Some(t);
             }
             if common.then.is_empty() {
                 break;

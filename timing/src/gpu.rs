@@ -24,6 +24,15 @@ pub enum SimError {
     Fault(Box<Fault>),
     #[error("{0}")]
     DoesNotFit(#[from] DoesNotFit),
+    /// The launch ran past its wall-clock limit.
+    #[error(
+        "wall-clock limit of {} s exceeded at cycle {cycle} (raise it with --time-limit)",
+        limit.as_secs_f64()
+    )]
+    TimeLimit {
+        limit: std::time::Duration,
+        cycle: u64,
+    },
     /// No instruction issued anywhere for too long: a timing-model deadlock.
     #[error(
         "timing deadlock: no instruction issued for {idle} cycles (at cycle {cycle}; gpu.watchdog_cycles); warps: {detail}"
@@ -44,8 +53,10 @@ pub struct TimedLaunch<'a> {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub dynamic_shared: u64,
-    /// Most warp instructions one CTA may execute.
-    pub cta_budget: u64,
+    /// Most instructions one warp may execute (see `emulator::DEFAULT_WARP_BUDGET`).
+    pub warp_budget: u64,
+    /// The wall-clock limit and progress heartbeat.
+    pub wall_clock: emulator::watch::WallClock,
     /// Registers per thread for occupancy, if not the register allocator's count (for example
     /// `ptxas`'s).
     pub regs_per_thread: Option<u32>,
@@ -128,7 +139,24 @@ impl Gpu {
         let start = self.cycle;
         let mut now = start;
         let mut last_issue = start;
+        let watch = emulator::watch::LaunchWatch::new(
+            l.wall_clock,
+            &l.program.code[l.kernel.index()].name,
+            total_ctas,
+        );
+        let mut iterations = 0u64;
         loop {
+            // The wall clock, every few thousand simulated cycles (reading it costs more).
+            iterations += 1;
+            if iterations % 4096 == 0 {
+                watch.set_ctas_done(stats.ctas);
+                if let Some(limit) = watch.poll(|| format!("cycle {}", now - start)) {
+                    return Err(SimError::TimeLimit {
+                        limit,
+                        cycle: now - start,
+                    });
+                }
+            }
             // CTA scheduler: at most one new CTA per SM per cycle, SMs in rotating order.
             let n = sms.len();
             for k in 0..n {
@@ -141,7 +169,7 @@ impl Gpu {
                 }
                 let (warps, shared) = pools.pop().unwrap_or_default();
                 let env = launch.cta(next_cta, shared);
-                sms[i].launch(CtaStepper::new(env, warps, l.cta_budget, jit.clone()));
+                sms[i].launch(CtaStepper::new(env, warps, l.warp_budget, jit.clone()));
                 next_cta += 1;
                 rr = (i + 1) % n;
             }

@@ -37,8 +37,8 @@ pub struct CharacterizeLaunch<'a> {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub dynamic_shared: u64,
-    /// Most warp instructions one CTA may execute.
-    pub cta_budget: u64,
+    /// Most instructions one warp may execute (see `emulator::DEFAULT_WARP_BUDGET`).
+    pub warp_budget: u64,
     /// The JIT (compiled one instruction at a time) or the interpreter; the counts are the
     /// same either way.
     pub engine: Engine,
@@ -160,7 +160,7 @@ pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characteriza
         let env = launch.cta(i, std::mem::take(&mut cta.shared));
         let counters = if l.sample.observes(i) {
             let warps = std::mem::take(&mut cta.warps);
-            let mut stepper = CtaStepper::new(env, warps, l.cta_budget, jit.clone());
+            let mut stepper = CtaStepper::new(env, warps, l.warp_budget, jit.clone());
             let result = run_cta(&mut stepper, l.code, observer, cta);
             let (counters, shared, warps) = stepper.finish();
             cta.shared = shared;
@@ -169,7 +169,7 @@ pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characteriza
         } else {
             let mut env = env;
             let result =
-                emulator::cta::run_cta(&mut env, l.cta_budget, runs.as_deref(), &mut cta.pool);
+                emulator::cta::run_cta(&mut env, l.warp_budget, None, runs.as_deref(), &mut cta.pool);
             cta.shared = env.shared;
             result.map(|s| LaunchStats {
                 ctas: 1,
