@@ -7,7 +7,7 @@ use runtime::{Arg, Device, DeviceConfig, Error};
 #[test]
 fn every_corpus_kernel_runs_or_faults_cleanly() {
     let dev = Device::new(DeviceConfig {
-        cta_budget: 200_000,
+        warp_budget: 200_000,
         host_threads: 2,
         ..DeviceConfig::default()
     })
