@@ -509,14 +509,16 @@ pub fn fault(env: &CtaEnv, w: &Warp, kind: FaultKind, lane: Option<u32>) -> Faul
         line: inst.map_or(0, |i| i.loc.line),
         // The PTX source line when the program kept its text (what the user wrote), else the
         // listing `warpsim dis` prints.
-        inst: inst.map_or(String::new(), |i| match env.program.source_line(i.loc.line) {
-            Some(text) => text.to_string(),
-            None => isa::print::Printer::new(
-                Some(&env.program.module),
-                env.program.module.function(frame.func),
-            )
-            .inst(i)
-            .to_string(),
+        inst: inst.map_or(String::new(), |i| {
+            match env.program.source_line(i.loc.line) {
+                Some(text) => text.to_string(),
+                None => isa::print::Printer::new(
+                    Some(&env.program.module),
+                    env.program.module.function(frame.func),
+                )
+                .inst(i)
+                .to_string(),
+            }
         }),
     }
 }

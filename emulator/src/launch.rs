@@ -160,7 +160,13 @@ pub fn launch(
     let init = || (LaunchStats::default(), CtaPool::default(), Vec::new());
     let run = |(local, pool, shared): &mut (LaunchStats, CtaPool, Vec<u8>), i: u64| {
         let mut env = launch.cta(i, std::mem::take(shared));
-        let result = run_cta(&mut env, cfg.warp_budget, Some(&watch), jit.as_deref(), pool);
+        let result = run_cta(
+            &mut env,
+            cfg.warp_budget,
+            Some(&watch),
+            jit.as_deref(),
+            pool,
+        );
         *shared = env.shared;
         local.add(&result?);
         watch.cta_done();

@@ -239,7 +239,15 @@ impl GlobalMemory {
     fn valid_entry(&self, granule: u64) -> &AtomicU16 {
         // SAFETY: callers pass a granule inside the span; the table is u16-aligned (page
         // aligned mapping) and lives as long as `self`.
-        unsafe { AtomicU16::from_ptr(self.valid.as_ptr().cast::<u16>().cast_mut().add(granule as usize)) }
+        unsafe {
+            AtomicU16::from_ptr(
+                self.valid
+                    .as_ptr()
+                    .cast::<u16>()
+                    .cast_mut()
+                    .add(granule as usize),
+            )
+        }
     }
 
     /// Allocates `size` bytes (at least 1), zero-filled, 256-byte aligned, followed by a guard
@@ -269,8 +277,8 @@ impl GlobalMemory {
                 .find(|(_, len)| **len >= footprint)
                 .map(|(s, l)| (*s, *l, footprint))
         };
-        let Some((start, len, footprint)) = fits(padded.saturating_mul(2))
-            .or_else(|| fits(padded + ALLOC_ALIGN))
+        let Some((start, len, footprint)) =
+            fits(padded.saturating_mul(2)).or_else(|| fits(padded + ALLOC_ALIGN))
         else {
             return Err(out_of_memory(true));
         };
@@ -383,13 +391,21 @@ impl GlobalMemory {
         } else {
             match (before, after) {
                 (Some(a), Some(b)) if b.start - addr < addr - a.end() => {
-                    format!("{} bytes before the start of {}", b.start - addr, b.describe())
+                    format!(
+                        "{} bytes before the start of {}",
+                        b.start - addr,
+                        b.describe()
+                    )
                 }
                 (Some(a), _) => {
                     format!("{} bytes past the end of {}", addr - a.end(), a.describe())
                 }
                 (None, Some(b)) => {
-                    format!("{} bytes before the start of {}", b.start - addr, b.describe())
+                    format!(
+                        "{} bytes before the start of {}",
+                        b.start - addr,
+                        b.describe()
+                    )
                 }
                 (None, None) => "with no allocation live".to_string(),
             }
@@ -573,7 +589,9 @@ mod tests {
         assert!(c >= b + 800, "the guard after `b` is as large as `b`");
         assert_eq!(
             illegal(&m, b + 400, 4),
-            format!("4-byte access 0 bytes past the end of allocation #1 `b` of 400 bytes at {b:#x}")
+            format!(
+                "4-byte access 0 bytes past the end of allocation #1 `b` of 400 bytes at {b:#x}"
+            )
         );
         assert_eq!(
             illegal(&m, c - 8, 8),
@@ -584,7 +602,9 @@ mod tests {
         m.read(b, &mut [0u8; 400]).unwrap();
         assert_eq!(
             m.describe_access(GLOBAL_BASE - 64, 4),
-            format!("4-byte access 64 bytes before the start of allocation #0 of 10 bytes at {a:#x}")
+            format!(
+                "4-byte access 64 bytes before the start of allocation #0 of 10 bytes at {a:#x}"
+            )
         );
     }
 

@@ -22,3 +22,48 @@ pub fn compile(file: &str, text: &str) -> Result<isa::Module, PtxError> {
     let ast = parse(file, text)?;
     lower::lower(file, text, &ast)
 }
+
+/// Reads a PTX file as text. Bytes that are not UTF-8 are located by line and column (PTX
+/// itself is ASCII), so a binary file or a stray Latin-1 byte in a comment is found quickly.
+pub fn read_source(path: &std::path::Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let before = &bytes[..at];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        // Columns count characters, as the diagnostics of valid text do.
+        let col = 1 + String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count();
+        format!(
+            "{}:{line}:{col}: not UTF-8 text (byte {:#04x}); PTX is ASCII",
+            path.display(),
+            bytes[at]
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_non_utf8_byte_is_located_by_line_and_column() {
+        let dir = std::env::temp_dir().join(format!("warpsim-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.ptx");
+        std::fs::write(&path, b".version 7.0\n// caf\xc3\xa9 \xff\n").unwrap();
+        let err = super::read_source(&path).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "{}:2:9: not UTF-8 text (byte 0xff); PTX is ASCII",
+                path.display()
+            )
+        );
+    }
+}

@@ -206,8 +206,7 @@ impl Device {
 
     /// Loads a PTX file.
     pub fn load_ptx_file(&self, path: &Path) -> Result<Module> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::InvalidValue(format!("cannot read {}: {e}", path.display())))?;
+        let text = frontend::read_source(path).map_err(Error::InvalidValue)?;
         self.load_ptx(&path.display().to_string(), &text)
     }
 
@@ -291,7 +290,7 @@ impl Device {
             dynamic_shared,
             host_threads: self.config.host_threads,
             warp_budget: self.config.warp_budget,
-                    wall_clock: self.config.wall_clock,
+            wall_clock: self.config.wall_clock,
         };
         emulator::launch(kernel.program(), kernel.id(), &self.mem, params, &cfg)
             .map_err(Error::from)

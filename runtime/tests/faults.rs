@@ -201,7 +201,11 @@ fn a_store_past_the_end_never_reaches_the_next_allocation() {
         let Error::IllegalAddress(f) = &err else {
             panic!("expected an illegal address, got {err}")
         };
-        assert_eq!(f.thread, [60, 0, 0], "the first lane past the 240 requested bytes");
+        assert_eq!(
+            f.thread,
+            [60, 0, 0],
+            "the first lane past the 240 requested bytes"
+        );
         assert!(
             err.to_string().contains(&format!(
                 "illegal global address {:#x} (4-byte access 0 bytes past the end of allocation #0 `out` of 240 bytes at {:#x})",
@@ -210,7 +214,11 @@ fn a_store_past_the_end_never_reaches_the_next_allocation() {
             )),
             "{err}"
         );
-        assert_eq!(next.to_host().unwrap(), vec![7; 64], "the neighbour is intact");
+        assert_eq!(
+            next.to_host().unwrap(),
+            vec![7; 64],
+            "the neighbour is intact"
+        );
         still_works(&dev, &m);
     }
 }
@@ -257,7 +265,13 @@ fn a_use_after_free_names_the_freed_allocation() {
             gone.device_ptr()
         };
         let err = dev
-            .launch(&m.kernel("store_tid").unwrap(), 1, 32, 0, &[Arg::Ptr(stale)])
+            .launch(
+                &m.kernel("store_tid").unwrap(),
+                1,
+                32,
+                0,
+                &[Arg::Ptr(stale)],
+            )
             .unwrap_err();
         assert!(
             err.to_string().contains(&format!(

@@ -352,8 +352,7 @@ fn timing_config(
 
 /// Reads and lowers a PTX file; errors are rendered with source snippets.
 pub(crate) fn load_ptx(path: &std::path::Path) -> Result<isa::Module, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("error: cannot read {}: {e}", path.display()))?;
+    let text = frontend::read_source(path).map_err(|e| format!("error: {e}"))?;
     frontend::compile(&path.display().to_string(), &text).map_err(|e| e.to_string())
 }
 

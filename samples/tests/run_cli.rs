@@ -102,7 +102,7 @@ fn sizes_beyond_the_device_are_errors_not_aborts() {
         String::from_utf8_lossy(&out.stdout).lines().next(),
         Some(
             "saxpy: ERROR: memory allocation: out of device memory: 8000000000 bytes requested, \
-             4294967296 of 4294967296 free"
+             4294967296 of 4294967296 bytes free"
         )
     );
 }

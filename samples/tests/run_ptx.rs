@@ -362,6 +362,67 @@ fn a_buffer_beyond_device_memory_is_an_error_not_an_abort() {
     assert_eq!(
         fails(&out),
         "error: --arg zeros:f32:10000000000: memory allocation: out of device memory: \
-         40000000000 bytes requested, 4294967296 of 4294967296 free\n"
+         40000000000 bytes requested, 4294967296 of 4294967296 bytes free\n"
+    );
+}
+
+const STORE_TID: &str = "\
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry store_tid(.param .u64 out)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r1;
+    ret;
+}
+";
+
+/// A store past the end of a buffer is an error naming the buffer, and no output is written:
+/// before exact checking it landed in the next allocation and the run succeeded.
+#[test]
+fn a_store_past_the_end_of_an_argument_fails_and_writes_nothing() {
+    let dir = TempDir::new("oob");
+    let ptx = dir.path("store.ptx");
+    std::fs::write(&ptx, STORE_TID).unwrap();
+    let out_path = dir.path("o.npy");
+    let out = run_ptx(&[
+        &ptx,
+        "--kernel",
+        "store_tid",
+        "--grid",
+        "1",
+        "--block",
+        "64",
+        "--arg",
+        "zeros:u32:60",
+        "--out",
+        &format!("0:{out_path}"),
+    ]);
+    let err = fails(&out);
+    assert!(
+        err.starts_with(
+            "error: illegal global address 0x7000000000f0 (4-byte access 0 bytes past the end of allocation #0 `--arg zeros:u32:60` of 240 bytes at 0x700000000000) in kernel `store_tid`, CTA (0,0,0), thread (60,0,0), pc 4, PTX line 12: `st.global.u32 [%rd3], %r1;`"
+        ),
+        "{err}"
+    );
+    assert!(!Path::new(&out_path).exists(), "no output after a fault");
+}
+
+/// A file that is not UTF-8 is refused with the line and column of the first bad byte.
+#[test]
+fn a_non_utf8_file_is_located_by_line_and_column() {
+    let dir = TempDir::new("utf8");
+    let ptx = dir.path("latin1.ptx");
+    std::fs::write(&ptx, b".version 7.0\n.target sm_70 // \xe9\n").unwrap();
+    let out = run_ptx(&[&ptx, "--kernel", "k", "--grid", "1", "--block", "1"]);
+    assert_eq!(
+        fails(&out),
+        format!("error: invalid value: {ptx}:2:18: not UTF-8 text (byte 0xe9); PTX is ASCII\n")
     );
 }

@@ -148,7 +148,7 @@ impl Gpu {
         loop {
             // The wall clock, every few thousand simulated cycles (reading it costs more).
             iterations += 1;
-            if iterations % 4096 == 0 {
+            if iterations.is_multiple_of(4096) {
                 watch.set_ctas_done(stats.ctas);
                 if let Some(limit) = watch.poll(|| format!("cycle {}", now - start)) {
                     return Err(SimError::TimeLimit {

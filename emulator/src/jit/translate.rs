@@ -420,8 +420,12 @@ fn segment(
             ctx_ptr,
             Offsets::GLOBAL_BASE,
         ),
-        span: b.ins().load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::SPAN),
-        valid: b.ins().load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::VALID),
+        span: b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::SPAN),
+        valid: b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), ctx_ptr, Offsets::VALID),
     });
     let mut granule_cache = BTreeMap::new();
     for (i, inst) in insts.iter().enumerate() {

@@ -168,8 +168,13 @@ pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characteriza
             result.map(|()| counters)
         } else {
             let mut env = env;
-            let result =
-                emulator::cta::run_cta(&mut env, l.warp_budget, None, runs.as_deref(), &mut cta.pool);
+            let result = emulator::cta::run_cta(
+                &mut env,
+                l.warp_budget,
+                None,
+                runs.as_deref(),
+                &mut cta.pool,
+            );
             cta.shared = env.shared;
             result.map(|s| LaunchStats {
                 ctas: 1,
