@@ -366,33 +366,17 @@ fn a_buffer_beyond_device_memory_is_an_error_not_an_abort() {
     );
 }
 
-const STORE_TID: &str = "\
-.version 7.0
-.target sm_70
-.address_size 64
-.visible .entry store_tid(.param .u64 out)
-{
-    .reg .b32 %r<2>;
-    .reg .b64 %rd<4>;
-    ld.param.u64 %rd1, [out];
-    mov.u32 %r1, %tid.x;
-    mul.wide.u32 %rd2, %r1, 4;
-    add.s64 %rd3, %rd1, %rd2;
-    st.global.u32 [%rd3], %r1;
-    ret;
-}
-";
+/// `out[tid] = tid`: a block larger than the buffer stores past its end.
+const STORE_TID: &str = "samples/tests/fixtures/run_ptx/store_tid.ptx";
 
 /// A store past the end of a buffer is an error naming the buffer, and no output is written:
 /// before exact checking it landed in the next allocation and the run succeeded.
 #[test]
 fn a_store_past_the_end_of_an_argument_fails_and_writes_nothing() {
     let dir = TempDir::new("oob");
-    let ptx = dir.path("store.ptx");
-    std::fs::write(&ptx, STORE_TID).unwrap();
     let out_path = dir.path("o.npy");
     let out = run_ptx(&[
-        &ptx,
+        STORE_TID,
         "--kernel",
         "store_tid",
         "--grid",
@@ -407,7 +391,7 @@ fn a_store_past_the_end_of_an_argument_fails_and_writes_nothing() {
     let err = fails(&out);
     assert!(
         err.starts_with(
-            "error: illegal global address 0x7000000000f0 (4-byte access 0 bytes past the end of allocation #0 `--arg zeros:u32:60` of 240 bytes at 0x700000000000) in kernel `store_tid`, CTA (0,0,0), thread (60,0,0), pc 4, PTX line 12: `st.global.u32 [%rd3], %r1;`"
+            "error: illegal global address 0x7000000000f0 (4-byte access 0 bytes past the end of allocation #0 `--arg zeros:u32:60` of 240 bytes at 0x700000000000) in kernel `store_tid`, CTA (0,0,0), thread (60,0,0), pc 4, PTX line 13: `st.global.u32 [%rd3], %r1;`"
         ),
         "{err}"
     );
