@@ -307,7 +307,7 @@ impl GlobalMemory {
             a.freed.remove(&s);
         }
         drop(guard);
-        self.set_valid(start, size);
+        self.set_valid(start, size, true);
         self.live.write().expect("allocation table lock").insert(
             start,
             Allocation {
@@ -337,7 +337,7 @@ impl GlobalMemory {
             .expect("allocation table lock")
             .remove(&ptr)
             .ok_or(AllocError::InvalidPointer(ptr))?;
-        self.set_valid(ptr, 0);
+        self.set_valid(ptr, alloc.size, false);
         let mut guard = self.allocator.lock().expect("allocator lock");
         let a = &mut *guard;
         a.used -= alloc.size.next_multiple_of(ALLOC_ALIGN);
@@ -413,19 +413,15 @@ impl GlobalMemory {
         format!("{len}-byte access {relation}")
     }
 
-    /// Sets the validity table for an allocation of `size` bytes at `start` (0: freed).
-    fn set_valid(&self, start: u64, size: u64) {
+    /// Marks the granules of the `size`-byte allocation at `start` valid (`live`) or not.
+    fn set_valid(&self, start: u64, size: u64, live: bool) {
         let first = (start - GLOBAL_BASE) / ALLOC_ALIGN;
-        let granules = if size == 0 {
-            // Freeing: clear every granule the allocation covered (found from the table).
-            (first..)
-                .take_while(|g| self.valid_entry(*g).load(Ordering::Relaxed) != 0)
-                .count() as u64
-        } else {
-            size.div_ceil(ALLOC_ALIGN)
-        };
-        for i in 0..granules {
-            let bytes = size.saturating_sub(i * ALLOC_ALIGN).min(ALLOC_ALIGN);
+        for i in 0..size.div_ceil(ALLOC_ALIGN) {
+            let bytes = if live {
+                (size - i * ALLOC_ALIGN).min(ALLOC_ALIGN)
+            } else {
+                0
+            };
             self.valid_entry(first + i)
                 .store(bytes as u16, Ordering::Relaxed);
         }
