@@ -307,3 +307,18 @@ pub enum OperandKind<'a> {
     /// `_`
     Sink,
 }
+
+impl Item<'_> {
+    /// Where the directive is in the source.
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Version { span, .. }
+            | Item::Target { span, .. }
+            | Item::AddressSize { span, .. }
+            | Item::Pragma { span, .. }
+            | Item::Ignored { span, .. } => *span,
+            Item::Var(decl) => decl.span,
+            Item::Function(f) => f.span,
+        }
+    }
+}

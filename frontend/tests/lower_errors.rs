@@ -313,8 +313,64 @@ fn check_module(text: &str, expected: &str) {
 fn missing_version() {
     check_module(
         ".target sm_70\n.address_size 64\n",
-        "m.ptx:1:1: error: missing `.version` directive",
+        "m.ptx:1:1: error: missing `.version` directive at the start of the module",
     );
+}
+
+/// The header's order, as ptxas 12.9 enforces it: each case here is one ptxas refuses
+/// ("Missing .version/.target directive at start of file" or a syntax error at the directive).
+#[test]
+fn header_directives_out_of_order_or_repeated() {
+    const K: &str = ".visible .entry k() { ret; }\n";
+    let cases = [
+        (
+            format!(".target sm_70\n.version 8.8\n{K}"),
+            "m.ptx:1:1: error: missing `.version` directive at the start of the module",
+        ),
+        (
+            format!(".version 8.8\n.version 8.8\n.target sm_70\n{K}"),
+            "m.ptx:2:1: error: missing `.target` directive: it must immediately follow `.version`",
+        ),
+        (
+            format!(".version 8.8\n.address_size 64\n.target sm_70\n{K}"),
+            "m.ptx:2:1: error: missing `.target` directive: it must immediately follow `.version`",
+        ),
+        (
+            format!(".version 8.8\n{K}"),
+            "m.ptx:2:1: error: missing `.target` directive: it must immediately follow `.version`",
+        ),
+        (
+            ".version 8.8\n".to_string(),
+            "m.ptx:1:1: error: missing `.target` directive: it must immediately follow `.version`",
+        ),
+        (
+            format!(".version 8.8\n.target sm_70\n.address_size 64\n.address_size 64\n{K}"),
+            "m.ptx:4:1: error: `.address_size` must come at most once, immediately after `.target`",
+        ),
+        (
+            format!(".version 8.8\n.target sm_70\n{K}.address_size 64\n"),
+            "m.ptx:4:1: error: `.address_size` must come at most once, immediately after `.target`",
+        ),
+        (
+            format!(".version 8.8\n.target sm_70\n.address_size 64\n{K}.target sm_70\n"),
+            "m.ptx:5:1: error: `.target` must immediately follow `.version` (or another `.target`)",
+        ),
+        (
+            format!(".version 8.8\n.target sm_70\n.address_size 64\n{K}.version 8.8\n"),
+            "m.ptx:5:1: error: `.version` must come once, first in the module",
+        ),
+    ];
+    for (text, expected) in &cases {
+        check_module(text, expected);
+    }
+    // What ptxas accepts: repeated `.target` lines directly after `.version`, and no
+    // `.address_size`.
+    for text in [
+        format!(".version 8.8\n.target sm_70\n.target sm_70\n.address_size 64\n{K}"),
+        format!(".version 8.8\n.target sm_70, texmode_independent\n{K}"),
+    ] {
+        assert!(frontend::compile("m.ptx", &text).is_ok(), "{text}");
+    }
 }
 
 #[test]

@@ -104,13 +104,15 @@ enum Command {
         /// (samples/ptxas-registers.tsv).
         #[arg(long, value_enum, default_value_t = RegsArg::Warpsim)]
         regs: RegsArg,
-        /// Write every timing statistic to this JSON file (not with --functional). Two runs of
-        /// the same input write byte-identical files: host time and simulation speed are left
-        /// out (see --host-times).
-        #[arg(long, value_name = "FILE", conflicts_with = "functional")]
+        /// Write every statistic to this JSON file: the timing model's, or with --functional
+        /// the engine's counters per sample (instructions, CTAs, divergence, busiest warp, the
+        /// JIT's split). Two runs of the same input write byte-identical files: host time and
+        /// simulation speed are left out (see --host-times).
+        #[arg(long, value_name = "FILE")]
         stats_json: Option<PathBuf>,
         /// Add each sample's host time and simulation speed (wall seconds, warp instructions
-        /// and cycles per second) to the --stats-json file, under `host`.
+        /// and cycles per second; with --functional kernel and compile seconds) to the
+        /// --stats-json file, under `host`.
         #[arg(long, requires = "stats_json")]
         host_times: bool,
         /// Print the configuration as TOML before running (the timing model's: not with

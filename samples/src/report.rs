@@ -1,4 +1,5 @@
-//! The timing summary `warpsim run` prints, and the JSON it writes with `--stats-json`.
+//! The timing summary `warpsim run` prints, and the JSON it writes with `--stats-json` (timing
+//! or functional statistics).
 
 use runtime::TimingReport;
 use timing::TimingStats;
@@ -128,4 +129,89 @@ pub(crate) struct SampleStats<'a> {
     /// the file is identical from run to run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<timing::stats::HostSpeed>,
+}
+
+/// One sample's statistics in the `--stats-json` file of a functional run: the engine's
+/// counters summed over the sample's launches.
+#[derive(serde::Serialize)]
+pub(crate) struct FunctionalSampleStats<'a> {
+    pub sample: &'a str,
+    pub mode: &'static str,
+    pub engine: &'static str,
+    pub passed: bool,
+    pub launches: u64,
+    pub ctas: u64,
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+    pub divergent_branches: u64,
+    pub reconvergences: u64,
+    pub max_simt_depth: usize,
+    /// The most instructions any one warp executed, to compare with the warp budget.
+    pub max_warp_insts: u64,
+    /// How the JIT executed the warp instructions (JIT engine only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jit: Option<JitSplit>,
+    /// Wall-clock figures, with `--host-times` only (the rest of the file is identical from
+    /// run to run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<FunctionalHostTimes>,
+}
+
+/// The JIT's split of warp instructions (see `emulator::LaunchStats`).
+#[derive(serde::Serialize)]
+pub(crate) struct JitSplit {
+    pub compiled: u64,
+    pub inline: u64,
+    pub alu_helper: u64,
+    pub warp_helper: u64,
+    pub engine: u64,
+    pub fallback: u64,
+}
+
+/// A functional run's host time.
+#[derive(serde::Serialize)]
+pub(crate) struct FunctionalHostTimes {
+    pub kernel_seconds: f64,
+    pub compile_seconds: f64,
+    pub thread_insts_per_second: f64,
+}
+
+impl<'a> FunctionalSampleStats<'a> {
+    pub fn new(
+        sample: &'a str,
+        engine: emulator::Engine,
+        outcome: &warpsim::sample::Outcome,
+        host_times: bool,
+    ) -> Self {
+        let st = &outcome.stats;
+        let jit = engine == emulator::Engine::Jit;
+        FunctionalSampleStats {
+            sample,
+            mode: "functional",
+            engine: if jit { "jit" } else { "interpreter" },
+            passed: outcome.validation.passed(),
+            launches: outcome.launches,
+            ctas: st.ctas,
+            warp_insts: st.warp_insts,
+            thread_insts: st.thread_insts,
+            divergent_branches: st.divergent_branches,
+            reconvergences: st.reconvergences,
+            max_simt_depth: st.max_simt_depth,
+            max_warp_insts: st.max_warp_insts,
+            jit: jit.then_some(JitSplit {
+                compiled: st.jit_insts,
+                inline: st.jit_inline,
+                alu_helper: st.jit_alu_helper,
+                warp_helper: st.jit_warp_helper,
+                engine: st.engine_insts,
+                fallback: st.fallback_insts,
+            }),
+            host: host_times.then(|| FunctionalHostTimes {
+                kernel_seconds: outcome.kernel_seconds,
+                compile_seconds: outcome.compile_seconds,
+                thread_insts_per_second: st.thread_insts as f64
+                    / outcome.kernel_seconds.max(1e-9),
+            }),
+        }
+    }
 }

@@ -22,7 +22,8 @@ pub(crate) struct RunOptions {
     pub timing: Option<timing::GpuConfig>,
     /// Take registers per thread from `ptxas -v` (samples/ptxas-registers.tsv) for occupancy.
     pub ptxas_registers: bool,
-    /// Where to write every timing statistic as JSON.
+    /// Where to write every statistic as JSON: the timing model's, or in functional mode the
+    /// engine's counters.
     pub stats_json: Option<std::path::PathBuf>,
     /// Add each sample's host time and simulation speed to that file.
     pub host_times: bool,
@@ -80,10 +81,15 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
     let threads = dev.config().host_threads;
     let mut failed = Vec::new();
     let mut reports = Vec::new();
+    let mut functional = Vec::new();
     for s in &samples {
         match run_one(&dev, *s, opts) {
-            Ok(true) => {}
-            Ok(false) => failed.push(s.name()),
+            Ok(outcome) => {
+                if !outcome.validation.passed() {
+                    failed.push(s.name());
+                }
+                functional.push((s.name(), outcome));
+            }
             Err(e) => {
                 println!("{}: ERROR: {e}", s.name());
                 failed.push(s.name());
@@ -101,16 +107,32 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
         }
     }
     if let Some(path) = &opts.stats_json {
-        let entries: Vec<_> = reports
-            .iter()
-            .map(|(name, r)| crate::report::SampleStats {
-                sample: name,
-                total: &r.total,
-                kernels: &r.kernels,
-                host: opts.host_times.then_some(r.total.host),
-            })
-            .collect();
-        let text = serde_json::to_string_pretty(&entries).expect("statistics serialize");
+        let text = if opts.timing.is_some() {
+            let entries: Vec<_> = reports
+                .iter()
+                .map(|(name, r)| crate::report::SampleStats {
+                    sample: name,
+                    total: &r.total,
+                    kernels: &r.kernels,
+                    host: opts.host_times.then_some(r.total.host),
+                })
+                .collect();
+            serde_json::to_string_pretty(&entries)
+        } else {
+            let entries: Vec<_> = functional
+                .iter()
+                .map(|(name, outcome)| {
+                    crate::report::FunctionalSampleStats::new(
+                        name,
+                        opts.engine,
+                        outcome,
+                        opts.host_times,
+                    )
+                })
+                .collect();
+            serde_json::to_string_pretty(&entries)
+        }
+        .expect("statistics serialize");
         crate::output::write_text(path, &text).map_err(|e| format!("error: {e}"))?;
     }
     if samples.len() > 1 {
@@ -138,8 +160,12 @@ pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<
     })
 }
 
-/// Runs and reports one sample; returns whether it passed.
-fn run_one(dev: &Device, s: &dyn Sample, opts: &RunOptions) -> runtime::Result<bool> {
+/// Runs and reports one sample.
+fn run_one(
+    dev: &Device,
+    s: &dyn Sample,
+    opts: &RunOptions,
+) -> runtime::Result<warpsim::sample::Outcome> {
     let (label, outcome) = match (s.name(), opts.n) {
         ("saxpy", Some(n)) => {
             let r = warpsim::saxpy::run(dev, n)?;
@@ -167,7 +193,7 @@ fn run_one(dev: &Device, s: &dyn Sample, opts: &RunOptions) -> runtime::Result<b
     );
     if opts.timing.is_some() {
         // The timing summary follows (printed by the caller).
-        return Ok(outcome.validation.passed());
+        return Ok(outcome);
     }
     let secs = outcome.kernel_seconds.max(1e-9);
     let engine = match opts.engine {
@@ -200,7 +226,7 @@ fn run_one(dev: &Device, s: &dyn Sample, opts: &RunOptions) -> runtime::Result<b
             st.fallback_insts
         );
     }
-    Ok(outcome.validation.passed())
+    Ok(outcome)
 }
 
 /// `warpsim list`: every sample with its sizes and kernels.

@@ -7,6 +7,7 @@
 
 mod body;
 mod decode;
+mod header;
 pub mod limits;
 mod mods;
 mod operand;
@@ -86,7 +87,7 @@ pub fn lower(
         globals: Vec::new(),
         functions: Vec::new(),
     };
-    let mut seen_version = false;
+    header::check(&module.items, &mut diags);
 
     // Pass 1: header directives and module-scope names.
     let mut bodies: Vec<Option<&ast::Function>> = Vec::new();
@@ -95,7 +96,6 @@ pub fn lower(
         match item {
             Item::Version { major, minor, .. } => {
                 out.version = (*major, *minor);
-                seen_version = true;
             }
             Item::Target { names, .. } => {
                 out.target.extend(names.iter().map(|n| n.value.to_string()))
@@ -116,13 +116,6 @@ pub fn lower(
             Item::Pragma { .. } | Item::Ignored { .. } => {}
         }
     }
-    if !seen_version {
-        diags.push(Diagnostic::semantic(
-            Span::default(),
-            "missing `.version` directive",
-        ));
-    }
-
     // Pass 2: the variables themselves; initializers may name any module symbol.
     for (id, decl, name) in globals {
         match vars::decl_type(decl)
