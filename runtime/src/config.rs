@@ -3,8 +3,10 @@
 /// Settings of a [`crate::Device`].
 #[derive(Clone, Debug)]
 pub struct DeviceConfig {
-    /// Bytes of device memory (reserved lazily; untouched memory costs nothing).
-    pub memory_bytes: u64,
+    /// Bytes of device memory (reserved lazily; untouched memory costs nothing). `None`: the
+    /// timing model's GPU's memory (`gpu.memory_mib`), or [`FUNCTIONAL_MEMORY_BYTES`] without
+    /// one, either capped by the host's physical memory; see [`DeviceConfig::device_memory`].
+    pub memory_bytes: Option<u64>,
     /// The execution engine: the Cranelift JIT (default) or the interpreter.
     pub engine: emulator::launch::Engine,
     /// Host threads that run CTAs in functional mode.
@@ -37,11 +39,45 @@ pub struct DeviceConfig {
     pub kernel_registers: std::collections::BTreeMap<String, u32>,
 }
 
+/// Device memory of a functional-only device when none is configured.
+pub const FUNCTIONAL_MEMORY_BYTES: u64 = 4 << 30;
+
+impl DeviceConfig {
+    /// The device memory a program may allocate: `memory_bytes` when set, otherwise the
+    /// timing model's GPU's memory (or [`FUNCTIONAL_MEMORY_BYTES`]) capped by the host's
+    /// physical memory, so a default device never promises more than the machine can hold.
+    pub fn device_memory(&self) -> u64 {
+        if let Some(bytes) = self.memory_bytes {
+            return bytes;
+        }
+        let card = self
+            .timing
+            .as_ref()
+            .map_or(FUNCTIONAL_MEMORY_BYTES, |t| t.gpu.memory_mib << 20);
+        host_physical_memory().map_or(card, |host| card.min(host))
+    }
+}
+
+/// The host's physical memory in bytes, when the system says.
+fn host_physical_memory() -> Option<u64> {
+    // SAFETY: sysconf has no preconditions; it returns -1 for an unknown name or value.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    let pages = u64::try_from(pages).ok()?;
+    let page_size = u64::try_from(page_size).ok()?;
+    pages.checked_mul(page_size)
+}
+
 impl Default for DeviceConfig {
-    /// A CUDA-like device of compute capability 7.0 limits, 4 GiB of memory, every host core.
+    /// A CUDA-like device of compute capability 7.0 limits, 4 GiB of memory (capped by the
+    /// host's), every host core.
     fn default() -> DeviceConfig {
         DeviceConfig {
-            memory_bytes: 4 << 30,
+            memory_bytes: None,
             engine: emulator::launch::Engine::default(),
             host_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             warp_budget: emulator::DEFAULT_WARP_BUDGET,

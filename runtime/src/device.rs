@@ -141,10 +141,10 @@ pub struct TimingReport {
 
 impl Device {
     pub fn new(config: DeviceConfig) -> Result<Device> {
-        let mem = GlobalMemory::new(config.memory_bytes).map_err(|e| {
+        let memory_bytes = config.device_memory();
+        let mem = GlobalMemory::new(memory_bytes).map_err(|e| {
             Error::InvalidValue(format!(
-                "cannot reserve {} bytes of device memory: {e}",
-                config.memory_bytes
+                "cannot reserve {memory_bytes} bytes of device memory: {e}"
             ))
         })?;
         if config.characterize && config.timing.is_some() {

@@ -27,6 +27,16 @@ pub(crate) fn host_threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses `--device-memory`: MiB, from 1 to `timing::config::MAX_MEMORY_MIB`; gives bytes.
+pub(crate) fn device_memory(text: &str) -> Result<u64, String> {
+    let max = timing::config::MAX_MEMORY_MIB;
+    match text.parse::<u64>() {
+        Ok(mib @ 1..) if mib <= max => Ok(mib << 20),
+        Ok(_) => Err(format!("must be from 1 to {max} MiB")),
+        Err(e) => Err(format!("{e} (from 1 to {max} MiB)")),
+    }
+}
+
 /// Parses `--time-limit`: seconds, a positive number.
 pub(crate) fn time_limit(text: &str) -> Result<std::time::Duration, String> {
     match text.parse::<f64>() {
@@ -80,6 +90,10 @@ enum Command {
         /// that run longer than 10 s print their progress on stderr every 10 s either way.
         #[arg(long, value_name = "SECONDS", value_parser = time_limit)]
         time_limit: Option<std::time::Duration>,
+        /// Device memory in MiB that the sample may allocate (default: the timing preset's
+        /// `gpu.memory_mib`, or 4096 with --functional, capped by the host's memory).
+        #[arg(long, value_name = "MIB", value_parser = device_memory)]
+        device_memory: Option<u64>,
         /// Execution engine: the Cranelift JIT, or the interpreter (the reference). Under the
         /// timing model the JIT runs each lane-wise instruction compiled at issue and the rest
         /// through the interpreter; the statistics are the same with either engine.
@@ -258,6 +272,7 @@ fn main() -> ExitCode {
             threads,
             budget,
             time_limit,
+            device_memory,
             engine,
             stats,
             functional,
@@ -280,6 +295,7 @@ fn main() -> ExitCode {
                     threads,
                     budget,
                     time_limit,
+                    device_memory,
                     engine: engine.into(),
                     stats,
                     timing,

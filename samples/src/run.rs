@@ -15,6 +15,8 @@ pub(crate) struct RunOptions {
     pub budget: Option<u64>,
     /// The wall-clock limit per launch.
     pub time_limit: Option<std::time::Duration>,
+    /// Bytes of device memory, instead of the default (see `runtime::DeviceConfig`).
+    pub device_memory: Option<u64>,
     pub engine: emulator::Engine,
     /// Print engine statistics.
     pub stats: bool,
@@ -32,6 +34,7 @@ pub(crate) struct RunOptions {
 fn device(opts: &RunOptions) -> Result<Device, String> {
     let mut config = DeviceConfig {
         engine: opts.engine,
+        memory_bytes: opts.device_memory,
         ..DeviceConfig::default()
     };
     if let Some(t) = opts.threads {

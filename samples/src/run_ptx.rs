@@ -62,7 +62,7 @@ const AFTER_HELP: &str = concat!(
 #[command(
     override_usage = "warpsim run-ptx FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] \
         [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] [--time-limit S] \
-        [--timing PRESET|FILE [--set KEY=VALUE]...] [--then LAUNCH...]",
+        [--timing PRESET|FILE [--set KEY=VALUE]...] [--device-memory MIB] [--then LAUNCH...]",
     after_long_help = AFTER_HELP
 )]
 pub(crate) struct RunPtxArgs {
@@ -75,6 +75,10 @@ pub(crate) struct RunPtxArgs {
     /// Override a field of the --timing configuration (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE", requires = "timing")]
     overrides: Vec<String>,
+    /// Device memory in MiB that the launches may allocate (default: the --timing preset's
+    /// `gpu.memory_mib`, or 4096 without --timing, capped by the host's memory).
+    #[arg(long, value_name = "MIB", value_parser = crate::device_memory)]
+    device_memory: Option<u64>,
     #[command(flatten)]
     launch: LaunchArgs,
     #[command(flatten)]
@@ -154,6 +158,7 @@ impl RunPtxArgs {
     fn into_invocation(self) -> Result<Invocation, String> {
         let mut config = DeviceConfig {
             wall_clock: emulator::watch::WallClock::INTERACTIVE,
+            memory_bytes: self.device_memory,
             ..DeviceConfig::default()
         };
         if let Some(name) = &self.timing {

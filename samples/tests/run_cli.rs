@@ -115,6 +115,10 @@ fn options_that_cannot_apply_are_refused() {
         &["run", "saxpy", "--set", "sm.rf.banks=-3"],
         "configuration key `sm.rf.banks`: `-3` is out of range (0 to 4294967295)",
     );
+    refused(
+        &["run", "saxpy", "--set", "gpu.memory_mib=0"],
+        "configuration key `gpu.memory_mib`: must be at least 1",
+    );
 }
 
 #[test]
@@ -132,6 +136,33 @@ fn sizes_beyond_the_device_are_errors_not_aborts() {
         Some(
             "saxpy: ERROR: memory allocation: out of device memory: 8000000000 bytes requested, \
              4294967296 of 4294967296 bytes free"
+        )
+    );
+    // The timing preset's memory is the default: a GTX 480 has 1.5 GiB.
+    let out = warpsim(&["run", "saxpy", "--n", "300000000"]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some(
+            "saxpy: ERROR: memory allocation: out of device memory: 1200000000 bytes requested, \
+             410612736 of 1610612736 bytes free"
+        )
+    );
+    // --device-memory sets it in either mode, and is checked.
+    let out = warpsim(&[
+        "run", "saxpy", "--n", "300000000", "--functional", "--device-memory", "1000",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().next(),
+        Some(
+            "saxpy: ERROR: memory allocation: out of device memory: 1200000000 bytes requested, \
+             1048576000 of 1048576000 bytes free"
+        )
+    );
+    let out = warpsim(&["run", "saxpy", "--device-memory", "0"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with(
+            "error: invalid value '0' for '--device-memory <MIB>': must be from 1 to 1048576 MiB"
         )
     );
 }

@@ -103,6 +103,9 @@ pub struct GpuTop {
     pub sms: u32,
     /// Core clock in MHz (for reporting simulated time).
     pub clock_mhz: u32,
+    /// The card's device memory in MiB: what the runtime lets a program allocate (capped by
+    /// the host's physical memory, see `runtime::DeviceConfig::memory_bytes`).
+    pub memory_mib: u64,
     /// Cycles with no instruction issued anywhere after which the run stops as deadlocked.
     pub watchdog_cycles: u64,
     /// Skip cycles in which nothing can change (the results are identical either way; turn it
@@ -396,6 +399,15 @@ impl GpuConfig {
         if self.gpu.watchdog_cycles == 0 {
             return Err(invalid("gpu.watchdog_cycles", "must be at least 1"));
         }
+        if self.gpu.memory_mib == 0 {
+            return Err(invalid("gpu.memory_mib", "must be at least 1"));
+        }
+        if self.gpu.memory_mib > MAX_MEMORY_MIB {
+            return Err(invalid(
+                "gpu.memory_mib",
+                &format!("must be at most {MAX_MEMORY_MIB} (1 TiB)"),
+            ));
+        }
         if self.sm.max_warps > 64 {
             return Err(invalid(
                 "sm.max_warps",
@@ -480,6 +492,10 @@ impl CacheConfig {
         u64::from(self.sets) * u64::from(self.ways) * u64::from(self.line)
     }
 }
+
+/// The largest device memory a configuration may ask for: 1 TiB (the runtime reserves twice
+/// the capacity in address space, for guard gaps).
+pub const MAX_MEMORY_MIB: u64 = 1 << 20;
 
 fn invalid(key: &str, message: &str) -> ConfigError {
     ConfigError::Invalid {
