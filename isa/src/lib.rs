@@ -40,7 +40,7 @@ pub use bitset::BitSet;
 pub use cfg::Cfg;
 pub use dom::{Dominators, PostDominators, Reconvergence};
 pub use hints::{AffinityEdge, FunctionHints, RegSet};
-pub use liveness::Liveness;
+pub use liveness::{LiveAfterIndex, Liveness};
 pub use loops::{Loop, LoopForest};
 pub use print::{FunctionText, Printer, disassemble};
 pub use regalloc::{AllocError, Allocation, Interference, PhysReg};

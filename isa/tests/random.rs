@@ -398,8 +398,8 @@ fn check_function(f: &Function) -> Result<(), TestCaseError> {
 }
 
 /// What keeps allocation near-linear on large functions agrees with the direct definitions:
-/// the linear scan passes the checker, the edge bound bounds the graph, the forward walk gives
-/// the backward walk's sets, and the checker reports what a brute-force one does, on the real
+/// the linear scan passes the checker, the edge bound bounds the graph, the forward walk and
+/// the live-after index give the backward walk's sets, and the checker reports what a brute-force one does, on the real
 /// allocation and on one that puts every register in the same place.
 fn check_scalable_paths(f: &Function, a: &FunctionAnalysis) -> Result<(), TestCaseError> {
     let linear = regalloc::Allocation::linear_scan(f, &a.liveness);
@@ -412,6 +412,23 @@ fn check_scalable_paths(f: &Function, a: &FunctionAnalysis) -> Result<(), TestCa
         .sum::<usize>()
         / 2;
     prop_assert!(regalloc::Interference::edge_bound(f, &a.liveness) >= edges);
+
+    let index = isa::LiveAfterIndex::new(f, a.liveness.clone());
+    let mut pc = 0u32;
+    for b in f.block_ids() {
+        for set in a.liveness.live_after(f, b) {
+            for v in 0..f.regs.len() + 2 {
+                prop_assert_eq!(
+                    index.live_after(pc, VReg(v as u32)),
+                    v < set.capacity() && set.contains(v),
+                    "index at PC {} for %{}",
+                    pc,
+                    v
+                );
+            }
+            pc += 1;
+        }
+    }
 
     for b in f.block_ids() {
         let dense = a.liveness.live_after(f, b);

@@ -23,6 +23,10 @@ pub struct DeviceConfig {
     pub max_shared_per_block: u64,
     /// 32-bit registers per block (registers per thread × threads).
     pub max_registers_per_block: u64,
+    /// 32-bit registers per thread (255 from compute capability 3.0 on). warpsim does not
+    /// spill registers to local memory as ptxas would, so a kernel whose allocation needs more
+    /// is refused at launch, and the JIT does not compile it at load.
+    pub max_registers_per_thread: u32,
     /// The GPU the timing model simulates; `None` runs functionally only.
     pub timing: Option<timing::GpuConfig>,
     /// Characterize every launch (`timing::characterize`): CTAs are stepped one warp
@@ -87,6 +91,7 @@ impl Default for DeviceConfig {
             max_grid_dims: [i32::MAX as u32, 65535, 65535],
             max_shared_per_block: 48 * 1024,
             max_registers_per_block: 65536,
+            max_registers_per_thread: 255,
             timing: None,
             characterize: false,
             characterize_sampling: timing::characterize::Sampling::FULL,

@@ -199,7 +199,13 @@ impl Device {
         } else {
             emulator::jit::Granularity::Runs
         });
-        let module = Module::load(self.mem.clone(), file, text, granularity)?;
+        let module = Module::load(
+            self.mem.clone(),
+            file,
+            text,
+            granularity,
+            self.config.max_registers_per_thread,
+        )?;
         module.precompile();
         Ok(module)
     }
@@ -466,7 +472,14 @@ impl Device {
                 layout.static_shared, c.max_shared_per_block
             )));
         }
-        let regs = u64::from(kernel.program().kernel_registers(kernel.id()));
+        let regs = kernel.program().kernel_registers(kernel.id());
+        if regs > c.max_registers_per_thread {
+            return Err(Error::OutOfResources(format!(
+                "`{name}` needs {regs} registers per thread; the device allows {} (warpsim does not spill registers to local memory)",
+                c.max_registers_per_thread
+            )));
+        }
+        let regs = u64::from(regs);
         if regs * threads > c.max_registers_per_block {
             return Err(Error::OutOfResources(format!(
                 "`{name}` needs {regs} registers per thread × {threads} threads; the device allows {} per block",

@@ -13,6 +13,9 @@ pub struct Module {
     pub(crate) file: String,
     /// How the device's engine compiles the module's kernels (`None`: it interprets them).
     pub(crate) granularity: Option<emulator::jit::Granularity>,
+    /// The device's registers per thread: a kernel needing more cannot launch, so it is not
+    /// compiled ahead of time (a huge kernel would take the JIT minutes for nothing).
+    pub(crate) max_registers: u32,
 }
 
 /// A kernel of a loaded module (`cuModuleGetFunction`).
@@ -74,6 +77,7 @@ impl Module {
         file: &str,
         text: &str,
         granularity: Option<emulator::jit::Granularity>,
+        max_registers: u32,
     ) -> Result<Module> {
         let module = frontend::compile(file, text)?;
         // `.global` and `.const` variables live in device memory; allocate them, then write
@@ -115,6 +119,7 @@ impl Module {
             mem,
             file: file.to_string(),
             granularity,
+            max_registers,
         })
     }
 
@@ -141,13 +146,14 @@ impl Module {
         }
     }
 
-    /// Compiles every kernel for the device's engine, if it compiles (errors are reported
-    /// again at launch).
+    /// Compiles every kernel that can launch for the device's engine, if it compiles (errors
+    /// are reported again at launch).
     pub(crate) fn precompile(&self) {
         let _ = self.jit_compile_seconds();
     }
 
-    /// Seconds the JIT spent compiling this module's kernels (0 with the interpreter).
+    /// Seconds the JIT spent compiling this module's kernels that can launch (0 with the
+    /// interpreter).
     pub fn jit_compile_seconds(&self) -> f64 {
         let Some(granularity) = self.granularity else {
             return 0.0;
@@ -155,6 +161,7 @@ impl Module {
         self.program
             .module
             .kernels()
+            .filter(|(id, _)| self.program.kernel_registers(*id) <= self.max_registers)
             .filter_map(|(id, _)| self.program.jit_at(id, granularity).ok())
             .map(|k| k.compile_seconds)
             .sum()

@@ -209,8 +209,7 @@ impl<'a> FunctionalSampleStats<'a> {
             host: host_times.then(|| FunctionalHostTimes {
                 kernel_seconds: outcome.kernel_seconds,
                 compile_seconds: outcome.compile_seconds,
-                thread_insts_per_second: st.thread_insts as f64
-                    / outcome.kernel_seconds.max(1e-9),
+                thread_insts_per_second: st.thread_insts as f64 / outcome.kernel_seconds.max(1e-9),
             }),
         }
     }

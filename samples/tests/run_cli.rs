@@ -150,7 +150,13 @@ fn sizes_beyond_the_device_are_errors_not_aborts() {
     );
     // --device-memory sets it in either mode, and is checked.
     let out = warpsim(&[
-        "run", "saxpy", "--n", "300000000", "--functional", "--device-memory", "1000",
+        "run",
+        "saxpy",
+        "--n",
+        "300000000",
+        "--functional",
+        "--device-memory",
+        "1000",
     ]);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).lines().next(),
@@ -160,9 +166,7 @@ fn sizes_beyond_the_device_are_errors_not_aborts() {
         )
     );
     let out = warpsim(&["run", "saxpy", "--device-memory", "0"]);
-    assert!(
-        String::from_utf8_lossy(&out.stderr).starts_with(
-            "error: invalid value '0' for '--device-memory <MIB>': must be from 1 to 1048576 MiB"
-        )
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with(
+        "error: invalid value '0' for '--device-memory <MIB>': must be from 1 to 1048576 MiB"
+    ));
 }

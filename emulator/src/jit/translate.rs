@@ -90,7 +90,7 @@ pub(super) struct Translator<'a> {
 /// For one function: the registers live after each instruction (by PC), and the registers
 /// warp-wide instructions read (they may read another lane's copy at any time).
 pub(super) struct Keep {
-    live_after: Vec<isa::BitSet>,
+    live_after: isa::LiveAfterIndex,
     warp_read: isa::BitSet,
     /// Registers every lane of a warp holds the same value of (see
     /// [`super::uniform::kernel_uniform`]).
@@ -104,11 +104,9 @@ impl Keep {
         let f = program.module.function(func);
         let n = program.code[func.index()].reg_types.len();
         let cfg = isa::Cfg::compute(f);
-        let live = isa::Liveness::compute(f, &cfg);
-        let mut live_after = Vec::new();
+        let live_after = isa::LiveAfterIndex::new(f, isa::Liveness::compute(f, &cfg));
         let mut warp_read = isa::BitSet::new(n);
-        for (i, blk) in f.blocks.iter().enumerate() {
-            live_after.extend(live.live_after(f, isa::BlockId(i as u32)));
+        for blk in &f.blocks {
             for inst in &blk.insts {
                 if placement(&inst.op) != Placement::Lane {
                     for r in inst.uses().filter(|r| r.index() < n) {
@@ -128,12 +126,12 @@ impl Keep {
     /// Whether register `r`, written before PC `pc`, must be in the register file after `pc`.
     fn needed_after(&self, pc: u32, r: VReg) -> bool {
         let i = r.index();
+        let index = &self.live_after;
         self.all
             || self.warp_read.contains(i)
-            || self
-                .live_after
-                .get(pc as usize)
-                .is_none_or(|l| i >= l.capacity() || l.contains(i))
+            || pc >= index.num_insts()
+            || i >= index.num_regs()
+            || index.live_after(pc, r)
     }
 }
 

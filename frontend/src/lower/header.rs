@@ -43,9 +43,11 @@ pub(super) fn check(items: &[Item<'_>], diags: &mut Vec<Diagnostic>) {
                 ));
             }
             (Item::AddressSize { .. }, Expect::TargetOrAddressSize) => Expect::Body,
-            (Item::Version { span, .. }, _) => {
-                misplaced(diags, *span, "`.version` must come once, first in the module")
-            }
+            (Item::Version { span, .. }, _) => misplaced(
+                diags,
+                *span,
+                "`.version` must come once, first in the module",
+            ),
             (Item::Target { span, .. }, _) => misplaced(
                 diags,
                 *span,
