@@ -176,8 +176,32 @@ pub fn launch(
     let finish = |(local, ..): (LaunchStats, CtaPool, Vec<u8>)| {
         stats.lock().expect("stats").merge(&local);
     };
-    for_each_cta(total, cfg.host_threads, init, run, finish)?;
+    let threads = threads_within_register_memory(
+        program.code[kernel.index()].reg_types.len(),
+        cfg.block,
+        cfg.host_threads,
+    );
+    for_each_cta(total, threads, init, run, finish)?;
     Ok(stats.into_inner().expect("stats"))
+}
+
+/// Host memory the CTAs running at once may hold in registers: 4 GiB.
+pub const REGISTER_MEMORY_BUDGET: u64 = 4 << 30;
+
+/// How many host threads run CTAs at once: `host_threads`, fewer when the register files of
+/// their CTAs (kernels of `regs` virtual registers, blocks of `block`) would exceed
+/// [`REGISTER_MEMORY_BUDGET`] together; one at least. The engines keep a warp's registers
+/// indexed by virtual register, 8 bytes per lane each, so a kernel with 10^5 virtual registers
+/// holds 25 MB per warp. The results do not depend on the thread count.
+fn threads_within_register_memory(regs: usize, block: [u32; 3], host_threads: usize) -> usize {
+    let threads: u64 = block.iter().map(|&d| u64::from(d)).product();
+    let warps = threads.div_ceil(crate::warp::WARP_SIZE as u64);
+    let per_cta = warps
+        .saturating_mul(regs as u64)
+        .saturating_mul(crate::warp::WARP_SIZE as u64 * 8)
+        .max(1);
+    let fit = usize::try_from(REGISTER_MEMORY_BUDGET / per_cta).unwrap_or(usize::MAX);
+    host_threads.min(fit).max(1)
 }
 
 /// CTAs in a grid.
@@ -320,5 +344,21 @@ pub fn for_each_cta<S>(
             Err(faults.swap_remove(at).1)
         }
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_threads_shrink_to_fit_the_register_memory_budget() {
+        // An ordinary kernel: 1,000 registers, 1,024 threads, 8 MB per CTA.
+        assert_eq!(threads_within_register_memory(1000, [1024, 1, 1], 64), 64);
+        // 10^5 registers: 819 MB per CTA of 32 warps, five fit in 4 GiB.
+        assert_eq!(threads_within_register_memory(100_000, [32, 32, 1], 64), 5);
+        assert_eq!(threads_within_register_memory(100_000, [32, 32, 1], 2), 2);
+        // One CTA runs whatever its size.
+        assert_eq!(threads_within_register_memory(1 << 21, [1024, 1, 1], 16), 1);
     }
 }
