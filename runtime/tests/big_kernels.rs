@@ -2,42 +2,9 @@
 //! big straight-line kernels that do fit compile and run in memory linear in their size.
 
 use runtime::{Device, DeviceConfig, Error};
-use std::fmt::Write as _;
-
-/// A straight-line kernel with `n` values live at once (`n` loads, then their sum).
-fn live_values(n: usize) -> String {
-    let mut s = String::from(".version 8.8\n.target sm_70\n.address_size 64\n");
-    let _ = writeln!(
-        s,
-        ".visible .entry live(.param .u64 p_in, .param .u64 p_out)\n{{\n\t.reg .b64 %rd<3>;\n\t.reg .f32 %f<{n}>;\n\t.reg .f32 %g<{n}>;"
-    );
-    s.push_str("\tld.param.u64 %rd1, [p_in];\n\tld.param.u64 %rd2, [p_out];\n");
-    for i in 0..n {
-        let _ = writeln!(s, "\tld.global.f32 %f{i}, [%rd1+{}];", 4 * i);
-    }
-    s.push_str("\tadd.f32 %g1, %f0, %f1;\n");
-    for i in 2..n {
-        let _ = writeln!(s, "\tadd.f32 %g{i}, %g{}, %f{i};", i - 1);
-    }
-    let _ = writeln!(s, "\tst.global.f32 [%rd2], %g{};\n\tret;\n}}", n - 1);
-    s
-}
-
-/// A straight-line kernel of `n` additions in a chain: `n` virtual registers, two live at once.
-fn chain(n: usize) -> String {
-    let mut s = String::from(".version 8.8\n.target sm_70\n.address_size 64\n");
-    let _ = writeln!(
-        s,
-        ".visible .entry chain(.param .u64 p_in, .param .u64 p_out)\n{{\n\t.reg .b64 %rd<3>;\n\t.reg .f32 %f<{n}>;"
-    );
-    s.push_str("\tld.param.u64 %rd1, [p_in];\n\tld.param.u64 %rd2, [p_out];\n");
-    s.push_str("\tld.global.f32 %f0, [%rd1];\n");
-    for i in 1..n {
-        let _ = writeln!(s, "\tadd.f32 %f{i}, %f{}, 0f3F800000;", i - 1);
-    }
-    let _ = writeln!(s, "\tst.global.f32 [%rd2], %f{};\n\tret;\n}}", n - 1);
-    s
-}
+// The generators the front end's scaling tests use.
+#[path = "../../frontend/tests/support/big_kernel.rs"]
+mod big_kernel;
 
 fn devices() -> Vec<Device> {
     let functional = DeviceConfig::default();
@@ -54,7 +21,7 @@ fn devices() -> Vec<Device> {
 #[test]
 fn a_kernel_needing_more_than_255_registers_per_thread_is_refused_at_launch() {
     // 300 values live at once need 303 registers; ptxas would spill, warpsim does not.
-    let text = live_values(300);
+    let text = big_kernel::live_values(300);
     for dev in devices() {
         let m = dev.load_ptx("live.ptx", &text).expect("it loads");
         let k = m.kernel("live").unwrap();
@@ -77,7 +44,7 @@ fn a_long_chain_of_virtual_registers_compiles_and_runs() {
     // 20,000 virtual registers and as many instructions: the JIT's liveness is indexed, not a
     // dense set per instruction (which would be 20,000 × 20,000 bits).
     let n = 20_000;
-    let text = chain(n);
+    let text = big_kernel::chain(n);
     for dev in devices() {
         let m = dev.load_ptx("chain.ptx", &text).unwrap();
         let k = m.kernel("chain").unwrap();

@@ -129,41 +129,37 @@ fn sizes_beyond_the_device_are_errors_not_aborts() {
         String::from_utf8_lossy(&out.stderr),
         "error: --n 10000000000: SAXPY's kernel takes n as a 32-bit int (at most 2147483647)\n"
     );
-    let out = warpsim(&["run", "saxpy", "--n", "2000000000", "--functional"]);
-    assert!(!out.status.success());
+    // A failed run's first line, which names the allocation that did not fit.
+    let allocation_error = |args: &[&str]| {
+        let out = warpsim(args);
+        assert!(!out.status.success(), "{args:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        stdout.lines().next().unwrap_or_default().to_string()
+    };
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().next(),
-        Some(
-            "saxpy: ERROR: memory allocation: out of device memory: 8000000000 bytes requested, \
-             4294967296 of 4294967296 bytes free"
-        )
+        allocation_error(&["run", "saxpy", "--n", "2000000000", "--functional"]),
+        "saxpy: ERROR: memory allocation: out of device memory: 8000000000 bytes requested, \
+         4294967296 of 4294967296 bytes free"
     );
     // The timing preset's memory is the default: a GTX 480 has 1.5 GiB.
-    let out = warpsim(&["run", "saxpy", "--n", "300000000"]);
-    assert!(!out.status.success());
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().next(),
-        Some(
-            "saxpy: ERROR: memory allocation: out of device memory: 1200000000 bytes requested, \
-             410612736 of 1610612736 bytes free"
-        )
+        allocation_error(&["run", "saxpy", "--n", "300000000"]),
+        "saxpy: ERROR: memory allocation: out of device memory: 1200000000 bytes requested, \
+         410612736 of 1610612736 bytes free"
     );
     // --device-memory sets it in either mode, and is checked.
-    let out = warpsim(&[
-        "run",
-        "saxpy",
-        "--n",
-        "300000000",
-        "--functional",
-        "--device-memory",
-        "1000",
-    ]);
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout).lines().next(),
-        Some(
-            "saxpy: ERROR: memory allocation: out of device memory: 1200000000 bytes requested, \
-             1048576000 of 1048576000 bytes free"
-        )
+        allocation_error(&[
+            "run",
+            "saxpy",
+            "--n",
+            "300000000",
+            "--functional",
+            "--device-memory",
+            "1000",
+        ]),
+        "saxpy: ERROR: memory allocation: out of device memory: 1200000000 bytes requested, \
+         1048576000 of 1048576000 bytes free"
     );
     let out = warpsim(&["run", "saxpy", "--device-memory", "0"]);
     assert!(String::from_utf8_lossy(&out.stderr).starts_with(

@@ -1,5 +1,7 @@
 //! Generators of large PTX kernels for the scaling tests (`tests/scaling.rs`) and the
-//! `big_kernel` example, which measures them at full size.
+//! `big_kernel` example, which measures them at full size, and for the runtime's big-kernel
+//! tests (`runtime/tests/big_kernels.rs`); each includes the generators it needs.
+#![allow(dead_code)]
 
 use std::fmt::Write as _;
 
@@ -64,5 +66,22 @@ pub fn parameters(n: usize, entry: bool) -> String {
         s.push_str("\tst.param.u32 [sum], %r3;\n");
     }
     s.push_str("\tret;\n}\n");
+    s
+}
+
+/// A straight-line kernel of `n` dependent additions: `%f0` is loaded, `%f{i} = %f{i-1} + 1`,
+/// and `%f{n-1}` stored; `n` virtual registers and instructions, two values live at once.
+pub fn chain(n: usize) -> String {
+    assert!(n >= 1, "the chain starts with a load");
+    let mut s = String::with_capacity(48 * n);
+    s.push_str(".version 7.0\n.target sm_70\n.address_size 64\n\n");
+    s.push_str(".visible .entry chain(.param .u64 chain_in, .param .u64 chain_out)\n{\n");
+    let _ = writeln!(s, "\t.reg .b64 %rd<3>;\n\t.reg .f32 %f<{n}>;");
+    s.push_str("\tld.param.u64 %rd1, [chain_in];\n\tld.param.u64 %rd2, [chain_out];\n");
+    s.push_str("\tld.global.f32 %f0, [%rd1];\n");
+    for i in 1..n {
+        let _ = writeln!(s, "\tadd.f32 %f{i}, %f{}, 0f3F800000;", i - 1);
+    }
+    let _ = writeln!(s, "\tst.global.f32 [%rd2], %f{};\n\tret;\n}}", n - 1);
     s
 }
