@@ -20,6 +20,6 @@ mkdir -p "work/$target"
 # -malloc_limit_mb: the largest single allocation. One process on one core (no -jobs: libFuzzer
 # would send its output to fuzz-N.log files); add -fork=1 -ignore_crashes=1 to keep going past
 # a crash.
-exec cargo +nightly fuzz run "$target" "work/$target" "corpus/$target" -- \
+exec cargo +nightly fuzz run -O "$target" "work/$target" "corpus/$target" -- \
     -dict=ptx.dict -max_len=$max_len -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
     -max_total_time="$seconds" -print_final_stats=1 "$@"

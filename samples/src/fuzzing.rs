@@ -111,16 +111,18 @@ pub enum Outcome {
 /// Runs a small kernel the way `warpsim run-ptx` does, under the interpreter and under the
 /// JIT, and requires the same [`Outcome`] bit for bit (the interpreter is the specification).
 ///
-/// The input is PTX text (non-UTF-8 input is the load error the CLI gives). Each of the first [`MAX_KERNELS`] kernels is launched on a grid of 2
-/// CTAs of one warp ((32,1,1), or the kernel's `.reqntid` when that is one warp or less) on
-/// one host thread, so the outcome does not depend on how warps interleave, which legitimately
-/// differs between the engines (a compiled run against one instruction per turn). Pointer-sized
-/// (64-bit) parameters get a [`BUFFER_BYTES`] buffer of small patterned words, 32-bit integers
-/// 64, narrower ones 4 or 8, floats 1.5, arrays zeros. Kernel faults (out of bounds, budget,
-/// trap, deadlock) are outcomes like any other.
+/// The input is PTX text (non-UTF-8 input is the load error the CLI gives). Each of the first
+/// [`MAX_KERNELS`] kernels is launched on a grid of 2 CTAs of one warp ((32,1,1), or the
+/// kernel's `.reqntid` when that is one warp or less) on one host thread, so the outcome does
+/// not depend on how warps interleave, which legitimately differs between the engines (a
+/// compiled run against one instruction per turn). Pointer-sized (64-bit) parameters get a
+/// [`BUFFER_BYTES`] buffer of small patterned words, 32-bit integers 64, narrower ones 4 or 8,
+/// floats 1.5, arrays zeros. Kernel faults (out of bounds, budget, trap, deadlock) are
+/// outcomes like any other.
 ///
-/// Each kernel then runs once more as one CTA of two warps (barriers and shared memory between
-/// warps), where only crashes count: a racy kernel may end differently under the two engines.
+/// After those, each kernel runs once more as one CTA of two warps (barriers and shared memory
+/// between warps), where only crashes count: a racy kernel may end differently under the two
+/// engines.
 ///
 /// # Panics
 ///
@@ -133,23 +135,19 @@ pub fn run_ptx(data: &[u8]) -> Outcome {
         Ok(text) => text,
         Err(message) => return Outcome::Load(message),
     };
-    let text = text.as_str();
-    let interpreted = execute(text, Engine::Interpreter, None);
-    let compiled = execute(text, Engine::Jit, None);
+    let interpreted = execute(&text, Engine::Interpreter);
+    let compiled = execute(&text, Engine::Jit);
     if interpreted != compiled {
         panic!(
             "the JIT disagrees with the interpreter\ninterpreter: {interpreted:#?}\nJIT: {compiled:#?}"
         );
     }
-    for engine in [Engine::Interpreter, Engine::Jit] {
-        let _ = execute(text, engine, Some([32, 2, 1]));
-    }
     interpreted
 }
 
-/// Loads `text` on a fresh device with `engine` and launches its kernels (`block`: the block
-/// shape; `None`: one warp as [`run_ptx`] describes).
-fn execute(text: &str, engine: Engine, block: Option<[u32; 3]>) -> Outcome {
+/// Loads `text` on a fresh device with `engine`, launches its kernels as [`run_ptx`] describes
+/// and returns the outcome of the one-warp launches.
+fn execute(text: &str, engine: Engine) -> Outcome {
     let dev = Device::new(DeviceConfig {
         memory_bytes: MEMORY_BYTES,
         engine,
@@ -162,17 +160,17 @@ fn execute(text: &str, engine: Engine, block: Option<[u32; 3]>) -> Outcome {
         Ok(m) => m,
         Err(e) => return Outcome::Load(e.to_string()),
     };
-    let names = module.kernel_names();
+    let kernels: Vec<Kernel> = module
+        .kernel_names()
+        .iter()
+        .take(MAX_KERNELS)
+        .map(|name| module.kernel(name).expect("a kernel the module lists"))
+        .collect();
     let mut launches = Vec::new();
-    for name in names.iter().take(MAX_KERNELS) {
-        let kernel = module.kernel(name).expect("a kernel the module lists");
-        let (grid, block) = match block {
-            Some(b) => (1, b),
-            None => (2, one_warp(&kernel)),
-        };
-        let (args, buffers) = arguments(&dev, &kernel);
+    for kernel in &kernels {
+        let (args, buffers) = arguments(&dev, kernel);
         let result = dev
-            .launch(&kernel, grid, block, DYNAMIC_SHARED, &args)
+            .launch(kernel, 2, one_warp(kernel), DYNAMIC_SHARED, &args)
             .map(|s| {
                 [
                     s.ctas,
@@ -198,11 +196,15 @@ fn execute(text: &str, engine: Engine, block: Option<[u32; 3]>) -> Outcome {
             .filter_map(|g| Some((g.name.clone(), module.read_symbol(&g.name).ok()?)))
             .collect();
         launches.push(LaunchOutcome {
-            kernel: name.clone(),
+            kernel: kernel.name().to_string(),
             result,
             buffers,
             symbols,
         });
+    }
+    for kernel in &kernels {
+        let (args, _buffers) = arguments(&dev, kernel);
+        let _ = dev.launch(kernel, 1, [32, 2, 1], DYNAMIC_SHARED, &args);
     }
     Outcome::Launches(launches)
 }

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 /// Mutated inputs per seed file, per target.
-const PARSE_MUTATIONS: usize = 500;
-const RUN_MUTATIONS: usize = 60;
+const PARSE_MUTATIONS: usize = 1500;
+const RUN_MUTATIONS: usize = 400;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
