@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 /// Mutated inputs per seed file, per target.
-const PARSE_MUTATIONS: usize = 1500;
-const RUN_MUTATIONS: usize = 400;
+const PARSE_MUTATIONS: usize = 300;
+const RUN_MUTATIONS: usize = 30;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
@@ -78,14 +78,34 @@ fn tokens(data: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
-/// One to four edits of `data`: a bit flip, a deleted range, a syntax byte, a duplicated or
-/// dropped token, two tokens swapped, or a token spliced in from `other` (another seed).
+/// Lines of `data`, as (start, end) byte ranges, each with its newline.
+fn lines(data: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, b) in data.iter().enumerate() {
+        if *b == b'\n' {
+            out.push((start, i + 1));
+            start = i + 1;
+        }
+    }
+    if start < data.len() {
+        out.push((start, data.len()));
+    }
+    out
+}
+
+/// One to three edits of `data`. Byte edits (a bit flip, a deleted range, a syntax byte, a
+/// digit changed) mostly test the front end's errors; token edits (duplicated, dropped,
+/// swapped, or spliced in from `other`, another seed) and line edits (an instruction deleted,
+/// duplicated, swapped with another, or taken from `other`) keep more inputs loadable, so that
+/// mutated kernels run.
 fn mutate(data: &[u8], other: &[u8], rng: &mut Rng) -> Vec<u8> {
     let mut out = data.to_vec();
-    for _ in 0..1 + rng.below(4) {
+    for _ in 0..1 + rng.below(3) {
         let n = out.len();
         let toks = tokens(&out);
-        match rng.below(7) {
+        let rows = lines(&out);
+        match rng.below(12) {
             0 if n > 0 => {
                 let i = rng.below(n);
                 out[i] ^= 1 << rng.below(8);
@@ -99,29 +119,28 @@ fn mutate(data: &[u8], other: &[u8], rng: &mut Rng) -> Vec<u8> {
                 let i = rng.below(n + 1);
                 out.insert(i, PUNCT[rng.below(PUNCT.len())]);
             }
-            3 if !toks.is_empty() => {
+            3 => {
+                let digits: Vec<usize> = (0..n).filter(|&i| out[i].is_ascii_digit()).collect();
+                if !digits.is_empty() {
+                    out[digits[rng.below(digits.len())]] = b'0' + rng.below(10) as u8;
+                }
+            }
+            4 if !toks.is_empty() => {
                 let (s, e) = toks[rng.below(toks.len())];
                 let tok = out[s..e].to_vec();
                 let at = toks[rng.below(toks.len())].0;
                 out.splice(at..at, tok.into_iter().chain([b' ']));
             }
-            4 if !toks.is_empty() => {
+            5 if !toks.is_empty() => {
                 let (s, e) = toks[rng.below(toks.len())];
                 out.drain(s..e);
             }
-            5 if toks.len() > 1 => {
-                let (a, b) = (toks[rng.below(toks.len())], toks[rng.below(toks.len())]);
-                let (first, second) = if a.0 < b.0 { (a, b) } else { (b, a) };
-                if first.1 <= second.0 {
-                    let (x, y) = (
-                        out[first.0..first.1].to_vec(),
-                        out[second.0..second.1].to_vec(),
-                    );
-                    out.splice(second.0..second.1, x);
-                    out.splice(first.0..first.1, y);
-                }
-            }
-            _ => {
+            6 if toks.len() > 1 => swap(
+                &mut out,
+                toks[rng.below(toks.len())],
+                toks[rng.below(toks.len())],
+            ),
+            7 => {
                 let other_toks = tokens(other);
                 if !other_toks.is_empty() && !toks.is_empty() {
                     let (s, e) = other_toks[rng.below(other_toks.len())];
@@ -129,14 +148,94 @@ fn mutate(data: &[u8], other: &[u8], rng: &mut Rng) -> Vec<u8> {
                     out.splice(at..at, other[s..e].iter().copied().chain([b' ']));
                 }
             }
+            8 if !rows.is_empty() => {
+                let (s, e) = rows[rng.below(rows.len())];
+                out.drain(s..e);
+            }
+            9 if !rows.is_empty() => {
+                let (s, e) = rows[rng.below(rows.len())];
+                let row = out[s..e].to_vec();
+                let at = rows[rng.below(rows.len())].0;
+                out.splice(at..at, row);
+            }
+            10 if rows.len() > 1 => swap(
+                &mut out,
+                rows[rng.below(rows.len())],
+                rows[rng.below(rows.len())],
+            ),
+            _ => {
+                let other_rows = lines(other);
+                if !other_rows.is_empty() {
+                    let (s, e) = other_rows[rng.below(other_rows.len())];
+                    let at = rows.get(rng.below(rows.len())).map_or(0, |r| r.0);
+                    out.splice(at..at, other[s..e].iter().copied());
+                }
+            }
         }
     }
     out
 }
 
+/// Lines of `data` that hold an instruction (indented, not a directive, ending in `;`).
+fn instructions(data: &[u8]) -> Vec<(usize, usize)> {
+    lines(data)
+        .into_iter()
+        .filter(|&(s, e)| {
+            let line = data[s..e].trim_ascii();
+            data[s].is_ascii_whitespace()
+                && line.ends_with(b";")
+                && !line.starts_with(b".")
+                && !line.starts_with(b"//")
+        })
+        .collect()
+}
+
+/// One or two instruction-level edits of `data`, which keep most kernels loadable: an
+/// instruction deleted, copied to another place (in its own or another function), swapped with
+/// another, or one of its digits changed (a register number, a constant, an offset).
+fn mutate_instructions(data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut out = data.to_vec();
+    for _ in 0..1 + rng.below(2) {
+        let insts = instructions(&out);
+        if insts.len() < 2 {
+            break;
+        }
+        let (s, e) = insts[rng.below(insts.len())];
+        match rng.below(4) {
+            0 => {
+                out.drain(s..e);
+            }
+            1 => {
+                let inst = out[s..e].to_vec();
+                let at = insts[rng.below(insts.len())].0;
+                out.splice(at..at, inst);
+            }
+            2 => swap(&mut out, (s, e), insts[rng.below(insts.len())]),
+            _ => {
+                let digits: Vec<usize> = (s..e).filter(|&i| out[i].is_ascii_digit()).collect();
+                if !digits.is_empty() {
+                    out[digits[rng.below(digits.len())]] = b'0' + rng.below(10) as u8;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Swaps two disjoint byte ranges of `out` (overlapping ones are left alone).
+fn swap(out: &mut Vec<u8>, a: (usize, usize), b: (usize, usize)) {
+    let (first, second) = if a.0 < b.0 { (a, b) } else { (b, a) };
+    if first.1 <= second.0 {
+        let x = out[first.0..first.1].to_vec();
+        let y = out[second.0..second.1].to_vec();
+        out.splice(second.0..second.1, x);
+        out.splice(first.0..first.1, y);
+    }
+}
+
 /// Runs `harness` on every seed and reproducer of `target`, then on `mutations` mutations of
-/// each seed; a panic names the input (seed, mutation number) to reproduce it. Returns the
-/// number of inputs run.
+/// each seed ([`mutate`] and [`mutate_instructions`] in turn); a panic names the input (seed,
+/// mutation number) and saves it to reproduce. Returns the number of inputs run.
 fn run_target(target: &str, mutations: usize, harness: impl Fn(&[u8])) -> usize {
     let seeds = corpus(target);
     let regressions = files(&fuzz_dir().join("regressions").join(target));
@@ -149,8 +248,12 @@ fn run_target(target: &str, mutations: usize, harness: impl Fn(&[u8])) -> usize 
     for (k, (name, data)) in seeds.iter().enumerate() {
         let mut rng = Rng(0x5eed ^ (k as u64) << 32);
         for m in 0..mutations {
-            let other = &seeds[rng.below(seeds.len())].1;
-            let input = mutate(data, other, &mut rng);
+            // Alternately any edit and instruction edits (which keep most kernels loadable).
+            let input = if m % 2 == 0 {
+                mutate(data, &seeds[rng.below(seeds.len())].1, &mut rng)
+            } else {
+                mutate_instructions(data, &mut rng)
+            };
             let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| harness(&input)));
             if caught.is_err() {
                 let path = std::env::temp_dir().join(format!("{target}-{name}-mutation-{m}"));
