@@ -23,10 +23,16 @@ pub fn compile(file: &str, text: &str) -> Result<isa::Module, PtxError> {
     lower::lower(file, text, &ast)
 }
 
-/// Reads a PTX file as text. Bytes that are not UTF-8 are located by line and column (PTX
-/// itself is ASCII), so a binary file or a stray Latin-1 byte in a comment is found quickly.
+/// Reads a PTX file as text (see [`decode_source`]).
 pub fn read_source(path: &std::path::Path) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    decode_source(&path.display().to_string(), bytes)
+}
+
+/// Takes PTX bytes as text. Bytes that are not UTF-8 are located by line and column (PTX itself
+/// is ASCII), so a binary file or a stray Latin-1 byte in a comment is found quickly; `file`
+/// names the text in that error.
+pub fn decode_source(file: &str, bytes: Vec<u8>) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -41,8 +47,7 @@ pub fn read_source(path: &std::path::Path) -> Result<String, String> {
             .chars()
             .count();
         format!(
-            "{}:{line}:{col}: not UTF-8 text (byte {:#04x}); PTX is ASCII",
-            path.display(),
+            "{file}:{line}:{col}: not UTF-8 text (byte {:#04x}); PTX is ASCII",
             bytes[at]
         )
     })

@@ -381,6 +381,16 @@ fn address_size_32_is_unsupported() {
     );
 }
 
+/// Found by fuzzing (`fuzz/regressions/parse_lower/kernel-without-body.ptx`): a kernel
+/// prototype lowered to a kernel with no body, which the IR verifier rejects.
+#[test]
+fn kernel_declared_without_body() {
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n.visible .entry k;\n",
+        "m.ptx:4:17: error: kernel `k` is declared but never defined (an `.entry` needs a body)",
+    );
+}
+
 #[test]
 fn too_many_initializers() {
     check_module(

@@ -116,6 +116,23 @@ pub fn lower(
             Item::Pragma { .. } | Item::Ignored { .. } => {}
         }
     }
+    // A kernel is launched, never linked to: one that is only declared cannot run (and the IR
+    // requires every kernel to have a body).
+    for (i, f) in bodies.iter().enumerate() {
+        if let Some(f) = f
+            && f.body.is_none()
+            && out.functions[i].kind == isa::FuncKind::Entry
+        {
+            diags.push(Diagnostic::semantic(
+                f.name.span,
+                format!(
+                    "kernel `{}` is declared but never defined (an `.entry` needs a body)",
+                    f.name.value
+                ),
+            ));
+        }
+    }
+
     // Pass 2: the variables themselves; initializers may name any module symbol.
     for (id, decl, name) in globals {
         match vars::decl_type(decl)
