@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// Mutated inputs per seed file, per target.
 const PARSE_MUTATIONS: usize = 300;
-const RUN_MUTATIONS: usize = 30;
+const RUN_MUTATIONS: usize = 24;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
