@@ -4,8 +4,9 @@
 //! checks without a nightly toolchain.
 //!
 //! A harness panics exactly when it finds a bug: malformed input must give an error, never a
-//! panic, and the JIT must agree with the interpreter. Each input is bounded (its length, the
-//! launch shape, the per-warp instruction budget, device memory), so it takes milliseconds.
+//! panic, and the JIT (whole runs, or one instruction at a time) must agree with the
+//! interpreter. Each input is bounded (its length, the launch shape, the per-warp instruction
+//! budget, device memory), so it takes milliseconds.
 
 use emulator::Engine;
 use isa::TypeKind;
@@ -233,6 +234,14 @@ fn execute(text: &str, engine: Engine, stepped: bool) -> Outcome {
     Outcome::Launches(launches)
 }
 
+/// What each pointer argument's buffer holds before the launch: [`BUFFER_BYTES`] of
+/// little-endian 32-bit words `i % 61` (small values, usable as indices).
+pub fn buffer_pattern() -> Vec<u8> {
+    (0..BUFFER_BYTES / 4)
+        .flat_map(|i| (i as u32 % 61).to_le_bytes())
+        .collect()
+}
+
 /// The block of the compared launch: the kernel's `.reqntid` if it is one warp or less, else
 /// one full warp along x.
 fn one_warp(kernel: &Kernel) -> [u32; 3] {
@@ -256,10 +265,7 @@ fn arguments(dev: &Device, kernel: &Kernel) -> (Vec<Arg>, Vec<DeviceBuffer<u8>>)
             }
             match (p.ty.kind(), p.ty.bits()) {
                 (_, 64) if p.ty.kind() != TypeKind::Float => {
-                    let pattern: Vec<u8> = (0..BUFFER_BYTES / 4)
-                        .flat_map(|i| (i as u32 % 61).to_le_bytes())
-                        .collect();
-                    let b = dev.alloc_from(&pattern).expect("a small buffer");
+                    let b = dev.alloc_from(&buffer_pattern()).expect("a small buffer");
                     b.set_label(format!("parameter {}", p.name));
                     let arg = Arg::Ptr(b.device_ptr());
                     buffers.push(b);

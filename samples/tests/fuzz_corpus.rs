@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// Mutated inputs per seed file, per target.
 const PARSE_MUTATIONS: usize = 300;
-const RUN_MUTATIONS: usize = 30;
+const RUN_MUTATIONS: usize = 24;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
@@ -246,7 +246,7 @@ fn run_target(target: &str, mutations: usize, harness: impl Fn(&[u8])) -> usize 
         count += 1;
     }
     for (k, (name, data)) in seeds.iter().enumerate() {
-        let mut rng = Rng(0x5eed ^ (k as u64) << 32);
+        let mut rng = Rng(0x5eed ^ ((k as u64) << 32));
         for m in 0..mutations {
             // Alternately any edit and instruction edits (which keep most kernels loadable).
             let input = if m % 2 == 0 {
@@ -308,8 +308,8 @@ fn run_ptx_seeds_launch() {
     assert!(idle.is_empty(), "{}", idle.join("\n"));
 }
 
-/// The harness catches a disagreement: the same outcome compared with one changed buffer
-/// byte is different (the comparison is on buffers, not only on the launch results).
+/// The outcome holds the buffers after the launch (so the engines are compared on memory,
+/// not only on the launch results): SAXPY leaves `x` as uploaded and changes `y`.
 #[test]
 fn run_ptx_outcome_includes_buffers() {
     let saxpy = std::fs::read(fuzz_dir().join("corpus/run_ptx/saxpy.ptx")).expect("saxpy seed");
@@ -318,10 +318,7 @@ fn run_ptx_outcome_includes_buffers() {
     };
     let saxpy_launch = &launches[0];
     assert!(saxpy_launch.result.is_ok(), "{saxpy_launch:#?}");
-    // y = a·x + y over 64 threads changes y.
-    let pattern: Vec<u8> = (0..warpsim::fuzzing::BUFFER_BYTES / 4)
-        .flat_map(|i| (i as u32 % 61).to_le_bytes())
-        .collect();
+    let pattern = warpsim::fuzzing::buffer_pattern();
     assert_eq!(saxpy_launch.buffers.len(), 2);
     assert_eq!(saxpy_launch.buffers[0], pattern, "x is read only");
     assert_ne!(saxpy_launch.buffers[1], pattern, "y is written");
