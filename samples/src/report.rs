@@ -100,6 +100,13 @@ pub(crate) fn print_summary(r: &TimingReport) {
         ld.shared_replays
     );
     println!(
+        "  DRAM: bandwidth utilisation {:.1}%, row-buffer hit rate {:.1}% ({} activates), average read latency {:.0} cycles",
+        100.0 * m.dram_bandwidth_utilisation(),
+        100.0 * m.dram_row_hit_rate(),
+        m.dram_activates,
+        m.dram_average_read_latency()
+    );
+    println!(
         "  simulation: {:.3} s, {:.2} M warp-instructions/s, {:.2} M cycles/s",
         t.host.wall_seconds,
         t.host.warp_insts_per_second / 1e6,

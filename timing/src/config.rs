@@ -286,15 +286,84 @@ pub struct L2Config {
     pub atomic_latency: u32,
 }
 
-/// DRAM as a queue per channel.
+/// DRAM: channels of banks with row buffers, scheduled FR-FCFS under GDDR5 command timing
+/// (`memory/dram.rs`), with GPGPU-Sim's parameters and address mapping.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DramConfig {
     pub channels: u32,
-    /// Latency of an access in core cycles, without queueing.
+    /// Command clock in MHz (GPGPU-Sim's fourth clock domain); the timing parameters count
+    /// its cycles.
+    pub clock_mhz: u32,
+    /// Fixed latency in core cycles from an L2 slice to the DRAM scheduler (GPGPU-Sim's
+    /// `dram_latency`: the controller's queues and pins, on the request path only).
     pub latency: u32,
-    /// Bytes a channel transfers per core cycle.
-    pub bytes_per_cycle: u32,
+    /// Width of a channel's data bus in bytes (GPGPU-Sim: `dram_buswidth` ×
+    /// `n_mem_per_ctrlr`).
+    pub bus_bytes: u32,
+    /// Burst length: data transfers per column command.
+    pub burst: u32,
+    /// Data transfers per command-clock cycle (GDDR5: 4; GPGPU-Sim's
+    /// `dram_data_command_freq_ratio`). A column command moves `burst × bus_bytes` bytes and
+    /// holds the data bus `burst / data_rate` cycles.
+    pub data_rate: u32,
+    /// Banks per channel (a power of two).
+    pub banks: u32,
+    /// Bank groups per channel (a power of two dividing `banks`); a bank's group is its lowest
+    /// bank bits (GPGPU-Sim's `dram_bnkgrp_indexing_policy` 1).
+    pub bank_groups: u32,
+    /// GPGPU-Sim's `gpgpu_mem_addr_mapping` string: `dramid@BIT;` and 64 letters (R row,
+    /// B bank, C/S column, 0 unused), most significant bit first (`memory/addrmap.rs`).
+    pub address_map: String,
+    /// How an address picks its channel and L2 slice.
+    pub partition_indexing: PartitionIndexing,
+    /// Writebacks a channel holds before scheduling them together (a write drain): nothing
+    /// waits for a writeback, and batching them turns the bus around once per batch.
+    pub write_batch: u32,
+    /// Command timing, in DRAM command-clock cycles.
+    pub timing: DramTiming,
+}
+
+/// How addresses pick their DRAM channel and L2 slice (`mem.dram.partition_indexing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartitionIndexing {
+    /// As the mapping string says (GPGPU-Sim's indexing 0).
+    Consecutive,
+    /// The slice rotated by an xor fold of the higher address bits, so strides that are
+    /// multiples of the slice count still spread (standing in for GPGPU-Sim's IPOLY and
+    /// random indexing, which warpsim does not reproduce bit for bit).
+    Hashed,
+}
+
+/// DRAM command timing in command-clock cycles (GPGPU-Sim's `gpgpu_dram_timing_opt`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DramTiming {
+    /// Column to column, any banks.
+    pub ccd: u32,
+    /// Column to column in one bank group.
+    pub ccdl: u32,
+    /// Activate to activate, any banks.
+    pub rrd: u32,
+    /// Activate to read.
+    pub rcd: u32,
+    /// Activate to precharge.
+    pub ras: u32,
+    /// Precharge to activate.
+    pub rp: u32,
+    /// Activate to activate in one bank.
+    pub rc: u32,
+    /// Read column command to data (CAS latency).
+    pub cl: u32,
+    /// Write column command to data.
+    pub wl: u32,
+    /// End of write data to a read command.
+    pub cdlr: u32,
+    /// End of write data to precharge (write recovery).
+    pub wr: u32,
+    /// Read to precharge in one bank group.
+    pub rtpl: u32,
 }
 
 /// Names of the presets, in the order `--help` lists them.
@@ -389,7 +458,12 @@ impl GpuConfig {
             ("mem.shared.bank_bytes", self.mem.shared.bank_bytes),
             ("mem.l2.slices", self.mem.l2.slices),
             ("mem.dram.channels", self.mem.dram.channels),
-            ("mem.dram.bytes_per_cycle", self.mem.dram.bytes_per_cycle),
+            ("mem.dram.clock_mhz", self.mem.dram.clock_mhz),
+            ("mem.dram.bus_bytes", self.mem.dram.bus_bytes),
+            ("mem.dram.burst", self.mem.dram.burst),
+            ("mem.dram.data_rate", self.mem.dram.data_rate),
+            ("mem.dram.timing.ccd", self.mem.dram.timing.ccd),
+            ("mem.dram.write_batch", self.mem.dram.write_batch),
         ];
         for (key, v) in positive {
             if v == 0 {
@@ -463,8 +537,69 @@ impl GpuConfig {
                 "must be a power of two dividing the L1 line",
             ));
         }
+        self.mem.dram.validate(&self.mem.l2)?;
         self.energy.validate()?;
         Ok(())
+    }
+}
+
+impl DramConfig {
+    fn validate(&self, l2: &L2Config) -> Result<(), ConfigError> {
+        if !self.burst.is_multiple_of(self.data_rate) {
+            return Err(invalid(
+                "mem.dram.burst",
+                &format!(
+                    "must be a multiple of mem.dram.data_rate ({}): a burst holds the bus whole cycles",
+                    self.data_rate
+                ),
+            ));
+        }
+        if !self.banks.is_power_of_two() || self.banks > 64 {
+            return Err(invalid(
+                "mem.dram.banks",
+                "must be a power of two, at most 64",
+            ));
+        }
+        if !self.bank_groups.is_power_of_two() || self.bank_groups > self.banks {
+            return Err(invalid(
+                "mem.dram.bank_groups",
+                "must be a power of two no larger than mem.dram.banks",
+            ));
+        }
+        if !l2.slices.is_multiple_of(self.channels) {
+            return Err(invalid(
+                "mem.l2.slices",
+                &format!(
+                    "must be a multiple of mem.dram.channels ({}): each channel has the same slices",
+                    self.channels
+                ),
+            ));
+        }
+        self.address_map(l2)
+            .map(|_| ())
+            .map_err(|e| invalid("mem.dram.address_map", &e))
+    }
+
+    /// The parsed address mapping for these channels and `l2`'s slices.
+    pub fn address_map(&self, l2: &L2Config) -> Result<crate::memory::AddressMap, String> {
+        crate::memory::AddressMap::parse(
+            &self.address_map,
+            self.channels,
+            l2.slices / self.channels.max(1),
+            self.banks,
+            l2.slice.line,
+            self.partition_indexing,
+        )
+    }
+
+    /// Bytes one column command moves.
+    pub fn atom_bytes(&self) -> u32 {
+        self.burst * self.bus_bytes
+    }
+
+    /// Command-clock cycles a column command holds the data bus.
+    pub fn burst_cycles(&self) -> u32 {
+        self.burst / self.data_rate.max(1)
     }
 }
 
@@ -652,6 +787,31 @@ mod tests {
             err("sm.rf.banks=many"),
             "configuration key `sm.rf.banks`: expected an integer, got `many`"
         );
+    }
+
+    #[test]
+    fn impossible_dram_settings_name_the_key() {
+        let err = |o: &[&str]| {
+            let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
+            GpuConfig::load("gtx480", &o).unwrap_err().to_string()
+        };
+        assert!(err(&["mem.dram.burst=6"]).starts_with("configuration key `mem.dram.burst`"));
+        assert!(err(&["mem.dram.banks=12"]).starts_with("configuration key `mem.dram.banks`"));
+        assert!(
+            err(&["mem.dram.bank_groups=32"])
+                .starts_with("configuration key `mem.dram.bank_groups`")
+        );
+        assert!(err(&["mem.l2.slices=8"]).starts_with("configuration key `mem.l2.slices`"));
+        assert_eq!(
+            err(&["mem.dram.banks=32"]),
+            "configuration key `mem.dram.address_map`: 4 bank bits name 16 banks; mem.dram.banks is 32"
+        );
+        assert!(err(&["mem.dram.address_map=RRRR"]).contains("dramid@"));
+        assert!(err(&["mem.dram.timing.ccd=0"]).contains("mem.dram.timing.ccd"));
+        assert!(err(&["mem.dram.write_batch=0"]).contains("mem.dram.write_batch"));
+        // A DRAM timing parameter can be overridden like any other key.
+        let c = GpuConfig::load("gtx480", &["mem.dram.timing.rcd=14".to_string()]).unwrap();
+        assert_eq!(c.mem.dram.timing.rcd, 14);
     }
 
     #[test]

@@ -230,6 +230,10 @@ impl Gpu {
             mem.merge(m.stats());
         }
         mem.merge(&self.l2.stats().since(&l2_before));
+        mem.dram_channel_cycles = self
+            .l2
+            .dram_cycles(stats.gpu_sim_cycle)
+            .saturating_mul(u64::from(cfg.mem.dram.channels));
         stats.mem = mem;
         stats.energy = EnergyReport::compute(cfg, &stats);
         stats.host.wall_seconds = started.elapsed().as_secs_f64();

@@ -1,6 +1,8 @@
-//! The GPU-wide memory: interconnect, L2 slices, DRAM channels.
+//! The GPU-wide memory: interconnect, L2 slices, and the DRAM behind them.
 
+use super::addrmap::{AddressMap, Location};
 use super::cache::{Cache, Victim};
+use super::dram::{Dir, Dram};
 use super::{AccessKind, MemStats, Transaction, full_mask, request_mask};
 use crate::config::GpuConfig;
 
@@ -11,31 +13,24 @@ struct Slice {
     free: u64,
 }
 
-/// A DRAM channel as a queue: when its data bus is next free, in units of 1/`bytes_per_cycle`
-/// cycle, so fractional transfer times add up exactly and a channel sustains precisely its
-/// configured bandwidth.
-#[derive(Clone, Copy, Debug, Default)]
-struct Channel {
-    free: u128,
-}
-
-/// The GPU-wide memory: interconnect, L2 slices, DRAM channels.
+/// The GPU-wide memory: interconnect, L2 slices, DRAM.
 ///
-/// The interconnect is a fixed latency each way. Each slice accepts one request per cycle (an
-/// atomic occupies it for `l2.atomic_latency` cycles), looks the line up, and on a miss sends
-/// the missing sectors to its DRAM channel (slice mod channels), a queue whose transfers take
-/// bytes / `dram.bytes_per_cycle` cycles, plus `dram.latency`. L2 is write-back with
-/// write-allocate at sector granularity. L2 MSHR limits are not modelled: a request to a line
-/// being filled waits for that fill, and DRAM queueing provides the back-pressure.
+/// The interconnect is a fixed latency each way. An address picks its slice and DRAM channel
+/// by the configuration's address mapping (GPGPU-Sim's; each channel has its own slices). Each
+/// slice accepts one request per cycle (an atomic occupies it for `l2.atomic_latency` cycles),
+/// looks the line up, and on a miss reads each missing sector from DRAM as a request of its own
+/// (a sectored L2, as GPGPU-Sim's). L2 is write-back with write-allocate at sector
+/// granularity; a dirty line evicted is one DRAM write of its dirty sectors. L2 MSHR limits are
+/// not modelled: a request to a line being filled waits for that fill, and the DRAM's queues
+/// provide the back-pressure.
 #[derive(Clone, Debug)]
 pub struct MemorySystem {
     slices: Vec<Slice>,
-    channels: Vec<Channel>,
+    map: AddressMap,
+    dram: Dram,
     icnt: u64,
     latency: u64,
     atomic_latency: u64,
-    dram_latency: u64,
-    bytes_per_cycle: u64,
     /// Line size of incoming transactions (the L1 line the coalescer used).
     txn_line: u64,
     txn_full: u32,
@@ -45,19 +40,8 @@ pub struct MemorySystem {
     stats: MemStats,
 }
 
-/// Scalar parameters of a slice access, copied out so the slice and channel borrows can be
-/// split.
-#[derive(Clone, Copy)]
-struct Params {
-    latency: u64,
-    atomic_latency: u64,
-    dram_latency: u64,
-    bytes_per_cycle: u64,
-    sector: u64,
-}
-
 impl MemorySystem {
-    /// Empty caches and idle channels for `cfg`.
+    /// Empty caches and idle DRAM for `cfg` (a validated configuration).
     pub fn new(cfg: &GpuConfig) -> MemorySystem {
         let l2 = &cfg.mem.l2;
         let slice = Slice {
@@ -68,12 +52,15 @@ impl MemorySystem {
         let sector = u64::from(cfg.mem.sector.max(1));
         MemorySystem {
             slices: vec![slice; l2.slices.max(1) as usize],
-            channels: vec![Channel::default(); cfg.mem.dram.channels.max(1) as usize],
+            map: cfg
+                .mem
+                .dram
+                .address_map(l2)
+                .expect("a validated configuration has a valid address map"),
+            dram: Dram::new(&cfg.mem.dram, cfg.gpu.clock_mhz),
             icnt: u64::from(cfg.mem.icnt_latency),
             latency: u64::from(l2.slice.latency),
             atomic_latency: u64::from(l2.atomic_latency),
-            dram_latency: u64::from(cfg.mem.dram.latency),
-            bytes_per_cycle: u64::from(cfg.mem.dram.bytes_per_cycle.max(1)),
             txn_line,
             txn_full: full_mask(txn_line, sector),
             line: u64::from(l2.slice.line.max(1)),
@@ -86,12 +73,12 @@ impl MemorySystem {
     /// SM (data for a load or an atomic, the acknowledgement for a store).
     ///
     /// Path: interconnect (`mem.icnt_latency` each way); the slice chosen by address; the
-    /// slice's queue (one request per cycle); the L2 lookup (`l2.slice.latency`); on a miss the
-    /// slice's DRAM channel. Loads fetch only their missing sectors; stores are taken to write
-    /// whole sectors (a transaction carries no byte mask), so they never read DRAM; dirty
-    /// sectors are written back when their line is evicted, occupying the channel. Atomics are
-    /// performed at the slice (`l2.atomic_latency` more, occupying the slice that long). A
-    /// request to a line already being filled waits for that fill.
+    /// slice's queue (one request per cycle); the L2 lookup (`l2.slice.latency`); on a miss
+    /// DRAM. Loads fetch only their missing sectors; stores are taken to write whole sectors
+    /// (a transaction carries no byte mask), so they never read DRAM; dirty sectors are written
+    /// back when their line is evicted. Atomics are performed at the slice
+    /// (`l2.atomic_latency` more, occupying the slice that long). A request to a line already
+    /// being filled waits for that fill.
     pub fn access(&mut self, now: u64, t: Transaction, kind: AccessKind) -> u64 {
         let base = t.line - t.line % self.txn_line;
         let mask = request_mask(t.sectors, self.txn_full);
@@ -130,41 +117,27 @@ impl MemorySystem {
         &self.stats
     }
 
-    /// The slice serving L2 line `index`, and the line's index within that slice.
-    ///
-    /// Consecutive lines rotate over the slices (each block of `slices` lines visits every
-    /// slice once); the block number, with its higher bits folded in by xor, sets the
-    /// rotation, so strides of a multiple of the slice count spread too. The in-slice index
-    /// (the block number) keeps every set of a slice in use.
-    fn slice_of(&self, index: u64) -> (usize, u64) {
-        let n = self.slices.len() as u64;
-        let block = index / n;
-        let fold = block ^ (block >> 5) ^ (block >> 10) ^ (block >> 15) ^ (block >> 20);
-        (((index % n + fold % n) % n) as usize, block)
+    /// DRAM cycles in `core` core cycles.
+    pub fn dram_cycles(&self, core: u64) -> u64 {
+        self.dram.dram_cycles(core)
     }
 
     /// One request for `mask` of L2 line `index`; returns the cycle the response is back at
     /// the SM.
     fn access_line(&mut self, now: u64, index: u64, mask: u32, kind: AccessKind) -> u64 {
-        let (slice_id, local) = self.slice_of(index);
-        let channel_id = slice_id % self.channels.len();
-        let p = Params {
-            latency: self.latency,
-            atomic_latency: self.atomic_latency,
-            dram_latency: self.dram_latency,
-            bytes_per_cycle: self.bytes_per_cycle,
-            sector: self.sector,
-        };
-        let icnt = self.icnt;
+        let loc = self.map.locate(index.saturating_mul(self.line));
+        let (latency, atomic_latency, sector, icnt) =
+            (self.latency, self.atomic_latency, self.sector, self.icnt);
         let stats = &mut self.stats;
-        let slice = &mut self.slices[slice_id];
-        let channel = &mut self.channels[channel_id];
+        let dram = &mut self.dram;
+        let slice = &mut self.slices[loc.slice];
+        let local = loc.local_line;
 
         let arrive = now.saturating_add(icnt);
         let start = arrive.max(slice.free);
         stats.l2_queue_cycles += start - arrive;
         let occupancy = match kind {
-            AccessKind::Atomic => p.atomic_latency.max(1),
+            AccessKind::Atomic => atomic_latency.max(1),
             _ => 1,
         };
         slice.free = start.saturating_add(occupancy);
@@ -174,8 +147,14 @@ impl MemorySystem {
             AccessKind::Store => stats.l2_stores += 1,
             AccessKind::Load => {}
         }
-        let lookup = start.saturating_add(p.latency);
+        let lookup = start.saturating_add(latency);
         let cache = &mut slice.cache;
+        let read_sectors = |dram: &mut Dram, stats: &mut MemStats, at: u64, sectors: u32| {
+            // One DRAM request per sector, in address order (a sectored L2's misses).
+            (0..sectors.count_ones())
+                .map(|_| dram.access(at, &loc, Dir::Read, sector, stats))
+                .fold(at, u64::max)
+        };
 
         let done = match cache.find(local, index) {
             Some(way) => {
@@ -199,8 +178,7 @@ impl MemorySystem {
                     let mut ready = lookup.max(wait);
                     if missing != 0 {
                         stats.l2_misses += 1;
-                        let bytes = u64::from(missing.count_ones()) * p.sector;
-                        let data = dram_read(channel, stats, &p, lookup, bytes);
+                        let data = read_sectors(dram, stats, lookup, missing);
                         line.valid |= missing;
                         if in_flight {
                             line.pending |= missing;
@@ -217,7 +195,7 @@ impl MemorySystem {
                     }
                     if kind == AccessKind::Atomic {
                         line.dirty |= mask;
-                        ready = ready.saturating_add(p.atomic_latency);
+                        ready = ready.saturating_add(atomic_latency);
                     }
                     ready
                 }
@@ -235,53 +213,27 @@ impl MemorySystem {
                     cache.line_mut(way).dirty = mask;
                     at
                 } else {
-                    let bytes = u64::from(mask.count_ones()) * p.sector;
-                    let data = dram_read(channel, stats, &p, at, bytes);
+                    let data = read_sectors(dram, stats, at, mask);
                     cache.install(way, index, mask, mask, data);
                     if kind == AccessKind::Atomic {
                         cache.line_mut(way).dirty = mask;
-                        data.saturating_add(p.atomic_latency)
+                        data.saturating_add(atomic_latency)
                     } else {
                         data
                     }
                 };
-                // The read goes first (a load waits on it); the writeback drains behind it.
+                // The read goes first (a load waits on it); the writeback follows it.
                 if old.valid != 0 && old.dirty != 0 {
                     stats.l2_writebacks += 1;
-                    let bytes = u64::from(old.dirty.count_ones()) * p.sector;
-                    dram_transfer(channel, stats, p.bytes_per_cycle, at, bytes);
-                    stats.dram_writes_bytes += bytes;
+                    let bytes = u64::from(old.dirty.count_ones()) * sector;
+                    let victim: Location = self.map.locate(old.tag.saturating_mul(self.line));
+                    dram.write_back(at, &victim, bytes, stats);
                 }
                 ready
             }
         };
         done.saturating_add(icnt)
     }
-}
-
-/// Reads `bytes` on `channel`, queued from cycle `at`; returns the cycle the data is at the
-/// slice (end of the transfer plus the DRAM latency).
-fn dram_read(channel: &mut Channel, stats: &mut MemStats, p: &Params, at: u64, bytes: u64) -> u64 {
-    stats.dram_reads_bytes += bytes;
-    dram_transfer(channel, stats, p.bytes_per_cycle, at, bytes).saturating_add(p.dram_latency)
-}
-
-/// Occupies `channel` for `bytes` from cycle `at` or when it is next free; returns the cycle
-/// the transfer ends.
-fn dram_transfer(
-    channel: &mut Channel,
-    stats: &mut MemStats,
-    bytes_per_cycle: u64,
-    at: u64,
-    bytes: u64,
-) -> u64 {
-    let rate = u128::from(bytes_per_cycle.max(1));
-    let earliest = u128::from(at) * rate;
-    let start = earliest.max(channel.free);
-    channel.free = start + u128::from(bytes);
-    stats.dram_requests += 1;
-    stats.dram_queue_cycles += u64::try_from((start - earliest) / rate).unwrap_or(u64::MAX);
-    u64::try_from(channel.free.div_ceil(rate)).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
@@ -300,19 +252,47 @@ mod tests {
         }
     }
 
+    /// gtx480 with the DRAM clocked like the core and no fixed DRAM latency, so the DRAM's
+    /// part of a miss is its command timing in core cycles.
+    fn plain_dram(overrides: &[&str]) -> GpuConfig {
+        let mut o = vec!["mem.dram.clock_mhz=700", "mem.dram.latency=0"];
+        o.extend_from_slice(overrides);
+        config(&o)
+    }
+
     #[test]
     fn miss_latency_is_the_sum_of_the_path_and_a_hit_skips_dram() {
-        let cfg = config(&[]);
-        let mut m = MemorySystem::new(&cfg);
-        let transfer = 128u64.div_ceil(42); // 4 cycles for a whole line at 42 B/cycle
-        let miss = 2 * 20 + 120 + 260 + transfer;
+        let mut m = MemorySystem::new(&plain_dram(&[]));
+        // Interconnect both ways, the L2 lookup, then four sector reads from one closed bank:
+        // activate, tRCD, four reads tCCDL = 3 apart (one bank group) on the tCCD = 2 grid
+        // (so 4 apart), CL and the burst.
+        let miss = 2 * 20 + 120 + 12 + 3 * 4 + 12 + 2;
         assert_eq!(m.access(1000, load(0x4000), AccessKind::Load), 1000 + miss);
-        assert_eq!(m.stats().l2_misses, 1);
-        assert_eq!(m.stats().dram_reads_bytes, 128);
+        let s = m.stats();
+        assert_eq!(
+            (s.l2_misses, s.dram_reads, s.dram_bursts, s.dram_activates),
+            (1, 4, 4, 1)
+        );
+        assert_eq!(s.dram_reads_bytes, 128);
+        assert_eq!(
+            s.dram_row_hits, 3,
+            "the sectors after the first find their row open"
+        );
         let hit = 2 * 20 + 120;
         assert_eq!(m.access(5000, load(0x4000), AccessKind::Load), 5000 + hit);
         assert_eq!(m.stats().l2_hits, 1);
         assert_eq!(m.stats().l2_hit_rate(), 0.5);
+    }
+
+    #[test]
+    fn the_dram_clock_and_latency_add_up() {
+        // The same miss on gtx480 as configured: 100 core cycles to the DRAM scheduler, the
+        // commands at 924 MHz.
+        let mut m = MemorySystem::new(&config(&[]));
+        let at_dram = m.dram_cycles(1000 + 20 + 120 + 100);
+        let data = (at_dram + 12).next_multiple_of(2) + 3 * 4 + 12 + 2;
+        let back = (data * 700).div_ceil(924) + 20;
+        assert_eq!(m.access(1000, load(0x4000), AccessKind::Load), back);
     }
 
     #[test]
@@ -322,7 +302,7 @@ mod tests {
         let second = m.access(10, load(0), AccessKind::Load);
         assert_eq!(second, first);
         assert_eq!(m.stats().l2_mshr_merges, 1);
-        assert_eq!(m.stats().dram_requests, 1);
+        assert_eq!(m.stats().dram_reads, 4, "one line's sectors, read once");
     }
 
     #[test]
@@ -340,33 +320,15 @@ mod tests {
     }
 
     #[test]
-    fn back_to_back_misses_to_one_channel_are_spaced_by_the_transfer_time() {
-        // One slice, one channel, 16 B/cycle: a 128-byte line takes 8 cycles on the bus.
-        let cfg = config(&[
-            "mem.l2.slices=1",
-            "mem.dram.channels=1",
-            "mem.dram.bytes_per_cycle=16",
-        ]);
-        let mut m = MemorySystem::new(&cfg);
-        let done: Vec<u64> = (0..6)
-            .map(|i| m.access(0, load(i * 128), AccessKind::Load))
-            .collect();
-        assert_eq!(done[0], 2 * 20 + 120 + 260 + 8);
-        for w in done.windows(2) {
-            assert_eq!(w[1] - w[0], 8);
-        }
-        assert!(m.stats().dram_queue_cycles > 0);
-    }
-
-    #[test]
-    fn fractional_transfer_times_sustain_the_bandwidth() {
-        // 42 B/cycle: 100 lines take 12800 / 42 = 304.8 cycles of bus time, not 100 × 4.
-        let cfg = config(&["mem.l2.slices=1", "mem.dram.channels=1"]);
-        let mut m = MemorySystem::new(&cfg);
-        let done: Vec<u64> = (0..100)
-            .map(|i| m.access(0, load(i * 128), AccessKind::Load))
-            .collect();
-        assert_eq!(done[99] - done[0], 12800u64.div_ceil(42) - 4);
+    fn a_sector_costs_a_whole_atom_of_bus_time() {
+        // gtx480's column command moves 64 bytes: a 32-byte sector holds the bus as long.
+        let mut m = MemorySystem::new(&config(&[]));
+        let one = Transaction {
+            line: 0,
+            sectors: 0b0001,
+        };
+        m.access(0, one, AccessKind::Load);
+        assert_eq!((m.stats().dram_bursts, m.stats().dram_bus_cycles), (1, 2));
     }
 
     #[test]
@@ -394,13 +356,17 @@ mod tests {
 
     #[test]
     fn dirty_evictions_write_back_to_dram() {
-        // One slice of one set of 2 ways: the third line evicts the first (LRU).
+        // Slices of one set of 2 ways. Lines 0 and 128 share a 256-byte chunk, so a slice;
+        // 12 chunks on (3072) the mapping comes back to that slice: the third line evicts the
+        // first (LRU).
+        // Each writeback scheduled at once (no batching), so it is counted at once.
         let cfg = config(&[
-            "mem.l2.slices=1",
             "mem.l2.slice.sets=1",
             "mem.l2.slice.ways=2",
+            "mem.dram.write_batch=1",
         ]);
         let mut m = MemorySystem::new(&cfg);
+        assert_eq!(m.map.locate(3072).slice, m.map.locate(0).slice);
         let half = Transaction {
             line: 0,
             sectors: 0b0011,
@@ -414,35 +380,13 @@ mod tests {
         );
         m.access(1000, load(128), AccessKind::Load);
         assert_eq!(m.stats().dram_writes_bytes, 0);
-        m.access(2000, load(256), AccessKind::Load);
+        m.access(2000, load(3072), AccessKind::Load);
         assert_eq!(m.stats().l2_writebacks, 1);
         assert_eq!(m.stats().dram_writes_bytes, 64);
-        assert_eq!(m.stats().dram_requests, 3);
+        assert_eq!((m.stats().dram_reads, m.stats().dram_writes), (8, 1));
         // Clean evictions write nothing.
-        m.access(3000, load(384), AccessKind::Load);
+        m.access(3000, load(3072 + 128), AccessKind::Load);
         assert_eq!(m.stats().dram_writes_bytes, 64);
-    }
-
-    #[test]
-    fn slices_spread_consecutive_and_strided_lines() {
-        let m = MemorySystem::new(&config(&[]));
-        let n = 12u64;
-        let mut seen = [false; 12];
-        for i in 0..n {
-            seen[m.slice_of(i).0] = true;
-        }
-        assert!(
-            seen.iter().all(|&s| s),
-            "consecutive lines visit every slice"
-        );
-        for stride in [12u64, 16, 64, 96, 1024] {
-            let mut hit = [0u32; 12];
-            for i in 0..48 {
-                hit[m.slice_of(i * stride).0] += 1;
-            }
-            let used = hit.iter().filter(|&&c| c > 0).count();
-            assert!(used >= 6, "stride {stride} lines uses {used} slices");
-        }
     }
 
     #[test]

@@ -2,26 +2,31 @@
 //! (L1 data with MSHRs, constant, instruction) and the GPU-wide interconnect, L2 slices and DRAM
 //! channels.
 //!
-//! Everything is a timestamp ("ready cycle") queue model: a request offered at cycle `now`
-//! is answered at once with the cycle its data is available, and each shared resource (an L2
-//! slice, a DRAM channel, an MSHR, a cache port) remembers when it is next free, so contention
-//! shows up as later ready cycles. The model is deterministic: results depend only on the
+//! Everything is a timestamp ("ready cycle") model: a request offered at cycle `now` is
+//! answered at once with the cycle its data is available, and each shared resource (an L2
+//! slice, a DRAM bank and its channel's buses, an MSHR, a cache port) remembers when it is next
+//! free, so contention shows up as later ready cycles. The model is deterministic: results depend only on the
 //! configuration and the order of calls. All cycles are core cycles.
 //!
 //! - `coalesce.rs`: a warp's lane addresses → line transactions with sector masks.
 //! - `shared.rs`: shared-memory bank conflicts.
 //! - `cache.rs`: the generic set-associative cache (tags, LRU, pending fills, sector bits).
 //! - `sm.rs`: [`SmMemory`], the caches of one SM.
-//! - `l2.rs`: [`MemorySystem`], interconnect, L2 slices and DRAM.
+//! - `l2.rs`: [`MemorySystem`], interconnect and L2 slices.
+//! - `addrmap.rs`: [`AddressMap`], GPGPU-Sim's address decoding to channel, slice, bank, row.
+//! - `dram.rs`: the DRAM channels: banks, row buffers, FR-FCFS, GDDR5 command timing.
 //! - `stats.rs`: [`MemStats`].
 
+mod addrmap;
 mod cache;
 mod coalesce;
+mod dram;
 mod l2;
 mod shared;
 mod sm;
 mod stats;
 
+pub use addrmap::{AddressMap, Location};
 pub use coalesce::coalesce;
 pub use l2::MemorySystem;
 pub use shared::shared_passes;

@@ -338,8 +338,12 @@ mod tests {
         }
     }
 
-    /// Cycle of an L2 miss on gtx480 for a whole idle line: 2 × icnt + L2 + DRAM + transfer.
-    const MISS: u64 = 2 * 20 + 120 + 260 + 4;
+    /// Cycle of an L2 miss at cycle 0 on gtx480 for a whole idle line: the interconnect (20)
+    /// and the L2 lookup (120) reach DRAM at 140 + 100 = 240 core cycles = DRAM cycle 317
+    /// (924 / 700 MHz); activate there, four sector reads from 317 + tRCD = 329 on the
+    /// tCCD = 2 grid (330) and tCCDL = 3 apart on it (4), the last one's data CL + burst = 14
+    /// later at DRAM cycle 356 = core cycle 270, and the interconnect back.
+    const MISS: u64 = 270 + 20;
 
     #[test]
     fn miss_then_hit_after_the_fill() {

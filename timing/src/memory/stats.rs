@@ -86,10 +86,26 @@ counters! {
         dram_reads_bytes,
         /// Bytes written to DRAM.
         dram_writes_bytes,
-        /// DRAM transfers (reads and writebacks).
-        dram_requests,
-        /// Cycles transfers waited for a busy DRAM channel (queueing, summed over transfers).
-        dram_queue_cycles,
+        /// Read requests to DRAM (one per L2 sector missed).
+        dram_reads,
+        /// Write requests to DRAM (one per dirty line evicted from L2).
+        dram_writes,
+        /// Requests served from a row open or queued to open in their bank (no activate).
+        dram_row_hits,
+        /// Row activations (each row miss opens its row).
+        dram_activates,
+        /// Precharges (a row closed for another).
+        dram_precharges,
+        /// Column commands (bursts); a request needs one per atom of its bytes.
+        dram_bursts,
+        /// DRAM cycles the channels' data buses were busy, summed over channels.
+        dram_bus_cycles,
+        /// DRAM cycles elapsed times channels (set per launch: the denominator of the
+        /// bandwidth utilisation).
+        dram_channel_cycles,
+        /// Core cycles from each read request leaving its L2 slice to its data being back
+        /// there, summed.
+        dram_read_latency,
     }
 }
 
@@ -107,6 +123,21 @@ impl MemStats {
     /// Constant-cache hit rate (0 when there were no accesses).
     pub fn const_hit_rate(&self) -> f64 {
         ratio(self.const_hits, self.const_accesses)
+    }
+
+    /// Share of the channels' cycles their data buses were busy (GPGPU-Sim's `bw_util`).
+    pub fn dram_bandwidth_utilisation(&self) -> f64 {
+        ratio(self.dram_bus_cycles, self.dram_channel_cycles)
+    }
+
+    /// Share of DRAM requests that found their row open or queued to open.
+    pub fn dram_row_hit_rate(&self) -> f64 {
+        ratio(self.dram_row_hits, self.dram_reads + self.dram_writes)
+    }
+
+    /// Mean core cycles from a read request leaving its L2 slice to its data being back.
+    pub fn dram_average_read_latency(&self) -> f64 {
+        ratio(self.dram_read_latency, self.dram_reads)
     }
 
     /// Instruction-cache hit rate (0 when there were no fetches).
@@ -135,13 +166,13 @@ mod tests {
         let b = MemStats {
             l1d_accesses: 4,
             l1d_hits: 3,
-            dram_queue_cycles: 7,
+            dram_bus_cycles: 7,
             ..MemStats::default()
         };
         a.merge(&b);
         a.merge(&b);
         assert_eq!(a.l1d_accesses, 8);
-        assert_eq!(a.dram_queue_cycles, 14);
+        assert_eq!(a.dram_bus_cycles, 14);
         assert_eq!(a.l1d_hit_rate(), 0.75);
         assert!(
             serde_json::to_string(&a)
