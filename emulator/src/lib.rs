@@ -28,5 +28,5 @@ pub mod widths;
 
 pub use error::{Fault, FaultKind};
 pub use launch::{DEFAULT_WARP_BUDGET, Engine, LaunchConfig, LaunchStats, launch};
-pub use memory::GlobalMemory;
+pub use memory::{GlobalMemory, MemoryCheck};
 pub use program::Program;

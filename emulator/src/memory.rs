@@ -57,6 +57,21 @@ pub fn classify_generic(addr: u64) -> GenericTarget {
     }
 }
 
+/// How strictly global-memory accesses are checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MemoryCheck {
+    /// Every access must lie inside one live allocation's requested bytes; each allocation is
+    /// followed by a guard gap, so an overrun never lands in a neighbour (compute-sanitizer's
+    /// memcheck).
+    #[default]
+    Exact,
+    /// As the hardware (and GPGPU-Sim) does: allocations are packed back to back, 256-byte
+    /// aligned as `cudaMalloc` places them, and an access faults only where it touches bytes
+    /// outside every live allocation's 256-byte extent; an overrun into a neighbour reads or
+    /// writes it silently. For legacy kernels that read a little out of bounds by design.
+    Device,
+}
+
 /// Why a global-memory access failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MemFault {
@@ -165,6 +180,7 @@ pub struct GlobalMemory {
     /// for compiled code and the interpreter alike. Its own lazily committed mapping.
     valid: memmap2::MmapMut,
     allocator: Mutex<Allocator>,
+    check: MemoryCheck,
 }
 
 // SAFETY: the raw pointer refers to `map`, which lives as long as `self`; concurrent access
@@ -173,11 +189,17 @@ unsafe impl Send for GlobalMemory {}
 unsafe impl Sync for GlobalMemory {}
 
 impl GlobalMemory {
-    /// A device with `capacity` bytes of memory (rounded up to the allocation alignment).
+    /// A device with `capacity` bytes of memory (rounded up to the allocation alignment),
+    /// checked exactly.
     ///
     /// Reserves twice that much address space (allocations plus their guard gaps); nothing is
     /// committed until touched, and the reservation does not count against swap.
     pub fn new(capacity: u64) -> std::io::Result<GlobalMemory> {
+        GlobalMemory::with_check(capacity, MemoryCheck::Exact)
+    }
+
+    /// A device with `capacity` bytes of memory whose accesses are checked as `check` says.
+    pub fn with_check(capacity: u64, check: MemoryCheck) -> std::io::Result<GlobalMemory> {
         let capacity = capacity.max(ALLOC_ALIGN).next_multiple_of(ALLOC_ALIGN);
         let span = capacity
             .checked_mul(2)
@@ -207,6 +229,7 @@ impl GlobalMemory {
                 next_id: 0,
                 freed: BTreeMap::new(),
             }),
+            check,
         })
     }
 
@@ -253,7 +276,8 @@ impl GlobalMemory {
     /// Allocates `size` bytes (at least 1), zero-filled, 256-byte aligned, followed by a guard
     /// gap of its own size; first fit by address, so the same sequence of allocations always
     /// gives the same addresses. When fragmentation leaves no range for the full guard, the
-    /// guard shrinks to one granule rather than the allocation failing.
+    /// guard shrinks to one granule rather than the allocation failing. Under
+    /// [`MemoryCheck::Device`] there are no guards: allocations follow each other.
     pub fn alloc(&self, size: u64) -> Result<u64, AllocError> {
         let size = size.max(1);
         let padded = size
@@ -277,9 +301,13 @@ impl GlobalMemory {
                 .find(|(_, len)| **len >= footprint)
                 .map(|(s, l)| (*s, *l, footprint))
         };
-        let Some((start, len, footprint)) =
-            fits(padded.saturating_mul(2)).or_else(|| fits(padded + ALLOC_ALIGN))
-        else {
+        let found = match self.check {
+            MemoryCheck::Exact => {
+                fits(padded.saturating_mul(2)).or_else(|| fits(padded + ALLOC_ALIGN))
+            }
+            MemoryCheck::Device => fits(padded),
+        };
+        let Some((start, len, footprint)) = found else {
             return Err(out_of_memory(true));
         };
         a.free.remove(&start);
@@ -413,8 +441,13 @@ impl GlobalMemory {
         format!("{len}-byte access {relation}")
     }
 
-    /// Marks the granules of the `size`-byte allocation at `start` valid (`live`) or not.
+    /// Marks the granules of the `size`-byte allocation at `start` valid (`live`) or not: its
+    /// requested bytes, or under [`MemoryCheck::Device`] its whole 256-byte extent.
     fn set_valid(&self, start: u64, size: u64, live: bool) {
+        let size = match self.check {
+            MemoryCheck::Exact => size,
+            MemoryCheck::Device => size.next_multiple_of(ALLOC_ALIGN),
+        };
         let first = (start - GLOBAL_BASE) / ALLOC_ALIGN;
         for i in 0..size.div_ceil(ALLOC_ALIGN) {
             let bytes = if live {
@@ -427,12 +460,22 @@ impl GlobalMemory {
         }
     }
 
-    /// Checks that `[addr, addr + len)` lies inside one live allocation's requested bytes.
+    /// Checks that `[addr, addr + len)` lies inside one live allocation's requested bytes (under
+    /// [`MemoryCheck::Device`]: inside live allocations' extents).
     pub(crate) fn check(&self, addr: u64, len: u64) -> Result<(), MemFault> {
         let rel = addr.wrapping_sub(GLOBAL_BASE);
         let within = rel % ALLOC_ALIGN + len;
         let ok = if len <= 16 && rel < self.span() && within <= ALLOC_ALIGN {
             within <= u64::from(self.valid_entry(rel / ALLOC_ALIGN).load(Ordering::Relaxed))
+        } else if self.check == MemoryCheck::Device {
+            // Every granule touched belongs to a live allocation (extents are whole granules).
+            rel.checked_add(len)
+                .filter(|&end| end <= self.span())
+                .is_some_and(|end| {
+                    (rel / ALLOC_ALIGN..end.div_ceil(ALLOC_ALIGN)).all(|g| {
+                        self.valid_entry(g).load(Ordering::Relaxed) == ALLOC_ALIGN as u16
+                    })
+                })
         } else {
             self.allocation_of(addr, len).is_some()
         };
@@ -660,5 +703,28 @@ mod tests {
             m.alloc(u64::MAX),
             Err(AllocError::OutOfMemory { .. })
         ));
+    }
+
+    #[test]
+    fn device_check_packs_allocations_and_allows_overruns_into_them() {
+        let m = GlobalMemory::with_check(1 << 20, MemoryCheck::Device).unwrap();
+        let a = m.alloc(100).unwrap();
+        let b = m.alloc(1000).unwrap();
+        assert_eq!(b, a + 256, "no guard gap: the next allocation follows the padded one");
+        // Past the end of `a` (inside its 256-byte extent, then in `b`): allowed.
+        m.store(a + 200, 4, 7).unwrap();
+        m.store(a + 256, 4, 9).unwrap();
+        assert_eq!(m.load(b, 4).unwrap(), 9);
+        // A copy spanning both.
+        let mut buf = vec![0u8; 512];
+        m.read(a, &mut buf).unwrap();
+        // Before the first and past the last extent: faults.
+        assert!(m.load(a - 4, 4).is_err());
+        assert!(m.load(b + 1024, 4).is_err());
+        let mut big = vec![0u8; 2048];
+        assert!(m.read(a, &mut big).is_err());
+        // Freed memory faults again.
+        m.free(b).unwrap();
+        assert!(m.load(a + 256, 4).is_err());
     }
 }

@@ -7,6 +7,8 @@ pub struct DeviceConfig {
     /// timing model's GPU's memory (`gpu.memory_mib`), or [`FUNCTIONAL_MEMORY_BYTES`] without
     /// one, either capped by the host's physical memory; see [`DeviceConfig::device_memory`].
     pub memory_bytes: Option<u64>,
+    /// How global-memory accesses are checked: exactly (default) or as the hardware does.
+    pub memory_check: emulator::MemoryCheck,
     /// The execution engine: the Cranelift JIT (default) or the interpreter.
     pub engine: emulator::launch::Engine,
     /// Host threads that run CTAs in functional mode.
@@ -82,6 +84,7 @@ impl Default for DeviceConfig {
     fn default() -> DeviceConfig {
         DeviceConfig {
             memory_bytes: None,
+            memory_check: emulator::MemoryCheck::Exact,
             engine: emulator::launch::Engine::default(),
             host_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             warp_budget: emulator::DEFAULT_WARP_BUDGET,

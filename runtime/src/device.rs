@@ -142,7 +142,7 @@ pub struct TimingReport {
 impl Device {
     pub fn new(config: DeviceConfig) -> Result<Device> {
         let memory_bytes = config.device_memory();
-        let mem = GlobalMemory::new(memory_bytes).map_err(|e| {
+        let mem = GlobalMemory::with_check(memory_bytes, config.memory_check).map_err(|e| {
             Error::InvalidValue(format!(
                 "cannot reserve {memory_bytes} bytes of device memory: {e}"
             ))

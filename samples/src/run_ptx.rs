@@ -62,7 +62,7 @@ const AFTER_HELP: &str = concat!(
 #[command(
     override_usage = "warpsim run-ptx FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] \
         [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] [--time-limit S] \
-        [--timing PRESET|FILE [--set KEY=VALUE]...] [--device-memory MIB] [--then LAUNCH...]",
+        [--timing PRESET|FILE [--set KEY=VALUE]...] [--device-memory MIB] [--memory-check exact|device] [--then LAUNCH...]",
     after_long_help = AFTER_HELP
 )]
 pub(crate) struct RunPtxArgs {
@@ -79,10 +79,23 @@ pub(crate) struct RunPtxArgs {
     /// `gpu.memory_mib`, or 4096 without --timing, capped by the host's memory).
     #[arg(long, value_name = "MIB", value_parser = crate::device_memory)]
     device_memory: Option<u64>,
+    /// How global-memory accesses are checked: `exact` (every access inside one allocation's
+    /// bytes, with guard gaps between allocations) or `device` (allocations packed as
+    /// cudaMalloc places them; only accesses outside every allocation fault, as on a GPU or in
+    /// GPGPU-Sim: for kernels that read a little out of bounds by design).
+    #[arg(long, value_name = "MODE", default_value = "exact")]
+    memory_check: MemoryCheckArg,
     #[command(flatten)]
     launch: LaunchArgs,
     #[command(flatten)]
     common: CommonArgs,
+}
+
+/// `--memory-check` (see [`emulator::MemoryCheck`]).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum MemoryCheckArg {
+    Exact,
+    Device,
 }
 
 /// The options of one launch.
@@ -159,6 +172,10 @@ impl RunPtxArgs {
         let mut config = DeviceConfig {
             wall_clock: emulator::watch::WallClock::INTERACTIVE,
             memory_bytes: self.device_memory,
+            memory_check: match self.memory_check {
+                MemoryCheckArg::Exact => emulator::MemoryCheck::Exact,
+                MemoryCheckArg::Device => emulator::MemoryCheck::Device,
+            },
             ..DeviceConfig::default()
         };
         if let Some(name) = &self.timing {
