@@ -31,8 +31,10 @@ pub mod dom;
 pub mod hints;
 pub mod liveness;
 pub mod loops;
+pub mod pressure;
 pub mod print;
 pub mod regalloc;
+pub mod storage;
 pub mod verify;
 
 pub use analysis::{FunctionAnalysis, ModuleAnalysis};

@@ -12,8 +12,12 @@
 //!   (registers live into the entry block first, then by index). For straight-line code this is
 //!   linear-scan order, which is optimal for interval graphs; along dominance order it is
 //!   optimal for chordal (SSA-like) graphs, which is what NVRTC's output mostly is.
-//! - Each takes the lowest free slot its class allows: 8/16/32-bit values one 32-bit register,
-//!   64-bit values an aligned even pair, 128-bit values an aligned quad. Predicates are coloured
+//! - First [`crate::storage`] decides what each register needs: launch constants read as
+//!   operands get [`PhysReg::Constant`] and no edges; 64-bit values whose high half nothing
+//!   reads need one 32-bit register.
+//! - Each takes the lowest free slot its storage allows: 8/16/32-bit values one 32-bit
+//!   register, 64-bit values an aligned even pair (or one register, above), 128-bit values an
+//!   aligned quad. Predicates are coloured
 //!   the same way in the separate predicate file. A register related by a copy to one already
 //!   coloured takes that one's slot instead when it is free and within the registers used so
 //!   far, so copies tend to become no-ops without growing the register count.
@@ -50,6 +54,7 @@ use crate::cfg::Cfg;
 use crate::function::{BlockId, Function, VReg};
 use crate::inst::{Inst, Op, Operand};
 use crate::liveness::{Liveness, killed};
+use crate::storage::{Storage, storage};
 use crate::types::RegClass;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -79,6 +84,10 @@ pub enum PhysReg {
     },
     /// A register of the predicate file.
     Pred(u32),
+    /// No register: a launch constant that every instruction reading it takes as an
+    /// immediate or constant-bank operand ([`Storage::Constant`]); the instruction defining
+    /// it writes no register.
+    Constant,
 }
 
 impl PhysReg {
@@ -86,7 +95,7 @@ impl PhysReg {
     pub fn gprs(self) -> Range<u32> {
         match self {
             PhysReg::Gpr { first, count } => first..first + count,
-            PhysReg::Pred(_) => 0..0,
+            PhysReg::Pred(_) | PhysReg::Constant => 0..0,
         }
     }
 
@@ -104,12 +113,13 @@ impl PhysReg {
 }
 
 impl fmt::Display for PhysReg {
-    /// `R4`, `R[2:3]` (a pair), `R[4:7]` (a quad), `P0`.
+    /// `R4`, `R[2:3]` (a pair), `R[4:7]` (a quad), `P0`, `C` (a constant operand).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             PhysReg::Gpr { first, count: 1 } => write!(f, "R{first}"),
             PhysReg::Gpr { first, count } => write!(f, "R[{first}:{}]", first + count.max(1) - 1),
             PhysReg::Pred(p) => write!(f, "P{p}"),
+            PhysReg::Constant => f.write_str("C"),
         }
     }
 }
@@ -140,16 +150,23 @@ impl Allocation {
     /// [`Allocation::linear_scan`]. Near-linear either way: the graph is built only when it is
     /// that small.
     pub fn compute(f: &Function, cfg: &Cfg, liveness: &Liveness) -> Allocation {
-        if Interference::edge_bound(f, liveness) <= edge_budget(f) {
-            let graph = Interference::build(f, liveness);
-            Allocation::colour(f, cfg, liveness, &graph)
+        let storage = storage(f);
+        if edge_bound(f, liveness, &storage) <= edge_budget(f) {
+            let graph = Interference::build_with(f, liveness, &storage);
+            Allocation::colour(f, cfg, liveness, &graph, &storage)
         } else {
-            Allocation::linear_scan(f, liveness)
+            Allocation::linear_scan_with(f, liveness, &storage)
         }
     }
 
     /// Greedy colouring of `graph` in order of first appearance, `O(V log V + I + E)`.
-    fn colour(f: &Function, cfg: &Cfg, liveness: &Liveness, graph: &Interference) -> Allocation {
+    fn colour(
+        f: &Function,
+        cfg: &Cfg,
+        liveness: &Liveness,
+        graph: &Interference,
+        storage: &[Storage],
+    ) -> Allocation {
         let n = f.regs.len();
         let entry_live = (!f.blocks.is_empty()).then(|| liveness.live_in(BlockId(0)));
         let first_pc = first_appearance(f, cfg);
@@ -165,9 +182,13 @@ impl Allocation {
         // Registers used so far: [32-bit file, predicate file].
         let mut used = [0u32; 2];
         for v in order {
+            if storage[v] == Storage::Constant {
+                phys[v] = Some(PhysReg::Constant);
+                continue;
+            }
             let class = f.regs[v].class();
             let file = usize::from(class == RegClass::Pred);
-            let count = class.phys_regs().max(1);
+            let count = storage[v].gprs(class).max(1);
             let neighbors = graph.neighbors(VReg(v as u32));
             let slots = || neighbors.iter().filter_map(|&w| phys[w as usize].map(slot));
             for slot in slots() {
@@ -178,8 +199,9 @@ impl Allocation {
                 .copies(VReg(v as u32))
                 .iter()
                 .filter_map(|&w| phys[w as usize])
+                .filter(|&p| p != PhysReg::Constant)
                 .map(|p| slot(p).start)
-                .find(|&first| free(first) && first + count <= used[file]);
+                .find(|&first| first % count == 0 && free(first) && first + count <= used[file]);
             // The lowest free slot is at most one slot past the busy ones: this search costs
             // O(degree).
             let first = preferred.unwrap_or_else(|| {
@@ -214,6 +236,11 @@ impl Allocation {
     /// function; what [`Allocation::compute`] falls back to for functions whose interference
     /// graph is too large. `O(B·V/64 + I + V log V)`.
     pub fn linear_scan(f: &Function, liveness: &Liveness) -> Allocation {
+        Allocation::linear_scan_with(f, liveness, &storage(f))
+    }
+
+    /// [`Allocation::linear_scan`] given the registers' storage.
+    fn linear_scan_with(f: &Function, liveness: &Liveness, storage: &[Storage]) -> Allocation {
         let n = f.regs.len();
         let (lo, hi) = hulls(f, liveness);
         let copies = copy_lists(f);
@@ -236,15 +263,22 @@ impl Allocation {
                     files[file_of(p)].set(slot.start, slot.len() as u32, false);
                 }
             }
+            if storage[v] == Storage::Constant {
+                phys[v] = Some(PhysReg::Constant);
+                continue;
+            }
             let class = f.regs[v].class();
             let file = usize::from(class == RegClass::Pred);
-            let count = class.phys_regs().max(1);
+            let count = storage[v].gprs(class).max(1);
             let slots = &mut files[file];
             let preferred = copies[v]
                 .iter()
                 .filter_map(|&w| phys[w as usize])
+                .filter(|&p| p != PhysReg::Constant)
                 .map(|p| slot(p).start)
-                .find(|&first| slots.is_free(first, count) && first + count <= used[file]);
+                .find(|&first| {
+                    first % count == 0 && slots.is_free(first, count) && first + count <= used[file]
+                });
             let first = preferred.unwrap_or_else(|| slots.lowest_free(count));
             slots.set(first, count, true);
             phys[v] = Some(match class {
@@ -272,7 +306,7 @@ impl Allocation {
 fn slot(p: PhysReg) -> Range<u32> {
     match p {
         PhysReg::Pred(i) => i..i + 1,
-        gpr => gpr.gprs(),
+        other => other.gprs(),
     }
 }
 
@@ -446,6 +480,7 @@ fn counts(phys: &[Option<PhysReg>]) -> (u32, u32) {
         match *p {
             PhysReg::Gpr { first, count } => regs = regs.max(first + count),
             PhysReg::Pred(i) => preds = preds.max(i + 1),
+            PhysReg::Constant => {}
         }
     }
     (regs, preds)
@@ -516,6 +551,15 @@ pub fn copy_source(f: &Function, inst: &Inst) -> Option<VReg> {
     }
 }
 
+/// [`copy_source`] when both registers are stored alike: a 64-bit value kept in one register
+/// ([`Storage::Low32`]) copied from or to a pair may not share it, as it would share only
+/// half of it, perhaps the high half, which the copy does not hold.
+fn coalescible_copy(f: &Function, inst: &Inst, storage: &[Storage]) -> Option<VReg> {
+    let s = copy_source(f, inst)?;
+    let d = inst.defs().next()?;
+    (storage.get(s.index()) == storage.get(d.index())).then_some(s)
+}
+
 /// The interference graph of a function's virtual registers, as sorted adjacency lists, with
 /// the copies relating them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -531,10 +575,16 @@ impl Interference {
     /// `O(V + I + B·V/64 + E)`, and `E` may be quadratic in the number of simultaneously live
     /// values: [`Interference::edge_bound`] says beforehand, in linear time, how large it may be.
     pub fn build(f: &Function, liveness: &Liveness) -> Interference {
+        Interference::build_with(f, liveness, &storage(f))
+    }
+
+    /// [`Interference::build`] given the registers' storage: constants
+    /// ([`Storage::Constant`]) have no register, so no edges.
+    fn build_with(f: &Function, liveness: &Liveness, storage: &[Storage]) -> Interference {
         let n = f.regs.len();
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut copies: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for_each_definition(f, liveness, |inst, copied, defs, files, live| {
+        for_each_definition(f, liveness, storage, |inst, copied, defs, files, live| {
             if let (Some(s), Some(d)) = (copied, inst.defs().next()) {
                 copies[d.index()].push(s as u32);
                 copies[s].push(d.0);
@@ -562,15 +612,7 @@ impl Interference {
     /// for each definition, the registers of its file live after it and the instruction's
     /// later destinations), without building them: `O(V + I + B·V/64)`.
     pub fn edge_bound(f: &Function, liveness: &Liveness) -> usize {
-        let mut edges = 0usize;
-        for_each_definition(f, liveness, |_, _, defs, files, live| {
-            for (k, &d) in defs.iter().enumerate() {
-                let file = files[d];
-                let later = defs[k + 1..].iter().filter(|&&x| files[x] == file).count();
-                edges = edges.saturating_add(live[usize::from(file)].len() + later);
-            }
-        });
-        edges
+        edge_bound(f, liveness, &storage(f))
     }
 
     /// The registers `v` is copied to or from (by [`copy_source`] copies), in increasing order.
@@ -589,21 +631,42 @@ impl Interference {
     }
 }
 
+/// [`Interference::edge_bound`] given the registers' storage.
+fn edge_bound(f: &Function, liveness: &Liveness, storage: &[Storage]) -> usize {
+    let mut edges = 0usize;
+    for_each_definition(f, liveness, storage, |_, _, defs, files, live| {
+        for (k, &d) in defs.iter().enumerate() {
+            let file = files[d];
+            let later = defs[k + 1..].iter().filter(|&&x| files[x] == file).count();
+            edges = edges.saturating_add(live[usize::from(file)].len() + later);
+        }
+    });
+    edges
+}
+
 /// Walks every block of `f` backwards, calling `visit(inst, copied, defs, files, live)` for
 /// each instruction that defines a register: the register it copies ([`copy_source`]), its
 /// in-range destinations (sorted, each once), each register's file (0: 32-bit registers,
-/// 1: predicates) and the registers live after it, one set per file. `O(V + I + B·V/64)` plus
+/// 1: predicates) and the registers live after it, one set per file. Constants
+/// ([`Storage::Constant`]) are in no file: they are left out of the destinations and the live
+/// sets, and an instruction defining only constants is not visited. `O(V + I + B·V/64)` plus
 /// what `visit` does: the live sets are sparse, so a definition looks only at live registers.
 fn for_each_definition(
     f: &Function,
     liveness: &Liveness,
+    storage: &[Storage],
     mut visit: impl FnMut(&Inst, Option<usize>, &[usize], &[u8], &[SparseSet; 2]),
 ) {
     let n = f.regs.len();
+    // File 2 holds the constants, which interfere with nothing.
     let files: Vec<u8> = f
         .regs
         .iter()
-        .map(|r| u8::from(r.class() == RegClass::Pred))
+        .zip(storage)
+        .map(|(r, &s)| match s {
+            Storage::Constant => 2,
+            _ => u8::from(r.class() == RegClass::Pred),
+        })
         .collect();
     let mut live = [SparseSet::new(n), SparseSet::new(n)];
     let mut defs: Vec<usize> = Vec::new();
@@ -612,25 +675,37 @@ fn for_each_definition(
             set.clear();
         }
         for v in liveness.live_out(b) {
-            live[usize::from(files[v])].insert(v);
+            if let Some(set) = live.get_mut(usize::from(files[v])) {
+                set.insert(v);
+            }
         }
         for inst in f.blocks[b.index()].insts.iter().rev() {
             defs.clear();
-            defs.extend(inst.defs().map(VReg::index).filter(|&d| d < n));
+            defs.extend(
+                inst.defs()
+                    .map(VReg::index)
+                    .filter(|&d| d < n && files[d] < 2),
+            );
             if !defs.is_empty() {
                 defs.sort_unstable();
                 defs.dedup();
-                let copied = copy_source(f, inst).map(VReg::index);
+                let copied = coalescible_copy(f, inst, storage).map(VReg::index);
                 visit(inst, copied, &defs, &files, &live);
             }
             for d in killed(inst) {
-                if d.index() < n {
-                    live[usize::from(files[d.index()])].remove(d.index());
+                if let Some(set) = files
+                    .get(d.index())
+                    .and_then(|&x| live.get_mut(usize::from(x)))
+                {
+                    set.remove(d.index());
                 }
             }
             for u in inst.uses() {
-                if u.index() < n {
-                    live[usize::from(files[u.index()])].insert(u.index());
+                if let Some(set) = files
+                    .get(u.index())
+                    .and_then(|&x| live.get_mut(usize::from(x)))
+                {
+                    set.insert(u.index());
                 }
             }
         }
@@ -712,18 +787,20 @@ impl fmt::Display for AllocError {
     }
 }
 
-fn shape_ok(class: RegClass, phys: PhysReg) -> bool {
-    match (class, phys) {
-        (RegClass::Pred, PhysReg::Pred(_)) => true,
-        (RegClass::Pred, PhysReg::Gpr { .. }) | (_, PhysReg::Pred(_)) => false,
-        (c, PhysReg::Gpr { first, count }) => count == c.phys_regs() && first % count == 0,
+fn shape_ok(class: RegClass, storage: Storage, phys: PhysReg) -> bool {
+    match (class, storage, phys) {
+        (_, Storage::Constant, p) => p == PhysReg::Constant,
+        (_, _, PhysReg::Constant) => false,
+        (RegClass::Pred, _, PhysReg::Pred(_)) => true,
+        (RegClass::Pred, _, PhysReg::Gpr { .. }) | (_, _, PhysReg::Pred(_)) => false,
+        (c, s, PhysReg::Gpr { first, count }) => count == s.gprs(c) && first % count == 0,
     }
 }
 
 /// Checks `alloc` against `f` and its liveness: every mentioned register has a physical
 /// register of the right file, size and alignment, unmentioned ones have none, no instruction
 /// writes a register overlapping one live after it (or another of its destinations) unless it
-/// is a copy of that very register, and the per-thread counts are exact. Returns every
+/// is a copy of that very register held in the same physical register, and the per-thread counts are exact. Returns every
 /// problem found: for each block in order and its instructions from last to first, each
 /// destination's conflicts with live registers in increasing order, then with the
 /// instruction's later destinations.
@@ -742,12 +819,13 @@ pub fn validate(f: &Function, liveness: &Liveness, alloc: &Allocation) -> Vec<Al
     }
     let mut errors = Vec::new();
     let mentioned = mentioned_regs(f);
+    let storage = storage(f);
     for (v, phys) in alloc.phys.iter().enumerate() {
         let vreg = VReg(v as u32);
         match (mentioned.contains(v), phys) {
             (true, None) => errors.push(AllocError::Missing(vreg)),
             (false, Some(_)) => errors.push(AllocError::Unused(vreg)),
-            (true, Some(p)) if !shape_ok(f.regs[v].class(), *p) => {
+            (true, Some(p)) if !shape_ok(f.regs[v].class(), storage[v], *p) => {
                 errors.push(AllocError::BadShape { vreg, phys: *p });
             }
             _ => {}
@@ -789,7 +867,10 @@ pub fn validate(f: &Function, liveness: &Liveness, alloc: &Allocation) -> Vec<Al
                 let Some(pd) = alloc.phys[d.index()] else {
                     continue;
                 };
-                let spared = |x: VReg| x == d || Some(x) == copied;
+                // A copy may share its source's register only whole: a 64-bit value in one
+                // register sharing half of its source's pair would clobber the other half.
+                let spared =
+                    |x: VReg| x == d || (Some(x) == copied && alloc.phys[x.index()] == Some(pd));
                 clobbered.clear();
                 for key in keys(d.index()) {
                     let held = holders.get(&key).map_or(&[][..], Vec::as_slice);

@@ -2,11 +2,12 @@
 //! hand-built functions, and on random functions against a brute-force search over paths of
 //! the physical registers themselves (independent of virtual-register liveness).
 
+use isa::Dim;
 use isa::builder::{FunctionBuilder, addr, imm, reg, vector};
 use isa::hints::LOOP_WEIGHT;
 use isa::{
     AffinityEdge, BlockId, CmpOp, FuncKind, Function, FunctionAnalysis, FunctionHints, Inst,
-    MemOrder, Op, StateSpace, Type, VReg, regalloc, verify_function,
+    MemOrder, Op, Operand, SpecialReg, StateSpace, Type, VReg, regalloc, verify_function,
 };
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -268,7 +269,8 @@ fn guarded_write_is_not_a_last_use() {
         b.reg("%r1", Type::U32),
         b.reg("%r2", Type::U32),
     );
-    b.mov(Type::U32, y, imm(3));
+    // `%tid.x`, not an immediate: a launch constant would have no register to read.
+    b.mov(Type::U32, y, Operand::Special(SpecialReg::Tid(Dim::X)));
     b.setp(CmpOp::Eq, Type::U32, p, reg(y), imm(0));
     b.guarded(
         p,
@@ -291,7 +293,9 @@ fn guarded_write_is_not_a_last_use() {
 /// the halves of one operand are joined in the affinity graph.
 #[test]
 fn sixty_four_bit_pairs() {
-    let mut b = FunctionBuilder::new("k", FuncKind::Entry);
+    // A device function: its parameters arrive in registers (a kernel's parameters are
+    // constant-bank operands, which take none).
+    let mut b = FunctionBuilder::new("k", FuncKind::Func);
     let (pa, pb) = (b.param("a", Type::U64), b.param("b", Type::U64));
     let [d0, d1, d2] = ["%rd0", "%rd1", "%rd2"].map(|n| b.reg(n, Type::U64));
     let [lo, hi] = ["%r0", "%r1"].map(|n| b.reg(n, Type::U32));

@@ -2,8 +2,8 @@
 
 use isa::builder::{FunctionBuilder, addr, imm, reg, vector};
 use isa::{
-    AllocError, BlockId, CmpOp, FuncKind, Function, FunctionAnalysis, MemOrder, Op, PhysReg,
-    StateSpace, Type, VReg, regalloc, verify_function,
+    AllocError, BlockId, CmpOp, FuncKind, Function, FunctionAnalysis, MemOrder, Op, Operand,
+    PhysReg, StateSpace, Type, VReg, regalloc, verify_function,
 };
 
 fn analyze(f: &Function) -> FunctionAnalysis {
@@ -163,7 +163,7 @@ fn wide_registers_are_aligned() {
     let rd2 = b.reg("%rd2", Type::U64);
     b.mov(Type::U32, r1, imm(1));
     b.mov(Type::U64, rd1, imm(2));
-    b.mov(Type::U32, r2, imm(3));
+    b.mov(Type::U32, r2, tid_x());
     b.mov(Type::B128, q, imm(4));
     b.inst(
         Op::IAdd {
@@ -208,7 +208,7 @@ fn predicates_are_coloured_separately() {
         b.reg("%p1", Type::Pred),
         b.reg("%p2", Type::Pred),
     );
-    b.mov(Type::S32, x, imm(1));
+    b.mov(Type::S32, x, tid_x());
     let setp = Op::Setp {
         cmp: CmpOp::Lt,
         ty: Type::S32,
@@ -269,7 +269,7 @@ fn validate_reports_conflicts() {
     let mut b = FunctionBuilder::new("k", FuncKind::Entry);
     let (x, y) = (b.reg("%r1", Type::S32), b.reg("%r2", Type::S32));
     b.mov(Type::S32, x, imm(1));
-    b.mov(Type::S32, y, imm(2));
+    b.mov(Type::S32, y, tid_x());
     b.add(Type::S32, x, reg(x), reg(y));
     b.ret();
     let f = b.finish();
@@ -353,8 +353,8 @@ fn large_function() {
         .collect();
     let sink = b.reg("%rd0", Type::U64);
     b.mov(Type::U64, sink, imm(0));
-    for (k, &r) in regs.iter().enumerate() {
-        b.mov(Type::U32, r, imm(k as i64));
+    for &r in &regs {
+        b.mov(Type::U32, r, tid_x());
     }
     // Consume them in reverse, pairwise, so about half are live at the peak.
     for k in (1..regs.len()).rev() {
@@ -524,4 +524,10 @@ fn linear_scan_matches_graph_colouring_on_straight_line_ssa() {
         let linear = regalloc::Allocation::linear_scan(&f, &an.liveness);
         assert_eq!(linear, an.alloc, "case {case}");
     }
+}
+
+/// `%tid.x` as an operand: a value that needs a register, where an immediate moved into a
+/// register would be a launch constant that takes none (`isa::storage`).
+fn tid_x() -> Operand {
+    Operand::Special(isa::SpecialReg::Tid(isa::Dim::X))
 }

@@ -636,7 +636,7 @@ fn module_header_and_declarations() {
             ".func (.param .b32 func_retval0) f(.param .u64 x)",
             ".maxntid 256, 1, 1",
             ".pragma \"nounroll\";",
-            "// regs 6, preds 2 per thread; 8 vregs, 1 blocks, 17 insts",
+            "// regs 5, preds 2 per thread; 8 vregs, 1 blocks, 17 insts",
             "{",
         ]
     );

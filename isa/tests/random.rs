@@ -491,8 +491,10 @@ fn naive_conflicts(f: &Function, liveness: &Liveness, alloc: &Allocation) -> Vec
                     .map(|x| VReg(x as u32))
                     .chain(defs[k + 1..].iter().copied());
                 for x in others {
+                    // A copy may share its source's physical register, but only whole.
+                    let shared_copy = Some(x) == copied && alloc.phys[x.index()] == Some(pd);
                     if x != d
-                        && Some(x) != copied
+                        && !shared_copy
                         && alloc.phys[x.index()].is_some_and(|px| px.overlaps(pd))
                     {
                         errors.push(AllocError::Conflict {
@@ -563,6 +565,8 @@ impl<'a> Machine<'a> {
                     ok: words.iter().all(|w| w.ok),
                 }
             }
+            // An operand from the constant bank or the instruction: no register to go wrong.
+            Some(PhysReg::Constant) => self.vregs[v.index()],
             None => UNDEF,
         }
     }
@@ -570,7 +574,12 @@ impl<'a> Machine<'a> {
     fn read(&self, v: VReg) -> Result<Val, String> {
         let reference = self.vregs[v.index()];
         let phys = self.read_phys(v);
-        if reference.ok && phys.bits != reference.bits {
+        // A 64-bit value in one register keeps its low half, all that its readers read.
+        let kept = match (self.f.regs[v.index()].class(), self.alloc.get(v)) {
+            (RegClass::B64, Some(PhysReg::Gpr { count: 1, .. })) => 0xFFFF_FFFF,
+            _ => u64::MAX,
+        };
+        if reference.ok && phys.bits & kept != reference.bits & kept {
             let at = self
                 .alloc
                 .get(v)
@@ -601,7 +610,7 @@ impl<'a> Machine<'a> {
                     self.gprs[(first + k) as usize] = Val { bits, ok: val.ok };
                 }
             }
-            None => {}
+            Some(PhysReg::Constant) | None => {}
         }
     }
 

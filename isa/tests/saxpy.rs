@@ -83,29 +83,29 @@ const SAXPY_DIS: &str = "\
 .address_size 64
 
 .visible .entry saxpy(.param .u32 saxpy_param_0, .param .f32 saxpy_param_1, .param .u64 saxpy_param_2, .param .u64 saxpy_param_3)
-// regs 9, preds 1 per thread; 17 vregs, 3 blocks, 20 insts
+// regs 4, preds 1 per thread; 17 vregs, 3 blocks, 20 insts
 {
 bb0:  // preds: none; loop depth 0
-     0  ld.param.u32 %r2, [saxpy_param_0];            // %r2→R0 | live: %r2
-     1  ld.param.f32 %f1, [saxpy_param_1];            // %f1→R1 | live: %f1 %r2
-     2  ld.param.u64 %rd1, [saxpy_param_2];           // %rd1→R[2:3] | live: %f1 %r2 %rd1
-     3  ld.param.u64 %rd2, [saxpy_param_3];           // %rd2→R[4:5] | live: %f1 %r2 %rd1 %rd2
-     4  mov.u32 %r3, %ctaid.x;                        // %r3→R6 | live: %f1 %r2 %r3 %rd1 %rd2
-     5  mov.u32 %r4, %ntid.x;                         // %r4→R7 | live: %f1 %r2 %r3 %r4 %rd1 %rd2
-     6  mov.u32 %r5, %tid.x;                          // %r5→R8 | live: %f1 %r2 %r3 %r4 %r5 %rd1 %rd2
-     7  mad.lo.s32 %r1, %r3, %r4, %r5;                // %r1→R6 %r3→R6 %r4→R7 %r5→R8 | live: %f1 %r1 %r2 %rd1 %rd2
-     8  setp.ge.s32 %p1, %r1, %r2;                    // %p1→P0 %r1→R6 %r2→R0 | live: %p1 %f1 %r1 %rd1 %rd2
+     0  ld.param.u32 %r2, [saxpy_param_0];            // %r2→C | live: %r2
+     1  ld.param.f32 %f1, [saxpy_param_1];            // %f1→C | live: %f1 %r2
+     2  ld.param.u64 %rd1, [saxpy_param_2];           // %rd1→C | live: %f1 %r2 %rd1
+     3  ld.param.u64 %rd2, [saxpy_param_3];           // %rd2→C | live: %f1 %r2 %rd1 %rd2
+     4  mov.u32 %r3, %ctaid.x;                        // %r3→R0 | live: %f1 %r2 %r3 %rd1 %rd2
+     5  mov.u32 %r4, %ntid.x;                         // %r4→C | live: %f1 %r2 %r3 %r4 %rd1 %rd2
+     6  mov.u32 %r5, %tid.x;                          // %r5→R1 | live: %f1 %r2 %r3 %r4 %r5 %rd1 %rd2
+     7  mad.lo.s32 %r1, %r3, %r4, %r5;                // %r1→R0 %r3→R0 %r4→C %r5→R1 | live: %f1 %r1 %r2 %rd1 %rd2
+     8  setp.ge.s32 %p1, %r1, %r2;                    // %p1→P0 %r1→R0 %r2→C | live: %p1 %f1 %r1 %rd1 %rd2
      9  @%p1 bra bb2;                                 // %p1→P0 | live: %f1 %r1 %rd1 %rd2 | reconverge at bb2
 bb1:  // preds: bb0; loop depth 0
-    10  cvta.to.global.u64 %rd3, %rd2;                // %rd3→R[4:5] %rd2→R[4:5] | live: %f1 %r1 %rd1 %rd3
-    11  cvta.to.global.u64 %rd4, %rd1;                // %rd4→R[2:3] %rd1→R[2:3] | live: %f1 %r1 %rd3 %rd4
-    12  mul.wide.s32 %rd5, %r1, 4;                    // %rd5→R[6:7] %r1→R6 | live: %f1 %rd3 %rd4 %rd5
-    13  add.s64 %rd6, %rd4, %rd5;                     // %rd6→R[2:3] %rd4→R[2:3] %rd5→R[6:7] | live: %f1 %rd3 %rd5 %rd6
-    14  ld.global.f32 %f2, [%rd6];                    // %f2→R0 %rd6→R[2:3] | live: %f1 %f2 %rd3 %rd5
-    15  add.s64 %rd7, %rd3, %rd5;                     // %rd7→R[2:3] %rd3→R[4:5] %rd5→R[6:7] | live: %f1 %f2 %rd7
-    16  ld.global.f32 %f3, [%rd7];                    // %f3→R4 %rd7→R[2:3] | live: %f1 %f2 %f3 %rd7
-    17  fma.rn.f32 %f4, %f2, %f1, %f3;                // %f4→R0 %f2→R0 %f1→R1 %f3→R4 | live: %f4 %rd7
-    18  st.global.f32 [%rd7], %f4;                    // %rd7→R[2:3] %f4→R0 | live: -
+    10  cvta.to.global.u64 %rd3, %rd2;                // %rd3→C %rd2→C | live: %f1 %r1 %rd1 %rd3
+    11  cvta.to.global.u64 %rd4, %rd1;                // %rd4→C %rd1→C | live: %f1 %r1 %rd3 %rd4
+    12  mul.wide.s32 %rd5, %r1, 4;                    // %rd5→R[0:1] %r1→R0 | live: %f1 %rd3 %rd4 %rd5
+    13  add.s64 %rd6, %rd4, %rd5;                     // %rd6→R[2:3] %rd4→C %rd5→R[0:1] | live: %f1 %rd3 %rd5 %rd6
+    14  ld.global.f32 %f2, [%rd6];                    // %f2→R2 %rd6→R[2:3] | live: %f1 %f2 %rd3 %rd5
+    15  add.s64 %rd7, %rd3, %rd5;                     // %rd7→R[0:1] %rd3→C %rd5→R[0:1] | live: %f1 %f2 %rd7
+    16  ld.global.f32 %f3, [%rd7];                    // %f3→R3 %rd7→R[0:1] | live: %f1 %f2 %f3 %rd7
+    17  fma.rn.f32 %f4, %f2, %f1, %f3;                // %f4→R2 %f2→R2 %f1→C %f3→R3 | live: %f4 %rd7
+    18  st.global.f32 [%rd7], %f4;                    // %rd7→R[0:1] %f4→R2 | live: -
 bb2 ($L__BB0_2):  // preds: bb0, bb1; loop depth 0
     19  ret;                                          // live: -
 }
@@ -128,11 +128,16 @@ fn saxpy_registers_are_close_to_ptxas() {
     let f = &m.functions[0];
     let a = FunctionAnalysis::compute(f);
     assert_eq!(regalloc::validate(f, &a.liveness, &a.alloc), []);
-    // ptxas -v reports 8 for sm_70: it reads the kernel parameters from the constant bank
-    // where they are used, while here they are loaded into registers up front, so the peak
-    // (after `mov.u32 %r5, %tid.x`: %f1 %r2 %r3 %r4 %r5 and two pairs) is 9.
-    assert_eq!(a.alloc.regs_per_thread, 9);
+    // ptxas -v reports 8 for sm_70. As there, the kernel parameters and `%ntid.x` are
+    // constant-bank operands and take no register; the peak is at the second `add.s64`
+    // (%f2, and the pairs %rd5 and %rd6 or %rd7), where ptxas, having scheduled both loads
+    // early, holds two addresses and two loaded values.
+    assert_eq!(a.alloc.regs_per_thread, 4);
     assert_eq!(a.alloc.preds_per_thread, 1);
-    let rd1 = isa::VReg(f.regs.iter().position(|r| r.name == "%rd1").unwrap() as u32);
-    assert!(matches!(a.alloc.get(rd1), Some(PhysReg::Gpr { first, count: 2 }) if first % 2 == 0));
+    let get = |name: &str| {
+        let v = isa::VReg(f.regs.iter().position(|r| r.name == name).unwrap() as u32);
+        a.alloc.get(v)
+    };
+    assert_eq!(get("%rd1"), Some(PhysReg::Constant));
+    assert!(matches!(get("%rd5"), Some(PhysReg::Gpr { first, count: 2 }) if first % 2 == 0));
 }

@@ -43,6 +43,9 @@ pub struct DeviceConfig {
     /// PTX file's name without its directories (kernel names repeat across files), or a bare
     /// `KERNEL` for that kernel in any file; the qualified key wins.
     pub kernel_registers: std::collections::BTreeMap<String, u32>,
+    /// Registers per thread to assume for the occupancy of every kernel (`--regs N`), ahead
+    /// of [`DeviceConfig::kernel_registers`] and warpsim's allocation.
+    pub registers_per_thread: Option<u32>,
 }
 
 /// Device memory of a functional-only device when none is configured.
@@ -99,6 +102,7 @@ impl Default for DeviceConfig {
             characterize: false,
             characterize_sampling: timing::characterize::Sampling::FULL,
             kernel_registers: Default::default(),
+            registers_per_thread: None,
         }
     }
 }

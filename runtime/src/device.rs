@@ -216,8 +216,12 @@ impl Device {
         self.load_ptx(&path.display().to_string(), &text)
     }
 
-    /// The registers per thread [`DeviceConfig::kernel_registers`] gives `kernel`, if any.
+    /// The registers per thread [`DeviceConfig::registers_per_thread`] or
+    /// [`DeviceConfig::kernel_registers`] give `kernel`, if any.
     fn assumed_registers(&self, kernel: &Kernel) -> Option<u32> {
+        if let Some(n) = self.config.registers_per_thread {
+            return Some(n);
+        }
         let regs = &self.config.kernel_registers;
         let file = Path::new(&kernel.file)
             .file_name()

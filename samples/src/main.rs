@@ -114,9 +114,9 @@ enum Command {
         /// (see timing/configs/gtx480.toml for every key).
         #[arg(long = "set", value_name = "KEY=VALUE", conflicts_with = "functional")]
         overrides: Vec<String>,
-        /// Registers per thread for occupancy: warpsim's allocation, or ptxas's count
-        /// (samples/ptxas-registers.tsv).
-        #[arg(long, value_enum, default_value_t = RegsArg::Warpsim)]
+        /// Registers per thread for occupancy: `warpsim` (its allocation), `ptxas` (ptxas's
+        /// count, from samples/ptxas-registers.tsv) or a count for every kernel.
+        #[arg(long, value_name = "warpsim|ptxas|N", default_value = "warpsim", value_parser = RegsArg::parse)]
         regs: RegsArg,
         /// Write every statistic to this JSON file: the timing model's, or with --functional
         /// the engine's counters per sample (instructions, CTAs, divergence, busiest warp, the
@@ -174,6 +174,11 @@ enum Command {
         /// Print a Markdown table.
         #[arg(long)]
         markdown: bool,
+        /// Before the table, print for each kernel (and each function it calls) the point of
+        /// highest register pressure and every value live there with the instruction that
+        /// defines it: no allocation can use fewer registers than that peak.
+        #[arg(long)]
+        why: bool,
     },
     /// Characterize the opportunity of register-file techniques on samples (narrow values,
     /// reads per value, BOW bypassing windows, multi-source instructions, first-fit
@@ -227,13 +232,40 @@ enum Command {
     },
 }
 
-/// `--regs` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// `--regs` values: where the registers per thread that occupancy counts come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RegsArg {
     /// warpsim's register allocation.
     Warpsim,
     /// `ptxas -v`'s count, from samples/ptxas-registers.tsv.
     Ptxas,
+    /// This many for every kernel.
+    Count(u32),
+}
+
+impl RegsArg {
+    /// Parses `warpsim`, `ptxas` or a count from 1 to 255 (the most a thread may have).
+    pub(crate) fn parse(text: &str) -> Result<RegsArg, String> {
+        match text {
+            "warpsim" => Ok(RegsArg::Warpsim),
+            "ptxas" => Ok(RegsArg::Ptxas),
+            n => match n.parse::<u32>() {
+                Ok(n @ 1..=255) => Ok(RegsArg::Count(n)),
+                _ => Err("expected `warpsim`, `ptxas` or a count from 1 to 255".into()),
+            },
+        }
+    }
+
+    /// Sets the registers `config` assumes: ptxas's counts per kernel, a count for every
+    /// kernel, or nothing (warpsim's allocation).
+    pub(crate) fn configure(self, config: &mut runtime::DeviceConfig) -> Result<(), String> {
+        match self {
+            RegsArg::Warpsim => {}
+            RegsArg::Ptxas => config.kernel_registers = regs::ptxas_by_kernel()?,
+            RegsArg::Count(n) => config.registers_per_thread = Some(n),
+        }
+        Ok(())
+    }
 }
 
 /// `--engine` values.
@@ -299,7 +331,7 @@ fn main() -> ExitCode {
                     engine: engine.into(),
                     stats,
                     timing,
-                    ptxas_registers: regs == RegsArg::Ptxas,
+                    regs,
                     stats_json,
                     host_times,
                 },
@@ -317,7 +349,8 @@ fn main() -> ExitCode {
             paths,
             ptxas,
             markdown,
-        } => regs::run(&paths, &ptxas, markdown),
+            why,
+        } => regs::run(&paths, &ptxas, markdown, why),
         Command::Characterize {
             samples,
             size,

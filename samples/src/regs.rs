@@ -21,6 +21,7 @@ pub(crate) fn run(
     paths: &[PathBuf],
     ptxas_table: &Path,
     markdown: bool,
+    why: bool,
 ) -> Result<ExitCode, String> {
     let default = [PathBuf::from("samples")];
     let files = crate::ptx_files(if paths.is_empty() { &default } else { paths })?;
@@ -33,6 +34,9 @@ pub(crate) fn run(
         for (id, f) in module.kernels() {
             let warpsim = kernel_regs(&module, &analysis, id);
             let ptxas = ptxas.get(&(file.clone(), f.name.clone())).copied();
+            if why {
+                print_why(&module, &analysis, id, &file, ptxas);
+            }
             rows.push(Row {
                 file: file.clone(),
                 kernel: f.name.clone(),
@@ -47,14 +51,74 @@ pub(crate) fn run(
 
 /// Registers per thread of kernel `id`: the maximum over it and its callees.
 fn kernel_regs(module: &Module, analysis: &ModuleAnalysis, id: FuncId) -> u32 {
+    reachable(module, id)
+        .into_iter()
+        .map(|f| analysis.function(f).alloc.regs_per_thread)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Prints, for kernel `id` and each function it calls, the point of highest register pressure
+/// and what is live there, each value with the instruction that defines it.
+fn print_why(
+    module: &Module,
+    analysis: &ModuleAnalysis,
+    id: FuncId,
+    file: &str,
+    ptxas: Option<u32>,
+) {
+    for fid in reachable(module, id) {
+        let f = module.function(fid);
+        let a = analysis.function(fid);
+        let width = |v: isa::VReg| a.alloc.get(v).map_or(0, |p| p.gprs().len() as u32);
+        let Some(peak) = isa::pressure::peak(f, &a.liveness, width) else {
+            continue;
+        };
+        let printer = isa::Printer::new(Some(module), f);
+        println!(
+            "{file} {}: {} registers allocated, peak pressure {} at {} inst {}{}",
+            f.name,
+            a.alloc.regs_per_thread,
+            peak.regs,
+            peak.block,
+            peak.inst,
+            ptxas.map_or(String::new(), |p| format!(" (ptxas {p})"))
+        );
+        let defs = first_defs(f);
+        for v in peak.live {
+            let def = defs[v.index()].map_or("(live in)".to_string(), |(b, i)| {
+                format!("{}", printer.inst(&f.blocks[b].insts[i]))
+            });
+            println!("  {:>2}  {:<8} {def}", width(v), printer.reg_name(v));
+        }
+    }
+}
+
+/// The first definition of each register in layout order (block, instruction).
+fn first_defs(f: &isa::Function) -> Vec<Option<(usize, usize)>> {
+    let mut defs = vec![None; f.regs.len()];
+    for (b, block) in f.blocks.iter().enumerate() {
+        for (i, inst) in block.insts.iter().enumerate() {
+            for d in inst.defs() {
+                if let Some(slot @ None) = defs.get_mut(d.index()) {
+                    *slot = Some((b, i));
+                }
+            }
+        }
+    }
+    defs
+}
+
+/// `id` and every function it may call, in the order found.
+fn reachable(module: &Module, id: FuncId) -> Vec<FuncId> {
     let mut seen = vec![false; module.functions.len()];
     let mut stack = vec![id];
-    let mut regs = 0;
+    let mut out = Vec::new();
     while let Some(f) = stack.pop() {
         if std::mem::replace(&mut seen[f.index()], true) {
             continue;
         }
-        regs = regs.max(analysis.function(f).alloc.regs_per_thread);
+        out.push(f);
         for block in &module.function(f).blocks {
             for inst in &block.insts {
                 if let Op::Call { callee, .. } = inst.op {
@@ -63,7 +127,7 @@ fn kernel_regs(module: &Module, analysis: &ModuleAnalysis, id: FuncId) -> u32 {
             }
         }
     }
-    regs
+    out
 }
 
 /// `ptxas -v`'s registers per thread of every sample kernel, keyed `FILE:KERNEL` as

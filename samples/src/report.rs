@@ -18,9 +18,10 @@ pub(crate) fn print_summary(r: &TimingReport) {
     );
     if let Some(o) = t.occupancy {
         println!(
-            "  occupancy: {} CTAs/SM of {} warps ({} registers/thread allocated), limited by {}; achieved {:.1}% of the SM's warps",
+            "  occupancy: {} CTAs/SM of {} warps ({} registers/thread, {} allocated), limited by {}; achieved {:.1}% of the SM's warps",
             o.ctas_per_sm,
             o.warps_per_cta,
+            o.regs_needed,
             o.regs_per_thread,
             o.limiter,
             100.0 * t.achieved_occupancy

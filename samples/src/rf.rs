@@ -51,8 +51,9 @@ pub(crate) struct RfArgs {
     /// (`sm.rf.technique` is set per technique).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     overrides: Vec<String>,
-    /// Registers per thread for occupancy: warpsim's allocation, or ptxas's count.
-    #[arg(long, value_enum, default_value_t = crate::RegsArg::Warpsim)]
+    /// Registers per thread for occupancy: `warpsim` (its allocation), `ptxas` (ptxas's
+    /// count) or a count for every kernel.
+    #[arg(long, value_name = "warpsim|ptxas|N", default_value = "warpsim", value_parser = crate::RegsArg::parse)]
     regs: crate::RegsArg,
     /// Simulations run at once (default: every host core). Each is deterministic and runs on
     /// one thread, so the results do not depend on this.
@@ -260,11 +261,9 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
             e => format!("error: {e}"),
         })?);
     }
-    let kernel_registers = if args.regs == crate::RegsArg::Ptxas {
-        crate::regs::ptxas_by_kernel()?
-    } else {
-        Default::default()
-    };
+    // The registers occupancy assumes, shared by every run.
+    let mut registers = DeviceConfig::default();
+    args.regs.configure(&mut registers)?;
     let jobs: Vec<(usize, &dyn Sample)> = samples
         .iter()
         .flat_map(|&s| (0..techniques.len()).map(move |t| (t, s)))
@@ -284,14 +283,7 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
         configs[0].name,
         args.size.name()
     );
-    let results = run_jobs(
-        &jobs,
-        &configs,
-        &techniques,
-        &kernel_registers,
-        &args,
-        threads,
-    );
+    let results = run_jobs(&jobs, &configs, &techniques, &registers, &args, threads);
     // results[s * techniques + t] is technique t on sample s.
     let nt = techniques.len();
     let at = |s: usize, t: usize| &results[s * nt + t];
@@ -492,7 +484,7 @@ fn run_jobs(
     jobs: &[(usize, &dyn Sample)],
     configs: &[GpuConfig],
     techniques: &[String],
-    kernel_registers: &std::collections::BTreeMap<String, u32>,
+    registers: &DeviceConfig,
     args: &RfArgs,
     threads: usize,
 ) -> Vec<JobResult> {
@@ -519,7 +511,7 @@ fn run_jobs(
                     let Some(&(t, sample)) = jobs.get(i) else {
                         break;
                     };
-                    let r = run_job(sample, &configs[t], kernel_registers, args.size);
+                    let r = run_job(sample, &configs[t], registers, args.size);
                     bar.set_message(format!("{} {}", techniques[t], sample.name()));
                     bar.inc(1);
                     *results[i].lock().expect("result slot") = Some(r);
@@ -574,7 +566,7 @@ fn select_samples(names: &[String]) -> Result<Vec<&'static dyn Sample>, String> 
 fn run_job(
     sample: &dyn Sample,
     cfg: &GpuConfig,
-    kernel_registers: &std::collections::BTreeMap<String, u32>,
+    registers: &DeviceConfig,
     size: Size,
 ) -> JobResult {
     let error = |message: String| JobResult {
@@ -586,7 +578,8 @@ fn run_job(
         let dev = Device::new(DeviceConfig {
             host_threads: 1,
             timing: Some(cfg.clone()),
-            kernel_registers: kernel_registers.clone(),
+            kernel_registers: registers.kernel_registers.clone(),
+            registers_per_thread: registers.registers_per_thread,
             ..DeviceConfig::default()
         })?;
         let outcome = sample.run(&dev, size)?;

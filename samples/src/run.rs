@@ -23,7 +23,7 @@ pub(crate) struct RunOptions {
     /// The timing model's GPU; `None` runs functionally only.
     pub timing: Option<timing::GpuConfig>,
     /// Take registers per thread from `ptxas -v` (samples/ptxas-registers.tsv) for occupancy.
-    pub ptxas_registers: bool,
+    pub regs: crate::RegsArg,
     /// Where to write every statistic as JSON: the timing model's, or in functional mode the
     /// engine's counters.
     pub stats_json: Option<std::path::PathBuf>,
@@ -48,9 +48,7 @@ fn device(opts: &RunOptions) -> Result<Device, String> {
         ..emulator::watch::WallClock::INTERACTIVE
     };
     config.timing = opts.timing.clone();
-    if opts.ptxas_registers {
-        config.kernel_registers = crate::regs::ptxas_by_kernel()?;
-    }
+    opts.regs.configure(&mut config)?;
     Device::new(config).map_err(|e| format!("error: {e}"))
 }
 

@@ -62,7 +62,8 @@ const AFTER_HELP: &str = concat!(
 #[command(
     override_usage = "warpsim run-ptx FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] \
         [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] [--time-limit S] \
-        [--timing PRESET|FILE [--set KEY=VALUE]...] [--device-memory MIB] [--memory-check exact|device] [--then LAUNCH...]",
+        [--timing PRESET|FILE [--set KEY=VALUE]... [--regs warpsim|ptxas|N]] [--device-memory MIB] \
+        [--memory-check exact|device] [--then LAUNCH...]",
     after_long_help = AFTER_HELP
 )]
 pub(crate) struct RunPtxArgs {
@@ -75,6 +76,12 @@ pub(crate) struct RunPtxArgs {
     /// Override a field of the --timing configuration (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE", requires = "timing")]
     overrides: Vec<String>,
+    /// Registers per thread for the --timing model's occupancy: `warpsim` (its allocation, as
+    /// `warpsim regs` reports it), `ptxas` (ptxas's count from samples/ptxas-registers.tsv,
+    /// for the sample PTX files listed there) or a count for every kernel.
+    #[arg(long, value_name = "warpsim|ptxas|N", default_value = "warpsim",
+          value_parser = crate::RegsArg::parse, requires = "timing")]
+    regs: crate::RegsArg,
     /// Device memory in MiB that the launches may allocate (default: the --timing preset's
     /// `gpu.memory_mib`, or 4096 without --timing, capped by the host's memory).
     #[arg(long, value_name = "MIB", value_parser = crate::device_memory)]
@@ -160,6 +167,7 @@ struct LaterLaunch {
 /// The whole command line: launches in order and the device settings.
 struct Invocation {
     file: PathBuf,
+    regs: crate::RegsArg,
     launches: Vec<LaunchArgs>,
     config: DeviceConfig,
 }
@@ -184,6 +192,7 @@ impl RunPtxArgs {
                     .map_err(|e| format!("error: {e}"))?,
             );
         }
+        self.regs.configure(&mut config)?;
         let mut launches = Vec::new();
         let (mut launch, mut common) = (self.launch, self.common);
         loop {
@@ -205,6 +214,7 @@ impl RunPtxArgs {
         }
         Ok(Invocation {
             file: self.file,
+            regs: self.regs,
             launches,
             config,
         })
@@ -222,9 +232,26 @@ struct Buffer {
 pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
     let Invocation {
         file,
+        regs,
         launches,
         config,
     } = args.into_invocation()?;
+    if regs == crate::RegsArg::Ptxas {
+        // A kernel missing from the table would silently fall back to warpsim's count.
+        let name = file
+            .file_name()
+            .map_or(file.as_os_str(), |n| n)
+            .to_string_lossy();
+        for l in &launches {
+            let key = format!("{name}:{}", l.kernel);
+            if !config.kernel_registers.contains_key(&key) {
+                return Err(format!(
+                    "error: --regs ptxas: no count for `{key}` in samples/ptxas-registers.tsv \
+                     (tools/ptxas_regs.py records the sample files; pass --regs N for others)"
+                ));
+            }
+        }
+    }
     let all_args: Vec<&ArgSpec> = launches.iter().flat_map(|l| &l.args).collect();
     let outs: Vec<OutSpec> = launches.iter().flat_map(|l| l.outs.clone()).collect();
     let plan = plan::resolve(&all_args, &outs).map_err(|e| format!("error: {e}"))?;

@@ -8,13 +8,15 @@ use timing::{GpuConfig, TimingStats};
 use warpsim::registry;
 use warpsim::sample::Size;
 
-/// Runs sample `name` at the small size on gtx480 with `residency`; its total statistics and
-/// the limiter of its first launch's occupancy.
-fn run(name: &str, residency: &str) -> (TimingStats, String) {
+/// Runs sample `name` at the small size on gtx480 with `residency` (and `regs` registers per
+/// thread, if given, instead of warpsim's allocation); its total statistics and the limiter of
+/// its first launch's occupancy.
+fn run(name: &str, residency: &str, regs: Option<u32>) -> (TimingStats, String) {
     let cfg = GpuConfig::load("gtx480", &[format!("sm.rf.residency={residency}")]).unwrap();
     let dev = Device::new(DeviceConfig {
         timing: Some(cfg),
         host_threads: 1,
+        registers_per_thread: regs,
         ..DeviceConfig::default()
     })
     .unwrap();
@@ -52,12 +54,14 @@ fn differences(a: &TimingStats, b: &TimingStats) -> Vec<String> {
 
 #[test]
 fn a_register_limited_kernel_holds_more_ctas_with_the_same_results() {
-    let (fixed, limiter) = run("rodinia/hotspot", "static");
+    // 64 registers per thread hold 2 CTAs of hotspot's 256 threads on an SM (its own 30 hold
+    // 4, as many as the small grid needs).
+    let (fixed, limiter) = run("rodinia/hotspot", "static", Some(64));
     assert_eq!(
         limiter, "Registers",
-        "hotspot is register-limited on gtx480"
+        "hotspot at 64 registers is register-limited on gtx480"
     );
-    let (unlimited, _) = run("rodinia/hotspot", "unlimited");
+    let (unlimited, _) = run("rodinia/hotspot", "unlimited", Some(64));
     assert_eq!(unlimited.residency.name, "unlimited");
     assert!(counter(&unlimited, "launches_beyond_register_limit") > 0);
     assert_eq!(unlimited.warp_insts, fixed.warp_insts);
@@ -67,9 +71,9 @@ fn a_register_limited_kernel_holds_more_ctas_with_the_same_results() {
 
 #[test]
 fn where_registers_do_not_limit_nothing_but_the_report_changes() {
-    let (fixed, limiter) = run("saxpy", "static");
+    let (fixed, limiter) = run("saxpy", "static", None);
     assert_ne!(limiter, "Registers");
-    let (unlimited, _) = run("saxpy", "unlimited");
+    let (unlimited, _) = run("saxpy", "unlimited", None);
     assert_eq!(differences(&unlimited, &fixed), Vec::<String>::new());
     assert_eq!(counter(&unlimited, "launches_beyond_register_limit"), 0);
     // SAXPY's warps all wait on their loads: whole CTAs stall on memory.

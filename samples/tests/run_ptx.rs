@@ -410,3 +410,120 @@ fn a_non_utf8_file_is_located_by_line_and_column() {
         format!("error: invalid value: {ptx}:2:18: not UTF-8 text (byte 0xe9); PTX is ASCII\n")
     );
 }
+
+/// The registers per thread `run-ptx --timing` reports for a kernel (before rounding to the
+/// allocation granularity, which it reports beside them).
+fn occupancy_regs(stdout: &str) -> (u32, u32) {
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("occupancy: "))
+        .unwrap_or_else(|| panic!("no occupancy line in\n{stdout}"));
+    let numbers: Vec<u32> = line
+        .split(['(', ')', ','])
+        .filter_map(|part| part.split_whitespace().next()?.parse().ok())
+        .collect();
+    match numbers.as_slice() {
+        [needed, allocated, ..] => (*needed, *allocated),
+        _ => panic!("no register counts in `{line}`"),
+    }
+}
+
+/// `run-ptx` reports the same registers per thread as `warpsim regs` for the same kernel (it
+/// used to report the count rounded to the allocation granularity, 2 more for a kernel of
+/// 10), and `--regs ptxas` and `--regs N` replace it.
+#[test]
+fn run_ptx_and_regs_report_the_same_registers() {
+    let file = "samples/corpus/barriers.ptx";
+    let kernel = "barrier_reductions";
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let table = Command::new(env!("CARGO_BIN_EXE_warpsim"))
+        .current_dir(&root)
+        .args(["regs", file])
+        .output()
+        .unwrap();
+    let table = ok(&table);
+    let row: Vec<&str> = table
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(kernel))
+        .unwrap_or_else(|| panic!("no row for {kernel} in\n{table}"))
+        .split_whitespace()
+        .collect();
+    let warpsim: u32 = row[2].parse().unwrap();
+    assert_ne!(warpsim % 4, 0, "a count the granularity of 4 would round");
+
+    let launch = |regs: &str| {
+        let args = [
+            file,
+            "--kernel",
+            kernel,
+            "--grid",
+            "2",
+            "--block",
+            "128",
+            "--arg",
+            "zeros:u32:256",
+            "--arg",
+            "zeros:u32:256",
+            "--timing",
+            "gtx480",
+            "--regs",
+            regs,
+        ];
+        occupancy_regs(&ok(&run_ptx(&args)))
+    };
+    let round = |n: u32| n.next_multiple_of(4);
+    assert_eq!(launch("warpsim"), (warpsim, round(warpsim)));
+    assert_eq!(launch("21"), (21, 24));
+    // ptxas's counts are those of the samples (samples/ptxas-registers.tsv: SAXPY's is 10).
+    let mut saxpy = vec![
+        "samples/saxpy/saxpy.ptx",
+        "--kernel",
+        "saxpy",
+        "--grid",
+        "4",
+        "--block",
+        "256",
+        "--arg",
+        "i32:1024",
+        "--arg",
+        "f32:2",
+        "--arg",
+        "zeros:f32:1024",
+        "--arg",
+        "zeros:f32:1024",
+        "--timing",
+        "gtx480",
+        "--regs",
+        "ptxas",
+    ];
+    assert_eq!(occupancy_regs(&ok(&run_ptx(&saxpy))), (10, 12));
+    saxpy.pop();
+    saxpy.push("warpsim");
+    assert_ne!(occupancy_regs(&ok(&run_ptx(&saxpy))).0, 10);
+    let out = run_ptx(&[
+        "samples/tests/fixtures/run_ptx/store_tid.ptx",
+        "--kernel",
+        "store_tid",
+        "--grid",
+        "1",
+        "--block",
+        "32",
+        "--arg",
+        "zeros:u32:32",
+        "--timing",
+        "gtx480",
+        "--regs",
+        "ptxas",
+    ]);
+    assert_eq!(
+        fails(&out).trim(),
+        "error: --regs ptxas: no count for `store_tid.ptx:store_tid` in \
+         samples/ptxas-registers.tsv (tools/ptxas_regs.py records the sample files; pass \
+         --regs N for others)"
+    );
+    let out = run_ptx(&[
+        file, "--kernel", kernel, "--grid", "1", "--block", "32", "--timing", "gtx480", "--regs",
+        "0",
+    ]);
+    assert!(fails(&out).contains("expected `warpsim`, `ptxas` or a count from 1 to 255"));
+}

@@ -294,9 +294,10 @@ fn independent_alu_operations_issue_at_the_issue_width() {
 /// Lane t reading word t × stride: stride 1 touches 32 banks once (no conflict); strides 2,
 /// 4 and 32 put 2, 4 and 32 distinct words in one bank (2-, 4- and 32-way conflicts). A
 /// k-way conflict replays the request k − 1 times, and each replay holds the LD/ST unit one
-/// more cycle, so an iteration of four dependent loads costs 4 × (shared latency + 3 + k − 1):
-/// the 3 are operand collection of the 64-bit address (two registers, one per cycle through a
-/// single-ported collector unit) and dispatch.
+/// more cycle, so an iteration of four dependent loads costs 4 × (shared latency + 2 + k − 1):
+/// the 2 are operand collection of the address and dispatch. The address is a 64-bit PTX
+/// register, but a shared-window offset keeps only its low half, one 32-bit register (as in
+/// ptxas's code; `isa::storage`), read in one cycle.
 #[test]
 fn shared_memory_bank_conflicts_replay_proportionally() {
     let cfg = config(&["gpu.sms=1"]);
@@ -333,7 +334,7 @@ fn shared_memory_bank_conflicts_replay_proportionally() {
         );
         assert_eq!(
             b.gpu_sim_cycle - a.gpu_sim_cycle,
-            10 * 4 * (latency + 3 + ways - 1),
+            10 * 4 * (latency + 2 + ways - 1),
             "stride {stride}"
         );
     }

@@ -7,9 +7,11 @@
 //! before execution, the same under the JIT and the interpreter).
 //!
 //! The kernel runs as one warp of 32 threads (lane l has `%tid.x` = l). Physical registers are
-//! those `warpsim dis samples/tests/fixtures/widths/widths.ptx` prints (kernel: R0–R11, callee
-//! `negate`: R0, which its frame window puts at R12, the kernel's 12 registers rounded up to a
-//! multiple of 4). Classes are written (all lanes, executing lanes); a value's class is the
+//! those `warpsim dis samples/tests/fixtures/widths/widths.ptx` prints (kernel: R0–R9, callee
+//! `negate`: R0, which its frame window puts at R12, the kernel's 10 registers rounded up to a
+//! multiple of 4). Two values are launch constants, read as operands and held in no register
+//! (`isa::storage`): `%rs1` (an immediate) and `%rd3` (the kernel parameter `out`); their
+//! definitions write nothing and their readers do not read them. Classes are written (all lanes, executing lanes); a value's class is the
 //! fewest bytes whose sign extension gives it back (-200 and 0x80 need 2 bytes, 0x12345
 //! needs 3). `[out]` is the device's first allocation, 0x7000_0000_0000 (asserted): low word
 //! 0 (1 byte), high word 0x7000 (2 bytes).
@@ -21,9 +23,9 @@
 //!  2  add r3 = r2 + r2                   R1 (2,2), R1 again (2,2)     R2 = -400       (2,2)
 //!  3  mov r4 = 100000                    -                            R3              (3,3)
 //!  4  shl r5 = r1 << 16                  R0 (1,1)                     R4 = l<<16      (3,3)
-//!  5  mov.s16 rs1 = -1                   -                            R5: 16-bit -1   (1,1)
-//!  6  mov.s16 rs2 = -300                 -                            R6              (2,2)
-//!  7  add.s16 rs3 = rs1 + rs2            R5 (1,1), R6 (2,2)           R5 = -301       (2,2)
+//!  5  mov.s16 rs1 = -1                   -                            - (a constant)
+//!  6  mov.s16 rs2 = -300                 -                            R5              (2,2)
+//!  7  add.s16 rs3 = rs1 + rs2            R5 (2,2)                     R5 = -301       (2,2)
 //!  8  mov.u64 rd1 = 0x1_0000_0080        -                            R6 = 0x80 (2,2), R7 = 1 (1,1)
 //!  9  add.s64 rd2 = rd1 + rd1            R6 (2,2), R7 (1,1), again    R6 = 0x100 (2,2), R7 = 2 (1,1)
 //! 10  mov.b64 {r6, r7} = rd2             R6 (2,2), R7 (1,1)           R6 (2,2), R7 (1,1)
@@ -48,15 +50,14 @@
 //! 25  ld.shared.v4 {r13..r16}            -                            R2 = 0x100 (2,2), R6 = 2 (1,1),
 //!                                                                     R7 = 0x100 (2,2), R9 = -400 (2,2)
 //! 26  cvt.s32.s16 r8 = rs3               R5 (2,2)                     R2 = -301       (2,2)
-//! 27  ld.param.u64 rd3 = [out]           -                            R6 = 0 (1,1), R7 = 0x7000 (2,2)
-//! 28  mul.wide rd4 = r1 * 4              R0 (1,1)                     R10 = 4l (1,1), R11 = 0 (1,1)
-//! 29  add.s64 rd4 = rd3 + rd4            R6 (1,1), R7 (2,2), R10 (1,1), R11 (1,1)
-//!                                                                     R10 = 4l (1,1), R11 = 0x7000 (2,2)
+//! 27  ld.param.u64 rd3 = [out]           -                            - (a constant)
+//! 28  mul.wide rd4 = r1 * 4              R0 (1,1)                     R6 = 4l (1,1), R7 = 0 (1,1)
+//! 29  add.s64 rd4 = rd3 + rd4            R6 (1,1), R7 (1,1)           R6 = 4l (1,1), R7 = 0x7000 (2,2)
 //! 30  add r9 = r12 + r10                 R3 (3,3), R8 (1,1)           R0 = 1 / -99992 (3,3)
 //! 31  add r9 = r9 + r11                  R0 (3,3), R4 (3,3)           R0 = 74566 / -25427 (3,3)
 //! 32  add r9 = r9 + r2                   R0 (3,3), R1 (2,2)           R0              (3,3)
 //! 33  add r9 = r9 + r8                   R0 (3,3), R2 (2,2)           R0              (3,3)
-//! 34  st.global [rd4] = r9               R10 (1,1), R11 (2,2), R0 (3,3)   -
+//! 34  st.global [rd4] = r9               R6 (1,1), R7 (2,2), R0 (3,3)   -
 //! 35  ret
 //! ```
 //!
@@ -117,35 +118,35 @@ fn every_read_and_write_of_a_kernel_with_known_values_has_its_derived_width() {
     let s = run(&device(&[]));
     // 36 kernel instructions and the callee's 4, one warp instruction each.
     assert_eq!(s.warp_insts, 40);
-    // Reads, all lanes: 1 byte: pcs 4, 7, 9, 10, 11, 13, 16, 24, 28, 29 (three), 30, 34 = 14;
-    // 2 bytes: 2, 7, 9, 10, 24 (two), 26, 29, 32, 33, 34 = 11; 3 bytes: 12, 21, c1, c2, 30,
+    // Reads, all lanes: 1 byte: pcs 4, 9, 10, 11, 13, 16, 24, 28, 29 (two), 30, 34 = 12;
+    // 2 bytes: 2, 7, 9, 10, 24 (two), 26, 32, 33, 34 = 10; 3 bytes: 12, 21, c1, c2, 30,
     // 31 (two), 32, 33, 34 = 10. Executing lanes: pc 12's read of R4 is 1 byte in lane 0.
-    assert_eq!(s.widths.reads_all_lanes, [14, 11, 10, 0]);
-    assert_eq!(s.widths.reads_active_lanes, [15, 11, 9, 0]);
-    // Writes, all lanes: 1 byte: pcs 0, 5, 8, 9, 10 (high words), 19, 25, 27, 28 (two), 29 =
-    // 11; 2 bytes: 1, 2, 6, 7, 8, 9, 10 (low words), 14, 18, 25 (three), 26, 27, 29 = 15;
-    // 3 bytes: 3, 4, 12, 15, 20, c0, c1, 23, 30, 31, 32, 33 = 12. Executing lanes: pcs 12 and
-    // 20 (3 bytes) and 14 and 18 (2 bytes) are 1 byte.
-    assert_eq!(s.widths.writes_all_lanes, [11, 15, 12, 0]);
-    assert_eq!(s.widths.writes_active_lanes, [15, 13, 10, 0]);
+    assert_eq!(s.widths.reads_all_lanes, [12, 10, 10, 0]);
+    assert_eq!(s.widths.reads_active_lanes, [13, 10, 9, 0]);
+    // Writes, all lanes: 1 byte: pcs 0, 8, 9, 10 (high words), 19, 25, 28 (two), 29 = 9;
+    // 2 bytes: 1, 2, 6, 7, 8, 9, 10 (low words), 14, 18, 25 (three), 26, 29 = 14; 3 bytes:
+    // 3, 4, 12, 15, 20, c0, c1, 23, 30, 31, 32, 33 = 12. Executing lanes: pcs 12 and 20
+    // (3 bytes) and 14 and 18 (2 bytes) are 1 byte.
+    assert_eq!(s.widths.writes_all_lanes, [9, 14, 12, 0]);
+    assert_eq!(s.widths.writes_active_lanes, [13, 12, 10, 0]);
     // One register-file access per read and per written 32-bit register.
-    assert_eq!(s.rf.reads, 35);
-    assert_eq!(s.rf.writes, 38);
-    assert_eq!(s.rf.reads_per_bank.iter().sum::<u64>(), 35);
-    assert_eq!(s.rf.writes_per_bank.iter().sum::<u64>(), 38);
+    assert_eq!(s.rf.reads, 32);
+    assert_eq!(s.rf.writes, 35);
+    assert_eq!(s.rf.reads_per_bank.iter().sum::<u64>(), 32);
+    assert_eq!(s.rf.writes_per_bank.iter().sum::<u64>(), 35);
 
     // By opcode class. Moves (pcs 0, 1, 3, 5, 6, 8, 10, 14, 15, 18, 26): reads at 10 and 26.
     let mov = class(&s, "move");
     assert_eq!(mov.warp_insts, 11);
     assert_eq!(mov.widths.reads_all_lanes, [1, 2, 0, 0]);
     assert_eq!(mov.widths.reads_active_lanes, [1, 2, 0, 0]);
-    assert_eq!(mov.widths.writes_all_lanes, [4, 7, 2, 0]);
-    assert_eq!(mov.widths.writes_active_lanes, [6, 5, 2, 0]);
+    assert_eq!(mov.widths.writes_all_lanes, [3, 7, 2, 0]);
+    assert_eq!(mov.widths.writes_active_lanes, [5, 5, 2, 0]);
     // Integer (2, 4, 7, 9, 11, 12, 13, 16, 28-33, c1).
     let int = class(&s, "int");
     assert_eq!(int.warp_insts, 15);
-    assert_eq!(int.widths.reads_all_lanes, [11, 6, 7, 0]);
-    assert_eq!(int.widths.reads_active_lanes, [12, 6, 6, 0]);
+    assert_eq!(int.widths.reads_all_lanes, [9, 5, 7, 0]);
+    assert_eq!(int.widths.reads_active_lanes, [10, 5, 6, 0]);
     assert_eq!(int.widths.writes_all_lanes, [4, 4, 7, 0]);
     assert_eq!(int.widths.writes_active_lanes, [5, 4, 6, 0]);
     // Memory (21, 23, 24, 25, 27, 34, c0, c2).
@@ -153,8 +154,8 @@ fn every_read_and_write_of_a_kernel_with_known_values_has_its_derived_width() {
     assert_eq!(memory.warp_insts, 8);
     assert_eq!(memory.widths.reads_all_lanes, [2, 3, 3, 0]);
     assert_eq!(memory.widths.reads_active_lanes, [2, 3, 3, 0]);
-    assert_eq!(memory.widths.writes_all_lanes, [2, 4, 2, 0]);
-    assert_eq!(memory.widths.writes_active_lanes, [2, 4, 2, 0]);
+    assert_eq!(memory.widths.writes_all_lanes, [1, 3, 2, 0]);
+    assert_eq!(memory.widths.writes_active_lanes, [1, 3, 2, 0]);
     // Control (17, 19, 20, 22, 35, c3): the two `bar.red` destinations.
     let control = class(&s, "control");
     assert_eq!(control.warp_insts, 6);
@@ -169,23 +170,23 @@ fn every_read_and_write_of_a_kernel_with_known_values_has_its_derived_width() {
 #[test]
 fn a_register_named_twice_is_read_once_or_each_time_as_configured() {
     let s = run(&device(&["sm.rf.read_duplicates=each"]));
-    assert_eq!(s.widths.reads_all_lanes, [15, 14, 10, 0]);
-    assert_eq!(s.widths.reads_active_lanes, [16, 14, 9, 0]);
-    assert_eq!(s.rf.reads, 39);
-    assert_eq!(s.rf.reads_per_bank.iter().sum::<u64>(), 39);
-    assert_eq!(s.widths.writes_all_lanes, [11, 15, 12, 0]);
-    assert_eq!(s.rf.writes, 38);
+    assert_eq!(s.widths.reads_all_lanes, [13, 13, 10, 0]);
+    assert_eq!(s.widths.reads_active_lanes, [14, 13, 9, 0]);
+    assert_eq!(s.rf.reads, 36);
+    assert_eq!(s.rf.reads_per_bank.iter().sum::<u64>(), 36);
+    assert_eq!(s.widths.writes_all_lanes, [9, 14, 12, 0]);
+    assert_eq!(s.rf.writes, 35);
     // Instructions by register sources (0, 1, 2, 3, 4+). Read once: none at pcs 0, 1, 3, 5,
-    // 6, 8, 14, 15, 17-20, 22, 23, 25, 27, 35, c0 and c3 (19); one at 2, 4, 11, 12, 13, 16,
-    // 21, 26, 28, c1, c2 (11); two at 7, 9, 10, 30-33 (7); three at 24 and 34; four at 29.
-    // Read each time, pc 2 has two (one fewer with one, one more with two), and 9 (from two)
-    // and 24 (from three) four.
+    // 6, 8, 14, 15, 17-20, 22, 23, 25, 27, 35, c0 and c3 (19); one at 2, 4, 7, 11, 12, 13,
+    // 16, 21, 26, 28, c1, c2 (12); two at 9, 10, 29, 30-33 (7); three at 24 and 34. Read each
+    // time, pc 2 has two (one fewer with one, one more with two), and 9 (from two) and 24
+    // (from three) four.
     assert_eq!(
         run(&device(&[])).insts_by_sources,
-        [19, 11, 7, 2, 1],
+        [19, 12, 7, 2, 0],
         "read once"
     );
-    assert_eq!(s.insts_by_sources, [19, 10, 7, 1, 3], "read each time");
+    assert_eq!(s.insts_by_sources, [19, 11, 7, 1, 2], "read each time");
 }
 
 /// One instruction's records: function, PC, frame base, reads, writes, released writes.
@@ -282,8 +283,8 @@ fn the_stepper_records_each_register_in_its_frame_window_before_and_after_execut
     let kernel_frame = FrameBase::default();
     // pc 2: R1 twice, the second a repeat.
     assert_eq!(at(2).3, [read(1, 2, 2, false), read(1, 2, 2, true)]);
-    // pc 7 reads R5 = -1 (1 byte) before writing -301 (2 bytes) into it.
-    assert_eq!(at(7).3, [read(5, 1, 1, false), read(6, 2, 2, false)]);
+    // pc 7 reads R5 = -300 (2 bytes; -1 is an immediate) before writing -301 into it.
+    assert_eq!(at(7).3, [read(5, 2, 2, false)]);
     assert_eq!(at(7).4, [write(5, 2, 2)]);
     // pc 9: both words of rd1, twice.
     assert_eq!(
@@ -309,7 +310,7 @@ fn the_stepper_records_each_register_in_its_frame_window_before_and_after_execut
         (0, &[(0, write(8, 1, 1))][..])
     );
     assert_eq!((&at(20).4[..], at(20).5.len()), (&[write(4, 3, 1)][..], 0));
-    // The callee's frame: registers from 12 up (the kernel's 12, rounded to a multiple of 4),
+    // The callee's frame: registers from 12 up (the kernel's 10, rounded to a multiple of 4),
     // predicates from 2.
     let callee: Vec<&Record> = jit.iter().filter(|r| r.0 != kernel).collect();
     assert_eq!(callee.len(), 4);
@@ -334,16 +335,11 @@ fn the_stepper_records_each_register_in_its_frame_window_before_and_after_execut
             write(9, 2, 2)
         ]
     );
-    // pc 29: both words of both 64-bit sources.
-    assert_eq!(
-        at(29).3,
-        [
-            read(6, 1, 1, false),
-            read(7, 2, 2, false),
-            read(10, 1, 1, false),
-            read(11, 1, 1, false)
-        ]
-    );
+    // pc 29: both words of the 64-bit source in registers (the other, `out`, is a
+    // constant-bank operand), and the pc 27 that loads `out` writes no register.
+    assert_eq!(at(29).3, [read(6, 1, 1, false), read(7, 1, 1, false)]);
+    assert_eq!(at(29).4, [write(6, 1, 1), write(7, 2, 2)]);
+    assert_eq!(at(27).4, []);
 }
 
 /// Characterization sees the same width records as the timing model, `bar.red` results

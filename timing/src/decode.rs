@@ -368,14 +368,15 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
                 }
             }
             Some(PhysReg::Pred(p)) => d.sb_reads.push(PRED_BASE + p),
-            None => {}
+            // An immediate or constant-bank operand: no register read, nothing to wait for.
+            Some(PhysReg::Constant) | None => {}
         }
     }
     for v in inst.dsts.iter().flat_map(Operand::regs) {
         match phys_of(v) {
             Some(PhysReg::Gpr { first, count }) => d.sb_writes.extend(first..first + count),
             Some(PhysReg::Pred(p)) => d.sb_writes.push(PRED_BASE + p),
-            None => {}
+            Some(PhysReg::Constant) | None => {}
         }
     }
     let access = |kind, ty: Type, vec: u8, space: StateSpace| MemOp::Access {

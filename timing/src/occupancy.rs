@@ -43,6 +43,9 @@ pub struct Occupancy {
     pub ctas_per_sm: u32,
     pub limiter: Limiter,
     pub warps_per_cta: u32,
+    /// Registers per thread the kernel needs (warpsim's allocation, or the count assumed for
+    /// it), before rounding: what `warpsim regs` reports.
+    pub regs_needed: u32,
     /// Registers per thread as allocated (rounded up to the granularity).
     pub regs_per_thread: u32,
     /// CTAs per SM the register file alone admits.
@@ -135,6 +138,7 @@ pub fn occupancy(cfg: &GpuConfig, demand: CtaDemand) -> Result<Occupancy, DoesNo
         ctas_per_sm: ctas as u32,
         limiter,
         warps_per_cta: warps,
+        regs_needed: demand.regs_per_thread,
         regs_per_thread: regs,
         ctas_by_registers: limit_of(Limiter::Registers).min(u64::from(u32::MAX)) as u32,
         ctas_without_registers: without_registers.min(u64::from(u32::MAX)) as u32,
@@ -170,6 +174,7 @@ mod tests {
             (o.ctas_per_sm, o.limiter, o.regs_per_thread),
             (5, Limiter::Registers, 24)
         );
+        assert_eq!(o.regs_needed, 21, "the count before rounding is kept");
         let o = occ(128, 8, 12 * 1024 + 1);
         assert_eq!((o.ctas_per_sm, o.limiter), (3, Limiter::SharedMemory));
     }
