@@ -472,9 +472,8 @@ impl GlobalMemory {
             rel.checked_add(len)
                 .filter(|&end| end <= self.span())
                 .is_some_and(|end| {
-                    (rel / ALLOC_ALIGN..end.div_ceil(ALLOC_ALIGN)).all(|g| {
-                        self.valid_entry(g).load(Ordering::Relaxed) == ALLOC_ALIGN as u16
-                    })
+                    (rel / ALLOC_ALIGN..end.div_ceil(ALLOC_ALIGN))
+                        .all(|g| self.valid_entry(g).load(Ordering::Relaxed) == ALLOC_ALIGN as u16)
                 })
         } else {
             self.allocation_of(addr, len).is_some()
@@ -710,7 +709,11 @@ mod tests {
         let m = GlobalMemory::with_check(1 << 20, MemoryCheck::Device).unwrap();
         let a = m.alloc(100).unwrap();
         let b = m.alloc(1000).unwrap();
-        assert_eq!(b, a + 256, "no guard gap: the next allocation follows the padded one");
+        assert_eq!(
+            b,
+            a + 256,
+            "no guard gap: the next allocation follows the padded one"
+        );
         // Past the end of `a` (inside its 256-byte extent, then in `b`): allowed.
         m.store(a + 200, 4, 7).unwrap();
         m.store(a + 256, 4, 9).unwrap();
