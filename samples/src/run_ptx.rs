@@ -92,6 +92,10 @@ pub(crate) struct RunPtxArgs {
     /// GPGPU-Sim: for kernels that read a little out of bounds by design).
     #[arg(long, value_name = "MODE", default_value = "exact")]
     memory_check: MemoryCheckArg,
+    /// Write the timing statistics, of every launch and in total, to this JSON file (the
+    /// format of `warpsim run --stats-json`, one entry named after FILE).
+    #[arg(long, value_name = "FILE", requires = "timing")]
+    stats_json: Option<PathBuf>,
     #[command(flatten)]
     launch: LaunchArgs,
     #[command(flatten)]
@@ -168,6 +172,7 @@ struct LaterLaunch {
 struct Invocation {
     file: PathBuf,
     regs: crate::RegsArg,
+    stats_json: Option<PathBuf>,
     launches: Vec<LaunchArgs>,
     config: DeviceConfig,
 }
@@ -215,6 +220,7 @@ impl RunPtxArgs {
         Ok(Invocation {
             file: self.file,
             regs: self.regs,
+            stats_json: self.stats_json,
             launches,
             config,
         })
@@ -233,6 +239,7 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
     let Invocation {
         file,
         regs,
+        stats_json,
         launches,
         config,
     } = args.into_invocation()?;
@@ -312,7 +319,7 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
         );
     }
     if let Some(report) = dev.take_timing() {
-        crate::report::print_summary(&report);
+        report_timing(&report, &file, stats_json.as_deref())?;
     }
 
     for &(b, out) in &plan.outs {
@@ -329,6 +336,40 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the timing summary of each launch of a chain and of all together (one summary for a
+/// single launch), and writes `--stats-json`.
+fn report_timing(
+    report: &runtime::TimingReport,
+    file: &std::path::Path,
+    stats_json: Option<&std::path::Path>,
+) -> Result<(), String> {
+    let n = report.kernels.len();
+    if n > 1 {
+        for (i, k) in report.kernels.iter().enumerate() {
+            println!("timing of launch {}/{n} ({}):", i + 1, k.kernel);
+            crate::report::print_summary(&runtime::TimingReport {
+                kernels: vec![k.clone()],
+                total: k.clone(),
+            });
+        }
+        println!("timing of all {n} launches:");
+    }
+    crate::report::print_summary(report);
+    if let Some(path) = stats_json {
+        let name = file.display().to_string();
+        let entry = [crate::report::SampleStats {
+            sample: &name,
+            total: &report.total,
+            kernels: &report.kernels,
+            host: None,
+        }];
+        let text = serde_json::to_string_pretty(&entry).map_err(|e| format!("error: {e}"))?;
+        crate::output::write_text(path, &text).map_err(|e| format!("error: {e}"))?;
+        println!("wrote timing statistics to {}", path.display());
+    }
+    Ok(())
 }
 
 /// Reads (or makes) the host array of a buffer-creating argument and copies it to the device.

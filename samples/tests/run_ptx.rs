@@ -172,6 +172,75 @@ fn chained_launches_share_a_buffer() {
     }
 }
 
+#[test]
+fn a_timed_chain_reports_each_launch_and_the_total() {
+    let dir = TempDir::new("chain_stats");
+    let json = dir.path("stats.json");
+    let stdout = ok(&run_ptx(&[
+        FILL_SCALE,
+        "--timing",
+        "gtx480",
+        "--stats-json",
+        &json,
+        "--kernel",
+        "fill",
+        "--grid",
+        "4",
+        "--block",
+        "256",
+        "--arg",
+        "zeros:f32:1000",
+        "--arg",
+        "f32:1.5",
+        "--arg",
+        "u32:1000",
+        "--then",
+        "--kernel",
+        "scale",
+        "--grid",
+        "8",
+        "--block",
+        "128",
+        "--arg",
+        "@0",
+        "--arg",
+        "f32:-2",
+        "--arg",
+        "u32:999",
+    ]));
+    let headings: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("timing of"))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "timing of launch 1/2 (fill):",
+            "timing of launch 2/2 (scale):",
+            "timing of all 2 launches:"
+        ]
+    );
+    let cycles: Vec<u64> = stdout
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("timing (gtx480): "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(cycles.len(), 3);
+    assert_eq!(
+        cycles[0] + cycles[1],
+        cycles[2],
+        "launches run one after another"
+    );
+    // The JSON has the same launches and total.
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let entry = &v[0];
+    assert_eq!(entry["kernels"].as_array().unwrap().len(), 2);
+    assert_eq!(entry["kernels"][1]["kernel"], "scale");
+    assert_eq!(entry["kernels"][0]["gpu_sim_cycle"], cycles[0]);
+    assert_eq!(entry["total"]["gpu_sim_cycle"], cycles[2]);
+}
+
 /// The saxpy launch options with `args` as its `--arg`s.
 fn saxpy_with(args: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = [SAXPY, "--kernel", "saxpy", "--grid", "1", "--block", "32"]
@@ -396,6 +465,41 @@ fn a_store_past_the_end_of_an_argument_fails_and_writes_nothing() {
         "{err}"
     );
     assert!(!Path::new(&out_path).exists(), "no output after a fault");
+}
+
+/// Under `--memory-check device` the same overrun stays inside the buffer's 256-byte extent
+/// and is allowed, as on a GPU; past the extent (and every other allocation) it still faults.
+#[test]
+fn device_memory_checking_allows_an_overrun_inside_the_extent() {
+    let dir = TempDir::new("oob_device");
+    let out_path = dir.path("o.npy");
+    let run = |threads: &str| {
+        run_ptx(&[
+            STORE_TID,
+            "--memory-check",
+            "device",
+            "--kernel",
+            "store_tid",
+            "--grid",
+            "1",
+            "--block",
+            threads,
+            "--arg",
+            "zeros:u32:60",
+            "--out",
+            &format!("0:{out_path}"),
+        ])
+    };
+    ok(&run("64"));
+    let npy = npyz::NpyFile::new(BufReader::new(File::open(&out_path).unwrap())).unwrap();
+    assert_eq!(npy.shape(), [60], "the output is the argument as declared");
+    let values: Vec<u32> = npy.into_vec().unwrap();
+    assert_eq!(values, (0..60).collect::<Vec<u32>>());
+    let err = fails(&run("65"));
+    assert!(
+        err.starts_with("error: illegal global address 0x700000000100"),
+        "{err}"
+    );
 }
 
 /// A file that is not UTF-8 is refused with the line and column of the first bad byte.
