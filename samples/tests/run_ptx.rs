@@ -123,44 +123,47 @@ fn saxpy_round_trip_is_bit_exact_and_keeps_the_shape() {
     assert_eq!(read_f32(&y_path).2, y);
 }
 
+/// Two launches of fill_scale.ptx: `fill` writes 1.5 into 1000 elements of a new buffer, then
+/// `scale` (given that buffer as `@0`) multiplies all but the last by -2.
+const FILL_THEN_SCALE: [&str; 25] = [
+    "--kernel",
+    "fill",
+    "--grid",
+    "4",
+    "--block",
+    "256",
+    "--arg",
+    "zeros:f32:1000",
+    "--arg",
+    "f32:1.5",
+    "--arg",
+    "u32:1000",
+    "--then",
+    "--kernel",
+    "scale",
+    "--grid",
+    "8",
+    "--block",
+    "128",
+    "--arg",
+    "@0",
+    "--arg",
+    "f32:-2",
+    "--arg",
+    "u32:999",
+];
+
 #[test]
 fn chained_launches_share_a_buffer() {
     let dir = TempDir::new("chain");
     let (a, b) = (dir.path("a.npy"), dir.path("b.npy"));
     // Arguments 0-2 belong to `fill`, 3-5 to `scale`; @0 passes fill's buffer to scale, and
     // --out 3 names the same buffer as --out 0. `scale` stops one short of the end.
-    let stdout = ok(&run_ptx(&[
-        FILL_SCALE,
-        "--kernel",
-        "fill",
-        "--grid",
-        "4",
-        "--block",
-        "256",
-        "--arg",
-        "zeros:f32:1000",
-        "--arg",
-        "f32:1.5",
-        "--arg",
-        "u32:1000",
-        "--then",
-        "--kernel",
-        "scale",
-        "--grid",
-        "8",
-        "--block",
-        "128",
-        "--arg",
-        "@0",
-        "--arg",
-        "f32:-2",
-        "--arg",
-        "u32:999",
-        "--out",
-        &format!("0:{a}"),
-        "--out",
-        &format!("3:{b}"),
-    ]));
+    let (out_a, out_b) = (format!("0:{a}"), format!("3:{b}"));
+    let mut args = vec![FILL_SCALE];
+    args.extend(FILL_THEN_SCALE);
+    args.extend(["--out", &out_a, "--out", &out_b]);
+    let stdout = ok(&run_ptx(&args));
     assert!(stdout.contains("launch 1/2: fill grid 4,1,1 block 256,1,1 shared 0\n"));
     assert!(stdout.contains("launch 2/2: scale grid 8,1,1 block 128,1,1 shared 0\n"));
     let mut expected = vec![-3.0f32; 1000];
@@ -176,38 +179,9 @@ fn chained_launches_share_a_buffer() {
 fn a_timed_chain_reports_each_launch_and_the_total() {
     let dir = TempDir::new("chain_stats");
     let json = dir.path("stats.json");
-    let stdout = ok(&run_ptx(&[
-        FILL_SCALE,
-        "--timing",
-        "gtx480",
-        "--stats-json",
-        &json,
-        "--kernel",
-        "fill",
-        "--grid",
-        "4",
-        "--block",
-        "256",
-        "--arg",
-        "zeros:f32:1000",
-        "--arg",
-        "f32:1.5",
-        "--arg",
-        "u32:1000",
-        "--then",
-        "--kernel",
-        "scale",
-        "--grid",
-        "8",
-        "--block",
-        "128",
-        "--arg",
-        "@0",
-        "--arg",
-        "f32:-2",
-        "--arg",
-        "u32:999",
-    ]));
+    let mut args = vec![FILL_SCALE, "--timing", "gtx480", "--stats-json", &json];
+    args.extend(FILL_THEN_SCALE);
+    let stdout = ok(&run_ptx(&args));
     let headings: Vec<&str> = stdout
         .lines()
         .filter(|l| l.starts_with("timing of"))
