@@ -7,10 +7,16 @@ use timing::stats::shares;
 
 /// Prints the summary of one sample's timed launches.
 pub(crate) fn print_summary(r: &TimingReport) {
+    print_summary_as(r, &format!("timing ({})", r.total.config));
+}
+
+/// [`print_summary`] with its first line headed `heading` instead of `timing (CONFIG)` (the
+/// per-launch summaries of a chain: scripts that read `timing (CONFIG): N cycles` find the
+/// total alone).
+pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
     let t = &r.total;
     println!(
-        "  timing ({}): {} cycles, IPC {:.1} thread-instructions/cycle ({:.2} warp-instructions/cycle), {} kernel launch(es)",
-        t.config,
+        "  {heading}: {} cycles, IPC {:.1} thread-instructions/cycle ({:.2} warp-instructions/cycle), {} kernel launch(es)",
         t.gpu_sim_cycle,
         t.gpu_ipc,
         t.warp_insts as f64 / t.gpu_sim_cycle.max(1) as f64,

@@ -349,10 +349,13 @@ fn report_timing(
     if n > 1 {
         for (i, k) in report.kernels.iter().enumerate() {
             println!("timing of launch {}/{n} ({}):", i + 1, k.kernel);
-            crate::report::print_summary(&runtime::TimingReport {
-                kernels: vec![k.clone()],
-                total: k.clone(),
-            });
+            crate::report::print_summary_as(
+                &runtime::TimingReport {
+                    kernels: vec![k.clone()],
+                    total: k.clone(),
+                },
+                &format!("launch {}/{n} on {}", i + 1, k.config),
+            );
         }
         println!("timing of all {n} launches:");
     }

@@ -237,6 +237,8 @@ pub struct CacheConfig {
     pub ways: u32,
     /// Line size in bytes.
     pub line: u32,
+    /// How a line picks its set.
+    pub set_index: SetIndex,
     /// Hit latency in cycles.
     pub latency: u32,
     /// Outstanding misses (lines) tracked; 0 for caches whose misses are served by a fixed
@@ -247,6 +249,18 @@ pub struct CacheConfig {
     /// Latency of a miss beyond the hit latency when the cache has no lower level modelled
     /// (instruction and constant caches).
     pub miss_latency: u32,
+}
+
+/// How a cache line picks its set (`*.set_index`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SetIndex {
+    /// The line number modulo the sets.
+    Linear,
+    /// GPGPU-Sim's Fermi hash (Nugteren et al., HPCA 2014; `H` in its cache strings): the low
+    /// five line-number bits xored with address bits 13, 14, 15, 17 and 19, and with 64 sets
+    /// address bit 12 as the sixth set bit. Needs 32 or 64 sets.
+    FermiHash,
 }
 
 /// Memory hierarchy.
@@ -612,6 +626,12 @@ impl CacheConfig {
         }
         if !self.line.is_power_of_two() {
             return Err(invalid(&format!("{key}.line"), "must be a power of two"));
+        }
+        if self.set_index == SetIndex::FermiHash && !matches!(self.sets, 32 | 64) {
+            return Err(invalid(
+                &format!("{key}.set_index"),
+                "fermi-hash needs 32 or 64 sets",
+            ));
         }
         if self.mshrs > 0 && self.mshr_merge == 0 {
             return Err(invalid(

@@ -4,6 +4,8 @@
 //! The cache holds state only; each level (`sm.rs`, `l2.rs`) decides its policies (what a miss
 //! costs, what a store does). Lookups scan the ways of one set: O(ways), no allocation.
 
+use crate::config::SetIndex;
+
 /// One way of a set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Line {
@@ -46,6 +48,8 @@ pub(crate) enum Victim {
 pub(crate) struct Cache {
     sets: u64,
     ways: usize,
+    /// `Some(log2 of the line size)` for the Fermi hash, `None` for linear indexing.
+    fermi_hash: Option<u32>,
     lines: Vec<Line>,
     /// Use counter for LRU: bumped on every touch, so stamps are distinct and deterministic.
     uses: u64,
@@ -59,14 +63,39 @@ impl Cache {
         Cache {
             sets: u64::from(sets),
             ways,
+            fermi_hash: None,
             lines: vec![Line::default(); sets as usize * ways],
             uses: 0,
         }
     }
 
-    /// First way of the set that `index` maps to (index mod sets).
+    /// An empty cache of `line`-byte lines whose sets are picked by `set_index` (a validated
+    /// configuration: the Fermi hash has 32 or 64 sets).
+    pub fn with_set_index(sets: u32, ways: u32, line: u32, set_index: SetIndex) -> Cache {
+        let mut c = Cache::new(sets, ways);
+        if set_index == SetIndex::FermiHash {
+            c.fermi_hash = Some(line.max(1).trailing_zeros());
+        }
+        c
+    }
+
+    /// First way of the set that line `index` maps to: index mod sets, or the Fermi hash.
     fn set_base(&self, index: u64) -> usize {
-        (index % self.sets) as usize * self.ways
+        let set = match self.fermi_hash {
+            None => index % self.sets,
+            Some(line_log2) => {
+                let addr = index << line_log2;
+                let lower = index & 0x1f;
+                let upper = ((addr >> 13) & 0x7) | ((addr >> 14) & 0x8) | ((addr >> 15) & 0x10);
+                let high = if self.sets == 64 {
+                    (addr >> 7) & 0x20
+                } else {
+                    0
+                };
+                ((lower ^ upper) | high) % self.sets
+            }
+        };
+        set as usize * self.ways
     }
 
     /// The way holding line `tag` in the set of `index`, if any.
@@ -159,5 +188,28 @@ mod tests {
         assert_eq!(c.victim(7, 55), Victim::Evict(3));
         c.invalidate_all();
         assert_eq!(c.find(4, 4), None);
+    }
+
+    /// GPGPU-Sim's Fermi hash: rows of a 2 KB pitch, which linear indexing puts in two sets
+    /// of 32, spread over many; and the formula on a few addresses.
+    #[test]
+    fn fermi_hash_spreads_a_row_pitch() {
+        let linear = Cache::new(32, 4);
+        let hashed = Cache::with_set_index(32, 4, 128, SetIndex::FermiHash);
+        let sets = |c: &Cache| {
+            let mut s: Vec<usize> = (0..64u64).map(|r| c.set_base(r * 2048 / 128) / 4).collect();
+            s.sort_unstable();
+            s.dedup();
+            s.len()
+        };
+        assert_eq!(sets(&linear), 2);
+        assert!(sets(&hashed) >= 16, "{}", sets(&hashed));
+        // addr 0x2000 (bit 13): line 64, low bits 0, upper 1.
+        assert_eq!(hashed.set_base(0x2000 / 128) / 4, 1);
+        // addr 0x80000 | 0x80 (bit 19 and line bit 0): 0b10000 ^ 0b00001.
+        assert_eq!(hashed.set_base(0x80080 / 128) / 4, 0b10001);
+        let wide = Cache::with_set_index(64, 4, 128, SetIndex::FermiHash);
+        // addr 0x1080 (bit 12, the sixth set bit, and line bit 0).
+        assert_eq!(wide.set_base(0x1080 / 128) / 4, 0x21);
     }
 }

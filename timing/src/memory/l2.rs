@@ -45,7 +45,12 @@ impl MemorySystem {
     pub fn new(cfg: &GpuConfig) -> MemorySystem {
         let l2 = &cfg.mem.l2;
         let slice = Slice {
-            cache: Cache::new(l2.slice.sets, l2.slice.ways),
+            cache: Cache::with_set_index(
+                l2.slice.sets,
+                l2.slice.ways,
+                l2.slice.line,
+                l2.slice.set_index,
+            ),
             free: 0,
         };
         let txn_line = u64::from(cfg.mem.l1d.line.max(1));

@@ -50,7 +50,7 @@ impl SmMemory {
         let l1_line = u64::from(l1.line.max(1));
         let mshrs = l1.mshrs as usize;
         SmMemory {
-            l1: Cache::new(l1.sets, l1.ways),
+            l1: Cache::with_set_index(l1.sets, l1.ways, l1.line, l1.set_index),
             l1_line,
             l1_full: full_mask(l1_line, u64::from(cfg.mem.sector)),
             l1_latency: u64::from(l1.latency),
@@ -60,11 +60,21 @@ impl SmMemory {
             ports: cfg.mem.l1_requests_per_cycle.max(1),
             port_cycle: 0,
             port_used: 0,
-            constant: Cache::new(cfg.mem.constant.sets, cfg.mem.constant.ways),
+            constant: Cache::with_set_index(
+                cfg.mem.constant.sets,
+                cfg.mem.constant.ways,
+                cfg.mem.constant.line,
+                cfg.mem.constant.set_index,
+            ),
             const_line: u64::from(cfg.mem.constant.line.max(1)),
             const_latency: u64::from(cfg.mem.constant.latency),
             const_miss: u64::from(cfg.mem.constant.miss_latency),
-            icache: Cache::new(cfg.sm.icache.sets, cfg.sm.icache.ways),
+            icache: Cache::with_set_index(
+                cfg.sm.icache.sets,
+                cfg.sm.icache.ways,
+                cfg.sm.icache.line,
+                cfg.sm.icache.set_index,
+            ),
             icache_line: u64::from(cfg.sm.icache.line.max(1)),
             icache_latency: u64::from(cfg.sm.icache.latency),
             icache_miss: u64::from(cfg.sm.icache.miss_latency),
@@ -431,7 +441,11 @@ mod tests {
     #[test]
     fn lru_eviction_order_and_pending_ways_are_not_victims() {
         // One set of 2 ways: lines 0, 128, 256 compete.
-        let cfg = config(&["mem.l1d.sets=1", "mem.l1d.ways=2"]);
+        let cfg = config(&[
+            "mem.l1d.sets=1",
+            "mem.l1d.ways=2",
+            "mem.l1d.set_index=linear",
+        ]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
         let f0 = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
         let f1 = ready(sm.global(1, line(128), AccessKind::Load, &mut l2));
