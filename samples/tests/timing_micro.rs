@@ -394,9 +394,10 @@ struct Limit {
 /// 32768 registers, 48 KB shared memory per SM), and the limit enforced: on one SM, `ctas`
 /// CTAs run as one wave, and one CTA more has to wait for the first wave to finish, so the
 /// launch takes about twice as long (a limit too high would leave it about as long). For the
-/// waves to show, every warp is latency-bound: `latency.int.add.latency=100` makes the
-/// loop's add → compare → branch chain about 200 cycles an iteration, so even 48 warps ask
-/// for fewer than the two issue slots a cycle and a CTA takes as long alone as on a full SM.
+/// waves to show, every warp is latency-bound: `latency.int.add.latency=400` makes the
+/// loop's add → compare → branch chain over 400 cycles an iteration, so the 72 cycles in
+/// which two schedulers issue 48 warps' three instructions hide behind it and a CTA takes
+/// about as long alone as on a full SM.
 #[test]
 fn occupancy_is_limited_by_each_resource_in_turn() {
     let cases = [
@@ -452,7 +453,7 @@ fn occupancy_is_limited_by_each_resource_in_turn() {
         },
     ];
     for case in &cases {
-        let mut overrides = vec!["gpu.sms=1", "latency.int.add.latency=100"];
+        let mut overrides = vec!["gpu.sms=1", "latency.int.add.latency=400"];
         overrides.extend_from_slice(case.overrides);
         let cfg = config(&overrides);
         let dev = Device::new(DeviceConfig {

@@ -221,7 +221,11 @@ pub struct Latencies {
     pub int: FamilyLatencies,
     pub fp: FamilyLatencies,
     pub dp: FamilyLatencies,
-    /// Transcendentals (`sin`, `ex2`, `rsqrt`, ...), on the SFU.
+    /// Moves, selects, conversions, comparisons, logic, shifts and other bit operations
+    /// (GPGPU-Sim's `ALU_OP` class, which its decoder times at one cycle in every
+    /// configuration).
+    pub alu: Timing,
+    /// Reciprocals, square roots and transcendentals (`sin`, `ex2`, `rsqrt`, ...), on the SFU.
     pub sfu: Timing,
     /// Warp shuffles and other cross-lane operations.
     pub shfl: Timing,

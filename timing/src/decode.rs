@@ -6,7 +6,7 @@ use crate::config::{FamilyLatencies, GpuConfig, ReadDuplicates, Timing};
 use crate::memory::AccessKind;
 use emulator::Program;
 use emulator::stepper::FrameBase;
-use isa::{FloatPrecision, FuncId, Inst, Op, Operand, PhysReg, StateSpace, Type};
+use isa::{CarryOp, FuncId, Inst, Op, Operand, PhysReg, StateSpace, Type};
 use std::borrow::Cow;
 
 /// Execution unit classes.
@@ -201,6 +201,12 @@ fn family(cfg: &GpuConfig, ty: Type) -> &FamilyLatencies {
 }
 
 /// Unit, statistics class and timing of an operation.
+///
+/// The classification is GPGPU-Sim's (`ptx_instruction::set_opcode_and_latency`), whose
+/// configurations the presets mirror: add, min/max, multiply, multiply-add and divide take
+/// their family's configured timing; every other arithmetic, logic, move, comparison and
+/// conversion is an ALU operation (`latency.alu`; GPGPU-Sim fixes it at 1 cycle); divisions and
+/// remainders of every type, reciprocals, square roots and transcendentals run on the SFU.
 fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
     let lat = &cfg.latency;
     let float_unit = |ty: Type| {
@@ -211,12 +217,22 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         }
     };
     let int = (Unit::Int, OpClass::Int);
+    // ALU operations run where integer instructions run (the SP pipelines on Fermi).
+    let alu = |class: OpClass| (Unit::Int, class, lat.alu);
+    // `mul24`/`mad24` take the 32-bit multiplier one cycle longer (GPGPU-Sim: the extra
+    // masking instruction of compute capability 2.0 and later).
+    let plus_one = |t: Timing| Timing {
+        latency: t.latency + 1,
+        initiation: t.initiation + 1,
+    };
     match op {
-        Op::IAdd { .. }
-        | Op::ISub { .. }
-        | Op::IAbs { .. }
+        Op::IAdd { .. } | Op::ISub { .. } => (int.0, int.1, lat.int.add),
+        Op::Carry { op, .. } => match op {
+            CarryOp::Add | CarryOp::Sub => (int.0, int.1, lat.int.add),
+            CarryOp::MadLo | CarryOp::MadHi => (int.0, int.1, lat.int.mad),
+        },
+        Op::IAbs { .. }
         | Op::INeg { .. }
-        | Op::Carry { .. }
         | Op::And { .. }
         | Op::Or { .. }
         | Op::Xor { .. }
@@ -233,19 +249,19 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Bfe { .. }
         | Op::Bfi { .. }
         | Op::Prmt { .. }
-        | Op::Sad { .. } => (int.0, int.1, lat.int.add),
+        | Op::Sad { .. } => alu(OpClass::Int),
         Op::IMin { .. } | Op::IMax { .. } => (int.0, int.1, lat.int.max),
-        Op::IMul { .. } | Op::Mul24 { .. } => (int.0, int.1, lat.int.mul),
-        Op::IMad { .. } | Op::Mad24 { .. } => (int.0, int.1, lat.int.mad),
-        Op::IDiv { .. } | Op::IRem { .. } => (int.0, int.1, lat.int.div),
-        Op::FAdd { ty, .. }
-        | Op::FSub { ty, .. }
-        | Op::FAbs { ty, .. }
-        | Op::FNeg { ty, .. }
-        | Op::Copysign { ty }
-        | Op::Testp { ty, .. } => {
+        Op::IMul { .. } => (int.0, int.1, lat.int.mul),
+        Op::Mul24 { .. } => (int.0, int.1, plus_one(lat.int.mul)),
+        Op::IMad { .. } => (int.0, int.1, lat.int.mad),
+        Op::Mad24 { .. } => (int.0, int.1, plus_one(lat.int.mad)),
+        Op::IDiv { .. } | Op::IRem { .. } => (Unit::Sfu, OpClass::Int, lat.int.div),
+        Op::FAdd { ty, .. } | Op::FSub { ty, .. } => {
             let (u, c) = float_unit(*ty);
             (u, c, family(cfg, *ty).add)
+        }
+        Op::FAbs { ty, .. } | Op::FNeg { ty, .. } | Op::Copysign { ty } | Op::Testp { ty, .. } => {
+            alu(float_unit(*ty).1)
         }
         Op::FMin { ty, .. } | Op::FMax { ty, .. } => {
             let (u, c) = float_unit(*ty);
@@ -259,39 +275,27 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
             let (u, c) = float_unit(*ty);
             (u, c, family(cfg, *ty).mad)
         }
-        // Approximate reciprocals, roots and divisions are SFU operations; IEEE ones are
-        // iterative sequences, timed like a division.
-        Op::FDiv { ty, prec, .. } | Op::Rcp { ty, prec, .. } | Op::Sqrt { ty, prec, .. } => {
-            if *prec == FloatPrecision::Approx && *ty != Type::F64 {
-                (Unit::Sfu, OpClass::Sfu, lat.sfu)
-            } else {
-                let (u, c) = float_unit(*ty);
-                (u, c, family(cfg, *ty).div)
-            }
-        }
-        Op::Transc { .. } => (Unit::Sfu, OpClass::Sfu, lat.sfu),
+        Op::FDiv { ty, .. } => (Unit::Sfu, float_unit(*ty).1, family(cfg, *ty).div),
+        Op::Rcp { .. } | Op::Sqrt { .. } | Op::Transc { .. } => (Unit::Sfu, OpClass::Sfu, lat.sfu),
         Op::Setp { ty, .. } | Op::Set { sty: ty, .. } | Op::Slct { cty: ty, .. } => {
-            if ty.is_float() {
-                let (u, c) = float_unit(*ty);
-                (u, c, family(cfg, *ty).add)
+            alu(if ty.is_float() {
+                float_unit(*ty).1
             } else {
-                (int.0, int.1, lat.int.add)
-            }
+                OpClass::Int
+            })
         }
-        Op::Cvt { dty, sty, .. } => {
-            if *dty == Type::F64 || *sty == Type::F64 {
-                (Unit::Dp, OpClass::Fp64, lat.dp.add)
-            } else if dty.is_float() || sty.is_float() {
-                (Unit::Sp, OpClass::Fp32, lat.fp.add)
-            } else {
-                (int.0, OpClass::Move, lat.int.add)
-            }
-        }
+        Op::Cvt { dty, sty, .. } => alu(if *dty == Type::F64 || *sty == Type::F64 {
+            OpClass::Fp64
+        } else if dty.is_float() || sty.is_float() {
+            OpClass::Fp32
+        } else {
+            OpClass::Move
+        }),
         Op::Selp { .. }
         | Op::Mov { .. }
         | Op::Pack { .. }
         | Op::Unpack { .. }
-        | Op::Cvta { .. } => (int.0, OpClass::Move, lat.int.add),
+        | Op::Cvta { .. } => alu(OpClass::Move),
         Op::Ld { .. }
         | Op::Ldu { .. }
         | Op::St { .. }
@@ -315,12 +319,12 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
     }
 }
 
-/// Where a unit class runs when the configuration has none of it (Fermi: integer and double
-/// precision on the SP pipelines).
+/// Where a unit class runs when the configuration has none of it, as in GPGPU-Sim (Fermi:
+/// integer instructions on the SP pipelines, double precision on the SFU).
 pub fn effective_unit(unit: Unit, cfg: &GpuConfig) -> Unit {
     match unit {
         Unit::Int if cfg.sm.units.int == 0 => Unit::Sp,
-        Unit::Dp if cfg.sm.units.dp == 0 => Unit::Sp,
+        Unit::Dp if cfg.sm.units.dp == 0 => Unit::Sfu,
         u => u,
     }
 }
