@@ -245,13 +245,14 @@ pub struct CacheConfig {
     pub set_index: SetIndex,
     /// Hit latency in cycles.
     pub latency: u32,
-    /// Outstanding misses (lines) tracked; 0 for caches whose misses are served by a fixed
-    /// latency.
+    /// Outstanding misses (lines) tracked; 0 = unlimited (the constant cache's are not
+    /// modelled).
     pub mshrs: u32,
-    /// Requests that may merge into one outstanding miss.
+    /// Requests that may merge into one outstanding miss; 0 = unlimited.
     pub mshr_merge: u32,
-    /// Latency of a miss beyond the hit latency when the cache has no lower level modelled
-    /// (instruction and constant caches).
+    /// Instruction and constant caches: 0 = a miss reads the line from the L2 through the
+    /// interconnect (GPGPU-Sim's path); otherwise a fixed latency beyond the hit latency
+    /// instead. The L1 data cache always goes to the L2.
     pub miss_latency: u32,
 }
 

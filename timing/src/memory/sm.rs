@@ -14,20 +14,19 @@ const MSHR_PREALLOC: usize = 4096;
 ///
 /// The L1 data cache is sectored: a miss fetches only the sectors the transaction names, and a
 /// later load needing other sectors of a present line is a sector miss (it needs an MSHR but no
-/// victim). The instruction and constant caches have no lower level modelled: a miss costs
-/// their `miss_latency`.
+/// victim). The instruction and constant caches read a missing line from the L2 through the
+/// interconnect, as GPGPU-Sim's do, or, with a `miss_latency` set, pay that fixed latency
+/// instead.
 #[derive(Clone, Debug)]
 pub struct SmMemory {
     l1: Cache,
     l1_line: u64,
     l1_full: u32,
     l1_latency: u64,
-    /// MSHRs (lines with a fill in flight); 0 = unlimited.
-    mshrs: usize,
+    /// MSHRs (lines with a fill in flight).
+    mshrs: Mshrs,
     /// Requests one MSHR holds, the first included; 0 = unlimited.
     mshr_merge: u32,
-    /// Cycle each busy MSHR frees (its fill arrives): a min-heap, pruned at each request.
-    mshr_busy: BinaryHeap<Reverse<u64>>,
     /// Transactions the L1 accepts per cycle, and those accepted so far at `port_cycle`.
     ports: u32,
     port_cycle: u64,
@@ -40,7 +39,48 @@ pub struct SmMemory {
     icache_line: u64,
     icache_latency: u64,
     icache_miss: u64,
+    icache_mshrs: Mshrs,
+    icache_merge: u32,
+    /// Sector size of requests to the L2.
+    sector: u64,
     stats: MemStats,
+}
+
+/// The MSHRs of a cache: each is busy from a miss until its fill arrives.
+#[derive(Clone, Debug)]
+struct Mshrs {
+    /// How many there are; 0 = unlimited.
+    limit: usize,
+    /// Cycle each busy one frees: a min-heap, pruned when asked.
+    busy: BinaryHeap<Reverse<u64>>,
+}
+
+impl Mshrs {
+    fn new(limit: u32) -> Mshrs {
+        let limit = limit as usize;
+        Mshrs {
+            limit,
+            busy: BinaryHeap::with_capacity(limit.min(MSHR_PREALLOC)),
+        }
+    }
+
+    /// Whether one is free at `now`.
+    fn any_free(&mut self, now: u64) -> bool {
+        while let Some(&Reverse(free)) = self.busy.peek() {
+            if free > now {
+                break;
+            }
+            self.busy.pop();
+        }
+        self.limit == 0 || self.busy.len() < self.limit
+    }
+
+    /// Takes one until `ready` (untracked when unlimited).
+    fn hold_until(&mut self, ready: u64) {
+        if self.limit != 0 {
+            self.busy.push(Reverse(ready));
+        }
+    }
 }
 
 impl SmMemory {
@@ -48,15 +88,13 @@ impl SmMemory {
     pub fn new(cfg: &GpuConfig) -> SmMemory {
         let l1 = &cfg.mem.l1d;
         let l1_line = u64::from(l1.line.max(1));
-        let mshrs = l1.mshrs as usize;
         SmMemory {
             l1: Cache::with_set_index(l1.sets, l1.ways, l1.line, l1.set_index),
             l1_line,
             l1_full: full_mask(l1_line, u64::from(cfg.mem.sector)),
             l1_latency: u64::from(l1.latency),
-            mshrs,
+            mshrs: Mshrs::new(l1.mshrs),
             mshr_merge: l1.mshr_merge,
-            mshr_busy: BinaryHeap::with_capacity(mshrs.min(MSHR_PREALLOC)),
             ports: cfg.mem.l1_requests_per_cycle.max(1),
             port_cycle: 0,
             port_used: 0,
@@ -78,47 +116,91 @@ impl SmMemory {
             icache_line: u64::from(cfg.sm.icache.line.max(1)),
             icache_latency: u64::from(cfg.sm.icache.latency),
             icache_miss: u64::from(cfg.sm.icache.miss_latency),
+            icache_mshrs: Mshrs::new(cfg.sm.icache.mshrs),
+            icache_merge: cfg.sm.icache.mshr_merge,
+            sector: u64::from(cfg.mem.sector.max(1)),
             stats: MemStats::default(),
         }
     }
 
     /// Fetch of the instruction-cache line holding byte address `addr`: the cycle the
-    /// instructions are available (hit: now + latency; miss: now + latency + miss_latency, and
-    /// the line is filled, ready at that cycle; a second fetch of a pending line waits for the
-    /// same fill).
-    pub fn fetch(&mut self, now: u64, addr: u64) -> u64 {
-        self.stats.icache_accesses += 1;
+    /// instructions are available, or `None` when the fetch cannot start this cycle (a miss
+    /// with every MSHR busy, or a fill already holding `mshr_merge` fetches): nothing changes
+    /// but the counters. A hit costs the hit latency; a miss takes an MSHR and reads the line
+    /// from the L2 (or waits `miss_latency` when one is set), and the line is ready when it
+    /// arrives; a fetch of a line being filled waits for the same fill.
+    pub fn fetch(&mut self, now: u64, addr: u64, l2: &mut MemorySystem) -> Option<u64> {
         let index = addr / self.icache_line;
         let hit = now.saturating_add(self.icache_latency);
-        match self.icache.find(index, index) {
-            Some(way) => {
+        if let Some(way) = self.icache.find(index, index) {
+            let line = *self.icache.line(way);
+            if !line.is_pending(now) {
                 self.icache.touch(way);
-                let line = self.icache.line(way);
-                if line.is_pending(now) {
-                    self.stats.icache_pending_hits += 1;
-                    hit.max(line.ready)
-                } else {
-                    self.stats.icache_hits += 1;
-                    hit
-                }
+                self.stats.icache_accesses += 1;
+                self.stats.icache_hits += 1;
+                return Some(hit);
             }
-            None => {
-                self.stats.icache_misses += 1;
-                let (way, start) = fill_slot(&self.icache, index, now);
-                let ready = start
-                    .saturating_add(self.icache_latency)
-                    .saturating_add(self.icache_miss);
-                self.icache.install(way, index, 1, 1, ready);
-                ready
+            if self.icache_merge != 0 && line.waiters >= self.icache_merge {
+                self.stats.icache_reservation_fails += 1;
+                return None;
             }
+            self.icache.touch(way);
+            let l = self.icache.line_mut(way);
+            l.waiters = l.waiters.saturating_add(1);
+            self.stats.icache_accesses += 1;
+            self.stats.icache_pending_hits += 1;
+            return Some(hit.max(line.ready));
         }
+        if !self.icache_mshrs.any_free(now) {
+            self.stats.icache_reservation_fails += 1;
+            return None;
+        }
+        self.stats.icache_accesses += 1;
+        self.stats.icache_misses += 1;
+        let (way, start) = fill_slot(&self.icache, index, now);
+        let ready = if self.icache_miss > 0 {
+            start
+                .saturating_add(self.icache_latency)
+                .saturating_add(self.icache_miss)
+        } else {
+            let base = index * self.icache_line;
+            self.read_below(start, base, self.icache_line, l2).max(hit)
+        };
+        self.icache.install(way, index, 1, 1, ready);
+        self.icache.line_mut(way).waiters = 1;
+        self.icache_mshrs.hold_until(ready);
+        Some(ready)
+    }
+
+    /// Reads the `bytes` bytes at `addr` from the L2 at `now`, a request per L1-line-sized
+    /// block, naming only their sectors; returns the cycle the last of them is back.
+    fn read_below(&self, now: u64, addr: u64, bytes: u64, l2: &mut MemorySystem) -> u64 {
+        let end = addr.saturating_add(bytes.max(1));
+        let mut done = now;
+        let mut at = addr;
+        while at < end {
+            let base = at - at % self.l1_line;
+            // (At the top of the address space the block ends at the last byte.)
+            let stop = end.min(base.saturating_add(self.l1_line));
+            let first = (at - base) / self.sector;
+            let last = (stop - 1 - base) / self.sector;
+            let mask = (first..=last.min(31)).fold(0u32, |m, i| m | 1 << i);
+            let t = Transaction {
+                line: base,
+                sectors: mask,
+            };
+            done = done.max(l2.access(now, t, AccessKind::Load));
+            at = stop;
+        }
+        done
     }
 
     /// A load through the constant cache (`ld.const` and kernel parameters) by the given active
     /// lanes: distinct addresses are served one per cycle (lanes with equal addresses are one
-    /// broadcast); each distinct line that misses adds `miss_latency` (a miss holds up the
-    /// addresses after it). Returns the cycle the last value is available (`now` when no lane).
-    pub fn constant(&mut self, now: u64, lane_addrs: &[u64]) -> u64 {
+    /// broadcast); a distinct line that misses is read from the L2 (or costs `miss_latency`
+    /// when one is set) and holds up the addresses after it. Returns the cycle the last value
+    /// is available (`now` when no lane).
+    pub fn constant(&mut self, now: u64, lane_addrs: &[u64], l2: &mut MemorySystem) -> u64 {
         let mut at = now;
         let mut done = now;
         for (i, &addr) in lane_addrs.iter().enumerate() {
@@ -144,8 +226,14 @@ impl SmMemory {
                 None => {
                     self.stats.const_misses += 1;
                     let (way, start) = fill_slot(&self.constant, index, at);
-                    at = start.saturating_add(self.const_miss);
-                    let ready = at.saturating_add(self.const_latency);
+                    let ready = if self.const_miss > 0 {
+                        at = start.saturating_add(self.const_miss);
+                        at.saturating_add(self.const_latency)
+                    } else {
+                        let base = index * self.const_line;
+                        at = self.read_below(start, base, self.const_line, l2);
+                        at.max(start.saturating_add(self.const_latency))
+                    };
                     self.constant.install(way, index, 1, 1, ready);
                     ready
                 }
@@ -212,13 +300,7 @@ impl SmMemory {
     }
 
     fn load(&mut self, now: u64, t: Transaction, l2: &mut MemorySystem) -> Outcome {
-        while let Some(&Reverse(free)) = self.mshr_busy.peek() {
-            if free > now {
-                break;
-            }
-            self.mshr_busy.pop();
-        }
-        let mshr_free = self.mshrs == 0 || self.mshr_busy.len() < self.mshrs;
+        let mshr_free = self.mshrs.any_free(now);
         let mask = request_mask(t.sectors, self.l1_full);
         let index = t.line / self.l1_line;
         let base = index * self.l1_line;
@@ -295,9 +377,7 @@ impl SmMemory {
             sectors: mask,
         };
         let ready = l2.access(now, t, AccessKind::Load);
-        if self.mshrs != 0 {
-            self.mshr_busy.push(Reverse(ready));
-        }
+        self.mshrs.hold_until(ready);
         ready
     }
 
@@ -526,32 +606,65 @@ mod tests {
 
     #[test]
     fn constant_cache_broadcast_and_distinct_addresses() {
-        let cfg = config(&[]);
-        let mut sm = SmMemory::new(&cfg);
+        let cfg = config(&["mem.constant.miss_latency=200"]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
         // One address for every lane: one miss, then one hit.
-        assert_eq!(sm.constant(0, &[0x100; 32]), 8 + 200);
-        assert_eq!(sm.constant(1000, &[0x100; 32]), 1000 + 8);
+        assert_eq!(sm.constant(0, &[0x100; 32], &mut l2), 8 + 200);
+        assert_eq!(sm.constant(1000, &[0x100; 32], &mut l2), 1000 + 8);
         assert_eq!(sm.stats().const_accesses, 2);
         // Four distinct addresses in that (now valid) line: one per cycle.
         let four = [0x100, 0x104, 0x108, 0x10c];
-        assert_eq!(sm.constant(2000, &four), 2000 + 3 + 8);
+        assert_eq!(sm.constant(2000, &four, &mut l2), 2000 + 3 + 8);
         // Two distinct lines missing: each adds the miss latency.
-        assert_eq!(sm.constant(3000, &[0x1000, 0x2000]), 3000 + 1 + 8 + 2 * 200);
+        assert_eq!(
+            sm.constant(3000, &[0x1000, 0x2000], &mut l2),
+            3000 + 1 + 8 + 2 * 200
+        );
         assert_eq!(sm.stats().const_misses, 3);
-        assert_eq!(sm.constant(4000, &[]), 4000);
+        assert_eq!(sm.constant(4000, &[], &mut l2), 4000);
         sm.invalidate();
-        assert_eq!(sm.constant(5000, &[0x100]), 5000 + 8 + 200);
+        assert_eq!(sm.constant(5000, &[0x100], &mut l2), 5000 + 8 + 200);
+        assert_eq!(
+            l2.stats().l2_accesses,
+            0,
+            "a fixed miss latency reads nothing below"
+        );
+    }
+
+    /// gtx480 (as GPGPU-Sim): a constant-cache miss reads its 64-byte line, two sectors, from
+    /// the L2; the addresses after it wait for the fill.
+    #[test]
+    fn constant_misses_read_the_l2() {
+        let cfg = config(&[]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let fill = sm.constant(0, &[0x1040], &mut l2);
+        assert!(fill > 200, "through the interconnect, L2 and DRAM: {fill}");
+        let s = l2.stats();
+        assert_eq!((s.l2_accesses, s.dram_reads), (1, 2), "two 32-byte sectors");
+        assert_eq!(sm.constant(fill, &[0x1044], &mut l2), fill + 8);
+        // Read again after the SM's caches are dropped: an L2 hit (the interconnect both ways
+        // and the lookup).
+        sm.invalidate();
+        assert_eq!(
+            sm.constant(10_000, &[0x1048], &mut l2),
+            10_000 + 20 + 120 + 20
+        );
+        assert_eq!(l2.stats().l2_hits, 1);
     }
 
     #[test]
-    fn icache_miss_fill_and_hit() {
-        let cfg = config(&[]);
-        let mut sm = SmMemory::new(&cfg);
-        assert_eq!(sm.fetch(0, 0x40), 101);
+    fn icache_miss_fill_and_hit_with_a_fixed_miss_latency() {
+        let cfg = config(&["sm.icache.miss_latency=100"]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        assert_eq!(sm.fetch(0, 0x40, &mut l2), Some(101));
         // Same line, still filling: wait for the fill.
-        assert_eq!(sm.fetch(10, 0x48), 101);
-        assert_eq!(sm.fetch(200, 0x7f), 201);
-        assert_eq!(sm.fetch(300, 0x80), 401, "the next line misses");
+        assert_eq!(sm.fetch(10, 0x48, &mut l2), Some(101));
+        assert_eq!(sm.fetch(200, 0x7f, &mut l2), Some(201));
+        assert_eq!(
+            sm.fetch(300, 0x80, &mut l2),
+            Some(401),
+            "the next line misses"
+        );
         let s = sm.stats();
         assert_eq!(
             (
@@ -563,7 +676,40 @@ mod tests {
             (4, 1, 2, 1)
         );
         sm.invalidate();
-        assert_eq!(sm.fetch(1000, 0x40), 1101);
+        assert_eq!(sm.fetch(1000, 0x40, &mut l2), Some(1101));
+        assert_eq!(l2.stats().l2_accesses, 0);
+    }
+
+    /// gtx480 (GPGPU-Sim's "S:2:32"): a miss reads the line from the L2 under one of two
+    /// MSHRs; a third line waits for one to free; a pending line takes 32 fetches at most.
+    #[test]
+    fn icache_misses_read_the_l2_under_two_mshrs() {
+        let cfg = config(&[]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let a = sm.fetch(0, 0x40, &mut l2).unwrap();
+        assert_eq!(a, MISS, "a whole line from DRAM");
+        let b = sm.fetch(1, 0x1000, &mut l2).unwrap();
+        let before = l2.stats().clone();
+        assert_eq!(sm.fetch(2, 0x2000, &mut l2), None, "both MSHRs busy");
+        assert_eq!(l2.stats(), &before, "a refused fetch changes nothing below");
+        for now in 3..34 {
+            assert_eq!(sm.fetch(now, 0x48, &mut l2), Some(a), "merged at {now}");
+        }
+        assert_eq!(
+            sm.fetch(34, 0x48, &mut l2),
+            None,
+            "the 33rd fetch of a pending line"
+        );
+        assert_eq!(sm.stats().icache_reservation_fails, 2);
+        let first_free = a.min(b);
+        assert_eq!(sm.fetch(first_free - 1, 0x2000, &mut l2), None);
+        assert!(sm.fetch(first_free, 0x2000, &mut l2).is_some());
+        assert_eq!(sm.fetch(a, 0x40, &mut l2), Some(a + 1), "a hit once filled");
+        let s = sm.stats();
+        assert_eq!(
+            (s.icache_misses, s.icache_pending_hits, s.icache_hits),
+            (3, 31, 1)
+        );
     }
 
     #[test]
@@ -583,8 +729,8 @@ mod tests {
                             l2.access(now, t, kind);
                         }
                     }
-                    sm.fetch(now, addr);
-                    sm.constant(now, &[addr, 0, addr]);
+                    sm.fetch(now, addr, &mut l2);
+                    sm.constant(now, &[addr, 0, addr], &mut l2);
                 }
             }
         }
@@ -607,8 +753,11 @@ mod tests {
                     sectors: (i % 15 + 1) as u32,
                 };
                 out.push(sm.global(i, t, kind, &mut l2));
-                out.push(Outcome::Ready(sm.constant(i, &[i % 64 * 4, 0])));
-                out.push(Outcome::Ready(sm.fetch(i, i * 8 % 4096)));
+                out.push(Outcome::Ready(sm.constant(i, &[i % 64 * 4, 0], &mut l2)));
+                out.push(
+                    sm.fetch(i, i * 8 % 4096, &mut l2)
+                        .map_or(Outcome::Stall, Outcome::Ready),
+                );
             }
             let mut stats = sm.stats().clone();
             stats.merge(l2.stats());

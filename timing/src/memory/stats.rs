@@ -66,6 +66,9 @@ counters! {
         icache_misses,
         /// Fetches of a line whose fill was still in flight.
         icache_pending_hits,
+        /// Fetches refused (retried later): a miss with every MSHR busy, or a fill already
+        /// holding `mshr_merge` fetches.
+        icache_reservation_fails,
         /// Requests reaching an L2 slice (a transaction spanning two L2 lines counts twice).
         l2_accesses,
         /// Requests whose sectors were all present (stores: whose line was present).

@@ -3,11 +3,11 @@
 
 use super::{LdStBusy, Sm};
 use crate::decode::Unit;
-use crate::memory::SmMemory;
+use crate::memory::{MemorySystem, SmMemory};
 use crate::rf::RegisterFilePolicy;
 
 impl<'a> Sm<'a> {
-    pub(super) fn dispatch(&mut self, now: u64, mem: &mut SmMemory) {
+    pub(super) fn dispatch(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
         if !self.collector.any_collected() {
             return;
         }
@@ -29,7 +29,7 @@ impl<'a> Sm<'a> {
                     k += 1;
                     continue;
                 };
-                let (ready_at, busy_until) = self.start_memory(now, inst, mem);
+                let (ready_at, busy_until) = self.start_memory(now, inst, mem, l2);
                 self.ldst[u] = Some(LdStBusy {
                     inst,
                     next: 0,

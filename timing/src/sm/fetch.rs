@@ -1,13 +1,15 @@
 //! Fetch: one warp per cycle whose instruction buffer is empty, round robin, through the
-//! instruction cache.
+//! instruction cache (whose misses go to the L2).
 
 use super::Sm;
 use crate::decode::INST_BYTES;
-use crate::memory::SmMemory;
+use crate::memory::{MemorySystem, SmMemory};
 
 impl<'a> Sm<'a> {
-    /// Fetches for one warp whose instruction buffer is empty (round robin).
-    pub(super) fn fetch(&mut self, now: u64, mem: &mut SmMemory) {
+    /// Fetches for one warp whose instruction buffer is empty (round robin). A fetch the
+    /// instruction cache cannot start (its MSHRs busy) is retried next cycle, from the warp
+    /// after it, as GPGPU-Sim's fetch does after a reservation failure.
+    pub(super) fn fetch(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
         let n = self.warps.len();
         if self.fetch_mask == 0 {
             return;
@@ -32,7 +34,12 @@ impl<'a> Sm<'a> {
             };
             let len = self.code.funcs[func.index()].len() as u32;
             let addr = self.code.code_base[func.index()] + u64::from(pc) * INST_BYTES;
-            let ready = mem.fetch(now, addr) + 1; // + decode
+            self.fetch_rr = (s + 1) % n;
+            self.active = true;
+            let Some(at) = mem.fetch(now, addr, l2) else {
+                return;
+            };
+            let ready = at + 1; // + decode
             let w = &mut self.warps[s];
             let count = self.cfg.sm.fetch_width.min(self.cfg.sm.ibuffer_entries);
             for p in pc..(pc + count).min(len) {
@@ -40,8 +47,6 @@ impl<'a> Sm<'a> {
             }
             self.sync_head(s);
             self.fetch_mask &= !(1 << s);
-            self.fetch_rr = (s + 1) % n;
-            self.active = true;
             return;
         }
     }

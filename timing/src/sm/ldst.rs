@@ -87,7 +87,13 @@ impl<'a> Sm<'a> {
 
     /// Starts the parts of a memory instruction served without L1 transactions (shared memory,
     /// the constant cache); returns when their data is ready and until when the unit is busy.
-    pub(super) fn start_memory(&mut self, now: u64, inst: usize, mem: &mut SmMemory) -> (u64, u64) {
+    pub(super) fn start_memory(
+        &mut self,
+        now: u64,
+        inst: usize,
+        mem: &mut SmMemory,
+        l2: &mut MemorySystem,
+    ) -> (u64, u64) {
         let cfg = self.cfg;
         let work = &self.inflight[inst].mem;
         let mut ready = now + 1;
@@ -107,7 +113,7 @@ impl<'a> Sm<'a> {
         }
         if !work.constant.is_empty() {
             self.stats.ldst.constant_requests += 1;
-            ready = ready.max(mem.constant(now, &work.constant));
+            ready = ready.max(mem.constant(now, &work.constant, l2));
         }
         (ready, busy_until)
     }

@@ -293,12 +293,12 @@ impl<'a> Sm<'a> {
         }
         self.writeback(now);
         self.ldst_cycle(now, mem, l2);
-        self.dispatch(now, mem);
+        self.dispatch(now, mem, l2);
         self.active |= self.collector.arbitrate(&self.rf);
         for s in 0..self.schedulers.len() {
             self.schedule(s, now)?;
         }
-        self.fetch(now, mem);
+        self.fetch(now, mem, l2);
         if self.retire_check {
             self.retire(done);
         }
