@@ -138,6 +138,19 @@ impl Calendar {
         // Past half the calendar every cycle is free; a crowded calendar books there.
         let limit = earliest + CALENDAR as u64 / 2;
         while x < limit {
+            // A cycle holding a command that needs a gap after it is not free: skip a run of
+            // them cheaply before the full check, which a saturated channel would otherwise
+            // repeat at every one of them.
+            while x < limit {
+                let here = self.slots[(x % CALENDAR as u64) as usize];
+                if here.cycle != x || gap(&cmd, &here) == 0 {
+                    break;
+                }
+                x += grid;
+            }
+            if x >= limit {
+                break;
+            }
             // The earliest cycle every conflicting command allows: a command at `c` within
             // reach of `x` is cleared only at `c + gap(it, cmd)` or later, whether it lies
             // before `x` or after (moving towards a later command only brings it closer).
