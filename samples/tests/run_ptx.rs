@@ -66,6 +66,24 @@ fn read_f32(path: &str) -> (String, Vec<u64>, Vec<f32>) {
 }
 
 const SAXPY: &str = "samples/saxpy/saxpy.ptx";
+/// SAXPY on 1024 elements (y = 2x + y, both zero), one launch.
+const SAXPY_1024: [&str; 15] = [
+    SAXPY,
+    "--kernel",
+    "saxpy",
+    "--grid",
+    "4",
+    "--block",
+    "256",
+    "--arg",
+    "i32:1024",
+    "--arg",
+    "f32:2",
+    "--arg",
+    "zeros:f32:1024",
+    "--arg",
+    "zeros:f32:1024",
+];
 const FILL_SCALE: &str = "samples/tests/fixtures/run_ptx/fill_scale.ptx";
 
 #[test]
@@ -318,36 +336,19 @@ fn out_naming_a_scalar() {
 
 #[test]
 fn timing_mode_prints_the_summary_and_names_bad_keys() {
-    let launch = [
-        "samples/saxpy/saxpy.ptx",
-        "--kernel",
-        "saxpy",
-        "--grid",
-        "4",
-        "--block",
-        "256",
-        "--arg",
-        "i32:1024",
-        "--arg",
-        "f32:2",
-        "--arg",
-        "zeros:f32:1024",
-        "--arg",
-        "zeros:f32:1024",
-    ];
-    let mut args = launch.to_vec();
+    let mut args = SAXPY_1024.to_vec();
     args.extend(["--timing", "gtx480", "--set", "sm.scheduler=lrr"]);
     let stdout = ok(&run_ptx(&args));
     assert!(stdout.contains("timing (gtx480): "), "{stdout}");
     assert!(stdout.contains("occupancy: "), "{stdout}");
-    let mut args = launch.to_vec();
+    let mut args = SAXPY_1024.to_vec();
     args.extend(["--timing", "gtx480", "--set", "sm.rf.bankz=8"]);
     assert_eq!(
         fails(&run_ptx(&args)).trim(),
         "error: unknown configuration key `sm.rf.bankz`"
     );
     // Without --timing the run is functional only.
-    assert!(!ok(&run_ptx(&launch)).contains("timing ("));
+    assert!(!ok(&run_ptx(&SAXPY_1024)).contains("timing ("));
 }
 
 /// Writes a version-1 `.npy` header promising `shape` (f32, C order), followed by `data`.
@@ -561,27 +562,8 @@ fn run_ptx_and_regs_report_the_same_registers() {
     assert_eq!(launch("warpsim"), (warpsim, round(warpsim)));
     assert_eq!(launch("21"), (21, 24));
     // ptxas's counts are those of the samples (samples/ptxas-registers.tsv: SAXPY's is 10).
-    let mut saxpy = vec![
-        "samples/saxpy/saxpy.ptx",
-        "--kernel",
-        "saxpy",
-        "--grid",
-        "4",
-        "--block",
-        "256",
-        "--arg",
-        "i32:1024",
-        "--arg",
-        "f32:2",
-        "--arg",
-        "zeros:f32:1024",
-        "--arg",
-        "zeros:f32:1024",
-        "--timing",
-        "gtx480",
-        "--regs",
-        "ptxas",
-    ];
+    let mut saxpy = SAXPY_1024.to_vec();
+    saxpy.extend(["--timing", "gtx480", "--regs", "ptxas"]);
     assert_eq!(occupancy_regs(&ok(&run_ptx(&saxpy))), (10, 12));
     saxpy.pop();
     saxpy.push("warpsim");
