@@ -243,7 +243,8 @@ pub struct CacheConfig {
     pub line: u32,
     /// How a line picks its set.
     pub set_index: SetIndex,
-    /// Hit latency in cycles.
+    /// Hit latency in cycles; for the L1 data cache also the cycles before a miss (or a
+    /// store) leaves for the L2 (GPGPU-Sim's L1 latency queue ends in the tag lookup).
     pub latency: u32,
     /// Outstanding misses (lines) tracked; 0 = unlimited (the constant cache's are not
     /// modelled).

@@ -249,11 +249,13 @@ impl SmMemory {
     /// Loads hit (now + `l1d.latency`); wait for a pending fill of the same line when fewer
     /// than `mshr_merge` requests (the first included, as GPGPU-Sim counts) are merged in it;
     /// or take an MSHR (fewer than `mshrs` fills in flight) and, for a line not present, a
-    /// victim way (LRU among the set's lines with no fill in flight), and go to `l2` at `now`
-    /// for the missing sectors; the line becomes valid at the cycle the L2 returns (a load is
-    /// never answered before now + `l1d.latency`). Stores are write-through with write-evict (a
-    /// hit invalidates the line) and no write-allocate: they go to `l2` and return its ready
-    /// cycle. Atomics bypass L1 (evicting the line like a store) and are performed at L2.
+    /// victim way (LRU among the set's lines with no fill in flight), and go to `l2` for the
+    /// missing sectors; the line becomes valid at the cycle the L2 returns. Stores are
+    /// write-through with write-evict (a hit invalidates the line) and no write-allocate: they
+    /// go to `l2` and return its ready cycle. Atomics bypass L1 (evicting the line like a
+    /// store) and are performed at L2. Whatever goes to `l2` leaves after the L1's pipeline,
+    /// at now + `l1d.latency`: GPGPU-Sim's L1 looks its tags up at the end of its latency
+    /// queue and only then sends a miss on.
     ///
     /// `Stall` (nothing changes but the counters) when the request cannot be accepted: MSHRs
     /// full, merge limit reached, every way of the set awaiting a fill, or
@@ -369,14 +371,14 @@ impl SmMemory {
         Outcome::Ready(ready.max(hit).max(earlier))
     }
 
-    /// Sends the sectors `mask` of the line at `base` to L2 under an MSHR held until they
-    /// return; returns that cycle.
+    /// Sends the sectors `mask` of the line at `base` to L2 (after the L1's pipeline) under an
+    /// MSHR held until they return; returns that cycle.
     fn request(&mut self, now: u64, base: u64, mask: u32, l2: &mut MemorySystem) -> u64 {
         let t = Transaction {
             line: base,
             sectors: mask,
         };
-        let ready = l2.access(now, t, AccessKind::Load);
+        let ready = l2.access(now.saturating_add(self.l1_latency), t, AccessKind::Load);
         self.mshrs.hold_until(ready);
         ready
     }
@@ -392,7 +394,7 @@ impl SmMemory {
         } else {
             self.stats.l1d_stores += 1;
         }
-        l2.access(now, t, kind)
+        l2.access(now.saturating_add(self.l1_latency), t, kind)
     }
 }
 
@@ -435,12 +437,15 @@ mod tests {
     /// later at DRAM cycle 356 = core cycle 270, and the interconnect back.
     const MISS: u64 = 270 + 20;
 
+    /// gtx480's L1 pipeline: its hit latency, and the cycles before a miss leaves for the L2.
+    const L1: u64 = 35;
+
     #[test]
     fn miss_then_hit_after_the_fill() {
         let cfg = config(&[]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
         let fill = ready(sm.global(0, line(0x1000), AccessKind::Load, &mut l2));
-        assert_eq!(fill, MISS);
+        assert_eq!(fill, L1 + MISS);
         let r = ready(sm.global(fill + 5, line(0x1000), AccessKind::Load, &mut l2));
         assert_eq!(r, fill + 5 + 35);
         let s = sm.stats();
@@ -555,12 +560,16 @@ mod tests {
         let fill = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
         let t = fill + 1;
         let ack = ready(sm.global(t, line(0), AccessKind::Store, &mut l2));
-        assert_eq!(ack, t + 2 * 20 + 120, "the store is acknowledged by L2");
+        assert_eq!(
+            ack,
+            t + L1 + 2 * 20 + 120,
+            "the store is acknowledged by L2"
+        );
         assert_eq!(sm.stats().l1d_store_evictions, 1);
         assert_eq!(l2.stats().l2_stores, 1);
         // The line is gone from L1 (a miss), but L2 has it.
         let r = ready(sm.global(t + 1000, line(0), AccessKind::Load, &mut l2));
-        assert_eq!(r, t + 1000 + 2 * 20 + 120);
+        assert_eq!(r, t + 1000 + L1 + 2 * 20 + 120);
         assert_eq!(sm.stats().l1d_misses, 2);
         // A store to a line not in L1 does not allocate it.
         ready(sm.global(t + 3000, line(4096), AccessKind::Store, &mut l2));
