@@ -141,6 +141,18 @@ impl Cache {
         self.lines[way].last_use = self.uses;
     }
 
+    /// Adds a request to the fill in flight in `way` and marks the way most recently used,
+    /// unless the fill already holds `merge_limit` requests (0 = no limit): whether it did.
+    pub fn join_fill(&mut self, way: usize, merge_limit: u32) -> bool {
+        if merge_limit != 0 && self.lines[way].waiters >= merge_limit {
+            return false;
+        }
+        self.touch(way);
+        let l = &mut self.lines[way];
+        l.waiters = l.waiters.saturating_add(1);
+        true
+    }
+
     /// Puts line `tag` in `way` (replacing whatever was there) and marks it most recently used.
     pub fn install(&mut self, way: usize, tag: u64, valid: u32, pending: u32, ready: u64) {
         self.lines[way] = Line {

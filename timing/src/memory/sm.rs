@@ -140,13 +140,10 @@ impl SmMemory {
                 self.stats.icache_hits += 1;
                 return Some(hit);
             }
-            if self.icache_merge != 0 && line.waiters >= self.icache_merge {
+            if !self.icache.join_fill(way, self.icache_merge) {
                 self.stats.icache_reservation_fails += 1;
                 return None;
             }
-            self.icache.touch(way);
-            let l = self.icache.line_mut(way);
-            l.waiters = l.waiters.saturating_add(1);
             self.stats.icache_accesses += 1;
             self.stats.icache_pending_hits += 1;
             return Some(hit.max(line.ready));
@@ -336,12 +333,9 @@ impl SmMemory {
                 self.stats.l1d_hits += 1;
                 return Outcome::Ready(hit);
             }
-            if self.mshr_merge != 0 && line.waiters >= self.mshr_merge {
+            if !self.l1.join_fill(way, self.mshr_merge) {
                 return Outcome::Stall;
             }
-            self.l1.touch(way);
-            let l = self.l1.line_mut(way);
-            l.waiters = l.waiters.saturating_add(1);
             self.stats.l1d_accesses += 1;
             self.stats.l1d_mshr_merges += 1;
             return Outcome::Ready(line.ready.max(hit));
