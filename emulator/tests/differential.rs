@@ -409,6 +409,21 @@ fn inputs(rng: &mut Rng) -> Vec<u8> {
     data
 }
 
+/// `module` with every function reordered by the register-pressure scheduler whether or not
+/// that saves registers (the front end keeps an order only when it does), so that every order
+/// the scheduler can make is checked to compute the same; `None` when it moves nothing.
+fn reordered_for_pressure(module: &isa::Module) -> Option<isa::Module> {
+    let mut reordered = module.clone();
+    let mut moved = false;
+    for f in &mut reordered.functions {
+        if let Some(g) = isa::schedule::reorder_for_pressure(f) {
+            *f = g;
+            moved = true;
+        }
+    }
+    moved.then_some(reordered)
+}
+
 /// Runs the compiled `module` under `engine` on `input`; returns the output bytes and the counts.
 fn run(
     module: &isa::Module,
@@ -467,6 +482,19 @@ fn run_shard(shard: usize) {
             .unwrap_or_else(|e| panic!("generated PTX does not lower:\n{e}\n{text}"));
         let (expected, istats) = run(&module, &text, &input, Engine::Interpreter);
         let (got, jstats) = run(&module, &text, &input, Engine::Jit);
+        if let Some(reordered) = reordered_for_pressure(&module) {
+            let (got, stats) = run(&reordered, &text, &input, Engine::Interpreter);
+            assert!(
+                got == expected,
+                "program {i} (seed {program_seed:#x}): reordering for register pressure changes \
+                 the outputs\n{text}"
+            );
+            assert_eq!(
+                (istats.warp_insts, istats.thread_insts),
+                (stats.warp_insts, stats.thread_insts),
+                "program {i}: reordering for register pressure changes the counts\n{text}"
+            );
+        }
         if got != expected {
             let at = got
                 .iter()

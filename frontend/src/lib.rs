@@ -17,10 +17,13 @@ pub use diag::{DiagKind, Diagnostic, PtxError};
 pub use parser::parse;
 pub mod lower;
 
-/// Parses and lowers PTX text into an [`isa::Module`]. `file` names the text in diagnostics.
+/// Parses and lowers PTX text into an [`isa::Module`], its instructions reordered where that
+/// saves registers ([`isa::schedule`]). `file` names the text in diagnostics.
 pub fn compile(file: &str, text: &str) -> Result<isa::Module, PtxError> {
     let ast = parse(file, text)?;
-    lower::lower(file, text, &ast)
+    let mut module = lower::lower(file, text, &ast)?;
+    isa::schedule::schedule_module(&mut module);
+    Ok(module)
 }
 
 /// Reads a PTX file as text (see [`decode_source`]).

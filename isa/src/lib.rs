@@ -34,6 +34,7 @@ pub mod loops;
 pub mod pressure;
 pub mod print;
 pub mod regalloc;
+pub mod schedule;
 pub mod storage;
 pub mod verify;
 

@@ -164,6 +164,10 @@ fn frontend(file: Option<PathBuf>, seconds: f64) -> Result<ExitCode, String> {
     let parse = best_time(min, || {
         std::hint::black_box(frontend::parse(&name, &text).ok());
     });
+    let lower = best_time(min, || {
+        let ast = frontend::parse(&name, &text).ok();
+        std::hint::black_box(ast.map(|ast| frontend::lower::lower(&name, &text, &ast).ok()));
+    });
     let compile = best_time(min, || {
         std::hint::black_box(frontend::compile(&name, &text).ok());
     });
@@ -179,6 +183,11 @@ fn frontend(file: Option<PathBuf>, seconds: f64) -> Result<ExitCode, String> {
     );
     println!(
         "parse + lower:  {:>8.1} MB/s  ({:.3} ms)",
+        mb / lower.as_secs_f64(),
+        lower.as_secs_f64() * 1e3
+    );
+    println!(
+        "+ scheduling:   {:>8.1} MB/s  ({:.3} ms; frontend::compile)",
         mb / compile.as_secs_f64(),
         compile.as_secs_f64() * 1e3
     );
