@@ -599,6 +599,92 @@ pub enum Op {
     },
 }
 
+impl Op {
+    /// Whether the operation computes its destinations from its operands alone: arithmetic,
+    /// logic, comparisons, selections, conversions, moves, packing. Not memory, control flow,
+    /// synchronisation, warp-wide communication, or the carry chain (whose flag is per-thread
+    /// state no operand names). Such an instruction may move wherever its register
+    /// dependences allow ([`crate::schedule`]); an operand naming a clock is the caller's
+    /// concern.
+    pub fn is_register_computation(&self) -> bool {
+        match self {
+            Op::IAdd { .. }
+            | Op::ISub { .. }
+            | Op::IMul { .. }
+            | Op::IMad { .. }
+            | Op::Mul24 { .. }
+            | Op::Mad24 { .. }
+            | Op::IDiv { .. }
+            | Op::IRem { .. }
+            | Op::IAbs { .. }
+            | Op::INeg { .. }
+            | Op::IMin { .. }
+            | Op::IMax { .. }
+            | Op::Sad { .. }
+            | Op::Popc { .. }
+            | Op::Clz { .. }
+            | Op::Bfind { .. }
+            | Op::Brev { .. }
+            | Op::Bfe { .. }
+            | Op::Bfi { .. }
+            | Op::Prmt { .. }
+            | Op::Shf { .. }
+            | Op::Bmsk { .. }
+            | Op::And { .. }
+            | Op::Or { .. }
+            | Op::Xor { .. }
+            | Op::Not { .. }
+            | Op::CNot { .. }
+            | Op::Shl { .. }
+            | Op::Shr { .. }
+            | Op::FAdd { .. }
+            | Op::FSub { .. }
+            | Op::FMul { .. }
+            | Op::Fma { .. }
+            | Op::FDiv { .. }
+            | Op::Rcp { .. }
+            | Op::Sqrt { .. }
+            | Op::Transc { .. }
+            | Op::FAbs { .. }
+            | Op::FNeg { .. }
+            | Op::FMin { .. }
+            | Op::FMax { .. }
+            | Op::Copysign { .. }
+            | Op::Testp { .. }
+            | Op::Setp { .. }
+            | Op::Set { .. }
+            | Op::Selp { .. }
+            | Op::Slct { .. }
+            | Op::Mov { .. }
+            | Op::Cvt { .. }
+            | Op::Pack { .. }
+            | Op::Unpack { .. }
+            | Op::Cvta { .. } => true,
+            Op::Carry { .. }
+            | Op::Ld { .. }
+            | Op::St { .. }
+            | Op::Ldu { .. }
+            | Op::Atom { .. }
+            | Op::Red { .. }
+            | Op::Bar { .. }
+            | Op::BarWarpSync
+            | Op::Membar { .. }
+            | Op::Fence { .. }
+            | Op::Vote { .. }
+            | Op::Shfl { .. }
+            | Op::Match { .. }
+            | Op::Activemask
+            | Op::Redux { .. }
+            | Op::Bra { .. }
+            | Op::Call { .. }
+            | Op::Ret { .. }
+            | Op::Exit
+            | Op::Trap
+            | Op::Unsupported { .. } => false,
+        }
+    }
+}
+
 /// One instruction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inst {

@@ -47,7 +47,7 @@ use crate::bitset::BitSet;
 use crate::cfg::Cfg;
 use crate::dom::{Dominators, PostDominators};
 use crate::function::{BlockId, Function, Module, VReg};
-use crate::inst::{Inst, Op, Operand};
+use crate::inst::{Inst, Operand};
 use crate::liveness::{Liveness, killed, transfer};
 use crate::loops::LoopForest;
 use crate::regalloc::Allocation;
@@ -123,65 +123,10 @@ fn widths(f: &Function) -> Vec<u32> {
         .collect()
 }
 
-/// Whether an instruction computes only from its register and immediate operands into its
-/// destinations, so that it may move anywhere its register dependences allow.
+/// Whether an instruction may move wherever its register dependences allow: a register
+/// computation not reading a clock.
 fn is_pure(inst: &Inst) -> bool {
-    let pure_op = matches!(
-        inst.op,
-        Op::IAdd { .. }
-            | Op::ISub { .. }
-            | Op::IMul { .. }
-            | Op::IMad { .. }
-            | Op::Mul24 { .. }
-            | Op::Mad24 { .. }
-            | Op::IDiv { .. }
-            | Op::IRem { .. }
-            | Op::IAbs { .. }
-            | Op::INeg { .. }
-            | Op::IMin { .. }
-            | Op::IMax { .. }
-            | Op::Sad { .. }
-            | Op::Popc { .. }
-            | Op::Clz { .. }
-            | Op::Bfind { .. }
-            | Op::Brev { .. }
-            | Op::Bfe { .. }
-            | Op::Bfi { .. }
-            | Op::Prmt { .. }
-            | Op::Shf { .. }
-            | Op::Bmsk { .. }
-            | Op::And { .. }
-            | Op::Or { .. }
-            | Op::Xor { .. }
-            | Op::Not { .. }
-            | Op::CNot { .. }
-            | Op::Shl { .. }
-            | Op::Shr { .. }
-            | Op::FAdd { .. }
-            | Op::FSub { .. }
-            | Op::FMul { .. }
-            | Op::Fma { .. }
-            | Op::FDiv { .. }
-            | Op::Rcp { .. }
-            | Op::Sqrt { .. }
-            | Op::Transc { .. }
-            | Op::FAbs { .. }
-            | Op::FNeg { .. }
-            | Op::FMin { .. }
-            | Op::FMax { .. }
-            | Op::Copysign { .. }
-            | Op::Testp { .. }
-            | Op::Setp { .. }
-            | Op::Set { .. }
-            | Op::Selp { .. }
-            | Op::Slct { .. }
-            | Op::Mov { .. }
-            | Op::Pack { .. }
-            | Op::Unpack { .. }
-            | Op::Cvt { .. }
-            | Op::Cvta { .. }
-    );
-    pure_op && !reads_timer(inst)
+    inst.op.is_register_computation() && !reads_timer(inst)
 }
 
 /// Whether an instruction reads a register whose value changes with time (`%clock`,

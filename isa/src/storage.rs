@@ -198,85 +198,12 @@ fn constant_source(f: &Function, inst: &Inst) -> Option<Option<VReg>> {
 }
 
 /// Whether `op` may take one of its plain register sources as an immediate or
-/// constant-bank operand instead: arithmetic, logic, comparisons, selections, conversions and
-/// moves. Memory, control, synchronisation and warp-wide instructions need registers (an
-/// address, stored data, a call's or a shuffle's operands).
+/// constant-bank operand instead: the register computations ([`Op::is_register_computation`])
+/// but packing and unpacking, whose operands are vectors of registers, and the carry chain's
+/// additions, which encode constants as any addition does.
 fn reads_operand_constants(op: &Op) -> bool {
-    match op {
-        Op::IAdd { .. }
-        | Op::ISub { .. }
-        | Op::IMul { .. }
-        | Op::IMad { .. }
-        | Op::Mul24 { .. }
-        | Op::Mad24 { .. }
-        | Op::IDiv { .. }
-        | Op::IRem { .. }
-        | Op::IAbs { .. }
-        | Op::INeg { .. }
-        | Op::IMin { .. }
-        | Op::IMax { .. }
-        | Op::Sad { .. }
-        | Op::Carry { .. }
-        | Op::Popc { .. }
-        | Op::Clz { .. }
-        | Op::Bfind { .. }
-        | Op::Brev { .. }
-        | Op::Bfe { .. }
-        | Op::Bfi { .. }
-        | Op::Prmt { .. }
-        | Op::Shf { .. }
-        | Op::Bmsk { .. }
-        | Op::And { .. }
-        | Op::Or { .. }
-        | Op::Xor { .. }
-        | Op::Not { .. }
-        | Op::CNot { .. }
-        | Op::Shl { .. }
-        | Op::Shr { .. }
-        | Op::FAdd { .. }
-        | Op::FSub { .. }
-        | Op::FMul { .. }
-        | Op::Fma { .. }
-        | Op::FDiv { .. }
-        | Op::Rcp { .. }
-        | Op::Sqrt { .. }
-        | Op::Transc { .. }
-        | Op::FAbs { .. }
-        | Op::FNeg { .. }
-        | Op::FMin { .. }
-        | Op::FMax { .. }
-        | Op::Copysign { .. }
-        | Op::Testp { .. }
-        | Op::Setp { .. }
-        | Op::Set { .. }
-        | Op::Selp { .. }
-        | Op::Slct { .. }
-        | Op::Mov { .. }
-        | Op::Cvt { .. }
-        | Op::Cvta { .. } => true,
-        Op::Pack { .. }
-        | Op::Unpack { .. }
-        | Op::Ld { .. }
-        | Op::St { .. }
-        | Op::Ldu { .. }
-        | Op::Atom { .. }
-        | Op::Red { .. }
-        | Op::Bar { .. }
-        | Op::BarWarpSync
-        | Op::Membar { .. }
-        | Op::Fence { .. }
-        | Op::Vote { .. }
-        | Op::Shfl { .. }
-        | Op::Match { .. }
-        | Op::Activemask
-        | Op::Redux { .. }
-        | Op::Bra { .. }
-        | Op::Call { .. }
-        | Op::Ret { .. }
-        | Op::Exit
-        | Op::Trap
-        | Op::Unsupported { .. } => false,
-    }
+    let vector = matches!(op, Op::Pack { .. } | Op::Unpack { .. });
+    (op.is_register_computation() && !vector) || matches!(op, Op::Carry { .. })
 }
 
 /// Whether source `k` of `inst`, the operand `op`, reads only the low 32 bits of the 64-bit
