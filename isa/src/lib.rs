@@ -23,6 +23,7 @@ pub use inst::*;
 pub use special::SpecialReg;
 pub use types::*;
 
+pub mod affinity;
 pub mod analysis;
 pub mod bitset;
 pub mod builder;
