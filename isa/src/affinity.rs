@@ -321,7 +321,7 @@ mod tests {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    if x % 3 != 0 {
+                    if !x.is_multiple_of(3) {
                         edges.push(edge(a, b, x % 20));
                     }
                 }
@@ -422,7 +422,7 @@ mod tests {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    if (a + b) % 2 == 1 && x % 2 == 0 {
+                    if (a + b) % 2 == 1 && x.is_multiple_of(2) {
                         edges.push(edge(a, b, 1 + x % 9));
                     }
                 }
