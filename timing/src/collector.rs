@@ -65,6 +65,9 @@ pub struct RfStats {
     pub writes: u64,
     pub reads_per_bank: Vec<u64>,
     pub writes_per_bank: Vec<u64>,
+    /// Reads granted into a bank that had already granted a request that cycle (a
+    /// technique's coalesced access, or a second port; 0 for single-ported banks).
+    pub shared_bank_accesses: u64,
     /// Read requests that lost bank arbitration (one per operand per cycle it waited).
     pub bank_conflicts: u64,
     /// Reads delayed because a write-back held their bank.
@@ -91,6 +94,7 @@ impl RfStats {
         self.writes += o.writes;
         add_vec(&mut self.reads_per_bank, &o.reads_per_bank);
         add_vec(&mut self.writes_per_bank, &o.writes_per_bank);
+        self.shared_bank_accesses += o.shared_bank_accesses;
         self.bank_conflicts += o.bank_conflicts;
         self.write_priority_conflicts += o.write_priority_conflicts;
         self.collector_wait_cycles += o.collector_wait_cycles;
@@ -275,6 +279,7 @@ impl OperandCollector {
                 }
                 taken[n_taken] = *req;
                 n_taken += 1;
+                stats.shared_bank_accesses += u64::from(g.n > 0);
                 g.push(*req);
                 self.touched |= 1 << req.bank;
                 granted_mask |= 1 << j;

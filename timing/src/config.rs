@@ -55,6 +55,12 @@ pub enum BankMapping {
 pub enum Technique {
     /// Single-ported banks, one operand per bank access, writes through the bank arbiter.
     Baseline,
+    /// CMRC (seed 003): byte-planar banks, even entries right-aligned and odd ones
+    /// left-aligned by width, two narrow accesses to an even and an odd entry per bank per
+    /// cycle, a collector port sliced in four.
+    Cmrc,
+    /// CMRC's limit study: no bank or collector port ever refuses a request.
+    CmrcIdeal,
 }
 
 /// How a CTA's registers are held while it is resident (`sm.rf.residency`).

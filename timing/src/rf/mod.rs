@@ -30,10 +30,12 @@
 
 mod bank;
 mod baseline;
+mod cmrc;
 mod residency;
 
 pub use bank::BankMap;
 pub use baseline::Baseline;
+pub use cmrc::Cmrc;
 pub use residency::{Residency, ResidencyPolicy, StaticResidency};
 
 use crate::collector::RfStats;
@@ -182,6 +184,7 @@ pub trait RegisterFilePolicy {
 /// The configured register-file technique (enum dispatch: one match per event).
 pub enum RfPolicy {
     Baseline(Baseline),
+    Cmrc(Cmrc),
 }
 
 /// Calls `$call` on whichever policy `$self` holds.
@@ -189,6 +192,7 @@ macro_rules! dispatch {
     ($self:expr, $p:ident => $call:expr) => {
         match $self {
             RfPolicy::Baseline($p) => $call,
+            RfPolicy::Cmrc($p) => $call,
         }
     };
 }
@@ -198,6 +202,8 @@ impl RfPolicy {
     pub fn new(cfg: &GpuConfig) -> RfPolicy {
         match cfg.sm.rf.technique {
             Technique::Baseline => RfPolicy::Baseline(Baseline::new(cfg)),
+            Technique::Cmrc => RfPolicy::Cmrc(Cmrc::new(cfg, false)),
+            Technique::CmrcIdeal => RfPolicy::Cmrc(Cmrc::new(cfg, true)),
         }
     }
 
@@ -205,6 +211,8 @@ impl RfPolicy {
     pub fn name(&self) -> &'static str {
         match self {
             RfPolicy::Baseline(_) => "baseline",
+            RfPolicy::Cmrc(c) if c.is_ideal() => "cmrc-ideal",
+            RfPolicy::Cmrc(_) => "cmrc",
         }
     }
 }
