@@ -74,7 +74,7 @@ fn cycles_per_add(technique: &str, mapping: &str, step: u32) -> u64 {
     .unwrap();
     let module = dev.load_ptx("pair.ptx", PTX).unwrap();
     let kernel = module.kernel("pair").unwrap();
-    let mut run = |iters: u32| -> TimingStats {
+    let run = |iters: u32| -> TimingStats {
         let out = dev.alloc_from(&[0u32]).unwrap();
         let args = [(&out).into(), Arg::U32(iters), Arg::U32(step)];
         dev.launch(&kernel, 1, 1, 0, &args).unwrap();
