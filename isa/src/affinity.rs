@@ -133,6 +133,46 @@ pub fn alignments(edges: &[AffinityEdge]) -> BTreeMap<u32, Alignment> {
     out
 }
 
+/// What CORF's and CORF++'s compilers pass to the hardware for each register of one function
+/// (seed 000: metadata instructions in the kernel's preamble): its exclusive common-pair
+/// partner, and its alignment. Dense by register for the register file's lookups.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CoalescingHints {
+    partner: Vec<Option<u32>>,
+    alignment: Vec<Alignment>,
+}
+
+impl CoalescingHints {
+    /// The hints of a function with affinity graph `edges` ([`exclusive_pairs`],
+    /// [`alignments`]).
+    pub fn compute(edges: &[AffinityEdge]) -> CoalescingHints {
+        let n = edges.iter().map(|e| e.b as usize + 1).max().unwrap_or(0);
+        let mut partner = vec![None; n];
+        for e in exclusive_pairs(edges) {
+            partner[e.a as usize] = Some(e.b);
+            partner[e.b as usize] = Some(e.a);
+        }
+        let mut alignment = vec![Alignment::DontCare; n];
+        for (r, a) in alignments(edges) {
+            alignment[r as usize] = a;
+        }
+        CoalescingHints { partner, alignment }
+    }
+
+    /// The register `reg` shares an exclusive common pair with, if any (CORF).
+    pub fn partner(&self, reg: u32) -> Option<u32> {
+        self.partner.get(reg as usize).copied().flatten()
+    }
+
+    /// The alignment of `reg` (CORF++); [`Alignment::DontCare`] for a register without edges.
+    pub fn alignment(&self, reg: u32) -> Alignment {
+        self.alignment
+            .get(reg as usize)
+            .copied()
+            .unwrap_or(Alignment::DontCare)
+    }
+}
+
 /// CORF++'s heuristic on the odd cycles of at most [`MAX_CYCLE`] edges (step 1 of the module
 /// docs): clears `alive` for the edges it removes.
 fn break_short_odd_cycles(edges: &[AffinityEdge], alive: &mut [bool]) {

@@ -51,6 +51,7 @@
 //!
 //! Everything is deterministic: sets are bit vectors, the graph is sorted by register pair.
 
+use crate::affinity::CoalescingHints;
 use crate::analysis::FunctionAnalysis;
 use crate::bitset::BitSet;
 use crate::cfg::Cfg;
@@ -62,6 +63,7 @@ use crate::loops::LoopForest;
 use crate::regalloc::PhysReg;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The estimated iteration count of every loop (CORF's fixed weight for a loop whose trip count
 /// is not a compile-time constant): an instruction at loop depth `d` weighs `LOOP_WEIGHT^d`.
@@ -176,7 +178,22 @@ pub struct FunctionHints {
     weight: Vec<u64>,
     /// Sorted by `(a, b)`.
     affinity: Vec<AffinityEdge>,
+    /// Derived from `affinity` on first use: most runs use no coalescing technique.
+    coalescing: Derived<CoalescingHints>,
 }
+
+/// A value computed on first use from the rest of a structure: equal whenever the rest is, so
+/// it takes no part in comparisons.
+#[derive(Clone, Default)]
+struct Derived<T>(OnceLock<T>);
+
+impl<T> PartialEq for Derived<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T> Eq for Derived<T> {}
 
 impl fmt::Debug for FunctionHints {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -240,6 +257,7 @@ impl FunctionHints {
             last_use: Vec::new(),
             weight: Vec::with_capacity(n),
             affinity: Vec::new(),
+            coalescing: Derived::default(),
         };
         let gprs = |v: usize| phys.get(v).copied().flatten().map_or(0..0, PhysReg::gprs);
         // Each virtual-register set is mapped onto the physical words of one PC.
@@ -392,6 +410,14 @@ impl FunctionHints {
         self.affinity
             .binary_search_by(|e| (e.a, e.b).cmp(&key))
             .map_or(0, |i| self.affinity[i].weight)
+    }
+
+    /// CORF's exclusive common pairs and CORF++'s alignments of the function's registers
+    /// (computed from the affinity graph on first call, then kept).
+    pub fn coalescing(&self) -> &CoalescingHints {
+        self.coalescing
+            .0
+            .get_or_init(|| CoalescingHints::compute(&self.affinity))
     }
 
     /// The affinity edges, heaviest first (ties by register pair).

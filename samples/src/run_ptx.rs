@@ -69,7 +69,7 @@ const AFTER_HELP: &str = concat!(
 pub(crate) struct RunPtxArgs {
     /// The PTX file.
     file: PathBuf,
-    /// Run under the timing model on this GPU (a preset: gtx480, gtx480-4bank, titanx,
+    /// Run under the timing model on this GPU (a preset: gtx480, gtx480-4bank, gtx480-cmrc, titanx,
     /// gtx980, v100; or a TOML file) and print its summary; default: functional only.
     #[arg(long, value_name = "PRESET|FILE")]
     timing: Option<String>,

@@ -61,6 +61,18 @@ pub enum Technique {
     Cmrc,
     /// CMRC's limit study: no bank or collector port ever refuses a request.
     CmrcIdeal,
+    /// Register packing (CORF's reference point, seed 000): narrow values share physical
+    /// registers through a renaming table, allocated first-fit; two operands packed in one
+    /// physical register are read with one bank access.
+    Packing,
+    /// CORF (seed 000): packing that places the compiler's exclusive common pairs in one
+    /// physical register, so that one access reads both.
+    Corf,
+    /// CORF++ (seed 000): packing by the compiler's left/right alignments in byte-planar,
+    /// dual-addressed banks holding all of a warp's registers; two operands of one bank with
+    /// disjoint byte slices are read with one access.
+    #[serde(rename = "corf++")]
+    CorfPlusPlus,
 }
 
 /// How a CTA's registers are held while it is resident (`sm.rf.residency`).
@@ -393,12 +405,20 @@ pub struct DramTiming {
 }
 
 /// Names of the presets, in the order `--help` lists them.
-pub const PRESETS: [&str; 5] = ["gtx480", "gtx480-4bank", "titanx", "gtx980", "v100"];
+pub const PRESETS: [&str; 6] = [
+    "gtx480",
+    "gtx480-4bank",
+    "gtx480-cmrc",
+    "titanx",
+    "gtx980",
+    "v100",
+];
 
 fn preset_text(name: &str) -> Option<&'static str> {
     Some(match name {
         "gtx480" => include_str!("../configs/gtx480.toml"),
         "gtx480-4bank" => include_str!("../configs/gtx480-4bank.toml"),
+        "gtx480-cmrc" => include_str!("../configs/gtx480-cmrc.toml"),
         "titanx" => include_str!("../configs/titanx.toml"),
         "gtx980" => include_str!("../configs/gtx980.toml"),
         "v100" => include_str!("../configs/v100.toml"),

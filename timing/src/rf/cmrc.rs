@@ -198,6 +198,7 @@ impl RegisterFilePolicy for Cmrc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rf::RfPolicy;
 
     fn req(bank: u32, row: u32, slices: u8, write: bool) -> BankReq {
         BankReq {
@@ -232,6 +233,27 @@ mod tests {
         // The limit study takes anything.
         let ideal = Cmrc::new(&GpuConfig::preset("gtx480"), true);
         assert!(ideal.bank_accepts(&[even16], &req(0, 4, 0b1111, false)));
+    }
+
+    #[test]
+    fn an_even_and_an_odd_read_and_write_share_a_bank_cycle() {
+        use crate::collector::OperandCollector;
+        use crate::decode::Unit;
+        let cfg = GpuConfig::preset("gtx480");
+        // One cycle: a write-back to entry 5 (odd, 16 bits: 1100) and a read of entry 2
+        // (even, 16 bits: 0011) of bank 0.
+        let cycle = |policy: &RfPolicy| {
+            let mut oc = OperandCollector::new(&cfg);
+            let cu = oc.free_unit(Unit::Sp).expect("a free unit");
+            oc.allocate(cu, 0, 0, Unit::Sp, |r| r.push(req(0, 2, 0b0011, false)));
+            oc.write(req(0, 5, 0b1100, true));
+            oc.arbitrate(policy);
+            let s = &oc.stats;
+            (s.writes, s.reads, s.shared_bank_accesses, s.bank_conflicts)
+        };
+        // CMRC grants both in one bank access; the baseline's write holds the bank.
+        assert_eq!(cycle(&RfPolicy::Cmrc(Cmrc::new(&cfg, false))), (1, 1, 1, 0));
+        assert_eq!(cycle(&RfPolicy::new(&cfg)), (1, 0, 0, 1));
     }
 
     #[test]

@@ -24,6 +24,8 @@
 //!    granted by the same arbiter ahead of reads; [`RegisterFilePolicy::drain_writes`] adds
 //!    the writes the technique deferred, on the write ports left.
 //!
+//! And once per warp, when its CTA retires: [`RegisterFilePolicy::on_warp_retire`].
+//!
 //! Policies keep deterministic state (no hash-map iteration), and report in
 //! [`RegisterFilePolicy::next_wake`] when they next need a cycle, so skipping idle cycles stays
 //! exact.
@@ -31,11 +33,13 @@
 mod bank;
 mod baseline;
 mod cmrc;
+mod corf;
 mod residency;
 
 pub use bank::BankMap;
 pub use baseline::Baseline;
 pub use cmrc::Cmrc;
+pub use corf::{Corf, Placement};
 pub use residency::{Residency, ResidencyPolicy, StaticResidency};
 
 use crate::collector::RfStats;
@@ -69,6 +73,8 @@ pub struct BankReq {
 pub struct IssueView<'a> {
     /// Issue order of the instruction on its SM.
     pub uid: u64,
+    /// The cycle it issued.
+    pub now: u64,
     /// Warp slot and CTA slot on the SM.
     pub warp: u32,
     pub cta: u32,
@@ -160,6 +166,10 @@ pub trait RegisterFilePolicy {
     /// The two-level scheduler moved warp slot `warp` out of its active pool.
     fn on_demote(&mut self, _warp: u32) {}
 
+    /// The warp in slot `warp` retired with its CTA at cycle `now` (every instruction of it
+    /// written back): its registers are free.
+    fn on_warp_retire(&mut self, _warp: u32, _now: u64) {}
+
     /// The first cycle after `now` at which the policy acts on its own, if any.
     fn next_wake(&self, _now: u64) -> Option<u64> {
         None
@@ -185,6 +195,7 @@ pub trait RegisterFilePolicy {
 pub enum RfPolicy {
     Baseline(Baseline),
     Cmrc(Cmrc),
+    Corf(Corf),
 }
 
 /// Calls `$call` on whichever policy `$self` holds.
@@ -193,6 +204,7 @@ macro_rules! dispatch {
         match $self {
             RfPolicy::Baseline($p) => $call,
             RfPolicy::Cmrc($p) => $call,
+            RfPolicy::Corf($p) => $call,
         }
     };
 }
@@ -204,6 +216,9 @@ impl RfPolicy {
             Technique::Baseline => RfPolicy::Baseline(Baseline::new(cfg)),
             Technique::Cmrc => RfPolicy::Cmrc(Cmrc::new(cfg, false)),
             Technique::CmrcIdeal => RfPolicy::Cmrc(Cmrc::new(cfg, true)),
+            Technique::Packing => RfPolicy::Corf(Corf::new(cfg, Placement::FirstFit)),
+            Technique::Corf => RfPolicy::Corf(Corf::new(cfg, Placement::Pairs)),
+            Technique::CorfPlusPlus => RfPolicy::Corf(Corf::new(cfg, Placement::Aligned)),
         }
     }
 
@@ -213,6 +228,11 @@ impl RfPolicy {
             RfPolicy::Baseline(_) => "baseline",
             RfPolicy::Cmrc(c) if c.is_ideal() => "cmrc-ideal",
             RfPolicy::Cmrc(_) => "cmrc",
+            RfPolicy::Corf(c) => match c.placement() {
+                Placement::FirstFit => "packing",
+                Placement::Pairs => "corf",
+                Placement::Aligned => "corf++",
+            },
         }
     }
 }
@@ -257,6 +277,10 @@ impl RegisterFilePolicy for RfPolicy {
     #[inline]
     fn on_demote(&mut self, warp: u32) {
         dispatch!(self, p => p.on_demote(warp))
+    }
+    #[inline]
+    fn on_warp_retire(&mut self, warp: u32, now: u64) {
+        dispatch!(self, p => p.on_warp_retire(warp, now))
     }
     #[inline]
     fn next_wake(&self, now: u64) -> Option<u64> {

@@ -307,6 +307,7 @@ impl<'a> Sm<'a> {
         );
         let view = IssueView {
             uid,
+            now,
             warp: slot as u32,
             cta: cta_index as u32,
             func,

@@ -300,7 +300,7 @@ impl<'a> Sm<'a> {
         }
         self.fetch(now, mem, l2);
         if self.retire_check {
-            self.retire(done);
+            self.retire(now, done);
         }
         self.account(1);
         Ok(())
@@ -367,7 +367,7 @@ impl<'a> Sm<'a> {
     }
 
     /// Retires finished CTAs: every warp exited and every instruction written back.
-    fn retire(&mut self, done: &mut Vec<CtaStepper<'a>>) {
+    fn retire(&mut self, now: u64, done: &mut Vec<CtaStepper<'a>>) {
         self.retire_check = false;
         for c in 0..self.ctas.len() {
             let Some(cta) = &self.ctas[c] else { continue };
@@ -381,6 +381,7 @@ impl<'a> Sm<'a> {
             self.resident -= 1;
             self.active = true;
             for &s in &cta.slots {
+                self.rf.on_warp_retire(s as u32, now);
                 self.warps[s].live = false;
                 self.running_mask &= !(1 << s);
                 self.sync_head(s);

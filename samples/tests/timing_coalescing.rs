@@ -1,6 +1,7 @@
-//! CMRC (`sm.rf.technique=cmrc`) in the pipeline, with exact cycle counts: a dependent chain
-//! `r1 = r1 + r5` whose two source registers are read in one cycle when their byte slices are
-//! disjoint, and in two otherwise (the baseline's collector unit reads one operand per cycle).
+//! Read coalescing in the pipeline (CMRC, CORF, CORF++), with exact cycle counts: a dependent
+//! chain `r1 = r1 + r5` whose two source registers are read with one bank access in one cycle
+//! when the technique coalesces them, and in two otherwise (the baseline's collector unit
+//! reads one operand per cycle).
 //!
 //! As in `timing_micro.rs`, a kernel runs for n and 2n iterations and the difference is the
 //! exact cost of n iterations. A dependent add follows its producer by latency + 2 cycles when
@@ -8,9 +9,12 @@
 //! they take two. warpsim allocates `%r5` to R0 and `%r1` to R1 (`warpsim dis`): under the
 //! `wid` mapping both live in the warp's bank at entries 0 (even: right-aligned) and 1 (odd:
 //! left-aligned); under `wshift` with 16 banks they are in banks 0 and 1, both at entry 0 of
-//! their bank, so both right-aligned.
+//! their bank, so both right-aligned. For CORF, R0 and R1 are the heaviest edge of the
+//! affinity graph (16 reads together per iteration), an exclusive pair; for CORF++, R0 is
+//! right-aligned and R1 left-aligned.
 
 use runtime::{Arg, Device, DeviceConfig};
+use timing::rf::TechniqueReport;
 use timing::{GpuConfig, TimingStats};
 
 const PTX: &str = r#"
@@ -58,8 +62,14 @@ $LOOP:
 
 const CHAIN: u64 = 16;
 
-/// Cycles per chain add, and the final sum, for `step` under `technique` and `mapping`.
+/// Cycles per chain add for `step` under `technique` and `mapping`.
 fn cycles_per_add(technique: &str, mapping: &str, step: u32) -> u64 {
+    chain(technique, mapping, step).0
+}
+
+/// Cycles per chain add for `step` under `technique` and `mapping`, and the technique's
+/// counters of the 10-iteration and the 20-iteration runs.
+fn chain(technique: &str, mapping: &str, step: u32) -> (u64, TechniqueReport, TechniqueReport) {
     let overrides = [
         "gpu.sms=1".to_string(),
         format!("sm.rf.technique={technique}"),
@@ -93,7 +103,7 @@ fn cycles_per_add(technique: &str, mapping: &str, step: u32) -> u64 {
         short.gpu_sim_cycle,
         long.gpu_sim_cycle
     );
-    per_add
+    (per_add, short.technique, long.technique)
 }
 
 #[test]
@@ -109,4 +119,44 @@ fn a_narrow_pair_in_an_even_and_an_odd_entry_is_read_in_one_cycle() {
     // Under wshift both are at entry 0 of their banks, both right-aligned: their slices
     // overlap in the collector port, which takes one per slice.
     assert_eq!(cycles_per_add("cmrc", "wshift", 1), latency + 3);
+}
+
+#[test]
+fn corf_reads_a_packed_pair_with_one_access() {
+    let latency = u64::from(GpuConfig::preset("gtx480").latency.int.add.latency);
+    for mapping in ["wid", "wshift"] {
+        // r5 (1 byte) takes an empty physical register, right-aligned; its partner r1 the
+        // high slices: one access reads both.
+        let (per_add, short, long) = chain("corf", mapping, 1);
+        assert_eq!(per_add, latency + 2, "{mapping}");
+        let more = |k: &str| long.counters[k] - short.counters[k];
+        // Ten more iterations: 160 more chain adds, each reading the pair with one access.
+        assert_eq!(more("coalesced_reads"), 10 * CHAIN, "{mapping}");
+        // r1 = 16 x iterations passes 127 once in either run: 1 byte to 2, reallocated once
+        // (into the same physical register, beside the 1-byte r5).
+        assert_eq!(short.counters["reallocations"], 1, "{mapping}");
+        assert_eq!(long.counters["reallocations"], 1, "{mapping}");
+        // Packed beside a partner: r1 at its first write and again when it grows, and the
+        // high half of the output address beside its low half (R2 and R3, the other exclusive
+        // pair, read together by the final store).
+        assert_eq!(long.counters["pairs_packed"], 3, "{mapping}");
+        // A full-width r5 leaves no room for r1: two accesses.
+        assert_eq!(cycles_per_add("corf", mapping, 0x1234_5678), latency + 3);
+    }
+}
+
+#[test]
+fn corf_plus_plus_reads_disjoint_slices_of_one_bank_with_one_access() {
+    let latency = u64::from(GpuConfig::preset("gtx480").latency.int.add.latency);
+    // CORF++ places every register of a warp in one bank whatever the mapping says.
+    for mapping in ["wid", "wshift"] {
+        let (per_add, short, long) = chain("corf++", mapping, 1);
+        assert_eq!(per_add, latency + 2, "{mapping}");
+        assert_eq!(
+            long.counters["coalesced_reads"] - short.counters["coalesced_reads"],
+            10 * CHAIN
+        );
+        // A full-width r5 overlaps every slice.
+        assert_eq!(cycles_per_add("corf++", mapping, 0x1234_5678), latency + 3);
+    }
 }
