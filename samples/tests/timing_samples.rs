@@ -117,6 +117,32 @@ fn every_preset_runs_and_validates() {
     }
 }
 
+/// Every scheduling policy runs the samples whose CTAs have more warps than a two-level
+/// scheduler's active pool and meet at barriers (hotspot, srad_v2, backprop) or exit at
+/// different times (bfs): a pool full of warps at a barrier or exited must make room for the
+/// pending warps.
+#[test]
+fn every_scheduler_policy_runs_samples_with_barriers() {
+    for policy in ["lrr", "gto", "two-level"] {
+        for preset in ["gtx480", "gtx480-4bank"] {
+            let cfg = GpuConfig::load(preset, &[format!("sm.scheduler={policy}")]).unwrap();
+            let dev = timed_device(cfg, 1);
+            for name in [
+                "rodinia/hotspot",
+                "rodinia/srad_v2",
+                "rodinia/backprop",
+                "rodinia/bfs",
+            ] {
+                let (_, r) = run(&dev, registry::find(name).unwrap());
+                assert!(
+                    r.unwrap().total.gpu_sim_cycle > 0,
+                    "{name} {preset} {policy}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn kernels_are_reported_one_by_one_and_in_total() {
     let dev = timed_device(GpuConfig::preset("gtx480"), 1);

@@ -4,7 +4,11 @@
 //! - LRR: starting after the warp that issued last.
 //! - GTO: the warp that issued last first (greedy), then the others oldest first.
 //! - Two-level: round robin over an active pool; a warp that stalls on a long-latency result
-//!   is demoted to the back of the pending queue and the pending queue's head takes its place.
+//!   or waits at a barrier is demoted to the back of the pending queue and the pending
+//!   queue's head takes its place; a warp that exits leaves both (GPGPU-Sim's
+//!   `two_level_active` demotes every warp that `waiting()`: exited, at a barrier, or on a
+//!   long operation; without that, a pool full of warps at a barrier would wait forever for
+//!   the pending warps the barrier waits for).
 
 use crate::config::SchedulerPolicy;
 use std::collections::VecDeque;
@@ -73,6 +77,16 @@ impl Scheduler {
             self.last = None;
         }
         self.stale = true;
+    }
+
+    /// The warp in `slot` exited: it never issues again, so the two-level policy drops it from
+    /// its pool and queue (it stays in the age order until it retires).
+    pub fn exited(&mut self, slot: usize) {
+        if self.policy == SchedulerPolicy::TwoLevel {
+            self.pool.retain(|&s| s != slot);
+            self.pending.retain(|&s| s != slot);
+            self.stale = true;
+        }
     }
 
     /// The warp in `slot` issued.
@@ -246,6 +260,24 @@ mod tests {
         s.retired(2);
         s.order(&mut out);
         assert_eq!(out, [3, 0]);
+    }
+
+    #[test]
+    fn an_exited_warp_makes_room_in_the_two_level_pool() {
+        let mut s = Scheduler::new(SchedulerPolicy::TwoLevel, 2, vec![0, 1, 2]);
+        for slot in 0..3 {
+            s.launched(slot);
+        }
+        let mut out = Vec::new();
+        s.order(&mut out);
+        assert_eq!(out, [0, 1]);
+        s.exited(0);
+        s.order(&mut out);
+        assert_eq!(out, [1, 2]);
+        // Never promoted again.
+        s.exited(1);
+        s.order(&mut out);
+        assert_eq!(out, [2]);
     }
 
     #[test]

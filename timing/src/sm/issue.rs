@@ -24,7 +24,16 @@ impl<'a> Sm<'a> {
         // considers every running warp in order.)
         let mut reason = Stall::Idle;
         let mut remaining = mine;
-        if !two_level {
+        if two_level {
+            // Warps waiting at a barrier leave the active pool, so that the pending warps the
+            // barrier waits for get in.
+            let mut at_barrier = mine & self.heads.barrier;
+            while at_barrier != 0 {
+                let slot = at_barrier.trailing_zeros() as usize;
+                at_barrier &= at_barrier - 1;
+                self.demote(s, slot);
+            }
+        } else {
             let refused = mine & (self.data_wait_mask | self.heads.barrier | self.heads.empty);
             reason = if refused & self.data_wait_mask != 0 {
                 Stall::Data
@@ -257,6 +266,8 @@ impl<'a> Sm<'a> {
             self.residency.on_exit(slot as u32);
             w.exited = true;
             self.running_mask &= !(1 << slot);
+            let n = self.schedulers.len();
+            self.schedulers[slot % n].exited(slot);
             w.ibuf.clear();
             self.retire_check = true;
         }
