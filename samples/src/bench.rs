@@ -50,6 +50,11 @@ pub(crate) enum BenchKind {
         /// GPU configurations (presets or TOML files).
         #[arg(long, value_delimiter = ',', default_value = "gtx480,titanx")]
         configs: Vec<String>,
+        /// Register-file techniques (`sm.rf.technique`) to time on each configuration; each
+        /// row after the first technique's gives its wall time relative to the first's on the
+        /// same configuration and workload.
+        #[arg(long, value_delimiter = ',', default_value = "baseline")]
+        techniques: Vec<String>,
     },
     /// Parse and lower speed of the PTX front end, in MB/s of PTX text.
     Frontend {
@@ -77,7 +82,8 @@ pub(crate) fn run(kind: BenchKind) -> Result<ExitCode, String> {
             n,
             size,
             configs,
-        } => timing(&samples, n, size, &configs),
+            techniques,
+        } => timing(&samples, n, size, &configs, &techniques),
     }
 }
 
@@ -86,47 +92,75 @@ fn timing(
     n: usize,
     size: warpsim::sample::Size,
     configs: &[String],
+    techniques: &[String],
 ) -> Result<ExitCode, String> {
     println!(
-        "{:<10} {:<22} {:>12} {:>12} {:>9} {:>14} {:>12}",
-        "config", "workload", "warp insts", "cycles", "seconds", "M warp-inst/s", "M cycles/s"
+        "{:<10} {:<10} {:<22} {:>12} {:>12} {:>9} {:>14} {:>12} {:>8}",
+        "config",
+        "technique",
+        "workload",
+        "warp insts",
+        "cycles",
+        "seconds",
+        "M warp-inst/s",
+        "M cycles/s",
+        "time"
     );
     for config in configs {
-        let cfg = timing::GpuConfig::load(config, &[]).map_err(|e| format!("error: {e}"))?;
-        let dev = runtime::Device::new(runtime::DeviceConfig {
-            timing: Some(cfg),
-            ..runtime::DeviceConfig::default()
-        })
-        .map_err(|e| format!("error: {e}"))?;
-        for name in samples {
-            let passed = if name == "saxpy" {
-                warpsim::saxpy::run(&dev, n).map(|r| r.validation.passed())
-            } else {
-                let s = warpsim::registry::find(name)
-                    .ok_or_else(|| format!("error: unknown sample `{name}`"))?;
-                s.run(&dev, size).map(|o| o.validation.passed())
+        // Wall seconds of the first technique, per workload: the reference of the others.
+        let mut reference: Vec<f64> = Vec::new();
+        for (k, technique) in techniques.iter().enumerate() {
+            let overrides = [format!("sm.rf.technique={technique}")];
+            let cfg =
+                timing::GpuConfig::load(config, &overrides).map_err(|e| format!("error: {e}"))?;
+            let dev = runtime::Device::new(runtime::DeviceConfig {
+                timing: Some(cfg),
+                ..runtime::DeviceConfig::default()
+            })
+            .map_err(|e| format!("error: {e}"))?;
+            for (i, name) in samples.iter().enumerate() {
+                let passed = if name == "saxpy" {
+                    warpsim::saxpy::run(&dev, n).map(|r| r.validation.passed())
+                } else {
+                    let s = warpsim::registry::find(name)
+                        .ok_or_else(|| format!("error: unknown sample `{name}`"))?;
+                    s.run(&dev, size).map(|o| o.validation.passed())
+                }
+                .map_err(|e| format!("error: {name}: {e}"))?;
+                if !passed {
+                    return Err(format!(
+                        "error: {name} failed validation on {config} ({technique})"
+                    ));
+                }
+                let t = dev.take_timing().expect("a timing device").total;
+                dev.reset_timing();
+                let label = if name == "saxpy" {
+                    format!("saxpy n={n}")
+                } else {
+                    format!("{name} {}", size.name())
+                };
+                let seconds = t.host.wall_seconds;
+                if k == 0 {
+                    reference.push(seconds);
+                }
+                let relative = if k == 0 {
+                    String::new()
+                } else {
+                    format!("{:.2}x", seconds / reference[i])
+                };
+                println!(
+                    "{:<10} {:<10} {:<22} {:>12} {:>12} {:>9.2} {:>14.2} {:>12.2} {:>8}",
+                    config,
+                    technique,
+                    label,
+                    t.warp_insts,
+                    t.gpu_sim_cycle,
+                    seconds,
+                    t.host.warp_insts_per_second / 1e6,
+                    t.host.cycles_per_second / 1e6,
+                    relative
+                );
             }
-            .map_err(|e| format!("error: {name}: {e}"))?;
-            if !passed {
-                return Err(format!("error: {name} failed validation on {config}"));
-            }
-            let t = dev.take_timing().expect("a timing device").total;
-            dev.reset_timing();
-            let label = if name == "saxpy" {
-                format!("saxpy n={n}")
-            } else {
-                format!("{name} {}", size.name())
-            };
-            println!(
-                "{:<10} {:<22} {:>12} {:>12} {:>9.2} {:>14.2} {:>12.2}",
-                config,
-                label,
-                t.warp_insts,
-                t.gpu_sim_cycle,
-                t.host.wall_seconds,
-                t.host.warp_insts_per_second / 1e6,
-                t.host.cycles_per_second / 1e6
-            );
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -103,8 +103,8 @@ pub struct Corf {
     placement: Placement,
     /// The renaming table, by warp slot and register (in the warp's register window).
     table: Vec<Vec<Slot>>,
-    /// The free map: the slices in use of every physical register, by bank and row.
-    used: Vec<Vec<u8>>,
+    /// The free map of each bank.
+    banks: Vec<BankFreeMap>,
     /// Bank writes planned at issue for write-back: (issue order, register, request).
     pending: Vec<(u64, u32, BankReq)>,
     /// Physical registers with a slice in use, and warp registers mapped, since `last_change`.
@@ -126,7 +126,9 @@ impl Corf {
             map: BankMap::new(&cfg_map),
             placement,
             table: Vec::new(),
-            used: vec![Vec::new(); cfg.sm.rf.banks as usize],
+            banks: (0..cfg.sm.rf.banks)
+                .map(|_| BankFreeMap::default())
+                .collect(),
             pending: Vec::new(),
             live_physical: 0,
             live_mapped: 0,
@@ -208,39 +210,30 @@ impl Corf {
 
     /// Frees the slices of `s` in the free map.
     fn free(&mut self, s: Slot) {
-        let used = &mut self.used[s.bank as usize][s.row as usize];
-        *used &= !s.mask;
-        if *used == 0 {
+        let bank = &mut self.banks[s.bank as usize];
+        let used = bank.used(s.row) & !s.mask;
+        bank.set(s.row, used);
+        if used == 0 {
             self.live_physical -= 1;
         }
     }
 
     /// Takes `mask` of physical register `row` of `bank`.
     fn take(&mut self, bank: u32, row: u32, mask: u8) -> Slot {
-        let used = &mut self.used[bank as usize][row as usize];
-        if *used == 0 {
+        let b = &mut self.banks[bank as usize];
+        let used = b.used(row);
+        if used == 0 {
             self.live_physical += 1;
         }
-        *used |= mask;
+        b.set(row, used | mask);
         Slot { bank, row, mask }
     }
 
     /// The first physical register of `bank` where a value of `width` bytes fits as `fit`
     /// says (a new one when none does), and its slices.
     fn find(&mut self, bank: u32, width: u8, fit: Fit) -> Slot {
-        let rows = &mut self.used[bank as usize];
-        let found = rows
-            .iter()
-            .enumerate()
-            .find_map(|(row, &used)| fits(used, width, fit).map(|m| (row, m)));
-        let (row, mask) = found.unwrap_or_else(|| {
-            rows.push(0);
-            (
-                rows.len() - 1,
-                fits(0, width, fit).expect("an empty register fits"),
-            )
-        });
-        self.take(bank, row as u32, mask)
+        let (row, mask) = self.banks[bank as usize].first_fit(width, fit);
+        self.take(bank, row, mask)
     }
 
     /// Allocates register `reg` of warp slot `warp` (the function's register `own` with the
@@ -275,7 +268,7 @@ impl Corf {
                     // kept for the partner.
                     return self.find(bank, width, Fit::Empty);
                 }
-                let used = self.used[p.bank as usize][p.row as usize];
+                let used = self.banks[p.bank as usize].used(p.row);
                 match fits(used, width, Fit::High).or_else(|| fits(used, width, Fit::Any)) {
                     Some(mask) => {
                         self.counters.pairs_packed += 1;
@@ -325,6 +318,64 @@ impl Corf {
         };
         *table = slot;
         slot
+    }
+}
+
+/// The free map of one bank: the slices in use of each physical register, and the registers
+/// with each pattern of slices in use (bit sets), so that a first fit looks at the few
+/// patterns that accept the value instead of scanning the bank.
+#[derive(Default)]
+struct BankFreeMap {
+    used: Vec<u8>,
+    /// Bit `r` of `with[p]`: physical register `r`'s slices in use are `p`.
+    with: [Vec<u64>; 16],
+    /// Registers in each of `with`.
+    count: [u32; 16],
+}
+
+impl BankFreeMap {
+    fn used(&self, row: u32) -> u8 {
+        self.used[row as usize]
+    }
+
+    fn set(&mut self, row: u32, used: u8) {
+        let old = std::mem::replace(&mut self.used[row as usize], used);
+        let (word, bit) = (row as usize / 64, 1u64 << (row % 64));
+        self.with[usize::from(old)][word] &= !bit;
+        self.count[usize::from(old)] -= 1;
+        self.with[usize::from(used)][word] |= bit;
+        self.count[usize::from(used)] += 1;
+    }
+
+    /// The lowest physical register whose slices in use are `p`.
+    fn first_with(&self, p: u8) -> Option<u32> {
+        if self.count[usize::from(p)] == 0 {
+            return None;
+        }
+        let words = &self.with[usize::from(p)];
+        let w = words.iter().position(|&x| x != 0)?;
+        Some(w as u32 * 64 + words[w].trailing_zeros())
+    }
+
+    /// The first physical register where a value of `width` bytes fits as `fit` says, and
+    /// its slices; a new physical register when none does.
+    fn first_fit(&mut self, width: u8, fit: Fit) -> (u32, u8) {
+        let found = (0..16u8)
+            .filter(|&p| fits(p, width, fit).is_some())
+            .filter_map(|p| self.first_with(p))
+            .min();
+        let row = found.unwrap_or_else(|| {
+            let row = self.used.len() as u32;
+            self.used.push(0);
+            if row.is_multiple_of(64) {
+                self.with.iter_mut().for_each(|w| w.push(0));
+            }
+            self.with[0][row as usize / 64] |= 1 << (row % 64);
+            self.count[0] += 1;
+            row
+        });
+        let mask = fits(self.used(row), width, fit).expect("the register fits");
+        (row, mask)
     }
 }
 
@@ -514,14 +565,14 @@ mod tests {
         assert_eq!((moved.row, moved.mask), (1, 0b0011));
         assert_eq!(c.counters.reallocations, 2);
         assert_eq!(c.counters.allocations, 2);
-        assert_eq!(c.used[grown.bank as usize][0], 0b1110);
+        assert_eq!(c.banks[grown.bank as usize].used(0), 0b1110);
         // A narrower value keeps its slices.
         assert_eq!(c.write(0, 1, 0, 1, Some(&h)), moved);
         assert_eq!(c.counters.reallocations, 2);
         // Retiring the warp frees everything.
         c.on_warp_retire(0, 10);
         assert_eq!((c.live_physical, c.live_mapped), (0, 0));
-        assert!(c.used.iter().flatten().all(|&u| u == 0));
+        assert!(c.banks.iter().flat_map(|b| &b.used).all(|&u| u == 0));
     }
 
     #[test]
