@@ -119,6 +119,13 @@ def physical_share(s, base):
     return used / allocated if allocated else None
 
 
+def outcome_share(s, key):
+    """Share of scheduler outcomes (one per scheduler per cycle) that were `key`."""
+    st = s["stalls"]
+    total = sum(st[k] for k in ["issued", "structural", "data", "fetch", "barrier", "idle"])
+    return st[key] / total if total else None
+
+
 def widths(runs):
     """Share of register reads and writes (all lanes) per width class, baseline, summed."""
     r = [0, 0, 0, 0]
@@ -207,15 +214,23 @@ def main():
                + " / ".join(pct(x, False) for x in rw) + "; writes "
                + " / ".join(pct(x, False) for x in ww) + ".\n")
 
+    out.append("Where the baseline's schedulers spend their cycles (mean over samples of the "
+               "share of scheduler outcomes, CMRC setup, `wid`): issued "
+               + " / ".join(f"{k} {pct(m(wid, 'baseline', lambda s, k=k: outcome_share(s, k)), False)}"
+                            for k in ["issued", "structural", "data", "fetch", "barrier", "idle"])
+               .removeprefix("issued ")
+               + "; read conflicts per bank read "
+               + f"{m(wid, 'baseline', lambda s: s['rf']['bank_conflicts'] / max(1, s['rf']['reads'])):.2f}.\n")
     out.append("## Per sample\n")
     out.append("CORF setup (gtx480-4bank, two-level scheduling): coalesced share of "
                "instructions with ≥ 2 register sources, and IPC, RF accesses and RF dynamic "
                "energy relative to the baseline. CMRC setup (gtx480-cmrc, `wid`): the same "
-               "relative figures.\n")
+               "relative figures, and the share of the baseline's scheduler outcomes that found "
+               "no warp at all (idle).\n")
     out.append("| sample | ≥2-src insts | coal. first-fit | coal. CORF | coal. CORF++ "
                "| IPC CORF | IPC CORF++ | acc. CORF | acc. CORF++ | dyn CORF | dyn CORF++ "
-               "| IPC CMRC | IPC ideal | acc. CMRC | dyn CMRC |")
-    out.append("|---" * 15 + "|")
+               "| IPC CMRC | IPC ideal | acc. CMRC | dyn CMRC | idle |")
+    out.append("|---" * 16 + "|")
     for n in samples:
         try:
             b = corf["baseline"][n]["stats"]
@@ -228,9 +243,10 @@ def main():
             cells += [pct(ratio_of(wid, "cmrc", ipc)[n] - 1),
                       pct(ratio_of(wid, "cmrc-ideal", ipc)[n] - 1),
                       pct(ratio_of(wid, "cmrc", accesses)[n] - 1),
-                      pct(ratio_of(wid, "cmrc", dyn)[n] - 1)]
+                      pct(ratio_of(wid, "cmrc", dyn)[n] - 1),
+                      pct(outcome_share(wid["baseline"][n]["stats"], "idle"), False)]
         except (KeyError, TypeError, ZeroDivisionError):
-            cells = ["failed"] + [""] * 13
+            cells = ["failed"] + [""] * 14
         out.append(f"| {n.removeprefix('rodinia/')} | " + " | ".join(cells) + " |")
     failed = [f"{d}: {j['technique']} on {j['sample']}: {j['status']} {j['message']}"
               for d, doc in docs.items() for j in doc["jobs"]
