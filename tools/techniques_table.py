@@ -57,10 +57,10 @@ def run_setup(args, name, config, overrides, techniques):
 
 
 def by_sample(doc):
-    """{technique: {sample: stats}} of the runs that passed."""
+    """{technique: {sample: job}} of the runs that completed (failures are listed apart)."""
     out = {}
     for job in doc["jobs"]:
-        if job["status"] == "pass" or job["status"] == "PASS" or job["stats"] is not None:
+        if job["stats"] is not None:
             out.setdefault(job["technique"], {})[job["sample"]] = job
     return out
 

@@ -11,9 +11,14 @@ pub struct BankMap {
 
 impl BankMap {
     pub fn new(cfg: &GpuConfig) -> BankMap {
+        BankMap::with_mapping(cfg, cfg.sm.rf.mapping)
+    }
+
+    /// `cfg`'s banks under `mapping` (a technique that brings its own mapping).
+    pub fn with_mapping(cfg: &GpuConfig, mapping: BankMapping) -> BankMap {
         BankMap {
             banks: cfg.sm.rf.banks,
-            mapping: cfg.sm.rf.mapping,
+            mapping,
         }
     }
 

@@ -117,13 +117,13 @@ pub struct Corf {
 impl Corf {
     /// The technique on `cfg`'s register file with `placement`.
     pub fn new(cfg: &GpuConfig, placement: Placement) -> Corf {
-        let mut cfg_map = cfg.clone();
-        if placement == Placement::Aligned {
-            // CORF++ keeps every register of a warp in one bank so that they can coalesce.
-            cfg_map.sm.rf.mapping = BankMapping::Wid;
-        }
+        // CORF++ keeps every register of a warp in one bank so that they can coalesce.
+        let mapping = match placement {
+            Placement::Aligned => BankMapping::Wid,
+            _ => cfg.sm.rf.mapping,
+        };
         Corf {
-            map: BankMap::new(&cfg_map),
+            map: BankMap::with_mapping(cfg, mapping),
             placement,
             table: Vec::new(),
             banks: (0..cfg.sm.rf.banks)
