@@ -3,8 +3,12 @@
 docs/techniques-results.md: every Rodinia sample through `warpsim rf` on each paper's setup,
 then the papers' quantities computed from the runs' statistics, beside the papers' figures.
 
-    python3 tools/techniques_table.py                      # default size, every core
+    python3 tools/techniques_table.py                      # default size, sampled, every core
     python3 tools/techniques_table.py --size small --out /tmp/t.md
+
+At the default size the timing model is sampled (`--kernel-minsts 20 --launch-waves 2`, see
+docs/techniques.md): timed whole, the nine simulations of the default size take about thirty
+CPU-hours (cfd alone 1.5 G cycles per run). `--kernel-minsts 0 --launch-waves 0` times all.
 
 Setups (docs/techniques.md says why):
   corf: gtx480-4bank with sm.scheduler=two-level  (CORF's Fermi baseline)
@@ -36,13 +40,17 @@ def run_setup(args, name, config, overrides, techniques):
     if os.path.exists(path):
         with open(path) as f:
             doc = json.load(f)
-        if (doc["config"], doc["overrides"], doc["size"], doc["techniques"]) == (
-            config, overrides, args.size, ["baseline"] + techniques
+        if (doc["config"], doc["overrides"], doc["size"], doc["techniques"],
+                doc.get("kernel_minsts", 0), doc.get("launch_waves", 0)) == (
+            config, overrides, args.size, ["baseline"] + techniques,
+            args.kernel_minsts, args.launch_waves
         ):
             print(f"{name}: reusing {path}", file=sys.stderr)
             return doc
     cmd = [args.warpsim, "rf", "--samples", "rodinia", "--size", args.size,
            "--config", config, "--techniques", ",".join(["baseline"] + techniques),
+           "--kernel-minsts", str(args.kernel_minsts),
+           "--launch-waves", str(args.launch_waves),
            "--json", path, "--quiet"]
     for o in overrides:
         cmd += ["--set", o]
@@ -119,6 +127,12 @@ def physical_share(s, base):
     return used / allocated if allocated else None
 
 
+def timed_share(s):
+    """Share of the run's warp instructions that the timing model simulated."""
+    untimed = s.get("untimed", {}).get("warp_insts", 0)
+    return s["warp_insts"] / (s["warp_insts"] + untimed)
+
+
 def outcome_share(s, key):
     """Share of scheduler outcomes (one per scheduler per cycle) that were `key`."""
     st = s["stalls"]
@@ -144,7 +158,18 @@ def main():
     ap.add_argument("--threads", type=int, help="simulations at once (default: every core)")
     ap.add_argument("--work", default="target/techniques")
     ap.add_argument("--out", default="docs/techniques-results.md")
+    ap.add_argument("--kernel-minsts", type=int,
+                    help="warpsim rf --kernel-minsts (default: 20 at the default and large "
+                         "sizes, 0 at the small size)")
+    ap.add_argument("--launch-waves", type=int,
+                    help="warpsim rf --launch-waves (default: 2 at the default and large "
+                         "sizes, 0 at the small size)")
     args = ap.parse_args()
+    sampled = args.size != "small"
+    if args.kernel_minsts is None:
+        args.kernel_minsts = 20 if sampled else 0
+    if args.launch_waves is None:
+        args.launch_waves = 2 if sampled else 0
     os.makedirs(args.work, exist_ok=True)
 
     docs = {name: run_setup(args, name, cfg, ov, t) for name, cfg, ov, t in SETUPS}
@@ -165,9 +190,13 @@ def main():
     ideal = list(ratio_of(wid, "cmrc-ideal", ipc).values())
     phys = {t: mean(physical_share(s["stats"], corf["baseline"][n]["stats"])
                     for n, s in corf[t].items()) for t in ["packing", "corf", "corf++"]}
-    realloc = {t: sum(counter(s["stats"], "reallocations") for s in corf[t].values())
-               / max(1, sum(counter(s["stats"], "register_writes") for s in corf[t].values()))
-               for t in ["packing", "corf", "corf++"]}
+    def write_share(t, key):
+        return (sum(counter(s["stats"], key) for s in corf[t].values())
+                / max(1, sum(counter(s["stats"], "register_writes") for s in corf[t].values())))
+
+    realloc = {t: write_share(t, "reallocations") for t in ["packing", "corf", "corf++"]}
+    same_writer = {t: realloc[t] - write_share(t, "reallocations_new_writer")
+                   for t in ["packing", "corf", "corf++"]}
     rows = [
         ("instructions with ≥ 2 register sources whose reads coalesce (first-fit / CORF / CORF++)",
          "4% / 23% / 48%",
@@ -186,6 +215,9 @@ def main():
          " / ".join(pct(phys[t] - 1) for t in ["packing", "corf", "corf++"])),
         ("writes that reallocate a grown value (packing / CORF / CORF++)", "< 0.3%",
          " / ".join(pct(realloc[t], False) for t in ["packing", "corf", "corf++"])),
+        ("… of which the grown value's instruction also wrote the value before (packing / "
+         "CORF / CORF++; the rest: a register reused for another value)", "—",
+         " / ".join(pct(same_writer[t], False) for t in ["packing", "corf", "corf++"])),
         ("RF bank accesses (CMRC wid / wshift)", "−31.8% / −30.5%",
          f"{pct(g(wid, 'cmrc', accesses))} / {pct(g(wshift, 'cmrc', accesses))}"),
         ("RF bank reads (CMRC wid / wshift)", "—",
@@ -200,7 +232,11 @@ def main():
 
     out = []
     out.append("# Register-file techniques: measured against the papers (generated)\n")
-    out.append(f"Generated by `python3 tools/techniques_table.py` (`--size {args.size}`): "
+    sampling = ("every instruction timed" if args.kernel_minsts == 0 and args.launch_waves == 0
+                else f"sampled with `--kernel-minsts {args.kernel_minsts} --launch-waves "
+                     f"{args.launch_waves}`: the share timed is in the per-sample table")
+    out.append(f"Generated by `python3 tools/techniques_table.py` (`--size {args.size}`; "
+               f"{sampling}): "
                f"{len(samples)} Rodinia samples through `warpsim rf` on each paper's setup "
                "(docs/techniques.md explains the setups, the quantities and the differences). "
                "Means are over samples: shares are arithmetic means of each sample's share, "
@@ -227,15 +263,15 @@ def main():
                "energy relative to the baseline. CMRC setup (gtx480-cmrc, `wid`): the same "
                "relative figures, and the share of the baseline's scheduler outcomes that found "
                "no warp at all (idle).\n")
-    out.append("| sample | ≥2-src insts | coal. first-fit | coal. CORF | coal. CORF++ "
+    out.append("| sample | timed | ≥2-src insts | coal. first-fit | coal. CORF | coal. CORF++ "
                "| IPC CORF | IPC CORF++ | acc. CORF | acc. CORF++ | dyn CORF | dyn CORF++ "
                "| IPC CMRC | IPC ideal | acc. CMRC | dyn CMRC | idle |")
-    out.append("|---" * 16 + "|")
+    out.append("|---" * 17 + "|")
     for n in samples:
         try:
             b = corf["baseline"][n]["stats"]
             share2 = sum(b["insts_by_sources"][2:]) / b["warp_insts"]
-            cells = [pct(share2, False)]
+            cells = [pct(timed_share(b), False), pct(share2, False)]
             cells += [pct(coalesced_share(corf[t][n]["stats"]), False)
                       for t in ["packing", "corf", "corf++"]]
             for f in [ipc, accesses, dyn]:
@@ -246,7 +282,7 @@ def main():
                       pct(ratio_of(wid, "cmrc", dyn)[n] - 1),
                       pct(outcome_share(wid["baseline"][n]["stats"], "idle"), False)]
         except (KeyError, TypeError, ZeroDivisionError):
-            cells = ["failed"] + [""] * 14
+            cells = ["failed"] + [""] * 15
         out.append(f"| {n.removeprefix('rodinia/')} | " + " | ".join(cells) + " |")
     failed = [f"{d}: {j['technique']} on {j['sample']}: {j['status']} {j['message']}"
               for d, doc in docs.items() for j in doc["jobs"]

@@ -142,6 +142,19 @@ pub fn launch(
     params: &[u8],
     cfg: &LaunchConfig,
 ) -> Result<LaunchStats, Box<Fault>> {
+    launch_ctas(program, kernel, mem, params, cfg, 0..grid_ctas(cfg.grid))
+}
+
+/// Runs the CTAs of the grid whose linear indices are in `ctas` (what [`launch`] does for all
+/// of them): the timing model's sampling runs the CTAs it does not time this way.
+pub fn launch_ctas(
+    program: &Program,
+    kernel: FuncId,
+    mem: &GlobalMemory,
+    params: &[u8],
+    cfg: &LaunchConfig,
+    ctas: std::ops::Range<u64>,
+) -> Result<LaunchStats, Box<Fault>> {
     let jit = compiled(program, kernel, cfg.engine, Granularity::Runs)?;
     let launch = LaunchEnv::new(
         program,
@@ -152,14 +165,14 @@ pub fn launch(
         cfg.block,
         cfg.dynamic_shared,
     );
-    let total = grid_ctas(cfg.grid);
+    let total = ctas.end.saturating_sub(ctas.start);
     let watch = LaunchWatch::new(cfg.wall_clock, &program.code[kernel.index()].name, total);
     let stats = Mutex::new(LaunchStats::default());
     // Each worker keeps its counters, warps and barriers, and shared-memory buffer from CTA
     // to CTA.
     let init = || (LaunchStats::default(), CtaPool::default(), Vec::new());
     let run = |(local, pool, shared): &mut (LaunchStats, CtaPool, Vec<u8>), i: u64| {
-        let mut env = launch.cta(i, std::mem::take(shared));
+        let mut env = launch.cta(ctas.start + i, std::mem::take(shared));
         let result = run_cta(
             &mut env,
             cfg.warp_budget,

@@ -31,6 +31,8 @@ pub struct DeviceConfig {
     pub max_registers_per_thread: u32,
     /// The GPU the timing model simulates; `None` runs functionally only.
     pub timing: Option<timing::GpuConfig>,
+    /// How much of each run the timing model simulates (default: everything).
+    pub timing_sampling: TimingSampling,
     /// Characterize every launch (`timing::characterize`): CTAs are stepped one warp
     /// instruction at a time on the host threads and each instruction is observed; the counts
     /// accumulate until [`crate::Device::take_characterization`]. Functional only: a device
@@ -46,6 +48,27 @@ pub struct DeviceConfig {
     /// Registers per thread to assume for the occupancy of every kernel (`--regs N`), ahead
     /// of [`DeviceConfig::kernel_registers`] and warpsim's allocation.
     pub registers_per_thread: Option<u32>,
+}
+
+/// How much of a run the timing model simulates, for runs too long to time whole (the default,
+/// zeros, times everything). What is not timed runs functionally, so results stay complete;
+/// which launches and CTAs are timed depends only on the program and the GPU's shape, never on
+/// timing, so every register-file technique times the same work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimingSampling {
+    /// Once this many warp instructions of a kernel were timed, its later launches run
+    /// functionally (0: no limit). Kernels are told apart by `FILE:KERNEL`.
+    pub kernel_warp_insts: u64,
+    /// Waves of CTAs timed per launch, a wave being the GPU's SMs × the kernel's CTAs per SM,
+    /// in CTA order; the launch's other CTAs run functionally after them (0: every CTA).
+    pub launch_waves: u32,
+}
+
+impl TimingSampling {
+    /// Whether everything is timed.
+    pub fn is_full(&self) -> bool {
+        *self == TimingSampling::default()
+    }
 }
 
 /// Device memory of a functional-only device when none is configured.
@@ -99,6 +122,7 @@ impl Default for DeviceConfig {
             max_registers_per_block: 65536,
             max_registers_per_thread: 255,
             timing: None,
+            timing_sampling: TimingSampling::default(),
             characterize: false,
             characterize_sampling: timing::characterize::Sampling::FULL,
             kernel_registers: Default::default(),

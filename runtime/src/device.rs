@@ -45,6 +45,9 @@ pub struct Device {
     gpu: Option<Mutex<timing::Gpu>>,
     /// Characterization mode: the counts so far, and each program decoded once.
     characterization: Option<Mutex<Characterizing>>,
+    /// Warp instructions timed so far per kernel (`file:kernel`), for
+    /// [`crate::TimingSampling::kernel_warp_insts`].
+    timed_by_kernel: Mutex<std::collections::BTreeMap<String, u64>>,
 }
 
 /// What characterization mode keeps between launches.
@@ -163,6 +166,7 @@ impl Device {
             mem: Arc::new(mem),
             gpu,
             characterization,
+            timed_by_kernel: Mutex::default(),
         })
     }
 
@@ -252,6 +256,23 @@ impl Device {
             return Err(Error::Unsupported(unsupported.join("\n")));
         }
         if let Some(gpu) = &self.gpu {
+            let sampling = self.config.timing_sampling;
+            let key = format!("{}:{}", kernel.file, kernel.name());
+            let timed_before = self
+                .timed_by_kernel
+                .lock()
+                .expect("sampling lock")
+                .get(&key)
+                .copied()
+                .unwrap_or(0);
+            let timed =
+                if sampling.kernel_warp_insts > 0 && timed_before >= sampling.kernel_warp_insts {
+                    timing::TimedCtas::None
+                } else if sampling.launch_waves > 0 {
+                    timing::TimedCtas::Waves(sampling.launch_waves)
+                } else {
+                    timing::TimedCtas::All
+                };
             let mut gpu = gpu.lock().expect("timing model lock");
             let s = gpu
                 .launch(&timing::TimedLaunch {
@@ -266,12 +287,20 @@ impl Device {
                     wall_clock: self.config.wall_clock,
                     regs_per_thread: self.assumed_registers(kernel),
                     engine: self.config.engine,
+                    timed,
+                    host_threads: self.config.host_threads,
                 })
                 .map_err(Error::from)?;
+            *self
+                .timed_by_kernel
+                .lock()
+                .expect("sampling lock")
+                .entry(key)
+                .or_default() += s.warp_insts;
             return Ok(LaunchStats {
-                ctas: s.ctas,
-                warp_insts: s.warp_insts,
-                thread_insts: s.gpu_sim_insn,
+                ctas: s.ctas + s.untimed.ctas,
+                warp_insts: s.warp_insts + s.untimed.warp_insts,
+                thread_insts: s.gpu_sim_insn + s.untimed.thread_insts,
                 divergent_branches: s.divergent_branches,
                 reconvergences: s.reconvergences,
                 max_simt_depth: s.max_simt_depth,
@@ -414,6 +443,7 @@ impl Device {
             let mut gpu = gpu.lock().expect("timing model lock");
             *gpu = timing::Gpu::new(gpu.cfg.clone());
         }
+        self.timed_by_kernel.lock().expect("sampling lock").clear();
     }
 
     fn check_launch(

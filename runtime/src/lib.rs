@@ -24,7 +24,7 @@ pub mod module;
 
 pub use args::Arg;
 pub use buffer::{DeviceBuffer, DeviceCopy};
-pub use config::{DeviceConfig, FUNCTIONAL_MEMORY_BYTES};
+pub use config::{DeviceConfig, FUNCTIONAL_MEMORY_BYTES, TimingSampling};
 pub use device::{CharacterizationReport, Device, Dim3, LaunchCharacterization, TimingReport};
 pub use emulator::LaunchStats;
 pub use error::{Error, Result};

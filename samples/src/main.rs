@@ -118,6 +118,8 @@ enum Command {
         /// count, from samples/ptxas-registers.tsv) or a count for every kernel.
         #[arg(long, value_name = "warpsim|ptxas|N", default_value = "warpsim", value_parser = RegsArg::parse)]
         regs: RegsArg,
+        #[command(flatten)]
+        sampling: TimingSamplingArgs,
         /// Write every statistic to this JSON file: the timing model's, or with --functional
         /// the engine's counters per sample (instructions, CTAs, divergence, busiest warp, the
         /// JIT's split). Two runs of the same input write byte-identical files: host time and
@@ -232,6 +234,31 @@ enum Command {
     },
 }
 
+/// Sampling of the timing model (`--kernel-minsts`, `--launch-waves`): for runs too long to
+/// time whole. What is not timed runs functionally, so results are complete and validated.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub(crate) struct TimingSamplingArgs {
+    /// Time each kernel until this many million of its warp instructions were timed; its
+    /// later launches run functionally (default 0: no limit). Kernels are told apart by file
+    /// and name.
+    #[arg(long, value_name = "M", default_value_t = 0)]
+    pub(crate) kernel_minsts: u64,
+    /// Time the first W waves of CTAs of each launch (a wave: the GPU's SMs × the kernel's
+    /// CTAs per SM, in CTA order); its other CTAs run functionally after them (default 0:
+    /// every CTA).
+    #[arg(long, value_name = "W", default_value_t = 0)]
+    pub(crate) launch_waves: u32,
+}
+
+impl TimingSamplingArgs {
+    pub(crate) fn sampling(self) -> runtime::TimingSampling {
+        runtime::TimingSampling {
+            kernel_warp_insts: self.kernel_minsts.saturating_mul(1_000_000),
+            launch_waves: self.launch_waves,
+        }
+    }
+}
+
 /// `--regs` values: where the registers per thread that occupancy counts come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RegsArg {
@@ -311,6 +338,7 @@ fn main() -> ExitCode {
             config,
             overrides,
             regs,
+            sampling,
             stats_json,
             host_times,
             dump_config,
@@ -332,6 +360,7 @@ fn main() -> ExitCode {
                     stats,
                     timing,
                     regs,
+                    sampling: sampling.sampling(),
                     stats_json,
                     host_times,
                 },

@@ -22,6 +22,16 @@ pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
         t.warp_insts as f64 / t.gpu_sim_cycle.max(1) as f64,
         r.kernels.len()
     );
+    let u = &t.untimed;
+    if !u.is_empty() {
+        println!(
+            "  sampled: {:.2}% of the warp instructions timed; {} CTAs ran functionally, untimed ({} warp instructions; {} launch(es) wholly)",
+            100.0 * t.warp_insts as f64 / (t.warp_insts + u.warp_insts).max(1) as f64,
+            u.ctas,
+            u.warp_insts,
+            u.launches
+        );
+    }
     if let Some(o) = t.occupancy {
         println!(
             "  occupancy: {} CTAs/SM of {} warps ({} registers/thread, {} allocated), limited by {}; achieved {:.1}% of the SM's warps",

@@ -55,6 +55,8 @@ pub(crate) struct RfArgs {
     /// count) or a count for every kernel.
     #[arg(long, value_name = "warpsim|ptxas|N", default_value = "warpsim", value_parser = crate::RegsArg::parse)]
     regs: crate::RegsArg,
+    #[command(flatten)]
+    sampling: crate::TimingSamplingArgs,
     /// Simulations run at once (default: every host core). Each is deterministic and runs on
     /// one thread, so the results do not depend on this.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -230,6 +232,9 @@ struct RfJson<'a> {
     config: &'a str,
     overrides: &'a [String],
     size: &'a str,
+    /// `--kernel-minsts` and `--launch-waves` (0: everything timed).
+    kernel_minsts: u64,
+    launch_waves: u32,
     techniques: &'a [String],
     samples: Vec<&'a str>,
     /// The compared figures: what each key of `figures` means is in docs/rf.md.
@@ -261,9 +266,12 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
             e => format!("error: {e}"),
         })?);
     }
-    // The registers occupancy assumes, shared by every run.
-    let mut registers = DeviceConfig::default();
-    args.regs.configure(&mut registers)?;
+    // What every run's device shares: the registers occupancy assumes, the sampling.
+    let mut common = DeviceConfig {
+        timing_sampling: args.sampling.sampling(),
+        ..DeviceConfig::default()
+    };
+    args.regs.configure(&mut common)?;
     let jobs: Vec<(usize, &dyn Sample)> = samples
         .iter()
         .flat_map(|&s| (0..techniques.len()).map(move |t| (t, s)))
@@ -283,7 +291,7 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
         configs[0].name,
         args.size.name()
     );
-    let results = run_jobs(&jobs, &configs, &techniques, &registers, &args, threads);
+    let results = run_jobs(&jobs, &configs, &techniques, &common, &args, threads);
     // results[s * techniques + t] is technique t on sample s.
     let nt = techniques.len();
     let at = |s: usize, t: usize| &results[s * nt + t];
@@ -341,6 +349,28 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
             }
             println!("{}", line.trim_end());
         }
+    }
+    if !common.timing_sampling.is_full() {
+        println!();
+        println!(
+            "Sampled (--kernel-minsts {}, --launch-waves {}): share of each sample's warp instructions timed, the same for every technique (the rest ran functionally):",
+            args.sampling.kernel_minsts, args.sampling.launch_waves
+        );
+        let shares: Vec<String> = samples
+            .iter()
+            .enumerate()
+            .map(|(s, sample)| {
+                let share = at(s, 0).total.as_ref().map_or_else(
+                    || "n/a".to_string(),
+                    |t| {
+                        let all = t.warp_insts + t.untimed.warp_insts;
+                        format!("{:.2}%", 100.0 * t.warp_insts as f64 / all.max(1) as f64)
+                    },
+                );
+                format!("{} {share}", sample.name())
+            })
+            .collect();
+        println!("{}", shares.join(", "));
     }
     println!();
     println!("Relative to the baseline (technique / baseline on the same sample):");
@@ -411,6 +441,8 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
             config: &configs[0].name,
             overrides: &args.overrides,
             size: args.size.name(),
+            kernel_minsts: args.sampling.kernel_minsts,
+            launch_waves: args.sampling.launch_waves,
             techniques: &techniques,
             samples: samples.iter().map(|s| s.name()).collect(),
             figures: METRICS.iter().map(|m| m.key).collect(),
@@ -484,7 +516,7 @@ fn run_jobs(
     jobs: &[(usize, &dyn Sample)],
     configs: &[GpuConfig],
     techniques: &[String],
-    registers: &DeviceConfig,
+    common: &DeviceConfig,
     args: &RfArgs,
     threads: usize,
 ) -> Vec<JobResult> {
@@ -511,7 +543,7 @@ fn run_jobs(
                     let Some(&(t, sample)) = jobs.get(i) else {
                         break;
                     };
-                    let r = run_job(sample, &configs[t], registers, args.size);
+                    let r = run_job(sample, &configs[t], common, args.size);
                     bar.set_message(format!("{} {}", techniques[t], sample.name()));
                     bar.inc(1);
                     *results[i].lock().expect("result slot") = Some(r);
@@ -563,12 +595,7 @@ fn select_samples(names: &[String]) -> Result<Vec<&'static dyn Sample>, String> 
 }
 
 /// Runs one sample on a device of its own (one host thread, the technique's GPU).
-fn run_job(
-    sample: &dyn Sample,
-    cfg: &GpuConfig,
-    registers: &DeviceConfig,
-    size: Size,
-) -> JobResult {
+fn run_job(sample: &dyn Sample, cfg: &GpuConfig, common: &DeviceConfig, size: Size) -> JobResult {
     let error = |message: String| JobResult {
         status: Status::Error,
         message,
@@ -578,8 +605,9 @@ fn run_job(
         let dev = Device::new(DeviceConfig {
             host_threads: 1,
             timing: Some(cfg.clone()),
-            kernel_registers: registers.kernel_registers.clone(),
-            registers_per_thread: registers.registers_per_thread,
+            kernel_registers: common.kernel_registers.clone(),
+            registers_per_thread: common.registers_per_thread,
+            timing_sampling: common.timing_sampling,
             ..DeviceConfig::default()
         })?;
         let outcome = sample.run(&dev, size)?;

@@ -24,6 +24,8 @@ pub(crate) struct RunOptions {
     pub timing: Option<timing::GpuConfig>,
     /// Take registers per thread from `ptxas -v` (samples/ptxas-registers.tsv) for occupancy.
     pub regs: crate::RegsArg,
+    /// How much of the run the timing model simulates.
+    pub sampling: runtime::TimingSampling,
     /// Where to write every statistic as JSON: the timing model's, or in functional mode the
     /// engine's counters.
     pub stats_json: Option<std::path::PathBuf>,
@@ -48,6 +50,7 @@ fn device(opts: &RunOptions) -> Result<Device, String> {
         ..emulator::watch::WallClock::INTERACTIVE
     };
     config.timing = opts.timing.clone();
+    config.timing_sampling = opts.sampling;
     opts.regs.configure(&mut config)?;
     Device::new(config).map_err(|e| format!("error: {e}"))
 }

@@ -10,7 +10,7 @@ use crate::energy::EnergyReport;
 use crate::memory::{MemStats, MemorySystem, SmMemory};
 use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
 use crate::sm::Sm;
-use crate::stats::TimingStats;
+use crate::stats::{TimingStats, Untimed};
 use emulator::stepper::CtaStepper;
 use emulator::{Fault, GlobalMemory, Program};
 use isa::FuncId;
@@ -63,6 +63,38 @@ pub struct TimedLaunch<'a> {
     /// What executes each instruction at issue: the JIT (compiled one instruction at a time)
     /// or the interpreter. Every statistic is the same either way.
     pub engine: emulator::Engine,
+    /// The CTAs simulated cycle by cycle; the others run functionally once those have drained.
+    pub timed: TimedCtas,
+    /// Host threads running the CTAs that are not timed (at least 1).
+    pub host_threads: usize,
+}
+
+/// Which CTAs of a launch the timing model simulates (sampling, for runs too long to time
+/// whole). The CTAs not timed run functionally after the timed ones have drained, in a schedule
+/// CUDA allows, so the launch's results are complete; their instructions are counted in
+/// [`TimingStats::untimed`] and cost no cycles. Which CTAs are timed depends only on the
+/// launch and the GPU's shape, never on timing, so every register-file technique times the
+/// same ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimedCtas {
+    /// Every CTA.
+    #[default]
+    All,
+    /// The first waves, in CTA order: `n` × SMs × the kernel's CTAs per SM (at least 1).
+    Waves(u32),
+    /// None: the launch runs functionally.
+    None,
+}
+
+impl TimedCtas {
+    /// How many of `total` CTAs are timed, a wave being `per_wave` CTAs.
+    fn count(self, total: u64, per_wave: u64) -> u64 {
+        match self {
+            TimedCtas::All => total,
+            TimedCtas::Waves(n) => (u64::from(n.max(1)) * per_wave).min(total),
+            TimedCtas::None => 0,
+        }
+    }
 }
 
 /// The simulated GPU.
@@ -124,7 +156,10 @@ impl Gpu {
             .collect();
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
         let l2_before = self.l2.stats().clone();
-        let total_ctas = emulator::launch::grid_ctas(l.grid);
+        let total_ctas = l.timed.count(
+            emulator::launch::grid_ctas(l.grid),
+            u64::from(cfg.gpu.sms) * u64::from(occ.ctas_per_sm),
+        );
         let mut next_cta = 0u64;
         let mut rr = 0usize;
         let mut pools: Vec<(Vec<emulator::warp::Warp>, Vec<u8>)> = Vec::new();
@@ -145,7 +180,8 @@ impl Gpu {
             total_ctas,
         );
         let mut iterations = 0u64;
-        loop {
+        // Until every CTA was dispatched and has drained (at once when none is timed).
+        while next_cta < total_ctas || !sms.iter().all(|s| s.is_idle() && s.drained()) {
             // The wall clock, every few thousand simulated cycles (reading it costs more).
             iterations += 1;
             if iterations.is_multiple_of(4096) {
@@ -207,9 +243,6 @@ impl Gpu {
                 }
                 now = wake;
             }
-            if next_cta >= total_ctas && sms.iter().all(|s| s.is_idle() && s.drained()) {
-                break;
-            }
             if now - last_issue > cfg.gpu.watchdog_cycles {
                 let mut detail = Vec::new();
                 for sm in &sms {
@@ -222,6 +255,7 @@ impl Gpu {
                 });
             }
         }
+        stats.untimed = self.run_untimed(l, total_ctas)?;
         stats.gpu_sim_cycle = now - start;
         self.cycle = now;
         let mut mem = MemStats::default();
@@ -241,5 +275,31 @@ impl Gpu {
         self.total.merge(&stats, cfg.gpu.sms, cfg.sm.max_warps);
         self.kernels.push(stats.clone());
         Ok(stats)
+    }
+
+    /// Runs the CTAs from `timed` on functionally ([`TimedCtas`]); what they executed.
+    fn run_untimed(&self, l: &TimedLaunch, timed: u64) -> Result<Untimed, SimError> {
+        let total = emulator::launch::grid_ctas(l.grid);
+        if timed >= total {
+            return Ok(Untimed::default());
+        }
+        let cfg = emulator::LaunchConfig {
+            engine: l.engine,
+            grid: l.grid,
+            block: l.block,
+            dynamic_shared: l.dynamic_shared,
+            host_threads: l.host_threads,
+            warp_budget: l.warp_budget,
+            wall_clock: l.wall_clock,
+        };
+        let s =
+            emulator::launch::launch_ctas(l.program, l.kernel, l.mem, l.params, &cfg, timed..total)
+                .map_err(SimError::Fault)?;
+        Ok(Untimed {
+            launches: u64::from(timed == 0),
+            ctas: total - timed,
+            warp_insts: s.warp_insts,
+            thread_insts: s.thread_insts,
+        })
     }
 }

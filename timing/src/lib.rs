@@ -17,5 +17,5 @@ pub mod sm;
 pub mod stats;
 
 pub use config::{ConfigError, GpuConfig};
-pub use gpu::{Gpu, SimError, TimedLaunch};
-pub use stats::TimingStats;
+pub use gpu::{Gpu, SimError, TimedCtas, TimedLaunch};
+pub use stats::{TimingStats, Untimed};

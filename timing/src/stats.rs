@@ -146,10 +146,38 @@ pub struct TimingStats {
     pub insts_by_sources: [u64; 5],
     pub ldst: LdStStats,
     pub mem: MemStats,
+    /// What ran functionally, not timed (sampling, [`crate::gpu::TimedCtas`]); absent from
+    /// the JSON when everything was timed.
+    #[serde(skip_serializing_if = "Untimed::is_empty")]
+    pub untimed: Untimed,
     /// Host time and simulation speed: not serialized, so the statistics of two runs of the
     /// same input are byte-identical JSON (`warpsim run --host-times` writes them apart).
     #[serde(skip)]
     pub host: HostSpeed,
+}
+
+/// The part of a run that sampling left untimed: executed functionally (its results are in
+/// memory), but in no cycle and no other statistic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Untimed {
+    /// Launches of which no CTA was timed.
+    pub launches: u64,
+    pub ctas: u64,
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+}
+
+impl Untimed {
+    pub fn is_empty(&self) -> bool {
+        *self == Untimed::default()
+    }
+
+    pub fn merge(&mut self, o: &Untimed) {
+        self.launches += o.launches;
+        self.ctas += o.ctas;
+        self.warp_insts += o.warp_insts;
+        self.thread_insts += o.thread_insts;
+    }
 }
 
 /// How long the host took to simulate, and how fast that was: the only figures that differ
@@ -206,6 +234,7 @@ impl TimingStats {
         self.add_pipeline_counters(o);
         self.mem.merge(&o.mem);
         self.energy.merge(&o.energy);
+        self.untimed.merge(&o.untimed);
         self.host.wall_seconds += o.host.wall_seconds;
         self.finish(sm_count, max_warps);
     }

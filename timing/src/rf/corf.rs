@@ -65,6 +65,8 @@ struct Slot {
     row: u32,
     /// The byte slices allocated; 0 while the register has never been written.
     mask: u8,
+    /// The instruction (pc) that last wrote the register.
+    writer: u32,
 }
 
 /// Where in a physical register a value of some width may go.
@@ -85,6 +87,9 @@ enum Fit {
 struct Counters {
     allocations: u64,
     reallocations: u64,
+    /// Reallocations of a register whose value before was written by another instruction:
+    /// a register that warpsim's allocator reused for a wider value.
+    reallocations_new_writer: u64,
     register_writes: u64,
     operand_reads: u64,
     coalesced_reads: u64,
@@ -226,7 +231,12 @@ impl Corf {
             self.live_physical += 1;
         }
         b.set(row, used | mask);
-        Slot { bank, row, mask }
+        Slot {
+            bank,
+            row,
+            mask,
+            writer: 0,
+        }
     }
 
     /// The first physical register of `bank` where a value of `width` bytes fits as `fit`
@@ -280,31 +290,36 @@ impl Corf {
         }
     }
 
-    /// The renaming-table update of a write of `width` bytes to register `reg` of warp slot
-    /// `warp`: allocation at the first write, reallocation when the value outgrows its slices.
+    /// The renaming-table update of a write of `width` bytes by the instruction at `pc` to
+    /// register `reg` of warp slot `warp`: allocation at the first write, reallocation when
+    /// the value outgrows its slices.
     fn write(
         &mut self,
         warp: u32,
         reg: u32,
         base: u32,
         width: u8,
+        pc: u32,
         hints: Option<&CoalescingHints>,
     ) -> Slot {
         let old = self.slot(warp, reg);
         let width = width.clamp(1, 4);
-        if old.mask != 0 && width <= old.mask.count_ones() as u8 {
+        let slot = if old.mask != 0 && width <= old.mask.count_ones() as u8 {
             // A narrower value keeps its slices.
-            return old;
-        }
-        if old.mask == 0 {
-            self.counters.allocations += 1;
-            self.live_mapped += 1;
+            old
         } else {
-            self.counters.reallocations += 1;
-            self.free(old);
-        }
-        let own = reg.checked_sub(base);
-        let slot = self.allocate(warp, reg, own, base, width, hints);
+            if old.mask == 0 {
+                self.counters.allocations += 1;
+                self.live_mapped += 1;
+            } else {
+                self.counters.reallocations += 1;
+                self.counters.reallocations_new_writer += u64::from(old.writer != pc);
+                self.free(old);
+            }
+            let own = reg.checked_sub(base);
+            self.allocate(warp, reg, own, base, width, hints)
+        };
+        let slot = Slot { writer: pc, ..slot };
         let table = {
             let (w, r) = (warp as usize, reg as usize);
             if self.table.len() <= w {
@@ -411,7 +426,7 @@ impl RegisterFilePolicy for Corf {
         // renaming table places them, and its write-back writes their slices.
         let hints = (self.placement != Placement::FirstFit).then(|| i.hints.coalescing());
         for w in i.writes {
-            let slot = self.write(i.warp, w.reg, i.frame.gpr, w.class_all, hints);
+            let slot = self.write(i.warp, w.reg, i.frame.gpr, w.class_all, i.pc, hints);
             let req = BankReq {
                 bank: slot.bank,
                 row: slot.row,
@@ -481,6 +496,7 @@ impl RegisterFilePolicy for Corf {
         let c = &self.counters;
         out.add("allocations", c.allocations);
         out.add("reallocations", c.reallocations);
+        out.add("reallocations_new_writer", c.reallocations_new_writer);
         out.add("register_writes", c.register_writes);
         out.add("operand_reads", c.operand_reads);
         out.add("coalesced_reads", c.coalesced_reads);
@@ -533,8 +549,8 @@ mod tests {
         let mut c = corf(Placement::Pairs);
         let h = hints();
         // Register 1 first: an empty physical register, right-aligned; its partner 2 joins it.
-        let one = c.write(0, 1, 0, 1, Some(&h));
-        let two = c.write(0, 2, 0, 2, Some(&h));
+        let one = c.write(0, 1, 0, 1, 0, Some(&h));
+        let two = c.write(0, 2, 0, 2, 0, Some(&h));
         assert_eq!((one.row, one.mask), (0, 0b0001));
         assert_eq!((two.bank, two.row, two.mask), (one.bank, 0, 0b1100));
         assert_eq!(c.counters.pairs_packed, 1);
@@ -543,7 +559,7 @@ mod tests {
         assert_eq!((r[0].operands, r[0].slices), (2, 0b1101));
         // Register 3, not in a pair, goes first fit into its own bank (warp 0, register 3 of
         // 4 wshift banks): it is read with an access of its own.
-        let three = c.write(0, 3, 0, 1, Some(&h));
+        let three = c.write(0, 3, 0, 1, 0, Some(&h));
         assert_eq!((three.bank, three.row, three.mask), (3, 0, 0b0001));
         assert_eq!(reads(&c, &[2, 3]).len(), 2);
         assert_eq!(c.live_physical, 2);
@@ -554,20 +570,22 @@ mod tests {
     fn a_value_that_grows_is_reallocated_and_one_that_shrinks_stays() {
         let mut c = corf(Placement::Pairs);
         let h = hints();
-        c.write(0, 1, 0, 1, Some(&h));
-        c.write(0, 2, 0, 1, Some(&h));
+        c.write(0, 1, 0, 1, 0, Some(&h));
+        c.write(0, 2, 0, 1, 0, Some(&h));
         // Register 2 grows to 3 bytes: it no longer fits beside register 1 (1 byte) in the
         // high slices, so it takes slices 1-3... which are free: same physical register.
-        let grown = c.write(0, 2, 0, 3, Some(&h));
+        let grown = c.write(0, 2, 0, 3, 0, Some(&h));
         assert_eq!((grown.row, grown.mask), (0, 0b1110));
-        // Register 1 grows to 2 bytes: its physical register has no room, so it moves.
-        let moved = c.write(0, 1, 0, 2, Some(&h));
+        // Register 1 grows to 2 bytes, written by another instruction (pc 7): its physical
+        // register has no room, so it moves.
+        let moved = c.write(0, 1, 0, 2, 7, Some(&h));
         assert_eq!((moved.row, moved.mask), (1, 0b0011));
         assert_eq!(c.counters.reallocations, 2);
+        assert_eq!(c.counters.reallocations_new_writer, 1);
         assert_eq!(c.counters.allocations, 2);
         assert_eq!(c.banks[grown.bank as usize].used(0), 0b1110);
         // A narrower value keeps its slices.
-        assert_eq!(c.write(0, 1, 0, 1, Some(&h)), moved);
+        assert_eq!(c.write(0, 1, 0, 1, 7, Some(&h)), moved);
         assert_eq!(c.counters.reallocations, 2);
         // Retiring the warp frees everything.
         c.on_warp_retire(0, 10);
@@ -580,9 +598,9 @@ mod tests {
         let mut c = corf(Placement::Aligned);
         let h = hints();
         // Every register of warp 0 in bank 0 (wid). 1 right-aligned, 2 left, 3 right.
-        let one = c.write(0, 1, 0, 2, Some(&h));
-        let three = c.write(0, 3, 0, 1, Some(&h));
-        let two = c.write(0, 2, 0, 2, Some(&h));
+        let one = c.write(0, 1, 0, 2, 0, Some(&h));
+        let three = c.write(0, 3, 0, 1, 0, Some(&h));
+        let two = c.write(0, 2, 0, 2, 0, Some(&h));
         assert_eq!((one.bank, one.row, one.mask), (0, 0, 0b0011));
         assert_eq!((three.bank, three.row, three.mask), (0, 1, 0b0001));
         assert_eq!((two.bank, two.row, two.mask), (0, 0, 0b1100));
@@ -597,8 +615,8 @@ mod tests {
         assert_eq!(r.iter().map(|q| q.operands).collect::<Vec<_>>(), [2, 1]);
         // Plain packing would coalesce only within one physical register.
         let mut p = corf(Placement::FirstFit);
-        p.write(0, 2, 0, 2, None);
-        p.write(0, 3, 0, 2, None);
+        p.write(0, 2, 0, 2, 0, None);
+        p.write(0, 3, 0, 2, 0, None);
         assert_eq!(
             reads(&p, &[2, 3]).len(),
             2,
@@ -610,8 +628,8 @@ mod tests {
     fn physical_registers_in_use_are_integrated_over_time() {
         let mut c = corf(Placement::FirstFit);
         c.advance(5);
-        c.write(0, 0, 0, 1, None);
-        c.write(0, 4, 0, 1, None);
+        c.write(0, 0, 0, 1, 0, None);
+        c.write(0, 4, 0, 1, 0, None);
         c.advance(15);
         c.on_warp_retire(0, 20);
         // Two warp registers packed in one physical register (both in bank 0), for 15 cycles.
