@@ -159,3 +159,39 @@ fn a_failing_run_is_reported_in_its_row_and_fails_the_command() {
     }
     assert!(stdout.contains("2 of 2 simulation(s) failed"), "{stdout}");
 }
+
+#[test]
+fn a_sampled_comparison_says_what_share_it_timed() {
+    let dir = TempDir::new("sampled");
+    let json = dir.path("rf.json");
+    let out = rf(&[
+        "--samples",
+        "gaussian",
+        "--techniques",
+        "corf",
+        "--launch-waves",
+        "1",
+        "--quiet",
+        "--json",
+        &json,
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("Sampled (--kernel-minsts 0, --launch-waves 1)")
+            && stdout.contains("rodinia/gaussian 54.79%"),
+        "{stdout}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["launch_waves"], 1);
+    // Both runs timed the same instructions and left the same ones untimed.
+    let jobs = doc["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), 2);
+    assert_eq!(jobs[0]["stats"]["untimed"], jobs[1]["stats"]["untimed"]);
+    assert_eq!(
+        jobs[0]["stats"]["warp_insts"],
+        jobs[1]["stats"]["warp_insts"]
+    );
+    assert!(jobs[0]["stats"]["untimed"]["ctas"].as_u64().unwrap() > 0);
+}
