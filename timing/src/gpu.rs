@@ -156,7 +156,7 @@ impl Gpu {
             .collect();
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
         let l2_before = self.l2.stats().clone();
-        let total_ctas = l.timed.count(
+        let timed_ctas = l.timed.count(
             emulator::launch::grid_ctas(l.grid),
             u64::from(cfg.gpu.sms) * u64::from(occ.ctas_per_sm),
         );
@@ -177,11 +177,11 @@ impl Gpu {
         let watch = emulator::watch::LaunchWatch::new(
             l.wall_clock,
             &l.program.code[l.kernel.index()].name,
-            total_ctas,
+            timed_ctas,
         );
         let mut iterations = 0u64;
         // Until every CTA was dispatched and has drained (at once when none is timed).
-        while next_cta < total_ctas || !sms.iter().all(|s| s.is_idle() && s.drained()) {
+        while next_cta < timed_ctas || !sms.iter().all(|s| s.is_idle() && s.drained()) {
             // The wall clock, every few thousand simulated cycles (reading it costs more).
             iterations += 1;
             if iterations.is_multiple_of(4096) {
@@ -196,7 +196,7 @@ impl Gpu {
             // CTA scheduler: at most one new CTA per SM per cycle, SMs in rotating order.
             let n = sms.len();
             for k in 0..n {
-                if next_cta >= total_ctas {
+                if next_cta >= timed_ctas {
                     break;
                 }
                 let i = (rr + k) % n;
@@ -230,7 +230,7 @@ impl Gpu {
             // A cycle in which no SM did anything repeats until something is due: skip ahead
             // (the per-cycle counters of the skipped cycles are accounted as repeats).
             let may_launch =
-                next_cta < total_ctas && sms.iter().any(|s| s.resident_ctas() < s.cta_limit());
+                next_cta < timed_ctas && sms.iter().any(|s| s.resident_ctas() < s.cta_limit());
             if cfg.gpu.fast_forward && !may_launch && sms.iter().all(|s| !s.was_active()) {
                 let wake = sms
                     .iter()
@@ -255,7 +255,7 @@ impl Gpu {
                 });
             }
         }
-        stats.untimed = self.run_untimed(l, total_ctas)?;
+        stats.untimed = self.run_untimed(l, timed_ctas)?;
         stats.gpu_sim_cycle = now - start;
         self.cycle = now;
         let mut mem = MemStats::default();
