@@ -26,7 +26,7 @@ pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
     if !u.is_empty() {
         println!(
             "  sampled: {:.2}% of the warp instructions timed; {} CTAs ran functionally, untimed ({} warp instructions; {} launch(es) wholly)",
-            100.0 * t.warp_insts as f64 / (t.warp_insts + u.warp_insts).max(1) as f64,
+            100.0 * t.timed_share(),
             u.ctas,
             u.warp_insts,
             u.launches

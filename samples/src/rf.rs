@@ -362,10 +362,7 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
             .map(|(s, sample)| {
                 let share = at(s, 0).total.as_ref().map_or_else(
                     || "n/a".to_string(),
-                    |t| {
-                        let all = t.warp_insts + t.untimed.warp_insts;
-                        format!("{:.2}%", 100.0 * t.warp_insts as f64 / all.max(1) as f64)
-                    },
+                    |t| format!("{:.2}%", 100.0 * t.timed_share()),
                 );
                 format!("{} {share}", sample.name())
             })

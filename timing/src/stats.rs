@@ -201,6 +201,12 @@ impl TimingStats {
             .collect()
     }
 
+    /// The share of the executed warp instructions that was timed (1 unless sampled).
+    pub fn timed_share(&self) -> f64 {
+        let all = self.warp_insts + self.untimed.warp_insts;
+        self.warp_insts as f64 / all.max(1) as f64
+    }
+
     /// Derived ratios (IPC, speeds) from the counters.
     pub fn finish(&mut self, sm_count: u32, max_warps: u32) {
         let cycles = self.gpu_sim_cycle.max(1) as f64;
