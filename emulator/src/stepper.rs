@@ -123,6 +123,9 @@ pub struct Executed {
     pub active: u32,
     /// Active lanes whose guard held.
     pub exec: u32,
+    /// Lanes of the warp alive (not exited) before the instruction: lanes outside `exec` but
+    /// inside `live` keep register values a later instruction may read.
+    pub live: u32,
     /// Whether the instruction accessed memory; then `targets` holds each lane's target
     /// ([`Target::None`] for lanes that did not execute).
     pub memory: bool,
@@ -158,6 +161,7 @@ impl Default for Executed {
             pc: 0,
             active: 0,
             exec: 0,
+            live: 0,
             memory: false,
             targets: [Target::None; WARP_SIZE],
             frame: FrameBase::default(),
@@ -270,6 +274,7 @@ impl<'a> CtaStepper<'a> {
         out.pc = top.pc;
         out.active = top.mask;
         out.exec = guard_mask(frame, inst, top.mask);
+        out.live = w.live();
         out.memory = memory_targets(env, w, inst, out.exec, &mut out.targets);
         out.frame = FrameBase::of(env.program, w);
         record_reads(code.gprs.srcs(top.pc), &w.phys, out);

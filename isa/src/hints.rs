@@ -9,6 +9,8 @@
 //!   a value nothing reads again, so a cached copy can be dropped without writing it back.
 //! - CORF/CORF++: the affinity graph says which registers are read together, so packing them
 //!   into one physical entry turns two bank reads into one.
+//! - BOW-WR: the registers each instruction writes, and where its straight-line run of
+//!   instructions ends, give the write-back targets of [`crate::writeback`].
 //!
 //! Definitions (all per thread, as a compiler computes them):
 //! - Registers are the 32-bit registers of [`PhysReg::Gpr`]; a 64-bit value is two of them, a
@@ -21,6 +23,10 @@
 //! - `reads(pc)`: the 32-bit registers the instruction reads, in the order of [`Inst::uses`]
 //!   (guard, then sources in operand order, address bases and vector elements in place), each
 //!   once: the same list, in the same order, as the timing model's decoded `reads`.
+//! - `writes(pc)`: the 32-bit registers the instruction writes, each once, in
+//!   [`Inst::defs`] order; `is_guarded(pc)` whether a guard may skip lanes.
+//! - `ends_run(pc)`: the instruction is the last of its block or a call: the warp's next
+//!   instruction is not necessarily `pc + 1`.
 //! - The last-use bit of a read register `R` is set when the value read is never read again on
 //!   any path: the instruction overwrites `R` unconditionally (an unguarded definition replaces
 //!   the whole register, so what is read later is the new value, even for a coalesced copy
@@ -58,12 +64,14 @@ use crate::cfg::Cfg;
 use crate::dom::Dominators;
 use crate::function::{BlockId, Function};
 use crate::inst::Inst;
+use crate::inst::Op;
 use crate::liveness::{Liveness, killed, transfer};
 use crate::loops::LoopForest;
 use crate::regalloc::PhysReg;
+use crate::writeback::WritebackHints;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The estimated iteration count of every loop (CORF's fixed weight for a loop whose trip count
 /// is not a compile-time constant): an instruction at loop depth `d` weighs `LOOP_WEIGHT^d`.
@@ -175,11 +183,18 @@ pub struct FunctionHints {
     read_start: Vec<u32>,
     reads: Vec<u32>,
     last_use: Vec<bool>,
+    /// `writes[write_start[pc]..write_start[pc + 1]]` are the registers written at `pc`.
+    write_start: Vec<u32>,
+    writes: Vec<u32>,
+    guarded: Vec<bool>,
+    ends_run: Vec<bool>,
     weight: Vec<u64>,
     /// Sorted by `(a, b)`.
     affinity: Vec<AffinityEdge>,
     /// Derived from `affinity` on first use: most runs use no coalescing technique.
     coalescing: Derived<CoalescingHints>,
+    /// BOW-WR's write-back targets, derived on first use for each window size asked for.
+    writeback: PerWindow,
 }
 
 /// A value computed on first use from the rest of a structure: equal whenever the rest is, so
@@ -194,6 +209,25 @@ impl<T> PartialEq for Derived<T> {
 }
 
 impl<T> Eq for Derived<T> {}
+
+/// [`WritebackHints`] by window size, computed on first use (a run asks for one size; the
+/// list stays tiny). Like [`Derived`], it takes no part in comparisons.
+#[derive(Default)]
+struct PerWindow(Mutex<Vec<Arc<WritebackHints>>>);
+
+impl Clone for PerWindow {
+    fn clone(&self) -> PerWindow {
+        PerWindow::default()
+    }
+}
+
+impl PartialEq for PerWindow {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for PerWindow {}
 
 impl fmt::Debug for FunctionHints {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -255,9 +289,14 @@ impl FunctionHints {
             read_start: Vec::with_capacity(n + 1),
             reads: Vec::new(),
             last_use: Vec::new(),
+            write_start: Vec::with_capacity(n + 1),
+            writes: Vec::new(),
+            guarded: Vec::with_capacity(n),
+            ends_run: Vec::with_capacity(n),
             weight: Vec::with_capacity(n),
             affinity: Vec::new(),
             coalescing: Derived::default(),
+            writeback: PerWindow::default(),
         };
         let gprs = |v: usize| phys.get(v).copied().flatten().map_or(0..0, PhysReg::gprs);
         // Each virtual-register set is mapped onto the physical words of one PC.
@@ -298,7 +337,18 @@ impl FunctionHints {
                 h.live_in[(first + 1) * words..(first + len) * words]
                     .copy_from_slice(&h.live_out[first * words..(first + len - 1) * words]);
             }
-            for inst in &block.insts {
+            for (i, inst) in block.insts.iter().enumerate() {
+                h.write_start.push(h.writes.len() as u32);
+                for d in inst.defs() {
+                    for r in gprs(d.index()) {
+                        if !h.writes[*h.write_start.last().unwrap() as usize..].contains(&r) {
+                            h.writes.push(r);
+                        }
+                    }
+                }
+                h.guarded.push(inst.guard.is_some());
+                h.ends_run
+                    .push(i + 1 == block.insts.len() || matches!(inst.op, Op::Call { .. }));
                 // Registers whose value survives the instruction: live after it and not
                 // replaced by it. The registers an unguarded definition writes are replaced
                 // even when another virtual register sharing them (a coalesced copy,
@@ -331,6 +381,7 @@ impl FunctionHints {
             }
         }
         h.read_start.push(h.reads.len() as u32);
+        h.write_start.push(h.writes.len() as u32);
         h.affinity = edges
             .into_iter()
             .map(|((a, b), weight)| AffinityEdge { a, b, weight })
@@ -390,6 +441,36 @@ impl FunctionHints {
             .iter()
             .position(|&r| r == reg)
             .is_some_and(|i| self.last_use[range.start + i])
+    }
+
+    /// The 32-bit registers written at `pc`, each once, in [`Inst::defs`] order. Panics if
+    /// `pc` is out of range.
+    pub fn writes(&self, pc: u32) -> &[u32] {
+        let pc = pc as usize;
+        &self.writes[self.write_start[pc] as usize..self.write_start[pc + 1] as usize]
+    }
+
+    /// Whether the instruction at `pc` is guarded (its writes may skip lanes).
+    pub fn is_guarded(&self, pc: u32) -> bool {
+        self.guarded[pc as usize]
+    }
+
+    /// Whether the instruction at `pc` ends a straight-line run: it is the last of its block
+    /// or a call, so the warp's next instruction need not be `pc + 1`.
+    pub fn ends_run(&self, pc: u32) -> bool {
+        self.ends_run[pc as usize]
+    }
+
+    /// BOW-WR's write-back target of every register written, for an instruction window of
+    /// `window` instructions (computed on the first call for each window, then kept).
+    pub fn writeback(&self, window: u32) -> Arc<WritebackHints> {
+        let mut cache = self.writeback.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(h) = cache.iter().find(|h| h.window() == window) {
+            return Arc::clone(h);
+        }
+        let h = Arc::new(WritebackHints::compute(self, window));
+        cache.push(Arc::clone(&h));
+        h
     }
 
     /// The estimated execution count of the instruction at `pc` relative to the function's

@@ -590,3 +590,85 @@ proptest! {
         check(&build(&spec))?;
     }
 }
+
+/// BOW-WR's write-back targets (`isa::writeback`) on a straight line, for windows of 1 to 3:
+///
+/// ```text
+/// 0 ld.param.u64 %rd1, [out]     first read at 4, out of every window, live: Rf
+/// 1 mov.u32      %r1, 7          read at 2 and 3 (each within reach of the last), dead: Window
+/// 2 add.s32      %r2, %r1, %r1   read at 3, then at 6 (3 after): Both
+/// 3 add.s32      %r3, %r2, %r1   read at 4, dead: Window
+/// 4 st.global    [%rd1], %r3
+/// 5 mov.u32      %r3, 1          never read (a dead definition of a register read before): Unread
+/// 6 st.global    [%rd1+4], %r2
+/// 7 ret
+/// ```
+#[test]
+fn writeback_targets_follow_reuse_distance_and_liveness() {
+    use isa::writeback::WriteTarget::{Both, Rf, Unread, Window};
+    let mut b = FunctionBuilder::new("k", FuncKind::Entry);
+    let out = b.param("out", Type::U64);
+    let rd1 = b.reg("%rd1", Type::U64);
+    let [r1v, r2v, r3v] = ["%r1", "%r2", "%r3"].map(|n| b.reg(n, Type::U32));
+    b.ld_param(Type::U64, rd1, out);
+    b.mov(Type::U32, r1v, imm(7));
+    b.add(Type::S32, r2v, reg(r1v), reg(r1v));
+    b.add(Type::S32, r3v, reg(r2v), reg(r1v));
+    b.st(StateSpace::Global, Type::U32, addr(rd1, 0), reg(r3v));
+    b.mov(Type::U32, r3v, imm(1));
+    b.st(StateSpace::Global, Type::U32, addr(rd1, 4), reg(r2v));
+    b.ret();
+    let f = b.finish();
+    let (a, h) = analyze(&f);
+    assert_eq!(h.writes(0), r(&a, rd1));
+    assert_eq!(h.writes(2), [r1(&a, r2v)]);
+    assert!(h.writes(4).is_empty() && !h.is_guarded(4));
+    assert!((0..7).all(|pc| !h.ends_run(pc)) && h.ends_run(7));
+    let targets = |window| {
+        let w = h.writeback(window);
+        assert_eq!(w.window(), window);
+        [0, 1, 2, 3, 5].map(|pc| w.targets(pc).to_vec())
+    };
+    assert_eq!(
+        targets(3),
+        [
+            vec![Rf, Rf],
+            vec![Window],
+            vec![Both],
+            vec![Window],
+            vec![Unread]
+        ]
+    );
+    // IW = 2: %r2's read at 3 is in reach, the one at 6 is not.
+    assert_eq!(
+        targets(2),
+        [
+            vec![Rf, Rf],
+            vec![Window],
+            vec![Both],
+            vec![Window],
+            vec![Unread]
+        ]
+    );
+    // IW = 1 forwards nothing: every value read goes to the register file.
+    assert_eq!(
+        targets(1),
+        [vec![Rf, Rf], vec![Rf], vec![Rf], vec![Rf], vec![Unread]]
+    );
+    // A value still in the window where its block ends is read later if it is live there.
+    let mut b = FunctionBuilder::new("k", FuncKind::Entry);
+    let out = b.param("out", Type::U64);
+    let rd1 = b.reg("%rd1", Type::U64);
+    let x = b.reg("%r1", Type::U32);
+    let next = b.block();
+    b.ld_param(Type::U64, rd1, out);
+    b.mov(Type::U32, x, imm(3));
+    b.bra(next);
+    b.switch_to(next);
+    b.st(StateSpace::Global, Type::U32, addr(rd1, 0), reg(x));
+    b.ret();
+    let f = b.finish();
+    let (_, h) = analyze(&f);
+    assert!(h.ends_run(2));
+    assert_eq!(h.writeback(3).targets(1), [Rf]);
+}

@@ -1,4 +1,5 @@
-//! Read coalescing in the pipeline (CMRC, CORF, CORF++), with exact cycle counts: a dependent
+//! Read coalescing (CMRC, CORF, CORF++) and operand bypassing (BOW, BOW-WR, the register-file
+//! cache) in the pipeline, with exact cycle and access counts. Coalescing: a dependent
 //! chain `r1 = r1 + r5` whose two source registers are read with one bank access in one cycle
 //! when the technique coalesces them, and in two otherwise (the baseline's collector unit
 //! reads one operand per cycle).
@@ -71,10 +72,20 @@ fn cycles_per_add(technique: &str, mapping: &str, step: u32) -> u64 {
 /// counters of the 10-iteration and the 20-iteration runs.
 fn chain(technique: &str, mapping: &str, step: u32) -> (u64, TechniqueReport, TechniqueReport) {
     let overrides = [
-        "gpu.sms=1".to_string(),
         format!("sm.rf.technique={technique}"),
         format!("sm.rf.mapping={mapping}"),
     ];
+    let (cycles, short, long) = iterations(&overrides, step);
+    let what = format!("{technique} {mapping} step {step}: {cycles} cycles per iteration");
+    assert_eq!(cycles % CHAIN, 0, "{what}");
+    (cycles / CHAIN, short, long)
+}
+
+/// Cycles per loop iteration on gtx480 with `overrides` (one SM), and the technique's
+/// counters of the 10-iteration and the 20-iteration runs.
+fn iterations(overrides: &[String], step: u32) -> (u64, TechniqueReport, TechniqueReport) {
+    let mut overrides = overrides.to_vec();
+    overrides.push("gpu.sms=1".to_string());
     let cfg = GpuConfig::load("gtx480", &overrides).unwrap();
     let dev = Device::new(DeviceConfig {
         host_threads: 1,
@@ -95,15 +106,13 @@ fn chain(technique: &str, mapping: &str, step: u32) -> (u64, TechniqueReport, Te
     // Unmeasured: brings the code into the L2 (the SM's caches start cold at every launch).
     run(1);
     let (short, long) = (run(10), run(20));
-    let per_add = (long.gpu_sim_cycle - short.gpu_sim_cycle) / (10 * CHAIN);
+    let cycles = long.gpu_sim_cycle - short.gpu_sim_cycle;
     assert_eq!(
-        (long.gpu_sim_cycle - short.gpu_sim_cycle) % (10 * CHAIN),
+        cycles % 10,
         0,
-        "{technique} {mapping} step {step}: {} and {} cycles",
-        short.gpu_sim_cycle,
-        long.gpu_sim_cycle
+        "{overrides:?}: {cycles} cycles for 10 iterations"
     );
-    (per_add, short.technique, long.technique)
+    (cycles / 10, short.technique, long.technique)
 }
 
 #[test]
@@ -159,4 +168,89 @@ fn corf_plus_plus_reads_disjoint_slices_of_one_bank_with_one_access() {
         // A full-width r5 overlaps every slice.
         assert_eq!(cycles_per_add("corf++", mapping, 0x1234_5678), latency + 3);
     }
+}
+
+/// The chain under BOW (seed 000, ch. 3) and the register-file cache, on gtx480 with one
+/// bypassing collector per warp. Per iteration the warp runs `add r3` (reads r3 of the last
+/// iteration, far back), the 16 chain adds, `setp` (reads r3 two instructions after its write;
+/// `iters` is a launch constant, no register) and the branch: 34 register reads, 17 results.
+/// `r5` is read by every chain add and written only before the loop; `r1` is written by each
+/// chain add and read by the next; the first chain add reads the r1 and r5 of the 16th, three
+/// instructions back (branch, `add r3`).
+fn bypass(technique: &str, extra: &[&str]) -> (u64, TechniqueReport, TechniqueReport) {
+    let mut overrides = vec![format!("sm.rf.technique={technique}")];
+    overrides.extend(extra.iter().map(|s| s.to_string()));
+    iterations(&overrides, 1)
+}
+
+fn delta(short: &TechniqueReport, long: &TechniqueReport, key: &str) -> u64 {
+    long.counters[key] - short.counters[key]
+}
+
+#[test]
+fn bow_forwards_operands_reused_within_the_window_and_reads_the_others() {
+    let latency = u64::from(GpuConfig::preset("gtx480").latency.int.add.latency);
+    let (baseline, ..) = bypass("baseline", &[]);
+    assert_eq!(baseline, CHAIN * (latency + 3));
+    // IW = 3: every chain add but the first finds r1 and r5 in its collector (distance 1, or
+    // 2 across the setp) and dispatches the cycle after it issues; the first reads both from
+    // the banks (distance 3). setp forwards r3 (distance 2) and reads r2; add r3 reads r3.
+    let (cycles, short, long) = bypass("bow", &[]);
+    let d = |k| delta(&short, &long, k);
+    assert_eq!(d("operand_reads"), 10 * 34);
+    assert_eq!(d("forwarded_reads"), 10 * (15 * 2 + 1));
+    // Write-through: each of the 17 results reaches the register file.
+    assert_eq!(d("rf_writes"), 10 * 17);
+    assert_eq!(cycles, (CHAIN - 1) * (latency + 1) + (latency + 3));
+    // IW = 2: the add after the setp reads r1 and r5 from the banks too, and so does the setp
+    // its r3.
+    let (cycles, short, long) = bypass("bow", &["sm.rf.bow.window=2"]);
+    let d = |k| delta(&short, &long, k);
+    assert_eq!(d("forwarded_reads"), 10 * 14 * 2);
+    assert_eq!(cycles, (CHAIN - 2) * (latency + 1) + 2 * (latency + 3));
+}
+
+#[test]
+fn bow_wr_keeps_transient_results_out_of_the_register_file() {
+    let (_, short, long) = bypass("bow-wr", &[]);
+    let d = |k| delta(&short, &long, k);
+    // Chain adds 1 to 15: r1 is read by the next add, which overwrites it: transient, never
+    // written (the next add's result consolidates it). The 16th's r1 is read three
+    // instructions later: the register file only. add r3's result is read by the setp within
+    // the window and live after it: written when it leaves the window.
+    assert_eq!(d("register_writes"), 10 * 17);
+    assert_eq!(d("writes_window_only"), 10 * 15);
+    assert_eq!(d("writes_consolidated"), 10 * 15);
+    assert_eq!(d("writes_rf_only"), 10);
+    assert_eq!(d("writes_both"), 10);
+    assert_eq!(d("writes_on_leave"), 10);
+    assert_eq!(d("rf_writes"), 10 * 2);
+    assert_eq!(d("forwarded_reads"), 10 * 31);
+}
+
+#[test]
+fn rfc_frees_dead_results_without_writing_them() {
+    let latency = u64::from(GpuConfig::preset("gtx480").latency.int.add.latency);
+    let (cycles, short, long) = bypass("rfc", &[]);
+    let d = |k| delta(&short, &long, k);
+    // Six entries hold r5 (cached as a result before the loop), r1 and r3: every read hits.
+    // Each read of r1 and r3 is the value's last (the reader overwrites it), so no result is
+    // ever written back: 17 dead, no register-file access at all, and every chain add
+    // dispatches the cycle after it issues.
+    assert_eq!(d("cache_hits"), 10 * 34);
+    assert_eq!(d("writes_dead"), 10 * 17);
+    assert_eq!(d("rf_writes"), 0);
+    assert_eq!(d("evictions"), 0);
+    assert_eq!(cycles, CHAIN * (latency + 1));
+    // One entry per warp: add r3's result evicts the 16th add's live r1 (written back), the
+    // first chain add's evicts r3 (live: the setp reads it; written back); the other chain
+    // adds find their r1 and end it (dead, never written). r5 misses every time (misses are
+    // not cached): one bank read per chain add, two for the first.
+    let (cycles, short, long) = bypass("rfc", &["sm.rf.rfc.entries=1"]);
+    let d = |k| delta(&short, &long, k);
+    assert_eq!(d("evictions"), 10 * 2);
+    assert_eq!(d("eviction_writes"), 10 * 2);
+    assert_eq!(d("writes_dead"), 10 * 15);
+    assert_eq!(d("rf_writes"), 10 * 2);
+    assert_eq!(cycles, (CHAIN - 1) * (latency + 2) + (latency + 3));
 }

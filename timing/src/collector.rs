@@ -5,9 +5,17 @@
 //! priority; the write ports bound them), then reads, to the collector units in rotating
 //! priority, as far as the policy lets requests share a bank ([`RegisterFilePolicy::bank_accepts`];
 //! the baseline's banks are single-ported) and a unit's port take them
-//! ([`RegisterFilePolicy::port_accepts`]; one operand per cycle in the baseline). A collector
-//! unit whose operands are all gathered dispatches in a later cycle, oldest first, when its
-//! execution unit can accept it.
+//! ([`RegisterFilePolicy::port_accepts`]; one operand per cycle in the baseline). An
+//! instruction whose operands are all gathered dispatches in a later cycle when its execution
+//! unit can accept it.
+//!
+//! The register-file technique chooses how the units are organised ([`CollectorLayout`]):
+//! GPGPU-Sim's pool of units by class, one instruction each, dispatched oldest first; or one
+//! unit per warp slot holding several of its warp's instructions (BOW's bypassing operand
+//! collectors), which share the unit's one port and the operands it holds, dispatched round
+//! robin over the warps' units. An operand a technique forwards from the unit's own storage
+//! ([`BankReq::forwarded`]) costs no bank access; it waits only while an older instruction of
+//! the same unit is still reading that register from its bank.
 
 use crate::config::GpuConfig;
 use crate::decode::Unit;
@@ -27,16 +35,72 @@ pub enum CuClass {
     General,
 }
 
-/// One collector unit.
+/// How the SM's collector units are organised; the register-file technique chooses
+/// ([`RegisterFilePolicy::collector_layout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CollectorLayout {
+    /// `sm.rf.collectors`: units of each class shared by every warp, one instruction each,
+    /// dispatched oldest first (GPGPU-Sim's operand collector).
+    Pooled,
+    /// One unit per warp slot holding its warp's last `depth` instructions until they leave
+    /// (a window sliding in order: an instruction enters once the one `depth` before it has
+    /// left), which share the unit's one port and the operands it holds; the units dispatch
+    /// round robin, each its oldest ready instruction first (BOW's bypassing operand
+    /// collectors, seed 000 ch. 3).
+    PerWarp { depth: u32 },
+}
+
+/// One instruction held by a collector unit.
+#[derive(Clone, Debug)]
+struct Entry {
+    alloc_cycle: u64,
+    /// Allocation order within its unit.
+    seq: u64,
+    /// Bank reads still to make, and forwarded operands still waiting for an older entry's
+    /// read of their register.
+    pending: Vec<BankReq>,
+    /// The instruction (an index into the SM's in-flight table).
+    inst: usize,
+    unit: Unit,
+}
+
+/// One collector unit: one port, and room for the instructions of its layout.
 #[derive(Clone, Debug)]
 struct CollectorUnit {
     class: CuClass,
-    alloc_cycle: u64,
-    /// Bank reads still to make.
-    pending: Vec<BankReq>,
-    /// The instruction it holds (an index into the SM's in-flight table).
-    inst: usize,
-    unit: Unit,
+    entries: Vec<Entry>,
+    /// The entries holding an instruction, oldest first.
+    held: Vec<u8>,
+    /// Forwarded operands of its entries still in transit (an older entry reads them).
+    in_transit: u32,
+    /// The next entry's allocation order.
+    next_seq: u64,
+}
+
+impl CollectorUnit {
+    /// Whether an instruction may enter: the instructions a unit holds are its last `depth`
+    /// (a window sliding in order: a new one enters only when the one `depth` before it has
+    /// left, whatever else left).
+    fn has_room(&self, depth: usize) -> bool {
+        self.held
+            .first()
+            .is_none_or(|&k| self.entries[usize::from(k)].seq + depth as u64 > self.next_seq)
+    }
+
+    /// Whether some held instruction has every operand (`pending` empty), and whether some
+    /// still waits for one.
+    fn state(&self) -> (bool, bool) {
+        let mut collected = false;
+        let mut reading = false;
+        for &k in &self.held {
+            if self.entries[usize::from(k)].pending.is_empty() {
+                collected = true;
+            } else {
+                reading = true;
+            }
+        }
+        (collected, reading)
+    }
 }
 
 /// The requests a bank granted this cycle.
@@ -115,19 +179,24 @@ pub(crate) fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
 /// The collector units and bank arbitration of one SM.
 pub struct OperandCollector {
     units: Vec<CollectorUnit>,
+    layout: CollectorLayout,
+    /// Entries per unit (1 when pooled); entry `k` of unit `u` is entry id `u * depth + k`.
+    depth: usize,
     /// For each execution unit class: the collector-unit class it uses first.
     preferred: [CuClass; 5],
-    /// Busy units in allocation order (the dispatch order: oldest first).
+    /// Held entries in allocation order (oldest first: the pooled dispatch order).
     by_age: Vec<usize>,
-    /// Units with operands still to read (bit per unit).
+    /// Units with an operand still to read (bit per unit).
     reading: u64,
-    /// Busy units with every operand read (bit per unit).
+    /// Units holding an instruction with every operand read (bit per unit).
     collected: u64,
-    /// Free units (bit per unit), and the units of each class (by `CuClass as usize`).
+    /// Units with a free entry (bit per unit), and the units of each class (by
+    /// `CuClass as usize`).
     free: u64,
     class_units: [u64; 6],
-    /// Rotating start of the arbitration order.
+    /// Rotating start of the arbitration order, and of the per-warp dispatch order.
     rr: usize,
+    dispatch_rr: usize,
     /// What each bank granted this cycle, and the banks that granted anything (bit per bank).
     grants: Vec<BankGrants>,
     touched: u64,
@@ -135,27 +204,52 @@ pub struct OperandCollector {
 }
 
 impl OperandCollector {
+    /// The pooled collector units of `cfg` (`sm.rf.collectors`).
     pub fn new(cfg: &GpuConfig) -> OperandCollector {
+        OperandCollector::with_layout(cfg, CollectorLayout::Pooled)
+    }
+
+    /// The collector units of `cfg` organised as `layout`.
+    pub fn with_layout(cfg: &GpuConfig, layout: CollectorLayout) -> OperandCollector {
         let c = &cfg.sm.rf.collectors;
+        let classes: Vec<(CuClass, u32)> = match layout {
+            CollectorLayout::Pooled => vec![
+                (CuClass::Sp, c.sp),
+                (CuClass::Sfu, c.sfu),
+                (CuClass::Int, c.int),
+                (CuClass::Dp, c.dp),
+                (CuClass::Mem, c.mem),
+                (CuClass::General, c.general),
+            ],
+            CollectorLayout::PerWarp { .. } => vec![(CuClass::General, cfg.sm.max_warps)],
+        };
+        let depth = match layout {
+            CollectorLayout::Pooled => 1,
+            CollectorLayout::PerWarp { depth } => depth.max(1) as usize,
+        };
+        let entry = Entry {
+            alloc_cycle: 0,
+            seq: 0,
+            pending: Vec::with_capacity(8),
+            inst: 0,
+            unit: Unit::Sp,
+        };
         let mut units = Vec::new();
-        for (class, n) in [
-            (CuClass::Sp, c.sp),
-            (CuClass::Sfu, c.sfu),
-            (CuClass::Int, c.int),
-            (CuClass::Dp, c.dp),
-            (CuClass::Mem, c.mem),
-            (CuClass::General, c.general),
-        ] {
+        for (class, n) in classes {
             for _ in 0..n {
                 units.push(CollectorUnit {
                     class,
-                    alloc_cycle: 0,
-                    pending: Vec::with_capacity(8),
-                    inst: 0,
-                    unit: Unit::Sp,
+                    entries: vec![entry.clone(); depth],
+                    held: Vec::with_capacity(depth),
+                    in_transit: 0,
+                    next_seq: 0,
                 });
             }
         }
+        assert!(
+            units.len() <= 64,
+            "at most 64 collector units (configuration checks it)"
+        );
         let has = |c: CuClass| units.iter().any(|u| u.class == c);
         // Integer and double-precision instructions use the SP units' collectors when the
         // configuration has none of their own (Fermi).
@@ -186,32 +280,53 @@ impl OperandCollector {
             free: class_units.iter().fold(0, |m, c| m | c),
             class_units,
             preferred,
-            by_age: Vec::with_capacity(units.len()),
+            by_age: Vec::with_capacity(units.len() * depth),
             reading: 0,
             collected: 0,
             units,
+            layout,
+            depth,
             rr: 0,
+            dispatch_rr: 0,
             grants: vec![BankGrants::default(); cfg.sm.rf.banks as usize],
             touched: 0,
             stats: RfStats::new(cfg.sm.rf.banks),
         }
     }
 
-    /// A free collector unit for an instruction of `unit` (one of its class first, then a
-    /// general one), if any.
-    pub fn free_unit(&self, unit: Unit) -> Option<usize> {
-        let own = self.free & self.class_units[self.preferred[unit.index()] as usize];
-        let any = if own != 0 {
-            own
-        } else {
-            self.free & self.class_units[CuClass::General as usize]
+    /// A collector unit with room for an instruction of `unit` from warp slot `warp`, if any:
+    /// pooled, a free one of its class first, then a general one; per warp, the warp's own.
+    pub fn free_unit(&self, warp: usize, unit: Unit) -> Option<usize> {
+        let any = match self.layout {
+            CollectorLayout::Pooled => {
+                let own = self.free & self.class_units[self.preferred[unit.index()] as usize];
+                if own != 0 {
+                    own
+                } else {
+                    self.free & self.class_units[CuClass::General as usize]
+                }
+            }
+            CollectorLayout::PerWarp { .. } => self.free & (1 << warp),
         };
         (any != 0).then(|| any.trailing_zeros() as usize)
     }
 
-    /// Puts an instruction into collector unit `cu`: it will make the bank reads `plan` puts
-    /// in the (empty) list it is given. (Planned in place: copying a few requests cost a
-    /// `memcpy` call per instruction.)
+    /// Which units an instruction of `unit` (by [`Unit::index`]) from warp slot `warp` may
+    /// take, as a number below 64: instructions with the same number see the same free units,
+    /// so a refusal holds for all of them until a unit is released.
+    #[inline]
+    pub fn pool(&self, warp: usize, unit: u8) -> u32 {
+        match self.layout {
+            CollectorLayout::Pooled => u32::from(unit),
+            CollectorLayout::PerWarp { .. } => warp as u32,
+        }
+    }
+
+    /// Puts an instruction into collector unit `cu` (which has room, see
+    /// [`OperandCollector::free_unit`]): it will make the bank reads `plan` puts in the (empty)
+    /// list it is given. A forwarded operand waits only if an older instruction of the unit
+    /// still reads its register. (Planned in place: copying a few requests cost a `memcpy`
+    /// call per instruction.)
     pub fn allocate(
         &mut self,
         cu: usize,
@@ -220,15 +335,43 @@ impl OperandCollector {
         unit: Unit,
         plan: impl FnOnce(&mut Vec<BankReq>),
     ) {
+        let depth = self.depth;
         let u = &mut self.units[cu];
-        u.alloc_cycle = now;
-        u.inst = inst;
-        u.unit = unit;
-        u.pending.clear();
-        plan(&mut u.pending);
-        self.by_age.push(cu);
-        self.free &= !(1 << cu);
-        if u.pending.is_empty() {
+        let k = (0..depth)
+            .find(|k| !u.held.contains(&(*k as u8)))
+            .expect("the unit has a free entry");
+        let mut pending = std::mem::take(&mut u.entries[k].pending);
+        pending.clear();
+        plan(&mut pending);
+        if pending.iter().any(|r| r.forwarded) {
+            // In transit while an older instruction of this unit still reads the register.
+            let older = &u.entries;
+            let held = &u.held;
+            pending.retain(|r| {
+                !r.forwarded
+                    || held.iter().any(|&h| {
+                        older[usize::from(h)]
+                            .pending
+                            .iter()
+                            .any(|o| !o.forwarded && o.bank == r.bank && o.row == r.row)
+                    })
+            });
+            u.in_transit += pending.iter().filter(|r| r.forwarded).count() as u32;
+        }
+        let e = &mut u.entries[k];
+        e.pending = pending;
+        e.alloc_cycle = now;
+        e.seq = u.next_seq;
+        e.inst = inst;
+        e.unit = unit;
+        let done = e.pending.is_empty();
+        u.next_seq += 1;
+        u.held.push(k as u8);
+        self.by_age.push(cu * depth + k);
+        if !u.has_room(depth) {
+            self.free &= !(1 << cu);
+        }
+        if done {
             self.collected |= 1 << cu;
         } else {
             self.reading |= 1 << cu;
@@ -248,9 +391,11 @@ impl OperandCollector {
     }
 
     /// One cycle of bank arbitration after this cycle's write-backs: the collector units with
-    /// reads pending, from the rotating priority position on, each try their requests in
-    /// order. A request its bank refuses waits (a bank conflict); one its port refuses waits
-    /// without a conflict. Returns whether any read was granted.
+    /// reads pending, from the rotating priority position on, each try their instructions'
+    /// requests, oldest instruction first, in order. A request its bank refuses waits (a bank
+    /// conflict); one its port refuses waits without a conflict. A granted read also delivers
+    /// the operands other instructions of the unit forwarded from it. Returns whether any
+    /// read was granted.
     pub fn arbitrate(&mut self, policy: &impl RegisterFilePolicy) -> bool {
         let n = self.units.len();
         let before = self.stats.reads;
@@ -263,41 +408,55 @@ impl OperandCollector {
             let stats = &mut self.stats;
             let mut taken = [BankReq::default(); GRANTS_PER_BANK];
             let mut n_taken = 0;
-            // Bit j: pending request j was granted.
-            let mut granted_mask = 0u64;
-            for (j, req) in u.pending.iter().enumerate() {
-                let g = &mut self.grants[req.bank as usize];
-                if usize::from(g.n) == GRANTS_PER_BANK || !policy.bank_accepts(g.granted(), req) {
-                    if g.granted().iter().any(|r| r.write) {
-                        stats.write_priority_conflicts += 1;
+            for &h in &u.held {
+                let e = &mut u.entries[usize::from(h)];
+                // Bit j: pending request j was granted.
+                let mut granted_mask = 0u64;
+                for (j, req) in e.pending.iter().enumerate() {
+                    if req.forwarded {
+                        continue;
                     }
-                    stats.bank_conflicts += 1;
-                    continue;
+                    let g = &mut self.grants[req.bank as usize];
+                    if usize::from(g.n) == GRANTS_PER_BANK || !policy.bank_accepts(g.granted(), req)
+                    {
+                        if g.granted().iter().any(|r| r.write) {
+                            stats.write_priority_conflicts += 1;
+                        }
+                        stats.bank_conflicts += 1;
+                        continue;
+                    }
+                    if n_taken == GRANTS_PER_BANK || !policy.port_accepts(&taken[..n_taken], req) {
+                        continue;
+                    }
+                    taken[n_taken] = *req;
+                    n_taken += 1;
+                    stats.shared_bank_accesses += u64::from(g.n > 0);
+                    g.push(*req);
+                    self.touched |= 1 << req.bank;
+                    granted_mask |= 1 << j;
+                    stats.reads += 1;
+                    stats.reads_per_bank[req.bank as usize] += 1;
                 }
-                if n_taken == GRANTS_PER_BANK || !policy.port_accepts(&taken[..n_taken], req) {
-                    continue;
+                remove_granted(&mut e.pending, granted_mask);
+            }
+            if u.in_transit > 0 && n_taken > 0 {
+                // The operands forwarded from this cycle's reads have arrived.
+                let arrived = &taken[..n_taken];
+                for &h in &u.held {
+                    let p = &mut u.entries[usize::from(h)].pending;
+                    let len = p.len();
+                    p.retain(|r| {
+                        !(r.forwarded && arrived.iter().any(|a| a.bank == r.bank && a.row == r.row))
+                    });
+                    u.in_transit -= (len - p.len()) as u32;
                 }
-                taken[n_taken] = *req;
-                n_taken += 1;
-                stats.shared_bank_accesses += u64::from(g.n > 0);
-                g.push(*req);
-                self.touched |= 1 << req.bank;
-                granted_mask |= 1 << j;
-                stats.reads += 1;
-                stats.reads_per_bank[req.bank as usize] += 1;
             }
-            if granted_mask.is_power_of_two() {
-                u.pending.remove(granted_mask.trailing_zeros() as usize);
-            } else if granted_mask != 0 {
-                let mut j = 0;
-                u.pending.retain(|_| {
-                    j += 1;
-                    granted_mask & (1 << (j - 1)) == 0
-                });
-            }
-            if u.pending.is_empty() {
-                self.reading &= !(1 << i);
+            let (collected, reading) = u.state();
+            if collected {
                 self.collected |= 1 << i;
+            }
+            if !reading {
+                self.reading &= !(1 << i);
             }
         }
         // The next cycle's banks start empty.
@@ -316,80 +475,211 @@ impl OperandCollector {
         granted_any
     }
 
-    /// Collector units holding an instruction.
+    /// Instructions held by collector units.
     pub fn busy_units(&self) -> u64 {
         self.by_age.len() as u64
     }
 
-    /// Collector units ready to dispatch this cycle (all operands read, allocated before
-    /// `now`), oldest first.
+    /// The held instructions (entry ids) ready to dispatch this cycle (all operands read,
+    /// allocated before `now`), in dispatch order: pooled, oldest first; per warp, round robin
+    /// over the units from the one after the last that dispatched, oldest first within one.
     pub fn ready(&self, now: u64, out: &mut Vec<usize>) {
         out.clear();
         if self.collected == 0 {
             return;
         }
-        out.extend(
-            self.by_age
-                .iter()
-                .copied()
-                .filter(|&i| self.collected & (1 << i) != 0 && self.units[i].alloc_cycle < now),
-        );
+        let ready = |id: usize| {
+            let e = &self.units[id / self.depth].entries[id % self.depth];
+            e.pending.is_empty() && e.alloc_cycle < now
+        };
+        match self.layout {
+            CollectorLayout::Pooled => {
+                out.extend(self.by_age.iter().copied().filter(|&id| ready(id)));
+            }
+            CollectorLayout::PerWarp { .. } => {
+                let n = self.units.len();
+                let mut order = self.collected.rotate_right(self.dispatch_rr as u32);
+                while order != 0 {
+                    let k = order.trailing_zeros() as usize;
+                    order &= order - 1;
+                    let cu = (self.dispatch_rr + k) % 64;
+                    debug_assert!(cu < n);
+                    let ids = self.units[cu]
+                        .held
+                        .iter()
+                        .map(|&h| cu * self.depth + usize::from(h));
+                    out.extend(ids.filter(|&id| ready(id)));
+                }
+            }
+        }
     }
 
-    /// The `k`-th busy unit in allocation order, if it is ready to dispatch (see
-    /// [`OperandCollector::ready`]); `None` past the last busy unit.
-    #[inline]
-    pub fn ready_at(&self, k: usize, now: u64) -> Option<Option<usize>> {
-        let &cu = self.by_age.get(k)?;
-        let ready = self.collected & (1 << cu) != 0 && self.units[cu].alloc_cycle < now;
-        Some(ready.then_some(cu))
-    }
-
-    /// Whether any busy unit has read all its operands.
+    /// Whether any unit holds an instruction with every operand read.
     #[inline]
     pub fn any_collected(&self) -> bool {
         self.collected != 0
     }
 
-    /// The in-flight index and execution unit of the instruction in collector unit `cu`.
+    /// The in-flight index and execution unit of the instruction in entry `id`.
     #[inline]
-    pub fn holds(&self, cu: usize) -> (usize, Unit) {
-        let u = &self.units[cu];
-        (u.inst, u.unit)
+    pub fn holds(&self, id: usize) -> (usize, Unit) {
+        let e = &self.units[id / self.depth].entries[id % self.depth];
+        (e.inst, e.unit)
     }
 
-    /// Each busy unit in allocation order: (unit index, in-flight index, execution unit,
-    /// bank reads still to make), for deadlock reports.
+    /// Each held instruction in allocation order: (entry id, in-flight index, execution unit,
+    /// operands still to arrive), for deadlock reports.
     pub fn busy(&self) -> impl Iterator<Item = (usize, usize, Unit, usize)> + '_ {
-        self.by_age.iter().map(|&i| {
-            let u = &self.units[i];
-            (i, u.inst, u.unit, u.pending.len())
+        self.by_age.iter().map(|&id| {
+            let e = &self.units[id / self.depth].entries[id % self.depth];
+            (id, e.inst, e.unit, e.pending.len())
         })
     }
 
-    /// Collector units.
-    pub fn units(&self) -> usize {
-        self.units.len()
+    /// Entries of all units (instructions the collector can hold at once); entry ids are
+    /// below this.
+    pub fn entries(&self) -> usize {
+        self.units.len() * self.depth
     }
 
-    /// The bank reads collector unit `cu` still has to make.
-    pub fn pending(&self, cu: usize) -> &[BankReq] {
-        &self.units[cu].pending
+    /// The bank reads entry `id` still has to make (and its forwarded operands in transit).
+    pub fn pending(&self, id: usize) -> &[BankReq] {
+        &self.units[id / self.depth].entries[id % self.depth].pending
     }
 
-    /// Frees collector unit `cu` (its instruction dispatched).
-    pub fn release(&mut self, cu: usize, now: u64) {
+    /// Frees entry `id` (its instruction dispatched).
+    pub fn release(&mut self, id: usize, now: u64) {
+        let (cu, k) = (id / self.depth, (id % self.depth) as u8);
         let u = &mut self.units[cu];
-        if let Some(k) = self.by_age.iter().position(|&i| i == cu) {
-            self.by_age.remove(k);
+        if let Some(j) = u.held.iter().position(|&h| h == k) {
+            u.held.remove(j);
         }
-        self.free |= 1 << cu;
-        self.collected &= !(1 << cu);
-        self.stats.collector_wait_cycles += now - u.alloc_cycle;
+        if let Some(j) = self.by_age.iter().position(|&i| i == id) {
+            self.by_age.remove(j);
+        }
+        self.stats.collector_wait_cycles += now - u.entries[usize::from(k)].alloc_cycle;
+        if u.has_room(self.depth) {
+            self.free |= 1 << cu;
+        }
+        if !u.state().0 {
+            self.collected &= !(1 << cu);
+        }
+        self.dispatch_rr = (cu + 1) % self.units.len();
     }
 
     /// Whether any unit holds an instruction.
     pub fn is_busy(&self) -> bool {
         !self.by_age.is_empty()
+    }
+}
+
+/// Removes the requests of `pending` whose bits are set in `granted` (bit j: request j).
+fn remove_granted(pending: &mut Vec<BankReq>, granted: u64) {
+    if granted.is_power_of_two() {
+        pending.remove(granted.trailing_zeros() as usize);
+    } else if granted != 0 {
+        let mut j = 0;
+        pending.retain(|_| {
+            j += 1;
+            granted & (1 << (j - 1)) == 0
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rf::RfPolicy;
+
+    fn read(bank: u32, row: u32, forwarded: bool) -> BankReq {
+        BankReq {
+            bank,
+            row,
+            slices: crate::rf::ALL_SLICES,
+            write: false,
+            operands: 1,
+            forwarded,
+        }
+    }
+
+    fn per_warp(depth: u32) -> (OperandCollector, RfPolicy) {
+        let cfg = GpuConfig::preset("gtx480");
+        let layout = CollectorLayout::PerWarp { depth };
+        (
+            OperandCollector::with_layout(&cfg, layout),
+            RfPolicy::new(&cfg),
+        )
+    }
+
+    #[test]
+    fn a_forwarded_operand_arrives_with_the_older_instructions_read() {
+        let (mut oc, policy) = per_warp(3);
+        let cu = oc.free_unit(5, Unit::Sp).expect("warp 5's unit");
+        assert_eq!(cu, 5);
+        // Instruction 0 reads r1 and r2 from banks 1 and 2; instruction 1 forwards r1 (still
+        // in transit) and r7 (already there: nothing to wait for) and reads r3.
+        oc.allocate(cu, 0, 0, Unit::Sp, |r| {
+            r.extend([read(1, 1, false), read(2, 2, false)])
+        });
+        oc.allocate(cu, 0, 1, Unit::Sp, |r| {
+            r.extend([read(1, 1, true), read(7, 7, true), read(3, 3, false)])
+        });
+        assert_eq!(oc.pending(5 * 3 + 1).len(), 2, "r1 waits, r7 is there");
+        // One port: one read per cycle for the whole unit, oldest instruction first. The read
+        // of r1 delivers it to both instructions.
+        oc.arbitrate(&policy);
+        assert_eq!(oc.pending(5 * 3), [read(2, 2, false)]);
+        assert_eq!(oc.pending(5 * 3 + 1), [read(3, 3, false)]);
+        oc.arbitrate(&policy);
+        oc.arbitrate(&policy);
+        assert_eq!(oc.stats.reads, 3, "r1, r2, r3: one bank read each");
+        let mut ready = Vec::new();
+        oc.ready(1, &mut ready);
+        assert_eq!(ready, [15, 16]);
+    }
+
+    #[test]
+    fn an_instruction_enters_only_when_the_one_a_window_before_left() {
+        let (mut oc, _) = per_warp(2);
+        oc.allocate(0, 0, 10, Unit::Sp, |_| {});
+        oc.allocate(0, 0, 11, Unit::Sp, |_| {});
+        assert_eq!(oc.free_unit(0, Unit::Sp), None, "two held");
+        // The younger leaves first: the oldest still holds the window.
+        oc.release(1, 1);
+        assert_eq!(oc.free_unit(0, Unit::Sp), None);
+        oc.release(0, 1);
+        assert_eq!(oc.free_unit(0, Unit::Sp), Some(0));
+        oc.allocate(0, 1, 12, Unit::Sp, |_| {});
+        assert_eq!(oc.free_unit(0, Unit::Sp), Some(0), "one of two held");
+        // Other warps have units of their own.
+        assert_eq!(oc.free_unit(1, Unit::Sfu), Some(1));
+        assert_eq!(oc.pool(1, 0), 1);
+    }
+
+    #[test]
+    fn per_warp_units_dispatch_round_robin() {
+        let (mut oc, _) = per_warp(1);
+        for (warp, inst) in [(2, 0), (0, 1), (1, 2)] {
+            oc.allocate(warp, 0, inst, Unit::Sp, |_| {});
+        }
+        let mut ready = Vec::new();
+        oc.ready(1, &mut ready);
+        assert_eq!(ready, [0, 1, 2], "from unit 0 on, not by age");
+        oc.release(0, 1);
+        oc.allocate(0, 1, 3, Unit::Sp, |_| {});
+        oc.ready(2, &mut ready);
+        assert_eq!(ready, [1, 2, 0], "after the unit that dispatched last");
+        // Pooled units dispatch oldest first.
+        let cfg = GpuConfig::preset("gtx480");
+        let mut pooled = OperandCollector::new(&cfg);
+        for inst in 0..3 {
+            let cu = pooled.free_unit(0, Unit::Sp).expect("a free unit");
+            pooled.allocate(cu, 0, inst, Unit::Sp, |_| {});
+        }
+        pooled.release(0, 1);
+        let cu = pooled.free_unit(0, Unit::Sp).expect("a free unit");
+        pooled.allocate(cu, 1, 3, Unit::Sp, |_| {});
+        pooled.ready(2, &mut ready);
+        assert_eq!(ready, [1, 2, 0]);
     }
 }

@@ -73,6 +73,19 @@ pub enum Technique {
     /// disjoint byte slices are read with one access.
     #[serde(rename = "corf++")]
     CorfPlusPlus,
+    /// BOW (seed 000, ch. 3): one bypassing operand collector per warp holding the operands
+    /// of its last `sm.rf.bow.window` instructions; a source found there is forwarded instead
+    /// of read from a bank; results written through to the register file.
+    Bow,
+    /// BOW-WR: BOW writing back — a result reaches the register file only when it leaves the
+    /// window, unless a younger instruction overwrote it or the compiler's hint says the
+    /// window alone needs it (or the register file alone).
+    BowWr,
+    /// BOW-WR with half the collector storage (`sm.rf.bow.entries` / 2), FIFO eviction.
+    BowHalf,
+    /// The register-file cache (Gebhart et al., seed 004 §3.5): a small per-warp cache of
+    /// recent results, FIFO, written back to the register file when evicted unless dead.
+    Rfc,
 }
 
 /// How a CTA's registers are held while it is resident (`sm.rf.residency`).
@@ -186,6 +199,75 @@ pub struct RegisterFileConfig {
     pub residency: Residency,
     /// Whether a register named twice by one instruction is read once or twice.
     pub read_duplicates: ReadDuplicates,
+    /// BOW's bypassing operand collectors (the `bow`, `bow-wr` and `bow-half` techniques).
+    #[serde(default)]
+    pub bow: BowConfig,
+    /// The register-file cache (the `rfc` technique).
+    #[serde(default)]
+    pub rfc: RfcConfig,
+}
+
+/// BOW's bypassing operand collectors (`sm.rf.bow`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BowConfig {
+    /// The instruction window IW: an operand accessed by one of the warp's instructions stays
+    /// in its collector for the next IW − 1 instructions (each access extends it), and the
+    /// collector holds up to IW instructions waiting for operands or an execution unit.
+    pub window: u32,
+    /// Operand entries (warp registers) per collector; 0 means 4 per instruction of the window,
+    /// the paper's conservative size (12 at IW = 3). `bow-half` has half as many.
+    pub entries: u32,
+}
+
+impl Default for BowConfig {
+    fn default() -> BowConfig {
+        BowConfig {
+            window: 3,
+            entries: 0,
+        }
+    }
+}
+
+impl BowConfig {
+    /// Operand entries per collector of the full-size design.
+    pub fn full_entries(&self) -> u32 {
+        if self.entries == 0 {
+            4 * self.window
+        } else {
+            self.entries
+        }
+    }
+}
+
+/// The register-file cache (`sm.rf.rfc`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RfcConfig {
+    /// Entries (warp registers) per warp: Gebhart et al.'s 6 per thread.
+    pub entries: u32,
+    /// What a warp's entries do when the two-level scheduler moves it out of its active pool.
+    pub on_demote: RfcDemotion,
+}
+
+impl Default for RfcConfig {
+    fn default() -> RfcConfig {
+        RfcConfig {
+            entries: 6,
+            on_demote: RfcDemotion::Flush,
+        }
+    }
+}
+
+/// What the register-file cache does with a demoted warp's entries (`sm.rf.rfc.on_demote`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RfcDemotion {
+    /// Write the live dirty entries back and free them all (Gebhart et al.: the cache holds
+    /// the active warps' values only).
+    Flush,
+    /// Keep them until the warp is active again.
+    Retain,
 }
 
 /// Collector units per class.
@@ -405,11 +487,12 @@ pub struct DramTiming {
 }
 
 /// Names of the presets, in the order `--help` lists them.
-pub const PRESETS: [&str; 6] = [
+pub const PRESETS: [&str; 7] = [
     "gtx480",
     "gtx480-4bank",
     "gtx480-cmrc",
     "titanx",
+    "titanx-bow",
     "gtx980",
     "v100",
 ];
@@ -420,6 +503,7 @@ fn preset_text(name: &str) -> Option<&'static str> {
         "gtx480-4bank" => include_str!("../configs/gtx480-4bank.toml"),
         "gtx480-cmrc" => include_str!("../configs/gtx480-cmrc.toml"),
         "titanx" => include_str!("../configs/titanx.toml"),
+        "titanx-bow" => include_str!("../configs/titanx-bow.toml"),
         "gtx980" => include_str!("../configs/gtx980.toml"),
         "v100" => include_str!("../configs/v100.toml"),
         _ => return None,
@@ -456,6 +540,7 @@ impl GpuConfig {
         let mut table: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| ConfigError::Parse(e.to_string()))?;
+        insert_optional_defaults(&mut table);
         let base = table.clone();
         for o in overrides {
             apply_override(&mut table, o)?;
@@ -551,6 +636,19 @@ impl GpuConfig {
                     "sub_banks × sub_bank_bytes must be 128 (one 32-lane warp register), not {warp_register_bytes}"
                 ),
             ));
+        }
+        let bow = &self.sm.rf.bow;
+        if bow.window == 0 || bow.window > 16 {
+            return Err(invalid("sm.rf.bow.window", "must be 1 to 16 instructions"));
+        }
+        if bow.entries > 64 {
+            return Err(invalid(
+                "sm.rf.bow.entries",
+                "at most 64 operand entries per collector are modelled (0: 4 per instruction of the window)",
+            ));
+        }
+        if self.sm.rf.rfc.entries == 0 || self.sm.rf.rfc.entries > 64 {
+            return Err(invalid("sm.rf.rfc.entries", "must be 1 to 64 per warp"));
         }
         let c = &self.sm.rf.collectors;
         if c.sp + c.sfu + c.int + c.dp + c.mem + c.general > 64 {
@@ -693,6 +791,33 @@ fn invalid(key: &str, message: &str) -> ConfigError {
 
 /// Applies `a.b.c=value` to the table: the key must exist; the value is TOML (a number, a
 /// boolean, a quoted string) or, failing that, a bare string (`sm.scheduler=lrr`).
+/// Fills the sections a configuration may leave out (`sm.rf.bow`, `sm.rf.rfc`: most presets
+/// model neither technique) and their missing fields with the defaults, so that an override
+/// such as `sm.rf.bow.window=2` works on every configuration.
+fn insert_optional_defaults(table: &mut toml::Table) {
+    let Some(toml::Value::Table(sm)) = table.get_mut("sm") else {
+        return;
+    };
+    let Some(toml::Value::Table(rf)) = sm.get_mut("rf") else {
+        return;
+    };
+    let defaults = [
+        ("bow", toml::Table::try_from(BowConfig::default())),
+        ("rfc", toml::Table::try_from(RfcConfig::default())),
+    ];
+    for (key, default) in defaults {
+        let default = default.expect("defaults serialize");
+        let section = rf
+            .entry(key)
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(section) = section {
+            for (field, value) in default {
+                section.entry(field).or_insert(value);
+            }
+        }
+    }
+}
+
 fn apply_override(table: &mut toml::Table, text: &str) -> Result<(), ConfigError> {
     let (key, value) = text
         .split_once('=')

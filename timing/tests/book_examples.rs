@@ -49,6 +49,7 @@ fn replay(
         slices: ALL_SLICES,
         write,
         operands: u8::from(!write),
+        forwarded: false,
     };
     let mut writebacks: Vec<(u64, u32, u32)> = Vec::new();
     let mut trace = vec![Vec::new(); cycles as usize];
@@ -70,7 +71,9 @@ fn replay(
             writebacks.push((now + latency, inst.warp, inst.write));
             oc.release(cu, now);
         }
-        let before: Vec<Vec<BankReq>> = (0..oc.units()).map(|cu| oc.pending(cu).to_vec()).collect();
+        let before: Vec<Vec<BankReq>> = (0..oc.entries())
+            .map(|cu| oc.pending(cu).to_vec())
+            .collect();
         oc.arbitrate(&policy);
         for (cu, pending) in before.iter().enumerate() {
             let warp = insts[oc.holds(cu).0].warp;
@@ -84,7 +87,7 @@ fn replay(
         }
         for (i, inst) in insts.iter().enumerate().filter(|(_, i)| i.issue == now) {
             let cu = oc
-                .free_unit(Unit::Sp)
+                .free_unit(inst.warp as usize, Unit::Sp)
                 .unwrap_or_else(|| panic!("{}: a free collector unit", inst.name));
             oc.allocate(cu, now, i, Unit::Sp, |reads| {
                 reads.extend(inst.reads.iter().map(|&r| access(inst.warp, r, false)))

@@ -24,6 +24,7 @@ impl Baseline {
             slices: ALL_SLICES,
             write,
             operands: u8::from(!write),
+            forwarded: false,
         }
     }
 }

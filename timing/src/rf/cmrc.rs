@@ -116,6 +116,7 @@ impl Cmrc {
             slices: slice_mask(width, row),
             write,
             operands: u8::from(!write),
+            forwarded: false,
         }
     }
 }
@@ -207,6 +208,7 @@ mod tests {
             slices,
             write,
             operands: u8::from(!write),
+            forwarded: false,
         }
     }
 
@@ -244,7 +246,7 @@ mod tests {
         // (even, 16 bits: 0011) of bank 0.
         let cycle = |policy: &RfPolicy| {
             let mut oc = OperandCollector::new(&cfg);
-            let cu = oc.free_unit(Unit::Sp).expect("a free unit");
+            let cu = oc.free_unit(0, Unit::Sp).expect("a free unit");
             oc.allocate(cu, 0, 0, Unit::Sp, |r| r.push(req(0, 2, 0b0011, false)));
             oc.write(req(0, 5, 0b1100, true));
             oc.arbitrate(policy);

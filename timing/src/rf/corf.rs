@@ -171,6 +171,7 @@ impl Corf {
             slices,
             write: false,
             operands: 1,
+            forwarded: false,
         }
     }
 
@@ -433,6 +434,7 @@ impl RegisterFilePolicy for Corf {
                 slices: slot.mask,
                 write: true,
                 operands: 0,
+                forwarded: false,
             };
             self.pending.push((i.uid, w.reg, req));
         }

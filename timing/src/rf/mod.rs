@@ -3,10 +3,10 @@
 //! Two policies, chosen by configuration, decide everything the pipeline used to hard-wire
 //! about registers:
 //!
-//! - a [`RegisterFilePolicy`] (`sm.rf.technique`) sees every issued instruction (an
-//!   [`IssueView`]) and plans its bank reads, plans the bank writes of every write-back,
-//!   decides which requests may share a bank in one cycle and what a collector unit's port
-//!   accepts, and hears of dispatches and scheduler demotions;
+//! - a [`RegisterFilePolicy`] (`sm.rf.technique`) organises the collector units, sees every
+//!   issued instruction (an [`IssueView`]) and plans its bank reads, plans the bank writes of
+//!   every write-back, decides which requests may share a bank in one cycle and what a
+//!   collector unit's port accepts, and hears of dispatches and scheduler demotions;
 //! - a [`ResidencyPolicy`] (`sm.rf.residency`) admits CTAs, may hold an instruction at issue
 //!   until its registers are available, and may suspend and resume CTAs.
 //!
@@ -32,17 +32,21 @@
 
 mod bank;
 mod baseline;
+mod bow;
 mod cmrc;
 mod corf;
 mod residency;
+mod rfc;
 
 pub use bank::BankMap;
 pub use baseline::Baseline;
+pub use bow::{Bow, WritePolicy};
 pub use cmrc::Cmrc;
 pub use corf::{Corf, Placement};
 pub use residency::{Residency, ResidencyPolicy, StaticResidency};
+pub use rfc::Rfc;
 
-use crate::collector::RfStats;
+use crate::collector::{CollectorLayout, RfStats};
 use crate::config::{GpuConfig, Technique};
 use crate::decode::Decoded;
 use crate::energy::RfComponentCounts;
@@ -67,6 +71,10 @@ pub struct BankReq {
     pub write: bool,
     /// Source operands this one access delivers (2 when a technique coalesces two reads).
     pub operands: u8,
+    /// The operand is forwarded from the collector unit's own storage, not read from the
+    /// bank: it costs no access and waits only while an older instruction of the same unit is
+    /// still reading register (`bank`, `row`) (BOW's bypassing operand collectors).
+    pub forwarded: bool,
 }
 
 /// One issued warp instruction, as a technique sees it (after functional execution).
@@ -80,9 +88,11 @@ pub struct IssueView<'a> {
     pub cta: u32,
     pub func: FuncId,
     pub pc: u32,
-    /// Lanes active on the SIMT stack, and those whose guard held.
+    /// Lanes active on the SIMT stack, those whose guard held, and the warp's lanes alive
+    /// before the instruction (a write to fewer than `live` leaves other lanes' values).
     pub active: u32,
     pub exec: u32,
+    pub live: u32,
     /// What the pipeline knows of the static instruction: unit, class, the 32-bit registers
     /// read from the register file (in operand order, each once), the registers written.
     pub decoded: &'a Decoded,
@@ -136,6 +146,12 @@ pub trait RegisterFilePolicy {
     /// writes (predicates excluded) in warp slot `warp`. A technique that defers or drops
     /// writes plans fewer.
     fn plan_writes(&mut self, warp: u32, uid: u64, regs: &[u32], out: &mut Vec<BankReq>);
+
+    /// How the SM's collector units are organised for this technique (asked once, when the SM
+    /// is built): the configured pool by default.
+    fn collector_layout(&self) -> CollectorLayout {
+        CollectorLayout::Pooled
+    }
 
     /// Whether `req` may access its bank this cycle alongside the requests already granted
     /// to that bank (write-backs first, then reads). The baseline's banks are single-ported.
@@ -196,6 +212,8 @@ pub enum RfPolicy {
     Baseline(Baseline),
     Cmrc(Cmrc),
     Corf(Corf),
+    Bow(Bow),
+    Rfc(Rfc),
 }
 
 /// Calls `$call` on whichever policy `$self` holds.
@@ -205,6 +223,8 @@ macro_rules! dispatch {
             RfPolicy::Baseline($p) => $call,
             RfPolicy::Cmrc($p) => $call,
             RfPolicy::Corf($p) => $call,
+            RfPolicy::Bow($p) => $call,
+            RfPolicy::Rfc($p) => $call,
         }
     };
 }
@@ -219,6 +239,10 @@ impl RfPolicy {
             Technique::Packing => RfPolicy::Corf(Corf::new(cfg, Placement::FirstFit)),
             Technique::Corf => RfPolicy::Corf(Corf::new(cfg, Placement::Pairs)),
             Technique::CorfPlusPlus => RfPolicy::Corf(Corf::new(cfg, Placement::Aligned)),
+            Technique::Bow => RfPolicy::Bow(Bow::new(cfg, WritePolicy::Through, false)),
+            Technique::BowWr => RfPolicy::Bow(Bow::new(cfg, WritePolicy::Back, false)),
+            Technique::BowHalf => RfPolicy::Bow(Bow::new(cfg, WritePolicy::Back, true)),
+            Technique::Rfc => RfPolicy::Rfc(Rfc::new(cfg)),
         }
     }
 
@@ -233,6 +257,8 @@ impl RfPolicy {
                 Placement::Pairs => "corf",
                 Placement::Aligned => "corf++",
             },
+            RfPolicy::Bow(b) => b.name(),
+            RfPolicy::Rfc(_) => "rfc",
         }
     }
 }
@@ -245,6 +271,9 @@ impl RegisterFilePolicy for RfPolicy {
     #[inline]
     fn plan_writes(&mut self, warp: u32, uid: u64, regs: &[u32], out: &mut Vec<BankReq>) {
         dispatch!(self, p => p.plan_writes(warp, uid, regs, out))
+    }
+    fn collector_layout(&self) -> CollectorLayout {
+        dispatch!(self, p => p.collector_layout())
     }
     #[inline]
     fn bank_accepts(&self, granted: &[BankReq], req: &BankReq) -> bool {

@@ -1,4 +1,5 @@
-//! Dispatch: collector units whose operands are all read leave, oldest first, for a free
+//! Dispatch: instructions whose operands are all read leave their collector units, in the
+//! collector's dispatch order (oldest first, or round robin over per-warp units), for a free
 //! pipeline of their execution unit or an LD/ST unit.
 
 use super::{LdStBusy, Sm};
@@ -11,22 +12,17 @@ impl<'a> Sm<'a> {
         if !self.collector.any_collected() {
             return;
         }
-        // The ready units, oldest first (a dispatched unit leaves the allocation order, so the
-        // next one takes its position).
+        // The ready instructions in the collector's dispatch order.
+        let mut ready = std::mem::take(&mut self.ready);
+        self.collector.ready(now, &mut ready);
         let mut budget = self.cfg.sm.rf.dispatch_width;
-        let mut k = 0;
-        while budget > 0 {
-            let Some(ready) = self.collector.ready_at(k, now) else {
+        for &cu in &ready {
+            if budget == 0 {
                 break;
-            };
-            let Some(cu) = ready else {
-                k += 1;
-                continue;
-            };
+            }
             let (inst, unit) = self.collector.holds(cu);
             if unit == Unit::LdSt {
                 let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
-                    k += 1;
                     continue;
                 };
                 let (ready_at, busy_until) = self.start_memory(now, inst, mem, l2);
@@ -41,7 +37,6 @@ impl<'a> Sm<'a> {
                 // only when the instruction goes.
                 let pipes = &mut self.pipes[unit.index()];
                 let Some(p) = pipes.iter().position(|&free| free <= now) else {
-                    k += 1;
                     continue;
                 };
                 let f = &self.inflight[inst];
@@ -55,5 +50,6 @@ impl<'a> Sm<'a> {
             self.active = true;
             budget -= 1;
         }
+        self.ready = ready;
     }
 }

@@ -171,7 +171,7 @@ impl<'a> Sm<'a> {
             return Some(Stall::Fetch);
         }
         let unit = self.heads.ok[slot];
-        if unit != NO_UNIT && self.cycle_no_cu & (1u8 << unit) != 0 {
+        if unit != NO_UNIT && self.cycle_no_cu & (1 << self.collector.pool(slot, unit)) != 0 {
             self.cycle_collector_full += 1;
             return Some(Stall::Structural);
         }
@@ -236,14 +236,14 @@ impl<'a> Sm<'a> {
             Some(false) => return Err(Issue::Stall(Stall::Data)),
             None => {}
         }
-        let unit_bit = 1u8 << d.unit.index();
-        let cu = if self.cycle_no_cu & unit_bit != 0 {
+        let pool_bit = 1u64 << self.collector.pool(slot, d.unit.index() as u8);
+        let cu = if self.cycle_no_cu & pool_bit != 0 {
             None
         } else {
-            self.collector.free_unit(d.unit)
+            self.collector.free_unit(slot, d.unit)
         };
         let Some(cu) = cu else {
-            self.cycle_no_cu |= unit_bit;
+            self.cycle_no_cu |= pool_bit;
             self.cycle_collector_full += 1;
             return Err(Issue::Stall(Stall::Structural));
         };
@@ -325,6 +325,7 @@ impl<'a> Sm<'a> {
             pc,
             active: self.exec.active,
             exec: self.exec.exec,
+            live: self.exec.live,
             decoded: d,
             hints: self.program.hints(func),
             frame: self.exec.frame,

@@ -110,9 +110,12 @@ pub struct Sm<'a> {
     cycle_stalls: [u64; 7],
     /// Issue attempts this cycle that found no free collector unit.
     cycle_collector_full: u64,
-    /// Unit classes (bit per [`Unit`]) that found no free collector unit this cycle: within
-    /// the issue stage units are only taken, so the answer holds for the rest of the cycle.
-    cycle_no_cu: u8,
+    /// Collector pools (bit per [`OperandCollector::pool`]) that had no room this cycle:
+    /// within the issue stage units are only taken, so the answer holds for the rest of the
+    /// cycle.
+    cycle_no_cu: u64,
+    /// The collector's ready instructions (a buffer reused by dispatch).
+    ready: Vec<usize>,
     pub stats: TimingStats,
 }
 
@@ -134,6 +137,7 @@ impl<'a> Sm<'a> {
             Unit::Dp => units.dp,
             Unit::LdSt => units.ldst,
         } as usize;
+        let rf = RfPolicy::new(cfg);
         Sm {
             id,
             cfg,
@@ -164,8 +168,8 @@ impl<'a> Sm<'a> {
                     )
                 })
                 .collect(),
-            collector: OperandCollector::new(cfg),
-            rf: RfPolicy::new(cfg),
+            collector: OperandCollector::with_layout(cfg, rf.collector_layout()),
+            rf,
             residency: Residency::new(cfg, occupancy),
             reqs: Vec::new(),
             regs: Vec::new(),
@@ -197,6 +201,7 @@ impl<'a> Sm<'a> {
             cycle_stalls: [0; 7],
             cycle_collector_full: 0,
             cycle_no_cu: 0,
+            ready: Vec::new(),
             stats: TimingStats {
                 by_class: TimingStats::empty_classes(),
                 ..TimingStats::default()
