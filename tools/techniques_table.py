@@ -22,96 +22,17 @@ the simulator). Only the standard library is needed.
 """
 
 import argparse
-import json
-import math
 import os
-import subprocess
 import sys
+
+from rf_runs import (accesses, by_sample, counter, dyn, geomean, ipc, mean, outcome_share, pct,
+                     ratio_of, run_setup, timed_share)
 
 SETUPS = [
     ("corf", "gtx480-4bank", ["sm.scheduler=two-level"], ["packing", "corf", "corf++"]),
     ("cmrc-wid", "gtx480-cmrc", ["sm.rf.mapping=wid"], ["cmrc", "cmrc-ideal"]),
     ("cmrc-wshift", "gtx480-cmrc", ["sm.rf.mapping=wshift"], ["cmrc"]),
 ]
-
-
-def run_setup(args, name, config, overrides, techniques):
-    path = os.path.join(args.work, f"{name}-{args.size}.json")
-    if os.path.exists(path):
-        with open(path) as f:
-            doc = json.load(f)
-        if (doc["config"], doc["overrides"], doc["size"], doc["techniques"],
-                doc.get("kernel_minsts", 0), doc.get("launch_waves", 0)) == (
-            config, overrides, args.size, ["baseline"] + techniques,
-            args.kernel_minsts, args.launch_waves
-        ):
-            print(f"{name}: reusing {path}", file=sys.stderr)
-            return doc
-    cmd = [args.warpsim, "rf", "--samples", "rodinia", "--size", args.size,
-           "--config", config, "--techniques", ",".join(["baseline"] + techniques),
-           "--kernel-minsts", str(args.kernel_minsts),
-           "--launch-waves", str(args.launch_waves),
-           "--json", path, "--quiet"]
-    for o in overrides:
-        cmd += ["--set", o]
-    if args.threads:
-        cmd += ["--threads", str(args.threads)]
-    print(f"{name}: {' '.join(cmd)}", file=sys.stderr)
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL)
-    if not os.path.exists(path):
-        sys.exit(f"{name}: warpsim rf failed (exit {done.returncode})")
-    with open(path) as f:
-        return json.load(f)
-
-
-def by_sample(doc):
-    """{technique: {sample: job}} of the runs that completed (failures are listed apart)."""
-    out = {}
-    for job in doc["jobs"]:
-        if job["stats"] is not None:
-            out.setdefault(job["technique"], {})[job["sample"]] = job
-    return out
-
-
-def counter(stats, key):
-    return stats["technique"]["counters"].get(key, 0)
-
-
-def mean(xs):
-    xs = [x for x in xs if x is not None and math.isfinite(x)]
-    return sum(xs) / len(xs) if xs else float("nan")
-
-
-def geomean(xs):
-    xs = [x for x in xs if x is not None and math.isfinite(x) and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
-
-
-def pct(x, signed=True):
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    return f"{x * 100:+.1f}%" if signed else f"{x * 100:.1f}%"
-
-
-def accesses(s):
-    c = s["rf_counts"]
-    return c["bank_reads"] + c["bank_writes"]
-
-
-def ipc(s):
-    return s["gpu_ipc"]
-
-
-def dyn(s):
-    return s["energy"]["rf_dynamic_pj"]
-
-
-def ratio_of(runs, tech, f):
-    """Per sample: f(technique) / f(baseline)."""
-    base = runs["baseline"]
-    return {n: f(s["stats"]) / f(base[n]["stats"])
-            for n, s in runs.get(tech, {}).items()
-            if n in base and f(base[n]["stats"]) > 0}
 
 
 def coalesced_share(s):
@@ -125,19 +46,6 @@ def physical_share(s, base):
     used = counter(s, "physical_register_cycles") / s["gpu_sim_cycle"]
     allocated = base["rf_counts"]["allocated_register_cycles"] / base["gpu_sim_cycle"]
     return used / allocated if allocated else None
-
-
-def timed_share(s):
-    """Share of the run's warp instructions that the timing model simulated."""
-    untimed = s.get("untimed", {}).get("warp_insts", 0)
-    return s["warp_insts"] / (s["warp_insts"] + untimed)
-
-
-def outcome_share(s, key):
-    """Share of scheduler outcomes (one per scheduler per cycle) that were `key`."""
-    st = s["stalls"]
-    total = sum(st[k] for k in ["issued", "structural", "data", "fetch", "barrier", "idle"])
-    return st[key] / total if total else None
 
 
 def widths(runs):

@@ -106,8 +106,8 @@ enum Command {
         /// Functional execution only: skip the timing model.
         #[arg(long)]
         functional: bool,
-        /// The GPU the timing model simulates: a preset (gtx480, gtx480-4bank, gtx480-cmrc, titanx,
-        /// gtx980, v100) or a TOML file.
+        /// The GPU the timing model simulates: a preset (gtx480, gtx480-4bank, gtx480-cmrc,
+        /// titanx, titanx-bow, gtx980, v100) or a TOML file.
         #[arg(long, default_value = "gtx480", value_name = "PRESET|FILE")]
         config: String,
         /// Override a configuration field, e.g. `--set sm.rf.banks=8 --set sm.scheduler=lrr`

@@ -69,8 +69,9 @@ const AFTER_HELP: &str = concat!(
 pub(crate) struct RunPtxArgs {
     /// The PTX file.
     file: PathBuf,
-    /// Run under the timing model on this GPU (a preset: gtx480, gtx480-4bank, gtx480-cmrc, titanx,
-    /// gtx980, v100; or a TOML file) and print its summary; default: functional only.
+    /// Run under the timing model on this GPU (a preset: gtx480, gtx480-4bank, gtx480-cmrc,
+    /// titanx, titanx-bow, gtx980, v100; or a TOML file) and print its summary; default:
+    /// functional only.
     #[arg(long, value_name = "PRESET|FILE")]
     timing: Option<String>,
     /// Override a field of the --timing configuration (repeatable).

@@ -248,3 +248,27 @@ fn bow_half() {
 fn rfc() {
     every_sample_under("rfc");
 }
+
+/// The register-file cache under two-level scheduling: a warp moved out of the active pool
+/// flushes its cache (its unwritten live results reach the register file) unless
+/// `sm.rf.rfc.on_demote=retain`; either way every result is accounted for.
+#[test]
+fn rfc_flushes_a_demoted_warps_cache() {
+    let cfg = GpuConfig::preset("gtx480");
+    let name = "rodinia/hotspot";
+    let stats = |on_demote: &str| {
+        let on_demote = format!("sm.rf.rfc.on_demote={on_demote}");
+        let dev = device("rfc", &["sm.scheduler=two-level", &on_demote], 1);
+        let t = run(&dev, name);
+        general_identities(name, &t, &cfg);
+        technique_identities("rfc", name, &t);
+        t
+    };
+    let flush = stats("flush");
+    assert!(counter(&flush, "flushes") > 0);
+    assert!(counter(&flush, "flush_writes") > 0);
+    let retain = stats("retain");
+    assert_eq!(counter(&retain, "flushes"), 0);
+    assert_eq!(counter(&retain, "flush_writes"), 0);
+    assert!(retain.rf.writes < flush.rf.writes);
+}

@@ -24,11 +24,14 @@
 //!   space while holding such a result is written to the register file unless a read with
 //!   the last-use bit already ended it.
 //!
-//! **Divergence.** A collector entry is a whole warp register. A result written by fewer
-//! lanes than the warp has alive (a guard that skipped lanes, lanes waiting on the SIMT stack)
-//! merges into the collector's copy when there is one, and goes to the register file
-//! either way, after the copy's own unwritten result: the compiler's per-thread hints hold for
-//! the warp only when every live lane writes.
+//! **Divergence.** A collector entry is a whole warp register, and the compiler's hints are
+//! per thread. A result written by every live lane makes an entry; one written by fewer
+//! (lanes a guard skipped or waiting on the SIMT stack) merges into the collector's copy of
+//! the register, whose other lanes keep their values, and follows the hint; with no copy to
+//! merge into it goes to the register file (a partial entry could not be forwarded to the
+//! lanes that did not write it). Lanes waiting on the SIMT stack run other paths than the
+//! hint saw, so a copy's unwritten result they may still read reaches the register file
+//! when a diverged write merges into it, instead of being consolidated.
 //!
 //! **Branches.** The paper's collector waits at a branch until the warp's next instruction is
 //! known. Here control flow resolves when the branch issues (execution-driven), and the
@@ -106,6 +109,7 @@ struct Counters {
     writes_both: u64,
     writes_unread: u64,
     writes_partial: u64,
+    writes_merged: u64,
     writes_consolidated: u64,
     writes_dropped: u64,
     writes_retired: u64,
@@ -217,18 +221,21 @@ impl Bow {
             .operands
             .iter()
             .position(|o| o.reg == reg);
-        let whole = i.exec == i.live;
-        let target = match (self.policy, whole, target) {
-            (WritePolicy::Through, ..) => None,
-            (WritePolicy::Back, false, _) => {
+        // A collector entry is a whole warp register: a result makes one when every live lane
+        // wrote it, or merges into the copy there (lanes a guard skipped or that wait on the
+        // SIMT stack keep their values in it).
+        let complete = i.exec == i.live || held.is_some();
+        let target = match self.policy {
+            WritePolicy::Through => None,
+            WritePolicy::Back if !complete => {
                 self.c.writes_partial += 1;
                 None
             }
-            (WritePolicy::Back, true, t) => t,
+            WritePolicy::Back => target,
         };
         let Some(target) = target else {
-            // To the register file at write-back, and into the collector's copy (merged) or,
-            // written through by every live lane, a new one.
+            // To the register file at write-back, and to the collector if it can hold the
+            // whole register.
             if let Some(k) = held {
                 let old = self.warps[warp as usize].operands[k];
                 if old.dirty {
@@ -247,18 +254,27 @@ impl Bow {
                     ..old
                 };
                 self.c.window_writes += 1;
-            } else if self.policy == WritePolicy::Through || whole {
+            } else if complete {
                 self.insert(warp, reg, now, false, false, Some(i.uid));
             }
             return true;
         };
-        // Write-back: a whole result replaces the collector's copy, whose unwritten result
-        // (if any) nothing will read.
+        // Write-back: the result replaces the collector's copy, or merges into it. The copy's
+        // unwritten result is then read by nobody (consolidated) — except by lanes waiting
+        // on the SIMT stack, whose values the per-thread hint does not cover: those reach the
+        // register file.
         if let Some(k) = held {
-            if self.warps[warp as usize].operands[k].dirty {
+            let old = self.warps[warp as usize].operands.remove(k);
+            if i.exec != i.live {
+                self.c.writes_merged += 1;
+            }
+            if old.dirty && i.active != i.live {
+                self.c.writes_on_leave += 1;
+                let req = self.access(warp, reg, true);
+                self.queued.push_back((warp, req));
+            } else if old.dirty {
                 self.c.writes_consolidated += 1;
             }
-            self.warps[warp as usize].operands.remove(k);
         }
         match target {
             WriteTarget::Rf => {
@@ -432,6 +448,7 @@ impl RegisterFilePolicy for Bow {
             ("writes_both", c.writes_both),
             ("writes_unread", c.writes_unread),
             ("writes_partial", c.writes_partial),
+            ("writes_merged", c.writes_merged),
             ("writes_consolidated", c.writes_consolidated),
             ("writes_dropped", c.writes_dropped),
             ("writes_retired", c.writes_retired),

@@ -16,9 +16,10 @@
 //!
 //! The cache sits beside the register file and before the same collector units and crossbar
 //! (the BOW paper's point: it does not relieve their ports). warpsim models its hits as free of
-//! bank and port: a bound in its favour. Results written by fewer lanes than the warp has
-//! alive go to the register file (after a cached copy's own unwritten result), merging into the
-//! cached copy if there is one: a cache entry is a whole warp register.
+//! bank and port: a bound in its favour. A cache entry is a whole warp register: a result
+//! written by fewer lanes than the warp has alive merges into the cached copy (whose old
+//! unwritten result is written back first if lanes wait on the SIMT stack: they may still read
+//! it), and with no copy to merge into goes to the register file.
 
 use super::{ALL_SLICES, BankMap, BankReq, IssueView, RegisterFilePolicy, TechniqueReport};
 use crate::collector::RfStats;
@@ -143,26 +144,22 @@ impl Rfc {
     fn place_result(&mut self, i: &IssueView, reg: u32) -> bool {
         let warp = i.warp;
         let held = self.cache(warp).entries.iter().position(|e| e.reg == reg);
-        if i.exec != i.live {
-            // A partial result: to the register file, merged into a cached copy.
+        // As in BOW: an entry is a whole warp register, made by a result every live lane wrote
+        // or merged into the cached copy (other lanes keep their values in it).
+        if i.exec != i.live && held.is_none() {
             self.c.writes_partial += 1;
-            if let Some(k) = held {
-                let e = &mut self.warps[warp as usize].entries[k];
-                let old_dirty = e.dirty;
-                e.dirty = false;
-                e.producer = Some(i.uid);
-                self.c.cache_writes += 1;
-                if old_dirty {
-                    self.c.eviction_writes += 1;
-                    let req = self.access(warp, reg, true);
-                    self.queued.push_back((warp, req));
-                }
-            }
             return true;
         }
         if let Some(k) = held {
-            self.c.writes_consolidated += u64::from(self.warps[warp as usize].entries[k].dirty);
-            self.warps[warp as usize].entries.remove(k);
+            let old = self.warps[warp as usize].entries.remove(k);
+            if old.dirty && i.active != i.live {
+                // Lanes waiting on the SIMT stack may still read the old result: write it.
+                self.c.eviction_writes += 1;
+                let req = self.access(warp, reg, true);
+                self.queued.push_back((warp, req));
+            } else if old.dirty {
+                self.c.writes_consolidated += 1;
+            }
         }
         while self.warps[warp as usize].entries.len() >= self.capacity {
             self.c.evictions += 1;

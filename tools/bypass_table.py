@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Reproduces the evaluation of issue 15 (BOW, BOW-WR, half-size BOW-WR, the register-file
+cache) and writes docs/bypass-results.md: every Rodinia sample through `warpsim rf` on BOW's
+setup at instruction windows of 2, 3 and 7, then the paper's quantities computed from the
+runs' statistics, beside the paper's figures.
+
+    python3 tools/bypass_table.py                      # default size, sampled, every core
+    python3 tools/bypass_table.py --size small --out /tmp/b.md
+
+Setup (docs/techniques.md says why): titanx-bow (the BOW paper's Pascal TITAN X, Table 3.2:
+56 SMs, 32 warps per SM, 256 KB register file in 32 banks, 32 collector units, GTO).
+  iw3: techniques baseline, bow, bow-wr, bow-half, rfc   (sm.rf.bow.window = 3, the paper's)
+  iw2, iw7: techniques baseline, bow, bow-wr            (sm.rf.bow.window = 2 / 7)
+and `warpsim characterize` (sampled as it samples by default) for the opportunity: the
+operands reused within each window (the paper's Figure 3.3) and the values read once (the
+register-file cache's motivation).
+
+At the default size the timing model is sampled as in tools/techniques_table.py
+(`--kernel-minsts 20 --launch-waves 2`). The JSON of each run is kept in --work (default
+target/techniques); a run whose JSON is there with the same setup and size is not repeated
+(delete the folder after changing the simulator).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+from rf_runs import (by_sample, counter, dyn, geomean, ipc, mean, pct, ratio_of, run_setup,
+                     timed_share)
+
+CONFIG = "titanx-bow"
+SETUPS = [
+    ("bow-iw3", ["sm.rf.bow.window=3"], ["bow", "bow-wr", "bow-half", "rfc"]),
+    ("bow-iw2", ["sm.rf.bow.window=2"], ["bow", "bow-wr"]),
+    ("bow-iw7", ["sm.rf.bow.window=7"], ["bow", "bow-wr"]),
+]
+
+
+def forwarded_share(s):
+    """Register reads forwarded from the collector (or, for rfc, hits in the cache)."""
+    reads = counter(s, "operand_reads")
+    hits = counter(s, "forwarded_reads") + counter(s, "cache_hits")
+    return hits / reads if reads else None
+
+
+def saved_share(s):
+    """Register writes that never reach the register file."""
+    writes = counter(s, "register_writes")
+    saved = sum(counter(s, k) for k in ["writes_consolidated", "writes_dropped",
+                                        "writes_retired", "writes_dead"])
+    return saved / writes if writes else None
+
+
+def split(runs, tech):
+    """BOW-WR's write targets over the results they were decided for (whole writes read at
+    least once), summed over samples: RF only, window only, both; and the shares among all
+    results of those nothing reads, of those written by fewer lanes than alive with no copy to
+    merge into (sent to the register file), and of those merged into a copy."""
+    keys = ["writes_rf_only", "writes_window_only", "writes_both", "writes_unread",
+            "writes_partial", "writes_merged", "register_writes"]
+    t = {k: sum(counter(s["stats"], k) for s in runs[tech].values()) for k in keys}
+    decided = t["writes_rf_only"] + t["writes_window_only"] + t["writes_both"]
+    shares = [t[k] / decided for k in keys[:3]] if decided else [None] * 3
+    return shares, [t[k] / t["register_writes"] for k in keys[3:6]]
+
+
+def residency(s):
+    """Cycles from collector allocation to dispatch per warp instruction."""
+    return s["rf"]["collector_wait_cycles"] / max(1, s["warp_insts"])
+
+
+def characterization(args):
+    """`warpsim characterize` of every Rodinia sample (sampled as it samples by default): the
+    mean over samples of the share of values read once, and of BOW's bypassable reads and
+    writes per window ({window: (reads, writes)}, the paper's Figure 3.3), in percent."""
+    path = os.path.join(args.work, f"characterize-{args.size}.json")
+    if not os.path.exists(path):
+        cmd = [args.warpsim, "characterize", "rodinia", "--size", args.size, "--json", path]
+        if args.threads:
+            cmd += ["--threads", str(args.threads)]
+        print(f"characterize: {' '.join(cmd)}", file=sys.stderr)
+        subprocess.run(cmd, stdout=subprocess.DEVNULL)
+        if not os.path.exists(path):
+            sys.exit("warpsim characterize failed")
+    with open(path) as f:
+        summaries = [s["summary"] for s in json.load(f)["samples"]]
+    once = mean(s["values_read_once"] for s in summaries)
+    windows = {}
+    for w in [2, 3, 7]:
+        per = [b for s in summaries for b in s["bypass"] if b["window"] == w]
+        windows[w] = (mean(b["reads"] for b in per), mean(b["writes"] for b in per))
+    return once, windows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--warpsim", default="target/release/warpsim")
+    ap.add_argument("--size", default="default", choices=["small", "default", "large"])
+    ap.add_argument("--threads", type=int, help="simulations at once (default: every core)")
+    ap.add_argument("--work", default="target/techniques")
+    ap.add_argument("--out", default="docs/bypass-results.md")
+    ap.add_argument("--kernel-minsts", type=int,
+                    help="warpsim rf --kernel-minsts (default: 20 at the default and large "
+                         "sizes, 0 at the small size)")
+    ap.add_argument("--launch-waves", type=int,
+                    help="warpsim rf --launch-waves (default: 2 at the default and large "
+                         "sizes, 0 at the small size)")
+    args = ap.parse_args()
+    sampled = args.size != "small"
+    if args.kernel_minsts is None:
+        args.kernel_minsts = 20 if sampled else 0
+    if args.launch_waves is None:
+        args.launch_waves = 2 if sampled else 0
+    os.makedirs(args.work, exist_ok=True)
+
+    docs = {name: run_setup(args, name, CONFIG, ov, t) for name, ov, t in SETUPS}
+    runs = {name: by_sample(doc) for name, doc in docs.items()}
+    iw3, iw2, iw7 = runs["bow-iw3"], runs["bow-iw2"], runs["bow-iw7"]
+    samples = docs["bow-iw3"]["samples"]
+    once, opportunity = characterization(args)
+
+    def m(r, tech, f):
+        return mean(f(s["stats"]) for s in r[tech].values())
+
+    def g(r, tech, f):
+        return geomean(ratio_of(r, tech, f).values()) - 1
+
+    def bypassed(r, window):
+        reads, writes = opportunity[window]
+        return (f"opportunity {reads:.1f}% / {writes:.1f}%; BOW-WR "
+                f"{pct(m(r, 'bow-wr', forwarded_share), False)} / "
+                f"{pct(m(r, 'bow-wr', saved_share), False)}")
+
+    (rf_only, window_only, both), (unread, partial, merged) = split(iw3, "bow-wr")
+    rows = [
+        ("reads / writes bypassed, IW = 2", "45% / 35%", bypassed(iw2, 2)),
+        ("reads / writes bypassed, IW = 3", "59% / 52%", bypassed(iw3, 3)),
+        ("reads / writes bypassed, IW = 7", "> 70% reads", bypassed(iw7, 7)),
+        ("IPC: BOW / BOW-WR / half-size BOW-WR (IW = 3)", "+11% / +13% / ~+11%",
+         " / ".join(pct(g(iw3, t, ipc)) for t in ["bow", "bow-wr", "bow-half"])),
+        ("IPC: BOW / BOW-WR, IW = 2 and IW = 7", "IW 2 below IW 3; little beyond",
+         f"IW 2: {pct(g(iw2, 'bow', ipc))} / {pct(g(iw2, 'bow-wr', ipc))}; "
+         f"IW 7: {pct(g(iw7, 'bow', ipc))} / {pct(g(iw7, 'bow-wr', ipc))}"),
+        ("collector residency (BOW, IW = 3)", "−60%", pct(g(iw3, "bow", residency))),
+        ("RF dynamic energy: BOW / BOW-WR (IW = 3)", "−36% / −55%",
+         " / ".join(pct(g(iw3, t, dyn)) for t in ["bow", "bow-wr"])),
+        ("BOW-WR write targets: RF only / window only / both (IW = 3)", "21% / 52% / 27%",
+         " / ".join(pct(x, False) for x in [rf_only, window_only, both])),
+        ("RFC IPC on the same setup", "< +2%", pct(g(iw3, "rfc", ipc))),
+        ("RFC: reads hitting the cache / writes never reaching the RF / RF dynamic energy", "—",
+         f"{pct(m(iw3, 'rfc', forwarded_share), False)} / "
+         f"{pct(m(iw3, 'rfc', saved_share), False)} / {pct(g(iw3, 'rfc', dyn))}"),
+        ("values read once (the RFC's motivation)", "~70%", f"{once:.1f}%"),
+    ]
+
+    out = ["# BOW and the register-file cache: measured against the paper (generated)\n"]
+    sampling = ("every instruction timed" if args.kernel_minsts == 0 and args.launch_waves == 0
+                else f"sampled with `--kernel-minsts {args.kernel_minsts} --launch-waves "
+                     f"{args.launch_waves}`: the share timed is in the per-sample table")
+    out.append(f"Generated by `python3 tools/bypass_table.py` (`--size {args.size}`; "
+               f"{sampling}): {len(samples)} Rodinia samples through `warpsim rf` on "
+               f"`{CONFIG}` (docs/techniques.md explains the setup, the quantities and the "
+               "differences). Shares are arithmetic means of each sample's share, changes "
+               "geometric means of each sample's ratio to the baseline.\n")
+    out.append("| quantity | paper | warpsim |\n|---|---|---|")
+    out += [f"| {q} | {paper} | {ours} |" for q, paper, ours in rows]
+    out.append("")
+    out.append("BOW-WR results written by fewer lanes than the warp has alive (a guard, or "
+               "lanes waiting on the SIMT stack): merged into the collector's copy and directed "
+               f"by the hint {pct(merged, False)}, with no copy to merge into and so sent to the "
+               f"register file {pct(partial, False)} (of all results); results nothing reads: "
+               f"{pct(unread, False)}.\n")
+    base = iw3["baseline"]
+    out.append("Baseline (mean over samples): collector residency "
+               f"{m(iw3, 'baseline', residency):.1f} cycles per warp instruction; bank "
+               "conflicts per bank read "
+               f"{m(iw3, 'baseline', lambda s: s['rf']['bank_conflicts'] / max(1, s['rf']['reads'])):.2f}; "
+               "scheduler outcomes issued "
+               f"{pct(mean(s['stats']['stalls']['issued'] / max(1, sum(s['stats']['stalls'][k] for k in ['issued', 'structural', 'data', 'fetch', 'barrier', 'idle'])) for s in base.values()), False)}.\n")
+    out.append("## Per sample (IW = 3)\n")
+    out.append("Reads forwarded and writes saved by BOW-WR; IPC, collector residency and RF "
+               "dynamic energy relative to the baseline.\n")
+    cols = ["timed", "fwd reads", "saved writes", "IPC BOW", "IPC BOW-WR", "IPC half",
+            "IPC RFC", "res. BOW", "dyn BOW", "dyn BOW-WR", "dyn RFC"]
+    out.append("| sample | " + " | ".join(cols) + " |")
+    out.append("|---" * (len(cols) + 1) + "|")
+    for n in samples:
+        try:
+            wr = iw3["bow-wr"][n]["stats"]
+            cells = [pct(timed_share(base[n]["stats"]), False),
+                     pct(forwarded_share(wr), False), pct(saved_share(wr), False)]
+            cells += [pct(ratio_of(iw3, t, ipc)[n] - 1)
+                      for t in ["bow", "bow-wr", "bow-half", "rfc"]]
+            cells.append(pct(ratio_of(iw3, "bow", residency)[n] - 1))
+            cells += [pct(ratio_of(iw3, t, dyn)[n] - 1) for t in ["bow", "bow-wr", "rfc"]]
+        except (KeyError, TypeError, ZeroDivisionError):
+            cells = ["failed"] + [""] * (len(cols) - 1)
+        out.append(f"| {n.removeprefix('rodinia/')} | " + " | ".join(cells) + " |")
+    failed = [f"{d}: {j['technique']} on {j['sample']}: {j['status']} {j['message']}"
+              for d, doc in docs.items() for j in doc["jobs"]
+              if j["status"].lower() != "pass"]
+    if failed:
+        out.append("\nRuns that did not pass:\n")
+        out += [f"- {f}" for f in failed]
+    with open(args.out, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print(f"wrote {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
