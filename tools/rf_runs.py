@@ -2,6 +2,7 @@
 helpers shared by tools/techniques_table.py (issue 14) and tools/bypass_table.py (issue 15).
 Only the standard library is needed."""
 
+import argparse
 import json
 import math
 import os
@@ -99,3 +100,51 @@ def outcome_share(s, key):
     st = s["stalls"]
     total = sum(st[k] for k in ["issued", "structural", "data", "fetch", "barrier", "idle"])
     return st[key] / total if total else None
+
+
+def parse_args(doc, out, minsts, waves):
+    """The command line of a table script whose docstring is `doc`: where warpsim is, the size,
+    threads, the folder of runs, the output file (default `out`), and the sampling (default
+    `minsts` million warp instructions per kernel and `waves` waves per launch at the default
+    and large sizes, everything timed at the small size)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--warpsim", default="target/release/warpsim")
+    ap.add_argument("--size", default="default", choices=["small", "default", "large"])
+    ap.add_argument("--threads", type=int, help="simulations at once (default: every core)")
+    ap.add_argument("--work", default="target/techniques")
+    ap.add_argument("--out", default=out)
+    ap.add_argument("--kernel-minsts", type=int,
+                    help=f"warpsim rf --kernel-minsts (default: {minsts} at the default and "
+                         "large sizes, 0 at the small size)")
+    ap.add_argument("--launch-waves", type=int,
+                    help=f"warpsim rf --launch-waves (default: {waves} at the default and "
+                         "large sizes, 0 at the small size)")
+    args = ap.parse_args()
+    sampled = args.size != "small"
+    if args.kernel_minsts is None:
+        args.kernel_minsts = minsts if sampled else 0
+    if args.launch_waves is None:
+        args.launch_waves = waves if sampled else 0
+    os.makedirs(args.work, exist_ok=True)
+    return args
+
+
+def sampling_note(args):
+    """How the runs were timed, for a generated page."""
+    if args.kernel_minsts == 0 and args.launch_waves == 0:
+        return "every instruction timed"
+    return (f"sampled with `--kernel-minsts {args.kernel_minsts} --launch-waves "
+            f"{args.launch_waves}`: the share timed is in the per-sample table")
+
+
+def write_page(path, lines, docs):
+    """Writes the generated page `lines`, with a list of the runs of `docs` ({setup: rf JSON})
+    that did not pass, if any."""
+    failed = [f"{d}: {j['technique']} on {j['sample']}: {j['status']} {j['message']}"
+              for d, doc in docs.items() for j in doc["jobs"]
+              if j["status"].lower() != "pass"]
+    if failed:
+        lines = lines + ["\nRuns that did not pass:\n"] + [f"- {f}" for f in failed]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {path}", file=sys.stderr)

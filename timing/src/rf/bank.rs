@@ -1,5 +1,6 @@
 //! Where a warp register lives: the bank mapping of `sm.rf.mapping`.
 
+use super::{ALL_SLICES, BankReq};
 use crate::config::{BankMapping, GpuConfig};
 
 /// Maps (warp slot, register) to a bank.
@@ -19,6 +20,20 @@ impl BankMap {
         BankMap {
             banks: cfg.sm.rf.banks,
             mapping,
+        }
+    }
+
+    /// A whole-register access to register `reg` of warp slot `warp`, at the row of its
+    /// number in its bank (the baseline's placement).
+    #[inline]
+    pub fn access(&self, warp: u32, reg: u32, write: bool) -> BankReq {
+        BankReq {
+            bank: self.bank(warp, reg),
+            row: reg,
+            slices: ALL_SLICES,
+            write,
+            operands: u8::from(!write),
+            forwarded: false,
         }
     }
 

@@ -2,7 +2,7 @@
 //! of their architectural numbers, one bank access per source operand and per register
 //! written, collector units reading one operand per cycle (GPGPU-Sim's and the book's model).
 
-use super::{ALL_SLICES, BankMap, BankReq, IssueView, RegisterFilePolicy, TechniqueReport};
+use super::{BankMap, BankReq, IssueView, RegisterFilePolicy, TechniqueReport};
 use crate::config::GpuConfig;
 
 /// The baseline technique.
@@ -16,17 +16,6 @@ impl Baseline {
             map: BankMap::new(cfg),
         }
     }
-
-    fn access(&self, warp: u32, reg: u32, write: bool) -> BankReq {
-        BankReq {
-            bank: self.map.bank(warp, reg),
-            row: reg,
-            slices: ALL_SLICES,
-            write,
-            operands: u8::from(!write),
-            forwarded: false,
-        }
-    }
 }
 
 impl RegisterFilePolicy for Baseline {
@@ -36,13 +25,13 @@ impl RegisterFilePolicy for Baseline {
             i.decoded
                 .reads
                 .iter()
-                .map(|&r| self.access(i.warp, r, false)),
+                .map(|&r| self.map.access(i.warp, r, false)),
         );
     }
 
     #[inline]
     fn plan_writes(&mut self, warp: u32, _uid: u64, regs: &[u32], out: &mut Vec<BankReq>) {
-        out.extend(regs.iter().map(|&r| self.access(warp, r, true)));
+        out.extend(regs.iter().map(|&r| self.map.access(warp, r, true)));
     }
 
     fn report(&self, _out: &mut TechniqueReport) {}

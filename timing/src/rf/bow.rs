@@ -37,12 +37,14 @@
 //! known. Here control flow resolves when the branch issues (execution-driven), and the
 //! window follows the warp's dynamic stream, so there is nothing more to wait for.
 
-use super::{ALL_SLICES, BankMap, BankReq, IssueView, RegisterFilePolicy, TechniqueReport};
+use super::deferred::{PendingResults, WriteQueue};
+use super::{BankMap, BankReq, IssueView, RegisterFilePolicy, TechniqueReport};
 use crate::collector::{CollectorLayout, RfStats};
 use crate::config::GpuConfig;
 use crate::energy::RfComponentCounts;
-use isa::writeback::WriteTarget;
-use std::collections::VecDeque;
+use isa::FuncId;
+use isa::writeback::{WriteTarget, WritebackHints};
+use std::sync::Arc;
 
 /// How results reach the register file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,15 +71,6 @@ struct Operand {
     producer: Option<u64>,
 }
 
-/// A result of an issued instruction, until its write-back.
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    uid: u64,
-    reg: u32,
-    /// Written to the register file at write-back.
-    to_rf: bool,
-}
-
 /// One warp's collector state.
 #[derive(Clone, Debug, Default)]
 struct Window {
@@ -85,7 +78,7 @@ struct Window {
     next: u64,
     /// Operands held, oldest first in.
     operands: Vec<Operand>,
-    pending: Vec<Pending>,
+    pending: PendingResults,
 }
 
 /// Why an operand leaves the collector.
@@ -126,8 +119,11 @@ pub struct Bow {
     policy: WritePolicy,
     half: bool,
     warps: Vec<Window>,
-    /// Register-file writes of results leaving the collectors: (warp slot, request).
-    queued: VecDeque<(u32, BankReq)>,
+    /// Register-file writes of results leaving the collectors.
+    queued: WriteQueue,
+    /// The compiler's write-back targets of the last function asked for (write-back only;
+    /// looked up once per function change rather than per instruction).
+    targets: Option<(FuncId, Arc<WritebackHints>)>,
     c: Counters,
 }
 
@@ -143,7 +139,8 @@ impl Bow {
             policy,
             half,
             warps: Vec::new(),
-            queued: VecDeque::new(),
+            queued: WriteQueue::default(),
+            targets: None,
             c: Counters::default(),
         }
     }
@@ -154,17 +151,6 @@ impl Bow {
             (WritePolicy::Through, _) => "bow",
             (WritePolicy::Back, false) => "bow-wr",
             (WritePolicy::Back, true) => "bow-half",
-        }
-    }
-
-    fn access(&self, warp: u32, reg: u32, write: bool) -> BankReq {
-        BankReq {
-            bank: self.map.bank(warp, reg),
-            row: reg,
-            slices: ALL_SLICES,
-            write,
-            operands: u8::from(!write),
-            forwarded: false,
         }
     }
 
@@ -186,20 +172,13 @@ impl Bow {
         let needed = !op.dead && (op.keep || why == Leave::Evicted);
         match op.producer {
             // Not written back yet: it goes to the register file when it arrives, or nowhere.
-            Some(uid) => {
-                let w = &mut self.warps[warp as usize];
-                if let Some(p) = w
-                    .pending
-                    .iter_mut()
-                    .find(|p| p.uid == uid && p.reg == op.reg)
-                {
-                    p.to_rf = needed;
-                }
-            }
+            Some(uid) => self.warps[warp as usize]
+                .pending
+                .set_to_rf(uid, op.reg, needed),
             None if needed => {
                 self.c.writes_on_leave += 1;
-                let req = self.access(warp, op.reg, true);
-                self.queued.push_back((warp, req));
+                let req = self.map.access(warp, op.reg, true);
+                self.queued.push(warp, req);
             }
             None => self.c.writes_dropped += 1,
         }
@@ -241,8 +220,8 @@ impl Bow {
                 if old.dirty {
                     // Its lanes the new result leaves must reach the register file first.
                     self.c.writes_on_leave += 1;
-                    let req = self.access(warp, reg, true);
-                    self.queued.push_back((warp, req));
+                    let req = self.map.access(warp, reg, true);
+                    self.queued.push(warp, req);
                 }
                 let o = &mut self.warps[warp as usize].operands[k];
                 *o = Operand {
@@ -270,8 +249,8 @@ impl Bow {
             }
             if old.dirty && i.active != i.live {
                 self.c.writes_on_leave += 1;
-                let req = self.access(warp, reg, true);
-                self.queued.push_back((warp, req));
+                let req = self.map.access(warp, reg, true);
+                self.queued.push(warp, req);
             } else if old.dirty {
                 self.c.writes_consolidated += 1;
             }
@@ -347,16 +326,25 @@ impl RegisterFilePolicy for Bow {
                 self.c.forwarded_reads += 1;
                 out.push(BankReq {
                     forwarded: true,
-                    ..self.access(warp, reg, false)
+                    ..self.map.access(warp, reg, false)
                 });
             } else {
-                out.push(self.access(warp, reg, false));
+                out.push(self.map.access(warp, reg, false));
                 self.insert(warp, reg, now, false, false, None);
                 let w = &mut self.warps[warp as usize];
                 w.operands.last_mut().expect("just inserted").dead = last_use;
             }
         }
-        let hints = (self.policy == WritePolicy::Back).then(|| i.hints.writeback(self.window));
+        if self.policy == WritePolicy::Back
+            && !i.writes.is_empty()
+            && self.targets.as_ref().is_none_or(|(f, _)| *f != i.func)
+        {
+            self.targets = Some((i.func, i.hints.writeback(self.window)));
+        }
+        let hints = match self.policy {
+            WritePolicy::Back => self.targets.as_ref().map(|(_, h)| Arc::clone(h)),
+            WritePolicy::Through => None,
+        };
         for wr in i.writes {
             let target = hints.as_ref().and_then(|h| {
                 let pos = i
@@ -367,11 +355,7 @@ impl RegisterFilePolicy for Bow {
                 h.targets(i.pc).get(pos).copied()
             });
             let to_rf = self.place_result(i, wr.reg, target);
-            self.warps[warp as usize].pending.push(Pending {
-                uid: i.uid,
-                reg: wr.reg,
-                to_rf,
-            });
+            self.warps[warp as usize].pending.push(i.uid, wr.reg, to_rf);
         }
     }
 
@@ -379,11 +363,7 @@ impl RegisterFilePolicy for Bow {
         for &reg in regs {
             self.c.register_writes += 1;
             let w = self.window_of(warp);
-            let to_rf = match w.pending.iter().position(|p| p.uid == uid && p.reg == reg) {
-                Some(k) => w.pending.swap_remove(k).to_rf,
-                // Not planned at issue (nothing wrote it there): the register file.
-                None => true,
-            };
+            let to_rf = w.pending.take(uid, reg);
             let arrived = w
                 .operands
                 .iter_mut()
@@ -395,25 +375,17 @@ impl RegisterFilePolicy for Bow {
             }
             if to_rf {
                 self.c.rf_writes += 1;
-                out.push(self.access(warp, reg, true));
+                out.push(self.map.access(warp, reg, true));
             }
         }
     }
 
     fn drain_writes(&mut self, _now: u64, ports: u32, out: &mut Vec<BankReq>) {
-        for _ in 0..ports {
-            let Some((_, req)) = self.queued.pop_front() else {
-                break;
-            };
-            self.c.rf_writes += 1;
-            out.push(req);
-        }
+        self.c.rf_writes += self.queued.drain(ports, out);
     }
 
     fn on_warp_retire(&mut self, warp: u32, _now: u64) {
-        let before = self.queued.len();
-        self.queued.retain(|&(w, _)| w != warp);
-        self.c.writes_retired += (before - self.queued.len()) as u64;
+        self.c.writes_retired += self.queued.forget(warp);
         if let Some(w) = self.warps.get_mut(warp as usize) {
             self.c.writes_retired += w.operands.iter().filter(|o| o.dirty).count() as u64;
             *w = Window::default();
@@ -421,7 +393,7 @@ impl RegisterFilePolicy for Bow {
     }
 
     fn next_wake(&self, now: u64) -> Option<u64> {
-        (!self.queued.is_empty()).then_some(now + 1)
+        self.queued.next_wake(now)
     }
 
     fn component_counts(

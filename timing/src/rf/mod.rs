@@ -35,6 +35,7 @@ mod baseline;
 mod bow;
 mod cmrc;
 mod corf;
+mod deferred;
 mod residency;
 mod rfc;
 

@@ -21,11 +21,11 @@
 //! unwritten result is written back first if lanes wait on the SIMT stack: they may still read
 //! it), and with no copy to merge into goes to the register file.
 
-use super::{ALL_SLICES, BankMap, BankReq, IssueView, RegisterFilePolicy, TechniqueReport};
+use super::deferred::{PendingResults, WriteQueue};
+use super::{BankMap, BankReq, IssueView, RegisterFilePolicy, TechniqueReport};
 use crate::collector::RfStats;
 use crate::config::{GpuConfig, RfcDemotion};
 use crate::energy::RfComponentCounts;
-use std::collections::VecDeque;
 
 /// One cached warp register.
 #[derive(Clone, Copy, Debug)]
@@ -37,20 +37,11 @@ struct Entry {
     producer: Option<u64>,
 }
 
-/// A result of an issued instruction, until its write-back.
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    uid: u64,
-    reg: u32,
-    /// Written to the register file at write-back.
-    to_rf: bool,
-}
-
 #[derive(Clone, Debug, Default)]
 struct WarpCache {
     /// Oldest first in.
     entries: Vec<Entry>,
-    pending: Vec<Pending>,
+    pending: PendingResults,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -76,8 +67,8 @@ pub struct Rfc {
     capacity: usize,
     on_demote: RfcDemotion,
     warps: Vec<WarpCache>,
-    /// Register-file writes of evicted and flushed results: (warp slot, request).
-    queued: VecDeque<(u32, BankReq)>,
+    /// Register-file writes of evicted and flushed results.
+    queued: WriteQueue,
     c: Counters,
 }
 
@@ -89,19 +80,8 @@ impl Rfc {
             capacity: cfg.sm.rf.rfc.entries as usize,
             on_demote: cfg.sm.rf.rfc.on_demote,
             warps: Vec::new(),
-            queued: VecDeque::new(),
+            queued: WriteQueue::default(),
             c: Counters::default(),
-        }
-    }
-
-    fn access(&self, warp: u32, reg: u32, write: bool) -> BankReq {
-        BankReq {
-            bank: self.map.bank(warp, reg),
-            row: reg,
-            slices: ALL_SLICES,
-            write,
-            operands: u8::from(!write),
-            forwarded: false,
         }
     }
 
@@ -121,19 +101,12 @@ impl Rfc {
             return false;
         }
         match e.producer {
-            Some(uid) => {
-                let w = &mut self.warps[warp as usize];
-                if let Some(p) = w
-                    .pending
-                    .iter_mut()
-                    .find(|p| p.uid == uid && p.reg == e.reg)
-                {
-                    p.to_rf = true;
-                }
-            }
+            Some(uid) => self.warps[warp as usize]
+                .pending
+                .set_to_rf(uid, e.reg, true),
             None => {
-                let req = self.access(warp, e.reg, true);
-                self.queued.push_back((warp, req));
+                let req = self.map.access(warp, e.reg, true);
+                self.queued.push(warp, req);
             }
         }
         true
@@ -155,8 +128,8 @@ impl Rfc {
             if old.dirty && i.active != i.live {
                 // Lanes waiting on the SIMT stack may still read the old result: write it.
                 self.c.eviction_writes += 1;
-                let req = self.access(warp, reg, true);
-                self.queued.push_back((warp, req));
+                let req = self.map.access(warp, reg, true);
+                self.queued.push(warp, req);
             } else if old.dirty {
                 self.c.writes_consolidated += 1;
             }
@@ -194,16 +167,12 @@ impl RegisterFilePolicy for Rfc {
                         self.c.writes_dead += u64::from(e.dirty);
                     }
                 }
-                None => out.push(self.access(warp, reg, false)),
+                None => out.push(self.map.access(warp, reg, false)),
             }
         }
         for wr in i.writes {
             let to_rf = self.place_result(i, wr.reg);
-            self.warps[warp as usize].pending.push(Pending {
-                uid: i.uid,
-                reg: wr.reg,
-                to_rf,
-            });
+            self.warps[warp as usize].pending.push(i.uid, wr.reg, to_rf);
         }
     }
 
@@ -211,10 +180,7 @@ impl RegisterFilePolicy for Rfc {
         for &reg in regs {
             self.c.register_writes += 1;
             let w = self.cache(warp);
-            let to_rf = match w.pending.iter().position(|p| p.uid == uid && p.reg == reg) {
-                Some(k) => w.pending.swap_remove(k).to_rf,
-                None => true,
-            };
+            let to_rf = w.pending.take(uid, reg);
             if let Some(e) = w
                 .entries
                 .iter_mut()
@@ -224,19 +190,13 @@ impl RegisterFilePolicy for Rfc {
             }
             if to_rf {
                 self.c.rf_writes += 1;
-                out.push(self.access(warp, reg, true));
+                out.push(self.map.access(warp, reg, true));
             }
         }
     }
 
     fn drain_writes(&mut self, _now: u64, ports: u32, out: &mut Vec<BankReq>) {
-        for _ in 0..ports {
-            let Some((_, req)) = self.queued.pop_front() else {
-                break;
-            };
-            self.c.rf_writes += 1;
-            out.push(req);
-        }
+        self.c.rf_writes += self.queued.drain(ports, out);
     }
 
     fn on_demote(&mut self, warp: u32) {
@@ -252,9 +212,7 @@ impl RegisterFilePolicy for Rfc {
     }
 
     fn on_warp_retire(&mut self, warp: u32, _now: u64) {
-        let before = self.queued.len();
-        self.queued.retain(|&(w, _)| w != warp);
-        self.c.writes_retired += (before - self.queued.len()) as u64;
+        self.c.writes_retired += self.queued.forget(warp);
         if let Some(w) = self.warps.get_mut(warp as usize) {
             self.c.writes_retired += w.entries.iter().filter(|e| e.dirty).count() as u64;
             *w = WarpCache::default();
@@ -262,7 +220,7 @@ impl RegisterFilePolicy for Rfc {
     }
 
     fn next_wake(&self, now: u64) -> Option<u64> {
-        (!self.queued.is_empty()).then_some(now + 1)
+        self.queued.next_wake(now)
     }
 
     fn component_counts(
