@@ -24,6 +24,19 @@ use crate::rf::{BankReq, RegisterFilePolicy};
 /// Requests one bank can grant in a cycle (techniques with dual-addressable banks grant two).
 const GRANTS_PER_BANK: usize = 4;
 
+/// Bits of an entry id that number the entry within its unit: entry `k` of unit `u` is
+/// `u << ENTRY_BITS | k` (a shift, not a division, on the hot path), so a unit holds at most
+/// `1 << ENTRY_BITS` instructions (`sm.rf.bow.window` is at most 16).
+const ENTRY_BITS: u32 = 4;
+
+fn entry_id(unit: usize, k: usize) -> usize {
+    unit << ENTRY_BITS | k
+}
+
+fn split_id(id: usize) -> (usize, usize) {
+    (id >> ENTRY_BITS, id & ((1 << ENTRY_BITS) - 1))
+}
+
 /// Collector-unit classes (a unit serves instructions of its class; `General` serves all).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CuClass {
@@ -180,7 +193,7 @@ pub(crate) fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
 pub struct OperandCollector {
     units: Vec<CollectorUnit>,
     layout: CollectorLayout,
-    /// Entries per unit (1 when pooled); entry `k` of unit `u` is entry id `u * depth + k`.
+    /// Entries per unit (1 when pooled); entry `k` of unit `u` has id [`entry_id`]`(u, k)`.
     depth: usize,
     /// For each execution unit class: the collector-unit class it uses first.
     preferred: [CuClass; 5],
@@ -190,11 +203,12 @@ pub struct OperandCollector {
     reading: u64,
     /// Units holding an instruction with every operand read (bit per unit).
     collected: u64,
-    /// Units with a free entry (bit per unit), and the units of each class (by
-    /// `CuClass as usize`).
+    /// Units with room for an instruction (bit per unit, see `CollectorUnit::has_room`), and
+    /// the units of each class (by `CuClass as usize`).
     free: u64,
     class_units: [u64; 6],
-    /// Rotating start of the arbitration order, and of the per-warp dispatch order.
+    /// Rotating start of the arbitration order, and of the per-warp dispatch order (the unit
+    /// after the one that dispatched last; past the last unit means the first).
     rr: usize,
     dispatch_rr: usize,
     /// What each bank granted this cycle, and the banks that granted anything (bit per bank).
@@ -337,17 +351,23 @@ impl OperandCollector {
     ) {
         let depth = self.depth;
         let u = &mut self.units[cu];
-        let k = (0..depth)
-            .find(|k| !u.held.contains(&(*k as u8)))
-            .expect("the unit has a free entry");
-        let mut pending = std::mem::take(&mut u.entries[k].pending);
+        // The entry below the first held one that is not held (entries are reused in turn).
+        let k = if depth == 1 {
+            0
+        } else {
+            (0..depth)
+                .find(|k| !u.held.contains(&(*k as u8)))
+                .expect("the unit has room")
+        };
+        let pending = &mut u.entries[k].pending;
         pending.clear();
-        plan(&mut pending);
+        plan(pending);
         if pending.iter().any(|r| r.forwarded) {
             // In transit while an older instruction of this unit still reads the register.
+            let mut mine = std::mem::take(&mut u.entries[k].pending);
             let older = &u.entries;
             let held = &u.held;
-            pending.retain(|r| {
+            mine.retain(|r| {
                 !r.forwarded
                     || held.iter().any(|&h| {
                         older[usize::from(h)]
@@ -356,10 +376,10 @@ impl OperandCollector {
                             .any(|o| !o.forwarded && o.bank == r.bank && o.row == r.row)
                     })
             });
-            u.in_transit += pending.iter().filter(|r| r.forwarded).count() as u32;
+            u.in_transit += mine.iter().filter(|r| r.forwarded).count() as u32;
+            u.entries[k].pending = mine;
         }
         let e = &mut u.entries[k];
-        e.pending = pending;
         e.alloc_cycle = now;
         e.seq = u.next_seq;
         e.inst = inst;
@@ -367,7 +387,7 @@ impl OperandCollector {
         let done = e.pending.is_empty();
         u.next_seq += 1;
         u.held.push(k as u8);
-        self.by_age.push(cu * depth + k);
+        self.by_age.push(entry_id(cu, k));
         if !u.has_room(depth) {
             self.free &= !(1 << cu);
         }
@@ -489,7 +509,7 @@ impl OperandCollector {
             return;
         }
         let ready = |id: usize| {
-            let e = &self.units[id / self.depth].entries[id % self.depth];
+            let e = self.entry(id);
             e.pending.is_empty() && e.alloc_cycle < now
         };
         match self.layout {
@@ -498,16 +518,21 @@ impl OperandCollector {
             }
             CollectorLayout::PerWarp { .. } => {
                 let n = self.units.len();
-                let mut order = self.collected.rotate_right(self.dispatch_rr as u32);
+                let start = if self.dispatch_rr < n {
+                    self.dispatch_rr
+                } else {
+                    0
+                };
+                let mut order = self.collected.rotate_right(start as u32);
                 while order != 0 {
                     let k = order.trailing_zeros() as usize;
                     order &= order - 1;
-                    let cu = (self.dispatch_rr + k) % 64;
+                    let cu = (start + k) % 64;
                     debug_assert!(cu < n);
                     let ids = self.units[cu]
                         .held
                         .iter()
-                        .map(|&h| cu * self.depth + usize::from(h));
+                        .map(|&h| entry_id(cu, usize::from(h)));
                     out.extend(ids.filter(|&id| ready(id)));
                 }
             }
@@ -523,7 +548,7 @@ impl OperandCollector {
     /// The in-flight index and execution unit of the instruction in entry `id`.
     #[inline]
     pub fn holds(&self, id: usize) -> (usize, Unit) {
-        let e = &self.units[id / self.depth].entries[id % self.depth];
+        let e = self.entry(id);
         (e.inst, e.unit)
     }
 
@@ -531,25 +556,31 @@ impl OperandCollector {
     /// operands still to arrive), for deadlock reports.
     pub fn busy(&self) -> impl Iterator<Item = (usize, usize, Unit, usize)> + '_ {
         self.by_age.iter().map(|&id| {
-            let e = &self.units[id / self.depth].entries[id % self.depth];
+            let e = self.entry(id);
             (id, e.inst, e.unit, e.pending.len())
         })
     }
 
-    /// Entries of all units (instructions the collector can hold at once); entry ids are
-    /// below this.
-    pub fn entries(&self) -> usize {
-        self.units.len() * self.depth
+    /// The id of every entry of every unit.
+    pub fn entry_ids(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.units.len()).flat_map(|u| (0..self.depth).map(move |k| entry_id(u, k)))
+    }
+
+    #[inline]
+    fn entry(&self, id: usize) -> &Entry {
+        let (u, k) = split_id(id);
+        &self.units[u].entries[k]
     }
 
     /// The bank reads entry `id` still has to make (and its forwarded operands in transit).
     pub fn pending(&self, id: usize) -> &[BankReq] {
-        &self.units[id / self.depth].entries[id % self.depth].pending
+        &self.entry(id).pending
     }
 
     /// Frees entry `id` (its instruction dispatched).
     pub fn release(&mut self, id: usize, now: u64) {
-        let (cu, k) = (id / self.depth, (id % self.depth) as u8);
+        let (cu, k) = split_id(id);
+        let k = k as u8;
         let u = &mut self.units[cu];
         if let Some(j) = u.held.iter().position(|&h| h == k) {
             u.held.remove(j);
@@ -558,13 +589,18 @@ impl OperandCollector {
             self.by_age.remove(j);
         }
         self.stats.collector_wait_cycles += now - u.entries[usize::from(k)].alloc_cycle;
-        if u.has_room(self.depth) {
+        if u.held.is_empty() {
             self.free |= 1 << cu;
-        }
-        if !u.state().0 {
             self.collected &= !(1 << cu);
+        } else {
+            if u.has_room(self.depth) {
+                self.free |= 1 << cu;
+            }
+            if !u.state().0 {
+                self.collected &= !(1 << cu);
+            }
         }
-        self.dispatch_rr = (cu + 1) % self.units.len();
+        self.dispatch_rr = cu + 1;
     }
 
     /// Whether any unit holds an instruction.
@@ -624,18 +660,18 @@ mod tests {
         oc.allocate(cu, 0, 1, Unit::Sp, |r| {
             r.extend([read(1, 1, true), read(7, 7, true), read(3, 3, false)])
         });
-        assert_eq!(oc.pending(5 * 3 + 1).len(), 2, "r1 waits, r7 is there");
+        assert_eq!(oc.pending(entry_id(5, 1)).len(), 2, "r1 waits, r7 is there");
         // One port: one read per cycle for the whole unit, oldest instruction first. The read
         // of r1 delivers it to both instructions.
         oc.arbitrate(&policy);
-        assert_eq!(oc.pending(5 * 3), [read(2, 2, false)]);
-        assert_eq!(oc.pending(5 * 3 + 1), [read(3, 3, false)]);
+        assert_eq!(oc.pending(entry_id(5, 0)), [read(2, 2, false)]);
+        assert_eq!(oc.pending(entry_id(5, 1)), [read(3, 3, false)]);
         oc.arbitrate(&policy);
         oc.arbitrate(&policy);
         assert_eq!(oc.stats.reads, 3, "r1, r2, r3: one bank read each");
         let mut ready = Vec::new();
         oc.ready(1, &mut ready);
-        assert_eq!(ready, [15, 16]);
+        assert_eq!(ready, [entry_id(5, 0), entry_id(5, 1)]);
     }
 
     #[test]
@@ -645,9 +681,9 @@ mod tests {
         oc.allocate(0, 0, 11, Unit::Sp, |_| {});
         assert_eq!(oc.free_unit(0, Unit::Sp), None, "two held");
         // The younger leaves first: the oldest still holds the window.
-        oc.release(1, 1);
+        oc.release(entry_id(0, 1), 1);
         assert_eq!(oc.free_unit(0, Unit::Sp), None);
-        oc.release(0, 1);
+        oc.release(entry_id(0, 0), 1);
         assert_eq!(oc.free_unit(0, Unit::Sp), Some(0));
         oc.allocate(0, 1, 12, Unit::Sp, |_| {});
         assert_eq!(oc.free_unit(0, Unit::Sp), Some(0), "one of two held");
@@ -664,11 +700,16 @@ mod tests {
         }
         let mut ready = Vec::new();
         oc.ready(1, &mut ready);
-        assert_eq!(ready, [0, 1, 2], "from unit 0 on, not by age");
-        oc.release(0, 1);
+        let ids = [0, 1, 2].map(|u| entry_id(u, 0));
+        assert_eq!(ready, ids, "from unit 0 on, not by age");
+        oc.release(ids[0], 1);
         oc.allocate(0, 1, 3, Unit::Sp, |_| {});
         oc.ready(2, &mut ready);
-        assert_eq!(ready, [1, 2, 0], "after the unit that dispatched last");
+        assert_eq!(
+            ready,
+            [ids[1], ids[2], ids[0]],
+            "after the unit that dispatched last"
+        );
         // Pooled units dispatch oldest first.
         let cfg = GpuConfig::preset("gtx480");
         let mut pooled = OperandCollector::new(&cfg);
@@ -676,10 +717,10 @@ mod tests {
             let cu = pooled.free_unit(0, Unit::Sp).expect("a free unit");
             pooled.allocate(cu, 0, inst, Unit::Sp, |_| {});
         }
-        pooled.release(0, 1);
+        pooled.release(ids[0], 1);
         let cu = pooled.free_unit(0, Unit::Sp).expect("a free unit");
         pooled.allocate(cu, 1, 3, Unit::Sp, |_| {});
         pooled.ready(2, &mut ready);
-        assert_eq!(ready, [1, 2, 0]);
+        assert_eq!(ready, [ids[1], ids[2], ids[0]]);
     }
 }

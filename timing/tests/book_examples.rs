@@ -71,11 +71,12 @@ fn replay(
             writebacks.push((now + latency, inst.warp, inst.write));
             oc.release(cu, now);
         }
-        let before: Vec<Vec<BankReq>> = (0..oc.entries())
-            .map(|cu| oc.pending(cu).to_vec())
+        let before: Vec<(usize, Vec<BankReq>)> = oc
+            .entry_ids()
+            .map(|cu| (cu, oc.pending(cu).to_vec()))
             .collect();
         oc.arbitrate(&policy);
-        for (cu, pending) in before.iter().enumerate() {
+        for &(cu, ref pending) in &before {
             let warp = insts[oc.holds(cu).0].warp;
             for r in pending.iter().filter(|p| !oc.pending(cu).contains(p)) {
                 log.push(Event::Read {
