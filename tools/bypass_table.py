@@ -10,10 +10,11 @@ runs' statistics, beside the paper's figures.
 Setup (docs/techniques.md says why): titanx-bow (the BOW paper's Pascal TITAN X, Table 3.2:
 56 SMs, 32 warps per SM, 256 KB register file in 32 banks, 32 collector units, GTO).
   iw3: techniques baseline, bow, bow-wr, bow-half, rfc   (sm.rf.bow.window = 3, the paper's)
-  iw2, iw7: techniques baseline, bow, bow-wr            (sm.rf.bow.window = 2 / 7)
-and `warpsim characterize` (its 16 CTAs per launch, and --kernel-minsts) for the opportunity: the
-operands reused within each window (the paper's Figure 3.3) and the values read once (the
-register-file cache's motivation).
+  iw2, iw7: techniques baseline, bow, bow-wr            (sm.rf.bow.window = 2 / 7;
+            `--windows 3` leaves them out)
+and `warpsim characterize` (its 16 CTAs per launch, and --kernel-minsts) for the
+opportunity: the operands reused within each window (the paper's Figure 3.3) and the values
+read once (the register-file cache's motivation).
 
 At the default size the timing model is sampled (`--kernel-minsts 5 --launch-waves 1`: the
 56-SM titanx-bow times a wave of four times as many CTAs as the Fermi setups of
@@ -31,11 +32,13 @@ from rf_runs import (by_sample, counter, dyn, geomean, ipc, mean, parse_args, pc
                      run_setup, sampling_note, timed_share, write_page)
 
 CONFIG = "titanx-bow"
-SETUPS = [
-    ("bow-iw3", ["sm.rf.bow.window=3"], ["bow", "bow-wr", "bow-half", "rfc"]),
-    ("bow-iw2", ["sm.rf.bow.window=2"], ["bow", "bow-wr"]),
-    ("bow-iw7", ["sm.rf.bow.window=7"], ["bow", "bow-wr"]),
-]
+WINDOWS = [3, 2, 7]
+
+
+def setup(window):
+    """(name, overrides, techniques) of the runs at instruction window `window`."""
+    techniques = ["bow", "bow-wr"] + (["bow-half", "rfc"] if window == 3 else [])
+    return f"bow-iw{window}", [f"sm.rf.bow.window={window}"], techniques
 
 
 def forwarded_share(s):
@@ -98,11 +101,16 @@ def characterization(args):
 
 
 def main():
-    args = parse_args(__doc__, "docs/bypass-results.md", 5, 1)
+    args = parse_args(__doc__, "docs/bypass-results.md", 5, 1,
+                      extra=[("--windows", {"default": "2,3,7",
+                                            "help": "instruction windows to time (3 always: "
+                                                    "default 2,3,7)"})])
+    windows = sorted({3} | {int(w) for w in args.windows.split(",")})
 
-    docs = {name: run_setup(args, name, CONFIG, ov, t) for name, ov, t in SETUPS}
+    docs = {name: run_setup(args, name, CONFIG, ov, t)
+            for name, ov, t in map(setup, [w for w in WINDOWS if w in windows])}
     runs = {name: by_sample(doc) for name, doc in docs.items()}
-    iw3, iw2, iw7 = runs["bow-iw3"], runs["bow-iw2"], runs["bow-iw7"]
+    iw3, iw2, iw7 = (runs.get(f"bow-iw{w}") for w in [3, 2, 7])
     samples = docs["bow-iw3"]["samples"]
     once, opportunity = characterization(args)
 
@@ -114,9 +122,12 @@ def main():
 
     def bypassed(r, window):
         reads, writes = opportunity[window]
-        return (f"opportunity {reads:.1f}% / {writes:.1f}%; BOW-WR "
-                f"{pct(m(r, 'bow-wr', forwarded_share), False)} / "
-                f"{pct(m(r, 'bow-wr', saved_share), False)}")
+        timed = (f"{pct(m(r, 'bow-wr', forwarded_share), False)} / "
+                 f"{pct(m(r, 'bow-wr', saved_share), False)}" if r else "not timed (--windows)")
+        return f"opportunity {reads:.1f}% / {writes:.1f}%; BOW-WR {timed}"
+
+    def ipcs(r):
+        return f"{pct(g(r, 'bow', ipc))} / {pct(g(r, 'bow-wr', ipc))}" if r else "not timed"
 
     (rf_only, window_only, both), (unread, partial, merged) = split(iw3, "bow-wr")
     rows = [
@@ -126,8 +137,7 @@ def main():
         ("IPC: BOW / BOW-WR / half-size BOW-WR (IW = 3)", "+11% / +13% / ~+11%",
          " / ".join(pct(g(iw3, t, ipc)) for t in ["bow", "bow-wr", "bow-half"])),
         ("IPC: BOW / BOW-WR, IW = 2 and IW = 7", "IW 2 below IW 3; little beyond",
-         f"IW 2: {pct(g(iw2, 'bow', ipc))} / {pct(g(iw2, 'bow-wr', ipc))}; "
-         f"IW 7: {pct(g(iw7, 'bow', ipc))} / {pct(g(iw7, 'bow-wr', ipc))}"),
+         f"IW 2: {ipcs(iw2)}; IW 7: {ipcs(iw7)}"),
         ("collector residency (BOW, IW = 3)", "−60%", pct(g(iw3, "bow", residency))),
         ("RF dynamic energy: BOW / BOW-WR (IW = 3)", "−36% / −55%",
          " / ".join(pct(g(iw3, t, dyn)) for t in ["bow", "bow-wr"])),

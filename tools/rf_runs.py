@@ -102,11 +102,12 @@ def outcome_share(s, key):
     return st[key] / total if total else None
 
 
-def parse_args(doc, out, minsts, waves):
+def parse_args(doc, out, minsts, waves, extra=()):
     """The command line of a table script whose docstring is `doc`: where warpsim is, the size,
     threads, the folder of runs, the output file (default `out`), and the sampling (default
     `minsts` million warp instructions per kernel and `waves` waves per launch at the default
-    and large sizes, everything timed at the small size)."""
+    and large sizes, everything timed at the small size); `extra` adds (flag, keywords)
+    options of the script's own."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--warpsim", default="target/release/warpsim")
     ap.add_argument("--size", default="default", choices=["small", "default", "large"])
@@ -119,6 +120,8 @@ def parse_args(doc, out, minsts, waves):
     ap.add_argument("--launch-waves", type=int,
                     help=f"warpsim rf --launch-waves (default: {waves} at the default and "
                          "large sizes, 0 at the small size)")
+    for flag, kwargs in extra:
+        ap.add_argument(flag, **kwargs)
     args = ap.parse_args()
     sampled = args.size != "small"
     if args.kernel_minsts is None:
