@@ -8,7 +8,10 @@
 //! WARPSIM_BLESS_GOLDEN=1 cargo test --release -p warpsim --test golden_stats
 //! ```
 //!
-//! and the commit that changes it says why.
+//! and the commit that changes it says why. Every run also keeps the accounting identities of
+//! `identities/mod.rs`.
+
+mod identities;
 
 use runtime::{Device, DeviceConfig, TimingReport};
 use std::collections::BTreeMap;
@@ -85,6 +88,8 @@ fn measure(preset: &str) -> Vec<String> {
             outcome.validation
         );
         let report = dev.take_timing().expect("a timing report");
+        let at = format!("{preset} {}", s.name());
+        identities::all(&at, &report.total, &GpuConfig::preset(preset));
         for (k, v) in figures(&report) {
             lines.push(format!("{preset} {} {k} = {v}", s.name()));
         }

@@ -156,8 +156,9 @@ fn technique_identities(technique: &str, name: &str, t: &TimingStats) {
             assert_eq!(written, t.rf.writes + saved, "{name}");
             if technique == "bow" {
                 assert_eq!(saved, 0, "{name}: written through");
-                assert_eq!(c("window_writes"), written, "{name}");
             }
+            // Into the collector: results of every live lane or merged into a copy.
+            assert!(c("window_writes") <= written, "{name}");
             assert_eq!(t.rf.shared_bank_accesses, 0, "{name}: single-ported banks");
         }
         "rfc" => {
