@@ -4,7 +4,8 @@
 //! widths (the widths are the values, class by class; `tests/golden/timing-small.txt` holds
 //! the baseline's, measured the same way: each sample on a fresh device); the accounting
 //! identities of the statistics hold, the general ones and the technique's own; and a sample
-//! times identically on two host threads and cycle by cycle without fast-forward.
+//! times identically on two host threads and cycle by cycle without fast-forward (once per
+//! policy implementation: CMRC, CORF, BOW, the register-file cache).
 //!
 //! One test per technique, so that they run in parallel. A new technique adds its name here.
 
@@ -175,7 +176,10 @@ fn technique_identities(technique: &str, name: &str, t: &TimingStats) {
     }
 }
 
-fn every_sample_under(technique: &str) {
+/// Every sample under `technique`; with `determinism`, a sample also times identically on
+/// two host threads and without fast-forward (checked once per policy implementation: its
+/// variants share the code that could break it).
+fn every_sample_under(technique: &str, determinism: bool) {
     let cfg = GpuConfig::preset("gtx480");
     let mut reference = None;
     for s in registry::all() {
@@ -193,6 +197,9 @@ fn every_sample_under(technique: &str) {
             reference = Some(serde_json::to_value(t).unwrap());
         }
     }
+    if !determinism {
+        return;
+    }
     // Deterministic whatever the host threads, and the same cycle by cycle.
     let name = "rodinia/hotspot";
     let reference = reference.expect("hotspot ran");
@@ -207,47 +214,47 @@ fn every_sample_under(technique: &str) {
 
 #[test]
 fn cmrc() {
-    every_sample_under("cmrc");
+    every_sample_under("cmrc", true);
 }
 
 #[test]
 fn cmrc_ideal() {
-    every_sample_under("cmrc-ideal");
+    every_sample_under("cmrc-ideal", false);
 }
 
 #[test]
 fn packing() {
-    every_sample_under("packing");
+    every_sample_under("packing", false);
 }
 
 #[test]
 fn corf() {
-    every_sample_under("corf");
+    every_sample_under("corf", false);
 }
 
 #[test]
 fn corf_plus_plus() {
-    every_sample_under("corf++");
+    every_sample_under("corf++", true);
 }
 
 #[test]
 fn bow() {
-    every_sample_under("bow");
+    every_sample_under("bow", false);
 }
 
 #[test]
 fn bow_wr() {
-    every_sample_under("bow-wr");
+    every_sample_under("bow-wr", false);
 }
 
 #[test]
 fn bow_half() {
-    every_sample_under("bow-half");
+    every_sample_under("bow-half", true);
 }
 
 #[test]
 fn rfc() {
-    every_sample_under("rfc");
+    every_sample_under("rfc", true);
 }
 
 /// The register-file cache under two-level scheduling: a warp moved out of the active pool
