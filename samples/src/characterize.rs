@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use timing::characterize::{Characterization, Summary};
 use warpsim::registry;
-use warpsim::sample::{Sample, Size};
+use warpsim::sample::Size;
 
 /// Options of `warpsim characterize`.
 pub(crate) struct CharacterizeOptions {
-    /// Sample names (`rodinia` alone: every Rodinia sample); empty: every sample.
+    /// Sample and suite names (as `registry::select` takes them); empty: every sample.
     pub samples: Vec<String>,
     pub size: Size,
     pub json: Option<PathBuf>,
@@ -173,40 +173,13 @@ const BYPASS: &[Column] = &[
     },
 ];
 
-/// The samples named (in registry order, each once).
-fn select(names: &[String]) -> Result<Vec<&'static dyn Sample>, String> {
-    let all = registry::all();
-    if names.is_empty() {
-        return Ok(all);
-    }
-    let mut chosen: Vec<&'static str> = Vec::new();
-    for name in names {
-        if name == "rodinia" {
-            chosen.extend(
-                all.iter()
-                    .map(|s| s.name())
-                    .filter(|n| n.starts_with("rodinia/")),
-            );
-            continue;
-        }
-        let s = registry::find(name).ok_or_else(|| {
-            let names: Vec<_> = all.iter().map(|s| s.name()).collect();
-            format!(
-                "error: unknown sample `{name}`; samples: rodinia (all of them), {}",
-                names.join(", ")
-            )
-        })?;
-        chosen.push(s.name());
-    }
-    Ok(all
-        .into_iter()
-        .filter(|s| chosen.contains(&s.name()))
-        .collect())
-}
-
 /// Runs `warpsim characterize`.
 pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
-    let samples = select(&opts.samples)?;
+    let samples = if opts.samples.is_empty() {
+        registry::all()
+    } else {
+        registry::select(&opts.samples)?
+    };
     let mut config = DeviceConfig {
         characterize: true,
         characterize_sampling: opts.sampling,

@@ -1,12 +1,16 @@
 //! warpsim's workloads: host drivers with deterministic inputs and CPU references, run through
 //! the runtime and validated. The `warpsim` binary (`main.rs`) is the command line over them.
 
+pub mod dnn;
 pub mod fuzzing;
 pub mod inputs;
+pub mod parboil;
+pub mod polybench;
 pub mod registry;
 pub mod rodinia;
 pub mod sample;
 pub mod saxpy;
+pub mod sdk;
 
 use std::path::{Path, PathBuf};
 

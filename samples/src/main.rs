@@ -67,11 +67,14 @@ enum Command {
     /// and print the timing summary; the exit status is 1 if any validation fails. `warpsim
     /// list` shows the samples; docs/timing.md explains the model and every statistic.
     Run {
-        /// The sample: `saxpy`, `rodinia/<name>` (or just `<name>`).
+        /// The sample: `saxpy`, `<suite>/<name>` (or just `<name>`); `warpsim list` shows them.
         sample: Option<String>,
-        /// Run every sample.
-        #[arg(long, conflicts_with = "sample")]
+        /// Run every sample (the same as `--suite all`).
+        #[arg(long, conflicts_with_all = ["sample", "suite"])]
         all: bool,
+        /// Run every sample of a suite: rodinia, parboil, polybench, sdk, dnn, or all.
+        #[arg(long, conflicts_with = "sample", value_parser = suite_arg)]
+        suite: Option<String>,
         /// Problem size: small (seconds; what CI runs), default (Rodinia's default), large.
         #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
         size: warpsim::sample::Size,
@@ -188,9 +191,12 @@ enum Command {
     /// functional run stepping every warp instruction (no timing model). The exit status is 1
     /// if any validation fails. docs/characterization.md defines every column.
     Characterize {
-        /// Samples: `saxpy`, `rodinia/<name>` (or `<name>`), or `rodinia` for every Rodinia
-        /// sample (default: every sample).
+        /// Samples: `saxpy`, `<suite>/<name>` (or `<name>`), or a suite name for all of its
+        /// samples (default: every sample).
         samples: Vec<String>,
+        /// Every sample of these suites too: rodinia, parboil, polybench, sdk, dnn, all.
+        #[arg(long, value_delimiter = ',', value_name = "SUITE,...", value_parser = suite_arg)]
+        suite: Vec<String>,
         /// Problem size: small, default (Rodinia's default), large.
         #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
         size: warpsim::sample::Size,
@@ -256,6 +262,18 @@ impl TimingSamplingArgs {
             kernel_warp_insts: self.kernel_minsts.saturating_mul(1_000_000),
             launch_waves: self.launch_waves,
         }
+    }
+}
+
+/// `--suite` values: a suite name or `all`.
+pub(crate) fn suite_arg(text: &str) -> Result<String, String> {
+    if text == "all" || warpsim::registry::SUITES.contains(&text) {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "expected a suite: {} or all",
+            warpsim::registry::SUITES.join(", ")
+        ))
     }
 }
 
@@ -326,6 +344,7 @@ fn main() -> ExitCode {
         Command::Run {
             sample,
             all,
+            suite,
             size,
             n,
             threads,
@@ -346,9 +365,13 @@ fn main() -> ExitCode {
             if let (true, Some(cfg)) = (dump_config, &timing) {
                 print!("{}", cfg.to_toml());
             }
+            let selection = match (sample, all, suite) {
+                (_, true, _) => Some("all".to_string()),
+                (Some(sample), _, _) => Some(sample),
+                (None, false, suite) => suite,
+            };
             run::run(
-                sample.as_deref(),
-                all,
+                selection.as_deref(),
                 &run::RunOptions {
                     size,
                     n,
@@ -381,7 +404,8 @@ fn main() -> ExitCode {
             why,
         } => regs::run(&paths, &ptxas, markdown, why),
         Command::Characterize {
-            samples,
+            mut samples,
+            suite,
             size,
             json,
             threads,
@@ -390,7 +414,10 @@ fn main() -> ExitCode {
             kernel_minsts,
             full,
         } => characterize::run(&characterize::CharacterizeOptions {
-            samples,
+            samples: {
+                samples.extend(suite);
+                samples
+            },
             size,
             json,
             threads,

@@ -1,10 +1,15 @@
-//! Every workload `warpsim run` and `warpsim list` know, in the order they are listed.
+//! Every workload `warpsim run` and `warpsim list` know, in the order they are listed, grouped
+//! into suites by the prefix of their names (`rodinia/nn` is in `rodinia`).
 
 use crate::sample::Sample;
 
-/// All samples: SAXPY, then the Rodinia ports in the priority order of the port issue.
+/// The suites, in listing order. SAXPY belongs to none (only to `all`).
+pub const SUITES: [&str; 5] = ["rodinia", "parboil", "polybench", "sdk", "dnn"];
+
+/// All samples: SAXPY, the Rodinia ports in the priority order of the port issue, then the
+/// other suites.
 pub fn all() -> Vec<&'static dyn Sample> {
-    vec![
+    let mut samples: Vec<&'static dyn Sample> = vec![
         &crate::saxpy::Saxpy,
         &crate::rodinia::nn::Nn,
         &crate::rodinia::bfs::Bfs,
@@ -31,12 +36,69 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::dwt2d::Dwt2d53,
         &crate::rodinia::dwt2d::Dwt2d97,
         &crate::rodinia::leukocyte::Leukocyte,
-    ]
+    ];
+    samples.extend(crate::parboil::samples());
+    samples.extend(crate::polybench::samples());
+    samples.extend(crate::sdk::samples());
+    samples.extend(crate::dnn::samples());
+    samples
 }
 
-/// Looks a sample up by name (`saxpy`, `rodinia/nn`; `nn` alone also finds `rodinia/nn`).
+/// The suite of a sample name (`rodinia/nn` → `rodinia`), or `None` (SAXPY).
+pub fn suite_of(name: &str) -> Option<&'static str> {
+    let prefix = name.split_once('/')?.0;
+    SUITES.iter().copied().find(|s| *s == prefix)
+}
+
+/// Looks a sample up by name: `saxpy`, `rodinia/nn`, or a bare `nn`. A bare name shared by
+/// several suites (`bfs` is in Rodinia and Parboil) finds the Rodinia sample, then the first in
+/// [`SUITES`] order; the full name always finds the one it names.
 pub fn find(name: &str) -> Option<&'static dyn Sample> {
-    all()
+    let all = all();
+    if let Some(s) = all.iter().find(|s| s.name() == name) {
+        return Some(*s);
+    }
+    SUITES.iter().find_map(|suite| {
+        all.iter()
+            .find(|s| s.name().strip_prefix(suite).and_then(|r| r.strip_prefix('/')) == Some(name))
+            .copied()
+    })
+}
+
+/// The samples that `names` select, in registry order and each once: sample names (as
+/// [`find`] takes them), suite names, or `all`.
+pub fn select(names: &[String]) -> Result<Vec<&'static dyn Sample>, String> {
+    let all = all();
+    let mut keep = vec![false; all.len()];
+    for name in names {
+        if name == "all" {
+            keep.iter_mut().for_each(|k| *k = true);
+        } else if SUITES.contains(&name.as_str()) {
+            let members = all.iter().map(|s| suite_of(s.name()) == Some(name.as_str()));
+            if !members.clone().any(|m| m) {
+                return Err(format!("error: the suite `{name}` has no samples yet"));
+            }
+            for (k, m) in keep.iter_mut().zip(members) {
+                *k |= m;
+            }
+        } else {
+            let found = find(name).ok_or_else(|| {
+                format!(
+                    "error: unknown sample `{name}` (`warpsim list` shows the samples; a suite \
+                     — {} — or `all` selects several)",
+                    SUITES.join(", ")
+                )
+            })?;
+            let i = all
+                .iter()
+                .position(|s| s.name() == found.name())
+                .expect("found in the registry");
+            keep[i] = true;
+        }
+    }
+    Ok(all
         .into_iter()
-        .find(|s| s.name() == name || s.name().strip_prefix("rodinia/") == Some(name))
+        .zip(keep)
+        .filter_map(|(s, k)| k.then_some(s))
+        .collect())
 }

@@ -6,6 +6,7 @@
 //! count and whatever runs beside it; results are gathered by job index, so the output order
 //! is fixed too. Every figure is then compared with the baseline on the same sample.
 
+use crate::suite_arg;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use runtime::{Device, DeviceConfig};
@@ -32,15 +33,13 @@ pub(crate) struct RfArgs {
         help = technique_help()
     )]
     techniques: Vec<String>,
-    /// Samples to run (`saxpy`, `rodinia/<name>` or just `<name>`), `rodinia` for every
-    /// Rodinia port, or `all` (default) for every sample (`warpsim list`).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "all",
-        value_name = "S,S..."
-    )]
+    /// Samples to run (`saxpy`, `<suite>/<name>` or just `<name>`; `warpsim list`), suites
+    /// (rodinia, parboil, polybench, sdk, dnn), or `all` (the default without --suite).
+    #[arg(long, value_delimiter = ',', value_name = "S,S...")]
     samples: Vec<String>,
+    /// Run every sample of these suites too: rodinia, parboil, polybench, sdk, dnn, all.
+    #[arg(long, value_delimiter = ',', value_name = "SUITE,...", value_parser = suite_arg)]
+    suite: Vec<String>,
     /// Problem size of every run.
     #[arg(long, value_enum, default_value_t = Size::Small)]
     size: Size,
@@ -251,7 +250,12 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
             techniques.push(t.clone());
         }
     }
-    let samples = select_samples(&args.samples)?;
+    let mut names = args.samples.clone();
+    names.extend(args.suite.iter().cloned());
+    if names.is_empty() {
+        names.push("all".into());
+    }
+    let samples = registry::select(&names)?;
     // Every technique's configuration is checked before anything runs: a misspelt name is a
     // usage error, not a row of failures an hour later.
     let mut configs = Vec::new();
@@ -558,37 +562,6 @@ fn run_jobs(
         .into_iter()
         .map(|m| m.into_inner().expect("result slot").expect("every job ran"))
         .collect()
-}
-
-/// The samples `--samples` names, in registry order, each once.
-fn select_samples(names: &[String]) -> Result<Vec<&'static dyn Sample>, String> {
-    let all = registry::all();
-    let mut keep = vec![false; all.len()];
-    for name in names {
-        match name.as_str() {
-            "all" => keep.iter_mut().for_each(|k| *k = true),
-            "rodinia" => {
-                for (k, s) in keep.iter_mut().zip(&all) {
-                    *k |= s.name().starts_with("rodinia/");
-                }
-            }
-            _ => {
-                let found = registry::find(name).ok_or_else(|| {
-                    format!("error: unknown sample `{name}` (`warpsim list`; or `all`, `rodinia`)")
-                })?;
-                let i = all
-                    .iter()
-                    .position(|s| s.name() == found.name())
-                    .expect("found in the registry");
-                keep[i] = true;
-            }
-        }
-    }
-    Ok(all
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(s, k)| k.then_some(s))
-        .collect())
 }
 
 /// Runs one sample on a device of its own (one host thread, the technique's GPU).

@@ -55,21 +55,14 @@ fn device(opts: &RunOptions) -> Result<Device, String> {
     Device::new(config).map_err(|e| format!("error: {e}"))
 }
 
-/// Runs one sample (`all == false`) or every sample.
-pub(crate) fn run(sample: Option<&str>, all: bool, opts: &RunOptions) -> Result<ExitCode, String> {
-    let samples: Vec<&dyn Sample> = match (sample, all) {
-        (_, true) => registry::all(),
-        (Some(name), false) => vec![registry::find(name).ok_or_else(|| {
-            let names: Vec<_> = registry::all().iter().map(|s| s.name()).collect();
-            format!(
-                "error: unknown sample `{name}`; samples: {}",
-                names.join(", ")
-            )
-        })?],
-        (None, false) => {
-            return Err("error: name a sample (see `warpsim list`) or pass --all".into());
-        }
+/// Runs the samples `selection` names: one sample, a suite, or `all`.
+pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode, String> {
+    let Some(selection) = selection else {
+        return Err(
+            "error: name a sample (see `warpsim list`), or pass --suite NAME or --all".into(),
+        );
     };
+    let samples = registry::select(&[selection.to_string()])?;
     if opts.n.is_some() && samples.iter().any(|s| s.name() != "saxpy") {
         return Err("error: --n applies to saxpy only; other samples take --size".into());
     }
@@ -233,10 +226,11 @@ fn run_one(
     Ok(outcome)
 }
 
-/// `warpsim list`: every sample with its sizes and kernels.
+/// `warpsim list`: every sample with its suite, sizes and kernels.
 pub(crate) fn list() -> Result<ExitCode, String> {
     for s in registry::all() {
-        println!("{}", s.name());
+        let suite = registry::suite_of(s.name()).unwrap_or("none: only in `all`");
+        println!("{}  (suite: {suite})", s.name());
         println!("  kernels: {}", s.kernels().join(", "));
         for size in Size::ALL {
             println!("  {:<8} {}", size.name(), s.size_description(size));
