@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Writes docs/workloads.md: one table per suite, one row per sample, joining what each sample
+is (the hand-written tables of docs/workloads/<suite>*.md: kernels, sizes, where the default
+comes from, how it is validated) with what was measured here: default-size cycles and IPC on
+the gtx480, registers per thread (warpsim's allocation against ptxas's), and each kernel's
+occupancy and its limiter.
+
+    python3 tools/workloads_table.py                          # every suite but Rodinia
+    python3 tools/workloads_table.py --suites sdk --out /tmp/w.md
+
+Each sample runs once, `warpsim run S --size default --stats-json F` (the timing model, every
+instruction timed unless --kernel-minsts says otherwise), several at once; the JSON of each run
+is kept in --work (default target/workloads) and not repeated while it is there (delete the
+folder after changing the simulator or a sample). Rodinia's rows are in docs/rodinia.md, with
+the same columns, measured the same way.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+SUITES = ["parboil", "polybench", "sdk", "dnn"]
+TITLES = {"parboil": "Parboil", "polybench": "Polybench-GPU", "sdk": "CUDA SDK kernels",
+          "dnn": "DNN inference layers"}
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--warpsim", default="target/release/warpsim")
+    ap.add_argument("--suites", default=",".join(SUITES),
+                    help="comma-separated suites (default: %(default)s)")
+    ap.add_argument("--config", default="gtx480")
+    ap.add_argument("--threads", type=int, default=os.cpu_count(),
+                    help="simulations at once (default: every core)")
+    ap.add_argument("--kernel-minsts", type=int, default=0,
+                    help="warpsim run --kernel-minsts (default 0: every instruction timed)")
+    ap.add_argument("--work", default="target/workloads")
+    ap.add_argument("--out", default="docs/workloads.md")
+    args = ap.parse_args()
+    args.suites = [s for s in args.suites.split(",") if s]
+    for s in args.suites:
+        if s not in SUITES:
+            ap.error(f"unknown suite `{s}` (one of {', '.join(SUITES)}; Rodinia's rows are "
+                     "in docs/rodinia.md)")
+    os.makedirs(args.work, exist_ok=True)
+    return args
+
+
+def samples_of(args):
+    """{suite: [sample names in listing order]} from `warpsim list`."""
+    out = subprocess.run([args.warpsim, "list"], check=True, capture_output=True, text=True)
+    names = {s: [] for s in args.suites}
+    for line in out.stdout.splitlines():
+        m = re.match(r"^(\S+)\s+\(suite: (\w+)\)", line)
+        if m and m.group(2) in names:
+            names[m.group(2)].append(m.group(1))
+    return names
+
+
+def measure(args, sample):
+    """The stats JSON of `sample` at the default size (cached), or an error text."""
+    path = os.path.join(args.work, f"{args.config}-m{args.kernel_minsts}-"
+                        f"{sample.replace('/', '_')}.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)[0]
+    cmd = [args.warpsim, "run", sample, "--size", "default", "--config", args.config,
+           "--kernel-minsts", str(args.kernel_minsts), "--stats-json", path + ".tmp"]
+    started = time.time()
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        return f"{' '.join(cmd)} failed: {(run.stdout + run.stderr).strip()[-300:]}"
+    os.replace(path + ".tmp", path)
+    print(f"{sample}: {time.time() - started:.0f} s", file=sys.stderr)
+    with open(path) as f:
+        return json.load(f)[0]
+
+
+def registers(args, suite):
+    """{kernel name: (warpsim, ptxas)} of the suite's PTX, from `warpsim regs`."""
+    out = subprocess.run([args.warpsim, "regs", f"samples/{suite}"], check=True,
+                         capture_output=True, text=True)
+    regs = {}
+    for line in out.stdout.splitlines()[1:]:
+        cols = line.split()
+        if len(cols) == 5 and cols[2].isdigit():
+            regs[(cols[0], cols[1])] = (cols[2], cols[3])
+    return regs
+
+
+def described(suite):
+    """The prose and the table rows ({sample: {column: text}}, header order) of the
+    hand-written docs/workloads/<suite>*.md files."""
+    prose, rows, header = [], {}, None
+    folder = "docs/workloads"
+    for name in sorted(os.listdir(folder)):
+        if not (name.startswith(suite) and name.endswith(".md")):
+            continue
+        table = None
+        with open(os.path.join(folder, name)) as f:
+            for line in f.read().splitlines():
+                if line.startswith("|"):
+                    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                    if table is None:
+                        table = header = cells
+                    elif not set("".join(cells)) <= set("-: "):
+                        rows[cells[0].strip("`")] = dict(zip(table, cells))
+                elif not line.startswith("#"):
+                    prose.append(line)
+    return "\n".join(prose).strip(), rows, header or ["sample"]
+
+
+def kernel_registers(regs, sample, kernel):
+    """`warpsim/ptxas` of `kernel`: from the sample's own folder (samples/<sample>/), else the
+    only kernel of that name in the suite."""
+    own = [v for (f, k), v in regs.items() if k == kernel and f.startswith(f"samples/{sample}/")]
+    found = own or [v for (f, k), v in regs.items() if k == kernel]
+    return "/".join(found[0]) if len(found) == 1 else "?"
+
+
+def measured_columns(sample, stats, regs):
+    """(cycles, IPC, registers warpsim/ptxas per kernel, occupancy per kernel)."""
+    if isinstance(stats, str):
+        return ["failed", "", "", ""]
+    kernels = []
+    for k in stats["kernels"]:
+        if k["kernel"] not in [n for n, _ in kernels]:
+            kernels.append((k["kernel"], k["occupancy"]))
+    reg_cells, occ_cells = [], []
+    for name, occ in kernels:
+        reg_cells.append(kernel_registers(regs, sample, name))
+        occ_cells.append(f"{occ['ctas_per_sm']} × {occ['warps_per_cta']}, {occ['limiter']}")
+    total = stats["total"]
+    return [f"{total['gpu_sim_cycle']:,}", f"{total['gpu_ipc']:.1f}", "; ".join(reg_cells),
+            "; ".join(occ_cells)]
+
+
+def main():
+    args = parse_args()
+    names = samples_of(args)
+    everything = [s for suite in args.suites for s in names[suite]]
+    with concurrent.futures.ThreadPoolExecutor(args.threads) as pool:
+        results = dict(zip(everything, pool.map(lambda s: measure(args, s), everything)))
+    timed = ("every instruction timed" if args.kernel_minsts == 0 else
+             f"sampled: each kernel timed for its first {args.kernel_minsts} M warp "
+             "instructions, the rest run functionally")
+    lines = [
+        "# Workloads",
+        "",
+        "<!-- generated by tools/workloads_table.py from docs/workloads/*.md; edit those -->",
+        "",
+        "Every sample `warpsim list` shows, by suite; `warpsim run --suite NAME` runs a suite,",
+        "`warpsim rf --suite NAME` and `warpsim characterize --suite NAME` take them too",
+        "(`rodinia`, `parboil`, `polybench`, `sdk`, `dnn`, `all`). Each sample is our own CUDA",
+        "C after the suite's algorithm, kernels and launch sequence, compiled by NVRTC 12.9 to",
+        "the committed PTX, with a Rust host driver: seeded inputs and a CPU reference.",
+        "Rodinia's 25 samples are described in [rodinia.md](rodinia.md), with the same measured",
+        "columns.",
+        "",
+        f"Measured columns: `warpsim run S --size default --stats-json F` on the {args.config}",
+        f"({timed}); cycles and IPC (thread instructions per cycle) over every launch of the",
+        "run; registers per thread are warpsim's allocation / `ptxas -v`'s (sm_70), and",
+        "occupancy CTAs per SM × warps per CTA with the limiting resource, per kernel in launch",
+        "order. Validation is in both modes: small under the timing model and functional,",
+        "every size functional.",
+    ]
+    for suite in args.suites:
+        prose, rows, header = described(suite)
+        regs = registers(args, suite)
+        cols = header + ["default cycles", "IPC", "registers (warpsim/ptxas)",
+                         "occupancy (gtx480)"]
+        lines += ["", f"## {TITLES[suite]}", "", prose, "",
+                  "| " + " | ".join(cols) + " |",
+                  "|" + "|".join("---:" if c in ("default cycles", "IPC") else "---"
+                                 for c in cols) + "|"]
+        for sample in names[suite]:
+            row = rows.get(sample, {"sample": f"`{sample}`"})
+            cells = [row.get(c, "") for c in header]
+            cells[0] = f"`{sample}`"
+            lines.append("| " + " | ".join(cells + measured_columns(sample, results[sample], regs))
+                         + " |")
+        missing = sorted(set(rows) - set(names[suite]))
+        if missing:
+            print(f"warning: described but not registered: {', '.join(missing)}",
+                  file=sys.stderr)
+    failed = [f"- {s}: {r}" for s, r in results.items() if isinstance(r, str)]
+    if failed:
+        lines += ["", "Runs that failed:", ""] + failed
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
