@@ -14,7 +14,7 @@ use crate::sample::{Outcome, Sample, Session, Size};
 use runtime::Device;
 
 /// (nx, ny) per size: small Polybench's MINI dataset (A 42 × 38); default Polybench-GPU's own
-/// 4096 × 4096 (≈ 0.3 G thread instructions); large 8192 × 8192.
+/// 4096 × 4096 (≈ 0.2 G thread instructions); large 8192 × 8192.
 fn dims(size: Size) -> (usize, usize) {
     match size {
         Size::Small => (42, 38),
@@ -48,7 +48,10 @@ impl Sample for Bicg {
 
         let mut session = Session::new(dev);
         let module = session.load("polybench/bicg/bicg.ptx")?;
-        let (k1, k2) = (module.kernel("bicg_kernel1")?, module.kernel("bicg_kernel2")?);
+        let (k1, k2) = (
+            module.kernel("bicg_kernel1")?,
+            module.kernel("bicg_kernel2")?,
+        );
         let (d_a, d_r, d_p) = (
             common::upload(dev, &a)?,
             common::upload(dev, &r)?,
@@ -60,14 +63,26 @@ impl Sample for Bicg {
             grid_1d(ny),
             BLOCK_1D,
             0,
-            &[(&d_a).into(), (&d_r).into(), (&d_s).into(), int(nx), int(ny)],
+            &[
+                (&d_a).into(),
+                (&d_r).into(),
+                (&d_s).into(),
+                int(nx),
+                int(ny),
+            ],
         )?;
         session.launch(
             &k2,
             grid_1d(nx),
             BLOCK_1D,
             0,
-            &[(&d_a).into(), (&d_p).into(), (&d_q).into(), int(nx), int(ny)],
+            &[
+                (&d_a).into(),
+                (&d_p).into(),
+                (&d_q).into(),
+                int(nx),
+                int(ny),
+            ],
         )?;
         let got = common::concat(&[&d_s.to_host()?, &d_q.to_host()?]);
 

@@ -63,7 +63,15 @@ pub fn zeros(dev: &Device, n: usize) -> runtime::Result<DeviceBuffer<f32>> {
 /// c `ni × nj`; each element accumulates `fma(alpha·a[i][k], b[k][j], c[i][j])` for k in
 /// ascending order. With `alpha` = 1 the scaling is exact, so plain products use it too. The
 /// loop runs k outside j (cache-friendly) without changing any element's order of operations.
-pub fn matmul_acc(c: &mut [f32], a: &[f32], b: &[f32], ni: usize, nk: usize, nj: usize, alpha: f32) {
+pub fn matmul_acc(
+    c: &mut [f32],
+    a: &[f32],
+    b: &[f32],
+    ni: usize,
+    nk: usize,
+    nj: usize,
+    alpha: f32,
+) {
     for i in 0..ni {
         let row = &mut c[i * nj..(i + 1) * nj];
         for k in 0..nk {

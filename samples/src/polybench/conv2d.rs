@@ -17,7 +17,7 @@ use runtime::Device;
 const COEFF: [[f32; 3]; 3] = [[0.2, 0.5, -0.8], [-0.3, 0.6, -0.9], [0.4, 0.7, 0.10]];
 
 /// (ni, nj) per size: small 18 × 40 (partial blocks in both dimensions); default
-/// Polybench-GPU's own 4096 × 4096 (≈ 0.6 G thread instructions); large 8192 × 8192.
+/// Polybench-GPU's own 4096 × 4096 (≈ 1 G thread instructions); large 8192 × 8192.
 fn dims(size: Size) -> (usize, usize) {
     match size {
         Size::Small => (18, 40),

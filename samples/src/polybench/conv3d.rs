@@ -31,7 +31,7 @@ const TERMS: [(f32, isize, isize, isize); 15] = [
 ];
 
 /// (ni, nj, nk) per size: small 6 × 12 × 40 (4 launches, partial blocks in both dimensions);
-/// default Polybench-GPU's own 256³ (254 launches, ≈ 1 G thread instructions); large 384³.
+/// default Polybench-GPU's own 256³ (254 launches, ≈ 1.8 G thread instructions); large 384³.
 fn dims(size: Size) -> (usize, usize, usize) {
     match size {
         Size::Small => (6, 12, 40),
@@ -99,7 +99,14 @@ impl Sample for Conv3d {
                 grid_2d(nk, nj),
                 BLOCK_2D,
                 0,
-                &[(&d_a).into(), (&d_b).into(), int(i), int(ni), int(nj), int(nk)],
+                &[
+                    (&d_a).into(),
+                    (&d_b).into(),
+                    int(i),
+                    int(ni),
+                    int(nj),
+                    int(nk),
+                ],
             )?;
         }
         let got = d_b.to_host()?;

@@ -22,12 +22,12 @@ const EPS: f32 = 0.005;
 /// (m, n) per size: small 20 variables × 24 observations (below Polybench's MINI 28 × 32, to
 /// keep the serial per-column loops short under the timing model); default Polybench's MEDIUM
 /// dataset (240, 260), since Polybench-GPU's own 2048 × 2048 (≈ 30 G thread instructions) and
-/// Polybench's LARGE (1200, 1400, ≈ 7 G) exceed the default budget; large Polybench's LARGE.
+/// Polybench's LARGE (1200, 1400, ≈ 8 G) exceed the default budget; large 800 × 900 (≈ 2.3 G).
 pub fn dims(size: Size) -> (usize, usize) {
     match size {
         Size::Small => (20, 24),
         Size::Default => (240, 260),
-        Size::Large => (1200, 1400),
+        Size::Large => (800, 900),
     }
 }
 
@@ -43,16 +43,25 @@ pub fn means(data: &[f32], m: usize, n: usize) -> Vec<f32> {
     mean
 }
 
-/// The symmetric product matrix of the columns of `data` (1-based, (m+1) × (m+1)): element
-/// (j1, j2) for j2 ≥ `from_diagonal + j1`… as `corr_kernel`/`covar_kernel` compute it, an `fma`
-/// chain over i = 1..n, mirrored below the diagonal.
-pub fn column_products(data: &[f32], m: usize, n: usize, j1_range: std::ops::Range<usize>, diagonal: bool) -> Vec<f32> {
+/// The symmetric matrix of column dot products of 1-based `data`, (m+1) × (m+1), as
+/// `corr_kernel` and `covar_kernel` compute it: for each j1 in `j1_range`, element (j1, j2) for
+/// j2 from j1 (`diagonal`) or j1 + 1 up to m is an `fma` chain over i = 1..n, mirrored to
+/// (j2, j1). Everything else stays 0.
+pub fn column_products(
+    data: &[f32],
+    m: usize,
+    n: usize,
+    j1_range: std::ops::Range<usize>,
+    diagonal: bool,
+) -> Vec<f32> {
     let w = m + 1;
     let mut symmat = vec![0.0f32; w * w];
     for j1 in j1_range {
         let first = if diagonal { j1 } else { j1 + 1 };
         for j2 in first..=m {
-            let s = (1..=n).fold(0.0f32, |acc, i| data[i * w + j1].mul_add(data[i * w + j2], acc));
+            let s = (1..=n).fold(0.0f32, |acc, i| {
+                data[i * w + j1].mul_add(data[i * w + j2], acc)
+            });
             symmat[j1 * w + j2] = s;
             symmat[j2 * w + j1] = s;
         }
@@ -104,14 +113,26 @@ impl Sample for Correlation {
             column_grid,
             BLOCK_1D,
             0,
-            &[(&d_mean).into(), (&d_std).into(), (&d_data).into(), mm.clone(), nn.clone()],
+            &[
+                (&d_mean).into(),
+                (&d_std).into(),
+                (&d_data).into(),
+                mm.clone(),
+                nn.clone(),
+            ],
         )?;
         session.launch(
             &k_reduce,
             grid_2d(m, n),
             BLOCK_2D,
             0,
-            &[(&d_mean).into(), (&d_std).into(), (&d_data).into(), mm.clone(), nn.clone()],
+            &[
+                (&d_mean).into(),
+                (&d_std).into(),
+                (&d_data).into(),
+                mm.clone(),
+                nn.clone(),
+            ],
         )?;
         session.launch(
             &k_corr,

@@ -16,13 +16,14 @@ use runtime::Device;
 
 /// (tmax, nx, ny) per size: small Polybench's MINI field (20 × 30) for 3 steps (9 launches);
 /// default Polybench's MEDIUM dataset (100 steps, 200 × 240), since Polybench-GPU's own
-/// (500 steps of 2048 × 2048, ≈ 90 G thread instructions) and Polybench's LARGE (≈ 30 G)
-/// exceed the default budget; large 50 steps of Polybench's LARGE field 1000 × 1200.
+/// (500 steps of 2048 × 2048, ≈ 250 G thread instructions) and Polybench's LARGE
+/// (≈ 70 G) exceed the default budget (MEDIUM is ≈ 0.6 G); large 25 steps of Polybench's
+/// LARGE field, 1000 × 1200 (≈ 3.6 G).
 fn dims(size: Size) -> (usize, usize, usize) {
     match size {
         Size::Small => (3, 20, 30),
         Size::Default => (100, 200, 240),
-        Size::Large => (50, 1000, 1200),
+        Size::Large => (25, 1000, 1200),
     }
 }
 
@@ -79,12 +80,19 @@ impl Sample for Fdtd2d {
     }
 
     fn kernels(&self) -> &'static [&'static str] {
-        &["fdtd_step1_kernel", "fdtd_step2_kernel", "fdtd_step3_kernel"]
+        &[
+            "fdtd_step1_kernel",
+            "fdtd_step2_kernel",
+            "fdtd_step3_kernel",
+        ]
     }
 
     fn size_description(&self, size: Size) -> String {
         let (tmax, nx, ny) = dims(size);
-        format!("{nx} × {ny} field, {tmax} time steps ({} launches)", 3 * tmax)
+        format!(
+            "{nx} × {ny} field, {tmax} time steps ({} launches)",
+            3 * tmax
+        )
     }
 
     fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome> {

@@ -16,12 +16,12 @@ const ALPHA: f32 = 32412.0;
 const BETA: f32 = 2123.0;
 
 /// (ni, nj, nk) per size: small Polybench's MINI dataset (20, 25, 30: partial blocks in both
-/// dimensions); default Polybench-GPU's own 512³ (≈ 1 G thread instructions); large 1024³.
+/// dimensions); default Polybench-GPU's own 512³ (≈ 1 G thread instructions); large 768³ (≈ 3.4 G).
 fn dims(size: Size) -> (usize, usize, usize) {
     match size {
         Size::Small => (20, 25, 30),
         Size::Default => (512, 512, 512),
-        Size::Large => (1024, 1024, 1024),
+        Size::Large => (768, 768, 768),
     }
 }
 
@@ -62,7 +62,14 @@ impl Sample for Gemm {
             grid_2d(nj, ni),
             BLOCK_2D,
             0,
-            &[(&d_a).into(), (&d_b).into(), (&d_c).into(), int(ni), int(nj), int(nk)],
+            &[
+                (&d_a).into(),
+                (&d_b).into(),
+                (&d_c).into(),
+                int(ni),
+                int(nj),
+                int(nk),
+            ],
         )?;
         let got = d_c.to_host()?;
 

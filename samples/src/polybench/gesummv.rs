@@ -16,7 +16,7 @@ const ALPHA: f32 = 43532.0;
 const BETA: f32 = 12313.0;
 
 /// n per size: small Polybench's MINI dataset (30); default Polybench-GPU's own 4096
-/// (≈ 0.3 G thread instructions); large 8192.
+/// (≈ 0.2 G thread instructions); large 8192.
 fn order(size: Size) -> usize {
     match size {
         Size::Small => 30,

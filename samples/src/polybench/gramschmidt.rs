@@ -20,7 +20,7 @@ use runtime::Device;
 /// (m, n) per size: small 16 × 8 (24 launches: kernel 1 is serial, so the timing model's small
 /// run stays short); default Polybench's MEDIUM dataset (200 × 240, 720 launches), since
 /// Polybench-GPU's own 2048 × 2048 (≈ 70 G thread instructions) and Polybench's LARGE
-/// (1000 × 1200, ≈ 11 G) exceed the default budget; large 512 × 512 (1536 launches).
+/// (1000 × 1200, ≈ 12 G) exceed the default budget; large 512 × 512 (1536 launches, ≈ 1 G).
 fn dims(size: Size) -> (usize, usize) {
     match size {
         Size::Small => (16, 8),
@@ -59,7 +59,11 @@ impl Sample for Gramschmidt {
     }
 
     fn kernels(&self) -> &'static [&'static str] {
-        &["gramschmidt_kernel1", "gramschmidt_kernel2", "gramschmidt_kernel3"]
+        &[
+            "gramschmidt_kernel1",
+            "gramschmidt_kernel2",
+            "gramschmidt_kernel3",
+        ]
     }
 
     fn size_description(&self, size: Size) -> String {
@@ -81,7 +85,14 @@ impl Sample for Gramschmidt {
         let d_a = common::upload(dev, &a)?;
         let (d_r, d_q) = (common::zeros(dev, n * n)?, common::zeros(dev, m * n)?);
         for k in 0..n {
-            let args = [(&d_a).into(), (&d_r).into(), (&d_q).into(), int(k), int(m), int(n)];
+            let args = [
+                (&d_a).into(),
+                (&d_r).into(),
+                (&d_q).into(),
+                int(k),
+                int(m),
+                int(n),
+            ];
             session.launch(&k1, 1u32, BLOCK_1D, 0, &args)?;
             session.launch(&k2, grid_1d(m), BLOCK_1D, 0, &args)?;
             session.launch(&k3, grid_1d(n), BLOCK_1D, 0, &args)?;

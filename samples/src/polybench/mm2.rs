@@ -11,10 +11,10 @@ use crate::Validation;
 use crate::sample::{Outcome, Sample, Session, Size};
 use runtime::Device;
 
-/// (ni, nj, nk, nl) per size. Polybench-GPU's own size (2048 each, ≈ 130 G thread
-/// instructions) and Polybench's LARGE (≈ 12 G) are beyond the default budget, so default is
+/// (ni, nj, nk, nl) per size. Polybench-GPU's own size (2048 each, ≈ 120 G thread
+/// instructions) and Polybench's LARGE (≈ 11 G) are beyond the default budget, so default is
 /// Polybench's MEDIUM dataset; small is MINI (partial blocks everywhere); large is
-/// Polybench-GPU's square shape at 512 (≈ 2 G).
+/// Polybench-GPU's square shape at 512 (≈ 1.8 G).
 fn dims(size: Size) -> (usize, usize, usize, usize) {
     match size {
         Size::Small => (16, 18, 22, 24),
@@ -60,14 +60,28 @@ impl Sample for Mm2 {
             grid_2d(nj, ni),
             BLOCK_2D,
             0,
-            &[(&d_a).into(), (&d_b).into(), (&d_tmp).into(), int(ni), int(nj), int(nk)],
+            &[
+                (&d_a).into(),
+                (&d_b).into(),
+                (&d_tmp).into(),
+                int(ni),
+                int(nj),
+                int(nk),
+            ],
         )?;
         session.launch(
             &k2,
             grid_2d(nl, ni),
             BLOCK_2D,
             0,
-            &[(&d_tmp).into(), (&d_d).into(), (&d_e).into(), int(ni), int(nl), int(nj)],
+            &[
+                (&d_tmp).into(),
+                (&d_d).into(),
+                (&d_e).into(),
+                int(ni),
+                int(nl),
+                int(nj),
+            ],
         )?;
         let got = common::concat(&[&d_tmp.to_host()?, &d_e.to_host()?]);
 

@@ -13,7 +13,7 @@ use crate::sample::{Outcome, Sample, Session, Size};
 use runtime::Device;
 
 /// (ni, nj, nk, nl, nm) per size: small Polybench's MINI dataset; default Polybench-GPU's own
-/// 512 for every dimension (≈ 3 G thread instructions); large 640 (≈ 6 G).
+/// 512 for every dimension (≈ 2.7 G thread instructions); large 640 (≈ 5 G).
 fn dims(size: Size) -> (usize, usize, usize, usize, usize) {
     match size {
         Size::Small => (16, 18, 20, 22, 24),
@@ -70,7 +70,14 @@ impl Sample for Mm3 {
                 grid_2d(cols, rows),
                 BLOCK_2D,
                 0,
-                &[x.into(), y.into(), z.into(), int(rows), int(cols), int(inner)],
+                &[
+                    x.into(),
+                    y.into(),
+                    z.into(),
+                    int(rows),
+                    int(cols),
+                    int(inner),
+                ],
             )?;
         }
         let got = common::concat(&[&d_e.to_host()?, &d_f.to_host()?, &d_g.to_host()?]);

@@ -13,7 +13,7 @@ use crate::sample::{Outcome, Sample, Session, Size};
 use runtime::Device;
 
 /// n per size: small Polybench's MINI dataset (40); default Polybench-GPU's own 4096
-/// (≈ 0.3 G thread instructions); large 8192.
+/// (≈ 0.2 G thread instructions); large 8192.
 fn order(size: Size) -> usize {
     match size {
         Size::Small => 40,

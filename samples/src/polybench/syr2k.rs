@@ -17,13 +17,13 @@ const ALPHA: f32 = 12435.0;
 const BETA: f32 = 4546.0;
 
 /// (n, m) per size: small Polybench's MINI dataset (n 30, m 20); default Polybench's MEDIUM
-/// (240, 200), since Polybench-GPU's own 2048 (≈ 130 G thread instructions) and Polybench's
-/// LARGE (1200, 1000) exceed the default budget; large 768 × 768 (≈ 6 G).
+/// (240, 200), since Polybench-GPU's own 2048 (≈ 110 G thread instructions) and Polybench's
+/// LARGE (1200, 1000) exceed the default budget; large 640 × 640 (≈ 3.3 G).
 fn dims(size: Size) -> (usize, usize) {
     match size {
         Size::Small => (30, 20),
         Size::Default => (240, 200),
-        Size::Large => (768, 768),
+        Size::Large => (640, 640),
     }
 }
 

@@ -15,13 +15,13 @@ const ALPHA: f32 = 12435.0;
 const BETA: f32 = 4546.0;
 
 /// (n, m) per size: small Polybench's MINI dataset (n 30, m 20); default Polybench's MEDIUM
-/// (240, 200), since Polybench-GPU's own 1024 (≈ 8 G thread instructions) and Polybench's
-/// LARGE (1200, 1000) exceed the default budget; large Polybench-GPU's own 1024 × 1024.
+/// (240, 200), since Polybench-GPU's own 1024 (≈ 7.5 G thread instructions) and Polybench's
+/// LARGE (1200, 1000, ≈ 10 G) exceed the default budget; large 768 × 768 (≈ 3.2 G).
 fn dims(size: Size) -> (usize, usize) {
     match size {
         Size::Small => (30, 20),
         Size::Default => (240, 200),
-        Size::Large => (1024, 1024),
+        Size::Large => (768, 768),
     }
 }
 
