@@ -4,7 +4,8 @@
 // B nk × nj), `mm3_kernel2` F = C * D (C nj × nm, D nm × nl) and `mm3_kernel3` G = E * F. One
 // kernel body serves all three (as Polybench-GPU's three kernels are the same loop on different
 // arrays): 32 × 8 threads per block, one thread per output element, which zeroes its element
-// and accumulates in global memory. Changed: sizes are kernel arguments instead of macros.
+// (as the suite's PolyBench-ACC revision does; 1.0 relies on zero-filled buffers) and
+// accumulates in global memory. Changed: sizes are kernel arguments instead of macros.
 
 __device__ void matmul(const float *x, const float *y, float *z, int rows, int cols, int inner)
 {

@@ -55,13 +55,17 @@ pub fn column_products(
     diagonal: bool,
 ) -> Vec<f32> {
     let w = m + 1;
+    // Columns as contiguous rows (observations 1..=n), so the dot products stream.
+    let columns = common::transpose(data, n + 1, w);
+    let column = |j: usize| &columns[j * (n + 1) + 1..(j + 1) * (n + 1)];
     let mut symmat = vec![0.0f32; w * w];
     for j1 in j1_range {
         let first = if diagonal { j1 } else { j1 + 1 };
         for j2 in first..=m {
-            let s = (1..=n).fold(0.0f32, |acc, i| {
-                data[i * w + j1].mul_add(data[i * w + j2], acc)
-            });
+            let s = column(j1)
+                .iter()
+                .zip(column(j2))
+                .fold(0.0f32, |acc, (x, y)| x.mul_add(*y, acc));
             symmat[j1 * w + j2] = s;
             symmat[j2 * w + j1] = s;
         }

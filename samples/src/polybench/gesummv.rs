@@ -2,9 +2,11 @@
 //! per block, one thread per row accumulating both dot products in global memory, in the
 //! host's zero-filled tmp and y, then combining them).
 //!
-//! Inputs are Polybench-GPU's formulas: x[j] = j/n, A[i][j] = B[i][j] = i·j/n. Validation is
-//! bit-exact on tmp and y: both sums are `fma` chains in ascending order and the final step is
-//! `fma(tmp, α, β·y)` (see `gesummv.ptx`); the reference does the same.
+//! Inputs are Polybench-GPU's formulas: x[j] = j/n, A[i][j] = i·j/n; B, which Polybench-GPU
+//! leaves uninitialised (as it does tmp and y, zero-filled here), takes Polybench's formula for
+//! it, the same as A's. Validation is bit-exact on tmp and y: both sums are `fma` chains in
+//! ascending order and the final step is `fma(tmp, α, β·y)` (see `gesummv.ptx`); the reference
+//! does the same.
 
 use super::common::{self, BLOCK_1D, grid_1d, int};
 use crate::Validation;
