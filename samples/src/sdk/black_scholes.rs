@@ -16,10 +16,11 @@
 //! ≤ 2^-22) — real GPUs differ from the correctly rounded value within that bound.
 //! The prices are compared with the absolute tolerance that bound allows: an ex2 error of
 //! 2^-22 relative in e^(-RT) and in the two CND exponentials moves
-//! `call = S·N(d1) − X·e^(−RT)·N(d2)` by at most 2^-22·(X + 0.4·S + 0.4·X) (the CND's
-//! exponential term is at most 0.4), and perturbed operands can change each of the four
-//! following f32 roundings by one ulp, ≤ 4·2^-24·(S + X); with S < 30 and X < 100 that is
-//! below 300·2^-22 ≈ 7.2e-5 (the put the same). warpsim's `ex2.approx` is correctly rounded,
+//! `call = S·N(d1) − X·e^(−RT)·N(d2)` by at most 2^-22·(X + 0.5·S + 0.5·X) (the CND's
+//! polynomial tail term, the part the exponential scales, is at most 0.5), ≤ 165·2^-22 for
+//! S < 30 and X < 100; perturbed operands can change each of the four f32 roundings after them
+//! by one ulp, ≤ 4·2^-24·(S + X) ≤ 130·2^-22. Both together stay below 300·2^-22 ≈ 7.2e-5 (the
+//! put's terms are bounded the same way). warpsim's `ex2.approx` is correctly rounded,
 //! so it matches the reference exactly (max |diff| 0).
 
 use super::common::{all_of, uniform};
@@ -106,6 +107,9 @@ fn expf(x: f32) -> f32 {
 }
 
 /// The SDK's polynomial CND, as compiled.
+// The SDK's decimal coefficients, kept as written; both rustc and NVRTC round them to the
+// nearest f32.
+#[allow(clippy::excessive_precision)]
 fn cnd(d: f32) -> f32 {
     const A1: f32 = 0.319_381_53;
     const A2: f32 = -0.356_563_782;

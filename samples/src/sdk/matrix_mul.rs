@@ -74,14 +74,16 @@ pub fn inputs(d: Dims) -> (Vec<f32>, Vec<f32>) {
     )
 }
 
-/// The CPU reference: each element an fma chain over k, as both kernels compute it.
+/// The CPU reference: each element an fma chain over k from 0, as both kernels compute it
+/// (walked row by row, k outer, so that B is read along its rows; each element's chain still
+/// runs in k order).
 pub fn reference(a: &[f32], b: &[f32], d: Dims) -> Vec<f32> {
     let mut c = vec![0.0f32; d.h_a * d.w_b];
-    for i in 0..d.h_a {
-        for j in 0..d.w_b {
-            c[i * d.w_b + j] = (0..d.w_a).fold(0.0f32, |acc, k| {
-                a[i * d.w_a + k].mul_add(b[k * d.w_b + j], acc)
-            });
+    for (a_row, c_row) in a.chunks_exact(d.w_a).zip(c.chunks_exact_mut(d.w_b)) {
+        for (a_ik, b_row) in a_row.iter().zip(b.chunks_exact(d.w_b)) {
+            for (c_ij, b_kj) in c_row.iter_mut().zip(b_row) {
+                *c_ij = a_ik.mul_add(*b_kj, *c_ij);
+            }
         }
     }
     c

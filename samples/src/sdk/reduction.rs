@@ -32,13 +32,16 @@ const THREADS: usize = 256;
 /// The SDK's maxBlocks, reduce6's grid cap.
 const MAX_BLOCKS: usize = 64;
 
-/// Elements per size: small 3,000 (not a power of two: partial last blocks); default 2^24 (the
-/// SDK's size); large 2^25.
+/// Elements per size: small 3,000 (not a power of two: partial last blocks); default 2^22;
+/// large 2^24. The SDK's default is 2^24 elements for one kernel (its `-kernel=6`); all seven
+/// kernels on 2^24 ints take 6.3 G thread instructions, so the default size is the largest
+/// power of two (the SDK's sizes) that keeps them below 3 G (1.6 G), and the SDK's size is the
+/// large one.
 pub fn elements(size: Size) -> usize {
     match size {
         Size::Small => 3_000,
-        Size::Default => 1 << 24,
-        Size::Large => 1 << 25,
+        Size::Default => 1 << 22,
+        Size::Large => 1 << 24,
     }
 }
 
