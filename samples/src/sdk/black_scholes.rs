@@ -199,3 +199,77 @@ impl Sample for BlackScholes {
         Ok(session.finish(validation))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Distance in ulps between two finite f32 of the same sign.
+    fn ulps(a: f32, b: f32) -> u32 {
+        (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs() as u32
+    }
+
+    /// The mirrored `logf` is within NVRTC's documented 1 ulp of the correctly rounded ln
+    /// over the option ratios S/X (0.05 to 30) and beyond.
+    #[test]
+    fn logf_is_within_one_ulp() {
+        let mut x = 1.0e-3f32;
+        while x < 1.0e3 {
+            let exact = f64::from(x).ln() as f32;
+            assert!(
+                ulps(logf(x), exact) <= 1,
+                "logf({x}) = {} against {exact}",
+                logf(x)
+            );
+            x *= 1.000_37;
+        }
+    }
+
+    /// The mirrored `expf`, with a correctly rounded ex2, is within NVRTC's documented 2 ulp
+    /// of the correctly rounded exp over the arguments the kernel takes (−d²/2 and −RT).
+    #[test]
+    fn expf_is_within_two_ulps() {
+        let mut x = -80.0f32;
+        while x <= 0.0 {
+            let exact = f64::from(x).exp() as f32;
+            assert!(
+                ulps(expf(x), exact) <= 2,
+                "expf({x}) = {} against {exact}",
+                expf(x)
+            );
+            x += 0.001_3;
+        }
+    }
+
+    /// The polynomial CND is the normal distribution function to the polynomial's 7.5e-8
+    /// (Abramowitz & Stegun 26.2.17) plus f32 rounding; Φ by Simpson's rule in f64.
+    #[test]
+    fn cnd_approximates_the_normal_distribution() {
+        let phi = |d: f64| {
+            let steps = 2000;
+            let h = d / f64::from(steps);
+            let pdf = |t: f64| (-0.5 * t * t).exp() / (2.0 * std::f64::consts::PI).sqrt();
+            let inner: f64 = (1..steps)
+                .map(|i| pdf(f64::from(i) * h) * if i % 2 == 1 { 4.0 } else { 2.0 })
+                .sum();
+            0.5 + h / 3.0 * (pdf(0.0) + inner + pdf(d))
+        };
+        for i in -500..=500 {
+            let d = i as f32 / 100.0;
+            let diff = (f64::from(cnd(d)) - phi(f64::from(d))).abs();
+            assert!(diff < 1.0e-6, "cnd({d}) off by {diff}");
+        }
+    }
+
+    /// Call and put satisfy put-call parity, C − P = S − X·e^(−RT), to f32 rounding.
+    #[test]
+    fn prices_satisfy_put_call_parity() {
+        let (s, x, t) = options(1000);
+        for i in 0..s.len() {
+            let (call, put) = price(s[i], x[i], t[i], RISKFREE, VOLATILITY);
+            let parity = f64::from(s[i]) - f64::from(x[i]) * (-f64::from(RISKFREE * t[i])).exp();
+            let diff = (f64::from(call) - f64::from(put) - parity).abs();
+            assert!(diff < 1.0e-4, "option {i}: parity off by {diff}");
+        }
+    }
+}

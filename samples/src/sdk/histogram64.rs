@@ -121,3 +121,20 @@ impl Sample for Histogram64 {
         Ok(session.finish(validation))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference counts every byte once, and no block's thread counts more than 240.
+    #[test]
+    fn reference_counts_every_byte() {
+        let n = bytes(Size::Small);
+        let blocks = histogram_count(n);
+        let (partial, total) = reference(&data(n), blocks);
+        assert_eq!(total.iter().sum::<u32>() as usize, n);
+        assert_eq!(partial.iter().sum::<u32>() as usize, n);
+        let threads = blocks * THREADBLOCK_SIZE;
+        assert!((n / WORD4).div_ceil(threads) * WORD4 <= BYTES_PER_THREAD);
+    }
+}

@@ -141,3 +141,23 @@ impl Sample for Reduction {
         Ok(session.finish(all_of(checks)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kernel's first-pass partial sums add up to the whole sum, reduce6's capped grid
+    /// included.
+    #[test]
+    fn partial_sums_cover_the_data() {
+        for n in [1, 255, 3_000, 70_000] {
+            let input = data(n);
+            let total = input.iter().fold(0i32, |a, v| a.wrapping_add(*v));
+            for k in 0..KERNELS.len() {
+                let sums = partial_sums(k, &input);
+                assert_eq!(sums.len(), blocks(k, n));
+                assert_eq!(sums.iter().fold(0i32, |a, v| a.wrapping_add(*v)), total);
+            }
+        }
+    }
+}
