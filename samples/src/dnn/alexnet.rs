@@ -44,9 +44,27 @@ pub fn network(size: Size) -> Network {
             ("conv4", conv(c4, 3, 1, 1, 2)),
             ("conv5", conv(c5, 3, 1, 1, 2)),
             ("pool5", pool),
-            ("fc6", Layer::Fc { out: fcs[0], relu: true }),
-            ("fc7", Layer::Fc { out: fcs[1], relu: true }),
-            ("fc8", Layer::Fc { out: fcs[2], relu: false }),
+            (
+                "fc6",
+                Layer::Fc {
+                    out: fcs[0],
+                    relu: true,
+                },
+            ),
+            (
+                "fc7",
+                Layer::Fc {
+                    out: fcs[1],
+                    relu: true,
+                },
+            ),
+            (
+                "fc8",
+                Layer::Fc {
+                    out: fcs[2],
+                    relu: false,
+                },
+            ),
             ("softmax", Layer::Softmax),
         ],
     }

@@ -32,8 +32,20 @@ pub fn network(size: Size) -> Network {
             ("pool1", Layer::MaxPool { r: 3, stride: 2 }),
             ("conv2", conv(c2, 5, 1, 2, 1)),
             ("pool2", Layer::MaxPool { r: 3, stride: 2 }),
-            ("fc1", Layer::Fc { out: fc1, relu: true }),
-            ("fc2", Layer::Fc { out: 10, relu: false }),
+            (
+                "fc1",
+                Layer::Fc {
+                    out: fc1,
+                    relu: true,
+                },
+            ),
+            (
+                "fc2",
+                Layer::Fc {
+                    out: 10,
+                    relu: false,
+                },
+            ),
             ("softmax", Layer::Softmax),
         ],
     }

@@ -8,7 +8,7 @@ use super::layers::{self, Conv, Kernels, Shape};
 use crate::Validation;
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Session};
-use runtime::{DeviceBuffer, Device};
+use runtime::{Device, DeviceBuffer};
 
 /// One layer of a network.
 #[derive(Clone, Copy, Debug)]
@@ -69,10 +69,10 @@ impl Layer {
     pub fn macs(&self, s: Shape) -> usize {
         let out = self.output(s);
         match *self {
-            Layer::Conv(c) => out.len() * c.fan_in(s),
-            Layer::Depthwise { .. } => out.len() * 9,
-            Layer::Pointwise { .. } => out.len() * s.c,
-            Layer::Fc { .. } => out.len() * s.per_image(),
+            Layer::Conv(c) => out.elements() * c.fan_in(s),
+            Layer::Depthwise { .. } => out.elements() * 9,
+            Layer::Pointwise { .. } => out.elements() * s.c,
+            Layer::Fc { .. } => out.elements() * s.per_image(),
             _ => 0,
         }
     }
@@ -198,7 +198,7 @@ impl Network {
         let kernels = Kernels::load(&mut session)?;
         let mut rng = Rng::new(seed);
         let mut s = self.input;
-        let mut host: Vec<f32> = (0..s.len()).map(|_| rng.f32_in(0.0, 1.0)).collect();
+        let mut host: Vec<f32> = (0..s.elements()).map(|_| rng.f32_in(0.0, 1.0)).collect();
         let mut x = dev.alloc_from(&host)?;
         let mut checks = Vec::with_capacity(self.layers.len());
         for (name, layer) in &self.layers {
@@ -208,7 +208,7 @@ impl Network {
             let d_w = dev.alloc_from(if w.is_empty() { &[0.0] } else { &w })?;
             let d_b = dev.alloc_from(if b.is_empty() { &[0.0] } else { &b })?;
             let out = layer.output(s);
-            let y = dev.alloc::<f32>(out.len())?;
+            let y = dev.alloc::<f32>(out.elements())?;
             layer.launch(&kernels, &mut session, &x, s, &d_w, &d_b, &y)?;
             let got = y.to_host()?;
             let expected = layer.reference(&host, s, &w, &b);

@@ -42,7 +42,7 @@ impl Shape {
     }
 
     /// Elements in the tensor.
-    pub fn len(&self) -> usize {
+    pub fn elements(&self) -> usize {
         self.n * self.c * self.h * self.w
     }
 
@@ -86,7 +86,12 @@ pub fn uniform(rng: &mut Rng, n: usize, a: f32) -> Vec<f32> {
 /// Seeded weights for a layer with `fan_in` inputs per output: uniform in ±√(6 / fan_in) (He
 /// initialisation, which keeps the scale of ReLU activations from layer to layer, so logits
 /// stay of order one), and biases uniform in ±0.05.
-pub fn he_weights(rng: &mut Rng, count: usize, fan_in: usize, biases: usize) -> (Vec<f32>, Vec<f32>) {
+pub fn he_weights(
+    rng: &mut Rng,
+    count: usize,
+    fan_in: usize,
+    biases: usize,
+) -> (Vec<f32>, Vec<f32>) {
     let a = (6.0 / fan_in as f64).sqrt() as f32;
     (uniform(rng, count, a), uniform(rng, biases, 0.05))
 }
@@ -380,7 +385,7 @@ impl Kernels {
 pub fn conv2d_ref(x: &[f32], s: Shape, conv: &Conv, weight: &[f32], bias: &[f32]) -> Vec<f32> {
     let out = conv.output(s);
     let (cpg, kpg, r) = (s.c / conv.groups, conv.k / conv.groups, conv.r);
-    let mut y = Vec::with_capacity(out.len());
+    let mut y = Vec::with_capacity(out.elements());
     for n in 0..s.n {
         for k in 0..conv.k {
             let c0 = k / kpg * cpg;
@@ -490,7 +495,14 @@ pub fn avgpool_ref(x: &[f32], s: Shape) -> Vec<f32> {
 }
 
 /// Reference of `fc`: `x` holds rows of `inputs`, weights are `[inputs][outputs]`.
-pub fn fc_ref(x: &[f32], inputs: usize, outputs: usize, relu: bool, weight_t: &[f32], bias: &[f32]) -> Vec<f32> {
+pub fn fc_ref(
+    x: &[f32],
+    inputs: usize,
+    outputs: usize,
+    relu: bool,
+    weight_t: &[f32],
+    bias: &[f32],
+) -> Vec<f32> {
     let mut y = Vec::with_capacity(x.len() / inputs * outputs);
     for row in x.chunks_exact(inputs) {
         let mut sums = bias[..outputs].to_vec();

@@ -41,7 +41,13 @@ pub fn network(size: Size) -> Network {
         layers.push((PW[i], Layer::Pointwise { k, relu: true }));
     }
     layers.push(("avgpool", Layer::AvgPool));
-    layers.push(("fc", Layer::Fc { out: classes, relu: false }));
+    layers.push((
+        "fc",
+        Layer::Fc {
+            out: classes,
+            relu: false,
+        },
+    ));
     layers.push(("softmax", Layer::Softmax));
     Network {
         input: Shape::new(n, 3, hw, hw),

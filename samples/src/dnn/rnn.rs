@@ -63,7 +63,9 @@ pub fn lstm_ref(gx: &[f32], gh: &[f32], c: &[f32], hidden: usize) -> (Vec<f32>, 
     let (mut c_out, mut h_out) = (Vec::with_capacity(c.len()), Vec::with_capacity(c.len()));
     for (idx, c_old) in c.iter().enumerate() {
         let (b, j) = (idx / hidden, idx % hidden);
-        let pre = |gate: usize| gx[b * 4 * hidden + gate * hidden + j] + gh[b * 4 * hidden + gate * hidden + j];
+        let pre = |gate: usize| {
+            gx[b * 4 * hidden + gate * hidden + j] + gh[b * 4 * hidden + gate * hidden + j]
+        };
         let (i, f) = (layers::sigmoid(pre(0)), layers::sigmoid(pre(1)));
         let (g, o) = (layers::tanhf(pre(2)), layers::sigmoid(pre(3)));
         // NVRTC: mul.f32 f*c, then fma.rn(i, g, f*c).
@@ -126,7 +128,11 @@ pub fn run(dev: &Device, cell: Cell, dims: Dims, seed: u64) -> runtime::Result<O
 
     let mut session = Session::new(dev);
     let k = Kernels::load(&mut session)?;
-    let (d_x, d_wx, d_bx) = (dev.alloc_from(&xs)?, dev.alloc_from(&wx)?, dev.alloc_from(&bx)?);
+    let (d_x, d_wx, d_bx) = (
+        dev.alloc_from(&xs)?,
+        dev.alloc_from(&wx)?,
+        dev.alloc_from(&bx)?,
+    );
     let (d_wh, d_bh) = (dev.alloc_from(&wh)?, dev.alloc_from(&bh)?);
     let d_gx = dev.alloc::<f32>(steps * batch * gh_len)?;
     let d_gh = dev.alloc::<f32>(batch * gh_len)?;
@@ -134,16 +140,42 @@ pub fn run(dev: &Device, cell: Cell, dims: Dims, seed: u64) -> runtime::Result<O
 
     let mut checks = Vec::new();
     let rows = steps * batch;
-    k.fc(&mut session, (&d_x).into(), rows, input, gh_len, false, &d_wx, &d_bx, &d_gx)?;
+    k.fc(
+        &mut session,
+        (&d_x).into(),
+        rows,
+        input,
+        gh_len,
+        false,
+        &d_wx,
+        &d_bx,
+        &d_gx,
+    )?;
     let gx = d_gx.to_host()?;
     let expected = layers::fc_ref(&xs, input, gh_len, false, &wx, &bx);
-    checks.push(layers::labelled("input projection", Validation::exact_f32(&gx, &expected)));
+    checks.push(layers::labelled(
+        "input projection",
+        Validation::exact_f32(&gx, &expected),
+    ));
 
     for t in 0..steps {
-        k.fc(&mut session, (&d_h).into(), batch, hidden, gh_len, false, &d_wh, &d_bh, &d_gh)?;
+        k.fc(
+            &mut session,
+            (&d_h).into(),
+            batch,
+            hidden,
+            gh_len,
+            false,
+            &d_wh,
+            &d_bh,
+            &d_gh,
+        )?;
         let gh = d_gh.to_host()?;
         let expected = layers::fc_ref(&h, hidden, gh_len, false, &wh, &bh);
-        checks.push(layers::labelled("recurrent projection", Validation::exact_f32(&gh, &expected)));
+        checks.push(layers::labelled(
+            "recurrent projection",
+            Validation::exact_f32(&gh, &expected),
+        ));
 
         let step = batch * gh_len;
         let gx_t = &gx[t * step..][..step];
@@ -156,7 +188,10 @@ pub fn run(dev: &Device, cell: Cell, dims: Dims, seed: u64) -> runtime::Result<O
                 let c_got = d_c.to_host()?;
                 let (expected_c, expected_h) = lstm_ref(gx_t, &gh, &c, hidden);
                 let tol = layers::cell_tolerance(max_abs(&c));
-                checks.push(layers::labelled("lstm_cell c", Validation::close_f32(&c_got, &expected_c, 0.0, tol)));
+                checks.push(layers::labelled(
+                    "lstm_cell c",
+                    Validation::close_f32(&c_got, &expected_c, 0.0, tol),
+                ));
                 c = c_got;
                 (expected_h, tol)
             }
@@ -165,8 +200,15 @@ pub fn run(dev: &Device, cell: Cell, dims: Dims, seed: u64) -> runtime::Result<O
                 (gru_ref(gx_t, &gh, &h, hidden), tol)
             }
         };
-        let label = if cell == Cell::Lstm { "lstm_cell h" } else { "gru_cell h" };
-        checks.push(layers::labelled(label, Validation::close_f32(&h_got, &expected_h, 0.0, tol)));
+        let label = if cell == Cell::Lstm {
+            "lstm_cell h"
+        } else {
+            "gru_cell h"
+        };
+        checks.push(layers::labelled(
+            label,
+            Validation::close_f32(&h_got, &expected_h, 0.0, tol),
+        ));
         h = h_got;
     }
     Ok(session.finish(layers::combine(checks)))
