@@ -14,6 +14,12 @@
 // ReLU is fused as a flag into the layers it follows (conv2d, depthwise_conv3x3,
 // pointwise_conv, fc), as Tango's kernels apply the activation before the store; it is written
 // `v > 0 ? v : 0` so that it is a plain compare and select.
+//
+// softmax, lstm_cell and gru_cell call expf and tanhf. Without -use_fast_math NVRTC inlines
+// them as range reductions around ex2.approx.ftz.f32 (tanhf: a polynomial below |x| = 0.6,
+// else 1 - 2 / (2^(2|x| log2 e) + 1) with ex2.approx.ftz and rcp.approx.ftz), and 1 / (1 + e)
+// as rcp.rn.f32; the CUDA Programming Guide bounds expf and tanhf at 2 ulp, which is what the
+// host-side tolerances are derived from.
 
 #define TILE 16              // convolution and pooling blocks: TILE x TILE outputs of one plane
 #define SOFTMAX_THREADS 128  // softmax: one block of this many threads per batch row
