@@ -5,7 +5,12 @@
 
 use crate::sample::Sample;
 
+pub mod common;
+pub mod sgemm;
+pub mod spmv;
+pub mod stencil;
+
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![]
+    vec![&sgemm::Sgemm, &spmv::Spmv, &stencil::Stencil]
 }
