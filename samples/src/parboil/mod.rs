@@ -6,11 +6,12 @@
 use crate::sample::Sample;
 
 pub mod common;
+pub mod histo;
 pub mod sgemm;
 pub mod spmv;
 pub mod stencil;
 
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![&sgemm::Sgemm, &spmv::Spmv, &stencil::Stencil]
+    vec![&sgemm::Sgemm, &spmv::Spmv, &stencil::Stencil, &histo::Histo]
 }

@@ -33,7 +33,7 @@ fn shape(size: Size) -> (usize, usize, usize) {
         Size::Small => (256, 32, 32),
         // Parboil's `medium` dataset: A 1024 × 992, Bᵀ 1056 × 992.
         Size::Default => (1024, 1056, 992),
-        Size::Large => (2048, 2048, 1024),
+        Size::Large => (2048, 2048, 512),
     }
 }
 
