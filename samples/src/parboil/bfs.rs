@@ -7,9 +7,13 @@
 //! barrier) is left out, see `bfs.cu`; its frontiers go to `BFS_kernel`.
 //!
 //! Parboil reads a graph file (nodes with their first edge and edge count, edges with a
-//! neighbour and a cost); here the graph is generated: seeded out-degrees and uniformly random
-//! neighbours, every edge cost 1, so that the costs are BFS levels (Parboil's kernels relax
-//! `cost + edge cost` with atomicMin, which with unit costs is BFS).
+//! neighbour and a cost); here the graph is generated (see [`Problem`]): a seeded random
+//! spanning tree in layers with random back edges, plus unreachable nodes, every edge cost 1 so
+//! that the costs are BFS levels (Parboil's kernels relax `cost + edge cost` with atomicMin,
+//! which with unit costs is BFS). The layers make every node of a level do the same work, so
+//! the instruction counts do not depend on the order of the atomics; unlike Parboil's graphs,
+//! the frontier never shrinks, so at these sizes the BFS always ends in `BFS_kernel` and the
+//! single-CTA kernel's return on an empty frontier is not taken.
 //!
 //! Validation is exact: every node's cost (level, or INF where unreachable) and colour (BLACK
 //! where reached, else WHITE) against a CPU BFS. The queues' order depends on the order of the
@@ -30,26 +34,62 @@ const GRAY0: i32 = 16_677_219;
 const GRAY1: i32 = 16_677_220;
 const BLACK: i32 = 16_677_221;
 
-/// A generated graph's shape: `nodes` nodes with out-degrees uniform in 1..=`max_degree`.
-/// Out-degrees stay at most 6 so that no warp-level queue can overflow: 64 threads of a CTA
-/// share one, and 64 × 6 = 384 pushes fit in its 400 entries.
-#[derive(Clone, Copy, Debug)]
+/// A generated graph's shape. The reachable part is layered: the source is level 0, and every
+/// node of level ℓ has `children[ℓ]` edges to its own children (the nodes of level ℓ + 1, each
+/// with that single parent), listed first, then back edges to random nodes of levels ≤ ℓ, to
+/// `degree` edges in all; the last level has only back edges. `unreachable` more nodes have
+/// `degree` random edges and no edge into them.
+///
+/// Why layered: every node of a level then does exactly the same work (the same loop trip
+/// count, pushes at the same edges, the others failing their atomicMin), so the instructions
+/// executed do not depend on the order of the atomics, which differs between warpsim's
+/// functional engines and its timing model (its tests require the same counts). A random graph
+/// would make who pushes a node, and where threads find their nodes in the queues, depend on
+/// that order. With at most 4 children per node no warp-level queue can overflow: 64 threads
+/// share one, and 64 × 4 = 256 pushes fit in its 400 entries.
+#[derive(Clone, Debug)]
 pub struct Problem {
-    pub nodes: usize,
-    pub max_degree: usize,
+    pub children: &'static [usize],
+    pub degree: usize,
+    pub unreachable: usize,
 }
 
 impl Problem {
     pub fn of(size: Size) -> Problem {
-        let (nodes, max_degree) = match size {
-            // The frontier outgrows one CTA after a few levels and shrinks back at the end:
-            // both kernels run, the single-CTA one both handing over and finishing.
-            Size::Small => (2000, 5),
-            // The node count of Parboil's `1M` dataset.
-            Size::Default => (1_000_000, 6),
-            Size::Large => (4_000_000, 6),
-        };
-        Problem { nodes, max_degree }
+        match size {
+            // Levels of 1, 3, .., 243 nodes in the single-CTA kernel, which hands the level of
+            // 729 over to BFS_kernel (2 CTAs).
+            Size::Small => Problem {
+                children: &[3, 3, 3, 3, 3, 3],
+                degree: 4,
+                unreachable: 100,
+            },
+            // About the node count of Parboil's `1M` dataset: 15 levels, up to 221,184 wide.
+            Size::Default => Problem {
+                children: &[4, 4, 4, 4, 4, 3, 3, 3, 2, 2, 2, 1, 1],
+                degree: 6,
+                unreachable: 130_000,
+            },
+            Size::Large => Problem {
+                children: &[4, 4, 4, 4, 4, 4, 3, 3, 3, 2, 2, 1, 1],
+                degree: 6,
+                unreachable: 500_000,
+            },
+        }
+    }
+
+    /// Nodes per level of the reachable part.
+    fn levels(&self) -> Vec<usize> {
+        let mut levels = vec![1];
+        for c in self.children {
+            levels.push(levels.last().unwrap() * c);
+        }
+        levels
+    }
+
+    /// Nodes in all.
+    pub fn nodes(&self) -> usize {
+        self.levels().iter().sum::<usize>() + self.unreachable
     }
 }
 
@@ -59,17 +99,44 @@ pub struct Graph {
     pub edges: Vec<[i32; 2]>,
 }
 
-/// The seeded graph of `p`.
+/// The seeded graph of `p`, its node numbers shuffled (the source is node 0).
 pub fn generate(p: &Problem) -> Graph {
     let mut rng = Rng::new(0x4246_5350_0001);
-    let mut nodes = Vec::with_capacity(p.nodes);
-    let mut edges = Vec::new();
-    for _ in 0..p.nodes {
-        let degree = 1 + below(&mut rng, p.max_degree);
-        nodes.push([edges.len() as i32, degree as i32]);
-        for _ in 0..degree {
-            edges.push([below(&mut rng, p.nodes) as i32, 1]);
+    let n = p.nodes();
+    // Node number of the i-th node in level order (reachable ones first): a shuffle that
+    // keeps the source at 0.
+    let mut id: Vec<usize> = (0..n).collect();
+    for i in (2..n).rev() {
+        let j = 1 + below(&mut rng, i);
+        id.swap(i, j);
+    }
+    let levels = p.levels();
+    let reachable: usize = levels.iter().sum();
+    let mut adjacency = vec![Vec::new(); n];
+    let (mut first, mut next_child) = (0usize, 1usize);
+    for (l, &width) in levels.iter().enumerate() {
+        let children = p.children.get(l).copied().unwrap_or(0);
+        let seen = first + width; // nodes of levels ≤ l
+        for u in first..seen {
+            let edges = &mut adjacency[id[u]];
+            for _ in 0..children {
+                edges.push(id[next_child]);
+                next_child += 1;
+            }
+            while edges.len() < p.degree {
+                edges.push(id[below(&mut rng, seen)]);
+            }
         }
+        first = seen;
+    }
+    for u in reachable..n {
+        adjacency[id[u]] = (0..p.degree).map(|_| below(&mut rng, n)).collect();
+    }
+    let mut nodes = Vec::with_capacity(n);
+    let mut edges = Vec::with_capacity(n * p.degree);
+    for list in adjacency {
+        nodes.push([edges.len() as i32, list.len() as i32]);
+        edges.extend(list.into_iter().map(|v| [v as i32, 1]));
     }
     Graph { nodes, edges }
 }
@@ -109,10 +176,12 @@ impl Sample for Bfs {
     fn size_description(&self, size: Size) -> String {
         let p = Problem::of(size);
         format!(
-            "{} nodes, out-degree 1–{} (mean {:.1}), unit edge costs",
-            p.nodes,
-            p.max_degree,
-            (p.max_degree + 1) as f64 / 2.0
+            "{} nodes ({} unreachable), out-degree {}, {} BFS levels up to {} wide, unit edge costs",
+            p.nodes(),
+            p.unreachable,
+            p.degree,
+            p.children.len() + 1,
+            p.levels().iter().max().unwrap()
         )
     }
 
@@ -128,13 +197,14 @@ impl Sample for Bfs {
         let flat = |v: &[[i32; 2]]| v.iter().flatten().copied().collect::<Vec<i32>>();
         let d_nodes = dev.alloc_from(&flat(&g.nodes))?;
         let d_edges = dev.alloc_from(&flat(&g.edges))?;
-        let d_color = dev.alloc_from(&vec![WHITE; p.nodes])?;
-        let mut cost = vec![INF; p.nodes];
+        let nodes = p.nodes();
+        let d_color = dev.alloc_from(&vec![WHITE; nodes])?;
+        let mut cost = vec![INF; nodes];
         cost[source] = 0;
         let d_cost = dev.alloc_from(&cost)?;
-        let mut first_q = vec![0i32; p.nodes];
+        let mut first_q = vec![0i32; nodes];
         first_q[0] = source as i32;
-        let d_q = [dev.alloc_from(&first_q)?, dev.alloc::<i32>(p.nodes)?];
+        let d_q = [dev.alloc_from(&first_q)?, dev.alloc::<i32>(nodes)?];
         let d_tail = dev.alloc_from(&[1i32])?;
         let d_overflow = dev.alloc_from(&[0i32])?;
 
