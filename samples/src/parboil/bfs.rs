@@ -217,7 +217,7 @@ impl Sample for Bfs {
                 break;
             }
             let (src, dst) = (&d_q[k % 2], &d_q[(k + 1) % 2]);
-            let shade = if k % 2 == 0 { GRAY0 } else { GRAY1 };
+            let shade = if k.is_multiple_of(2) { GRAY0 } else { GRAY1 };
             let ctas = frontier.div_ceil(MAX_THREADS_PER_BLOCK);
             let kernel = if ctas == 1 { &one_cta } else { &per_level };
             session.launch(

@@ -243,7 +243,10 @@ impl Sample for Histo {
 
     fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome> {
         let p = Problem::of(size);
-        assert!(p.img_height % UNROLL == 0, "the intermediates kernel covers 16 rows per CTA");
+        assert!(
+            p.img_height.is_multiple_of(UNROLL),
+            "the intermediates kernel covers 16 rows per CTA"
+        );
         let img = generate(&p);
         let bins = p.bins();
         let even_width = p.img_width.div_ceil(2) * 2;

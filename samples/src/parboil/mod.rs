@@ -15,5 +15,12 @@ pub mod stencil;
 
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![&sgemm::Sgemm, &spmv::Spmv, &stencil::Stencil, &histo::Histo, &bfs::Bfs, &mri_q::MriQ]
+    vec![
+        &sgemm::Sgemm,
+        &spmv::Spmv,
+        &stencil::Stencil,
+        &histo::Histo,
+        &bfs::Bfs,
+        &mri_q::MriQ,
+    ]
 }

@@ -93,7 +93,8 @@ fn reference(inp: &Inputs, mag: &[f32]) -> (Vec<f32>, f32) {
     }
     let mag_sum: f64 = mag.iter().map(|&m| f64::from(m)).sum();
     let n = mag.len() as f64;
-    let tol = mag_sum * (2f64.powf(-20.5) + 2f64.powi(-24)) + n * 2f64.powi(-23) * f64::from(largest);
+    let tol =
+        mag_sum * (2f64.powf(-20.5) + 2f64.powi(-24)) + n * 2f64.powi(-23) * f64::from(largest);
     qr.extend(qi);
     (qr, tol as f32)
 }
