@@ -5,7 +5,22 @@
 
 use crate::sample::Sample;
 
+pub mod bfs;
+pub mod common;
+pub mod histo;
+pub mod mri_q;
+pub mod sgemm;
+pub mod spmv;
+pub mod stencil;
+
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![]
+    vec![
+        &sgemm::Sgemm,
+        &spmv::Spmv,
+        &stencil::Stencil,
+        &histo::Histo,
+        &bfs::Bfs,
+        &mri_q::MriQ,
+    ]
 }
