@@ -3,9 +3,11 @@
 //! generated deterministically (where Parboil reads data files, equivalent ones) and a CPU
 //! reference in Rust.
 
+pub mod cutcp;
+
 use crate::sample::Sample;
 
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![]
+    vec![&cutcp::Cutcp]
 }
