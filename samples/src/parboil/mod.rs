@@ -4,10 +4,11 @@
 //! reference in Rust.
 
 pub mod cutcp;
+pub mod tpacf;
 
 use crate::sample::Sample;
 
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![&cutcp::Cutcp]
+    vec![&cutcp::Cutcp, &tpacf::Tpacf]
 }
