@@ -4,11 +4,12 @@
 //! reference in Rust.
 
 pub mod cutcp;
+pub mod lbm;
 pub mod tpacf;
 
 use crate::sample::Sample;
 
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![&cutcp::Cutcp, &tpacf::Tpacf]
+    vec![&cutcp::Cutcp, &tpacf::Tpacf, &lbm::Lbm]
 }
