@@ -7,14 +7,15 @@
 // performStreamCollide_kernel per time step, one CTA per (y, z) row of the grid and one thread
 // per x cell; the host swaps the source and destination grids between steps.
 //
-// Layout as in Parboil's `cuda` version: a structure of arrays, entry e of cell (x, y, z) at
-// e * TOTAL_PADDED_CELLS + (z * PADDED_Y + y) * PADDED_X + x, the rows padded by 8 cells in x
-// and the grid by 4 planes in z, and each grid pointer placed 2 z-planes into its allocation
-// (the margin), so that neighbour accesses at the grid's faces stay inside the allocation
-// without bounds checks. Streaming is a gather (pull): a cell reads each distribution from the
-// neighbour it comes from and writes all 19 to itself. Obstacle cells bounce back what arrives
-// (swap opposite directions); fluid cells relax towards the equilibrium, with the velocity
-// forced to (0.005, 0.002, 0) in ACCEL cells (the cavity's lid).
+// Layout as in Parboil's CUDA version (its layout_config.h): an array of 20-float cell
+// structures, entry e of cell (x, y, z) at e + 20 * ((z * PADDED_Y + y) * PADDED_X + x), the
+// rows padded by 8 cells in x and the grid by 4 planes in z, and each grid pointer placed
+// 2 z-planes into its allocation (the margin), so that neighbour accesses at the grid's faces
+// stay inside the allocation without bounds checks. Streaming is a scatter (push), Parboil's
+// CUDA setting: a cell reads its own 19 distributions and writes each to the neighbour it
+// moves to. Obstacle cells bounce back what they hold (swap opposite directions); fluid cells
+// relax towards the equilibrium, with the velocity forced to (0.005, 0.002, 0) in ACCEL cells
+// (the cavity's lid).
 //
 // Changed from Parboil: the grid dimensions are kernel parameters instead of compile-time
 // constants (one PTX for every problem size).
@@ -27,38 +28,38 @@
 enum { C = 0, N, S, E, W, T, B, NE, NW, SE, SW, NT, NB, ST, SB, ET, EB, WT, WB, FLAGS };
 enum { OBSTACLE = 1 << 0, ACCEL = 1 << 1 };
 
+#define N_CELL_ENTRIES 20
+
 // Entry e of the cell at offset (dx, dy, dz) from this thread's cell.
 #define GRID_ENTRY_SWEEP(g, dx, dy, dz, e) \
-    ((g)[(e) * total_padded_cells + \
-         ((dz) + z) * padded_xy + ((dy) + y) * padded_x + ((dx) + x)])
+    ((g)[(e) + N_CELL_ENTRIES * (((dz) + z) * padded_xy + ((dy) + y) * padded_x + ((dx) + x))])
 #define LOCAL(g, e) (GRID_ENTRY_SWEEP(g, 0, 0, 0, e))
 
-// Gather: the distribution moving in direction d arrives from the cell at -d.
-#define SRC_C(g)  (GRID_ENTRY_SWEEP(g,  0,  0,  0, C))
-#define SRC_N(g)  (GRID_ENTRY_SWEEP(g,  0, -1,  0, N))
-#define SRC_S(g)  (GRID_ENTRY_SWEEP(g,  0, +1,  0, S))
-#define SRC_E(g)  (GRID_ENTRY_SWEEP(g, -1,  0,  0, E))
-#define SRC_W(g)  (GRID_ENTRY_SWEEP(g, +1,  0,  0, W))
-#define SRC_T(g)  (GRID_ENTRY_SWEEP(g,  0,  0, -1, T))
-#define SRC_B(g)  (GRID_ENTRY_SWEEP(g,  0,  0, +1, B))
-#define SRC_NE(g) (GRID_ENTRY_SWEEP(g, -1, -1,  0, NE))
-#define SRC_NW(g) (GRID_ENTRY_SWEEP(g, +1, -1,  0, NW))
-#define SRC_SE(g) (GRID_ENTRY_SWEEP(g, -1, +1,  0, SE))
-#define SRC_SW(g) (GRID_ENTRY_SWEEP(g, +1, +1,  0, SW))
-#define SRC_NT(g) (GRID_ENTRY_SWEEP(g,  0, -1, -1, NT))
-#define SRC_NB(g) (GRID_ENTRY_SWEEP(g,  0, -1, +1, NB))
-#define SRC_ST(g) (GRID_ENTRY_SWEEP(g,  0, +1, -1, ST))
-#define SRC_SB(g) (GRID_ENTRY_SWEEP(g,  0, +1, +1, SB))
-#define SRC_ET(g) (GRID_ENTRY_SWEEP(g, -1,  0, -1, ET))
-#define SRC_EB(g) (GRID_ENTRY_SWEEP(g, -1,  0, +1, EB))
-#define SRC_WT(g) (GRID_ENTRY_SWEEP(g, +1,  0, -1, WT))
-#define SRC_WB(g) (GRID_ENTRY_SWEEP(g, +1,  0, +1, WB))
+// Scatter: the distribution moving in direction d goes to the cell at +d.
+#define DST_C(g)  (GRID_ENTRY_SWEEP(g,  0,  0,  0, C))
+#define DST_N(g)  (GRID_ENTRY_SWEEP(g,  0, +1,  0, N))
+#define DST_S(g)  (GRID_ENTRY_SWEEP(g,  0, -1,  0, S))
+#define DST_E(g)  (GRID_ENTRY_SWEEP(g, +1,  0,  0, E))
+#define DST_W(g)  (GRID_ENTRY_SWEEP(g, -1,  0,  0, W))
+#define DST_T(g)  (GRID_ENTRY_SWEEP(g,  0,  0, +1, T))
+#define DST_B(g)  (GRID_ENTRY_SWEEP(g,  0,  0, -1, B))
+#define DST_NE(g) (GRID_ENTRY_SWEEP(g, +1, +1,  0, NE))
+#define DST_NW(g) (GRID_ENTRY_SWEEP(g, -1, +1,  0, NW))
+#define DST_SE(g) (GRID_ENTRY_SWEEP(g, +1, -1,  0, SE))
+#define DST_SW(g) (GRID_ENTRY_SWEEP(g, -1, -1,  0, SW))
+#define DST_NT(g) (GRID_ENTRY_SWEEP(g,  0, +1, +1, NT))
+#define DST_NB(g) (GRID_ENTRY_SWEEP(g,  0, +1, -1, NB))
+#define DST_ST(g) (GRID_ENTRY_SWEEP(g,  0, -1, +1, ST))
+#define DST_SB(g) (GRID_ENTRY_SWEEP(g,  0, -1, -1, SB))
+#define DST_ET(g) (GRID_ENTRY_SWEEP(g, +1,  0, +1, ET))
+#define DST_EB(g) (GRID_ENTRY_SWEEP(g, +1,  0, -1, EB))
+#define DST_WT(g) (GRID_ENTRY_SWEEP(g, -1,  0, +1, WT))
+#define DST_WB(g) (GRID_ENTRY_SWEEP(g, -1,  0, -1, WB))
 
 #define TEST_FLAG_SWEEP(g, f) (__float_as_uint(LOCAL(g, FLAGS)) & (f))
 
 extern "C" __global__ void performStreamCollide_kernel(const float *srcGrid, float *dstGrid,
-                                                       int padded_x, int padded_xy,
-                                                       int total_padded_cells)
+                                                       int padded_x, int padded_xy)
 {
     int x = threadIdx.x;
     int y = blockIdx.x;
@@ -68,25 +69,25 @@ extern "C" __global__ void performStreamCollide_kernel(const float *srcGrid, flo
     float tempNE, tempNW, tempSE, tempSW, tempNT, tempNB, tempST;
     float tempSB, tempET, tempEB, tempWT, tempWB;
 
-    tempC = SRC_C(srcGrid);
-    tempN = SRC_N(srcGrid);
-    tempS = SRC_S(srcGrid);
-    tempE = SRC_E(srcGrid);
-    tempW = SRC_W(srcGrid);
-    tempT = SRC_T(srcGrid);
-    tempB = SRC_B(srcGrid);
-    tempNE = SRC_NE(srcGrid);
-    tempNW = SRC_NW(srcGrid);
-    tempSE = SRC_SE(srcGrid);
-    tempSW = SRC_SW(srcGrid);
-    tempNT = SRC_NT(srcGrid);
-    tempNB = SRC_NB(srcGrid);
-    tempST = SRC_ST(srcGrid);
-    tempSB = SRC_SB(srcGrid);
-    tempET = SRC_ET(srcGrid);
-    tempEB = SRC_EB(srcGrid);
-    tempWT = SRC_WT(srcGrid);
-    tempWB = SRC_WB(srcGrid);
+    tempC = LOCAL(srcGrid, C);
+    tempN = LOCAL(srcGrid, N);
+    tempS = LOCAL(srcGrid, S);
+    tempE = LOCAL(srcGrid, E);
+    tempW = LOCAL(srcGrid, W);
+    tempT = LOCAL(srcGrid, T);
+    tempB = LOCAL(srcGrid, B);
+    tempNE = LOCAL(srcGrid, NE);
+    tempNW = LOCAL(srcGrid, NW);
+    tempSE = LOCAL(srcGrid, SE);
+    tempSW = LOCAL(srcGrid, SW);
+    tempNT = LOCAL(srcGrid, NT);
+    tempNB = LOCAL(srcGrid, NB);
+    tempST = LOCAL(srcGrid, ST);
+    tempSB = LOCAL(srcGrid, SB);
+    tempET = LOCAL(srcGrid, ET);
+    tempEB = LOCAL(srcGrid, EB);
+    tempWT = LOCAL(srcGrid, WT);
+    tempWB = LOCAL(srcGrid, WB);
 
     if (TEST_FLAG_SWEEP(srcGrid, OBSTACLE)) {
         // Bounce back: reflect what arrived to where it came from.
@@ -149,24 +150,24 @@ extern "C" __global__ void performStreamCollide_kernel(const float *srcGrid, flo
         tempWB = temp2 * tempWB + temp1 * ((-ux - uz) * (4.5f * (-ux - uz) + 3.0f) - u2);
     }
 
-    // Gather: every distribution is written to this cell.
-    LOCAL(dstGrid, C) = tempC;
-    LOCAL(dstGrid, N) = tempN;
-    LOCAL(dstGrid, S) = tempS;
-    LOCAL(dstGrid, E) = tempE;
-    LOCAL(dstGrid, W) = tempW;
-    LOCAL(dstGrid, T) = tempT;
-    LOCAL(dstGrid, B) = tempB;
-    LOCAL(dstGrid, NE) = tempNE;
-    LOCAL(dstGrid, NW) = tempNW;
-    LOCAL(dstGrid, SE) = tempSE;
-    LOCAL(dstGrid, SW) = tempSW;
-    LOCAL(dstGrid, NT) = tempNT;
-    LOCAL(dstGrid, NB) = tempNB;
-    LOCAL(dstGrid, ST) = tempST;
-    LOCAL(dstGrid, SB) = tempSB;
-    LOCAL(dstGrid, ET) = tempET;
-    LOCAL(dstGrid, EB) = tempEB;
-    LOCAL(dstGrid, WT) = tempWT;
-    LOCAL(dstGrid, WB) = tempWB;
+    // Scatter: every distribution moves on to its neighbour.
+    DST_C(dstGrid) = tempC;
+    DST_N(dstGrid) = tempN;
+    DST_S(dstGrid) = tempS;
+    DST_E(dstGrid) = tempE;
+    DST_W(dstGrid) = tempW;
+    DST_T(dstGrid) = tempT;
+    DST_B(dstGrid) = tempB;
+    DST_NE(dstGrid) = tempNE;
+    DST_NW(dstGrid) = tempNW;
+    DST_SE(dstGrid) = tempSE;
+    DST_SW(dstGrid) = tempSW;
+    DST_NT(dstGrid) = tempNT;
+    DST_NB(dstGrid) = tempNB;
+    DST_ST(dstGrid) = tempST;
+    DST_SB(dstGrid) = tempSB;
+    DST_ET(dstGrid) = tempET;
+    DST_EB(dstGrid) = tempEB;
+    DST_WT(dstGrid) = tempWT;
+    DST_WB(dstGrid) = tempWB;
 }

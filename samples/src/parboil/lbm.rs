@@ -3,10 +3,11 @@
 //! time step, a CTA per (y, z) row and a thread per x cell; the host swaps the two grids
 //! between steps.
 //!
-//! The grids have Parboil's layout: a structure of arrays (19 distributions and a flag word
-//! per cell, entry `e` at `e · TOTAL_PADDED_CELLS + (z · PADDED_Y + y) · PADDED_X + x`), rows
-//! padded by 8 cells, 4 padding planes in z, and a 2-plane margin before and after the arrays;
-//! the kernel gathers (pulls) each distribution from its upstream neighbour. The host
+//! The grids have the layout of Parboil's CUDA `layout_config.h`: an array of 20-float cells
+//! (19 distributions and a flag word, entry `e` at `e + 20 · ((z · PADDED_Y + y) · PADDED_X +
+//! x)`), rows padded by 8 cells, 4 padding planes in z, and a 2-plane margin before and after
+//! the cells; the kernel scatters (pushes) each distribution to its downstream neighbour. The
+//! host
 //! initialises both grids as Parboil does (`LBM_initializeGrid`: the equilibrium weights
 //! 1/3, 1/18, 1/36 in every cell, flags clear; the obstacle file; then
 //! `LBM_initializeSpecialCellsForLDC`: obstacles on the box's faces, for z from −2 to
@@ -18,8 +19,9 @@
 //! "short" dataset, ~40 G thread instructions); `default` runs a few steps of that grid.
 //!
 //! Validation is bit-exact on both grids' whole allocations, margins and padding included
-//! (the boundary cells read and bounce back whatever lies in the padding, exactly as the
-//! kernel does). The reference repeats the kernel's flat-array indexing and its arithmetic as
+//! (the boundary cells push distributions out into the padding, and those entries of a grid
+//! that no cell writes keep their value from two steps before, exactly as on the GPU). The
+//! reference repeats the kernel's flat-array indexing and its arithmetic as
 //! NVRTC emitted it: the sums in source order, `div.rn` for the velocities, `u2` as
 //! `fma(fma(uz, uz, fma(ux, ux, uy·uy)), 1.5, −1)`, each factor `v·fma(v, 4.5, ±3) − u2`, and
 //! NVRTC's rewriting of `(1 − ω)·f + w·X` as `w·X − 0.95000005·f` (for `C`:
@@ -84,17 +86,17 @@ impl Problem {
             // Two warps per row (the second partial), lid and interior obstacle cells, three
             // steps so that values bounce back and stream twice.
             Size::Small => ([40, 5, 5], 3),
-            // Parboil's 120 × 120 × 150 grid, 3 of its 100 steps (~0.77 G thread
+            // Parboil's 120 × 120 × 150 grid, 4 of its 100 steps (~0.64 G thread
             // instructions per step).
-            Size::Default => ([120, 120, 150], 3),
+            Size::Default => ([120, 120, 150], 4),
             // Full warps (128 cells per row) and 1.5 times the cells.
-            Size::Large => ([128, 128, 200], 3),
+            Size::Large => ([128, 128, 200], 4),
         };
         Problem { size, steps }
     }
 }
 
-/// Parboil's padded structure-of-arrays layout for a grid of `size` cells.
+/// Parboil's padded array-of-cells layout for a grid of `size` cells.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
     pub size: [usize; 3],
@@ -115,9 +117,9 @@ impl Layout {
         }
     }
 
-    /// The margin before (and after) the arrays, in floats: two z planes.
+    /// The margin before (and after) the cells, in floats: two z planes.
     pub fn margin(&self) -> usize {
-        2 * self.padded_xy
+        2 * self.padded_xy * N_CELL_ENTRIES
     }
 
     /// Floats in one grid's allocation.
@@ -126,13 +128,10 @@ impl Layout {
     }
 
     /// Index in the allocation of entry `e` of cell (x, y, z) (`CALC_INDEX` + margin); the
-    /// coordinates may lie one cell outside the grid.
+    /// coordinates may lie outside the grid by a cell (two planes in z).
     pub fn index(&self, x: i64, y: i64, z: i64, e: usize) -> usize {
-        let i = (e * self.total_padded_cells + self.margin()) as i64
-            + z * self.padded_xy as i64
-            + y * self.padded_x as i64
-            + x;
-        i as usize
+        let cell = z * self.padded_xy as i64 + y * self.padded_x as i64 + x;
+        (self.margin() as i64 + e as i64 + N_CELL_ENTRIES as i64 * cell) as usize
     }
 }
 
@@ -207,15 +206,16 @@ pub fn initial_grid(l: &Layout, obstacle: &[bool]) -> Vec<f32> {
     g
 }
 
-/// One time step of the whole grid, as the kernel computes it.
+/// One time step of the whole grid, as the kernel computes it: collide each cell, push each
+/// distribution to the neighbour it moves to.
 pub fn step(l: &Layout, src: &[f32], dst: &mut [f32]) {
     let [sx, sy, sz] = l.size.map(|v| v as i64);
     for z in 0..sz {
         for y in 0..sy {
             for x in 0..sx {
                 let mut f = [0.0f32; 19];
-                for (e, &(dx, dy, dz)) in DIRS.iter().enumerate() {
-                    f[e] = src[l.index(x - dx as i64, y - dy as i64, z - dz as i64, e)];
+                for (e, v) in f.iter_mut().enumerate() {
+                    *v = src[l.index(x, y, z, e)];
                 }
                 let flags = src[l.index(x, y, z, FLAGS)].to_bits();
                 let out = if flags & OBSTACLE != 0 {
@@ -223,8 +223,8 @@ pub fn step(l: &Layout, src: &[f32], dst: &mut [f32]) {
                 } else {
                     collide(&f, flags & ACCEL != 0)
                 };
-                for (e, v) in out.iter().enumerate() {
-                    dst[l.index(x, y, z, e)] = *v;
+                for (e, (v, &(dx, dy, dz))) in out.iter().zip(&DIRS).enumerate() {
+                    dst[l.index(x + dx as i64, y + dy as i64, z + dz as i64, e)] = *v;
                 }
             }
         }
@@ -328,7 +328,6 @@ impl Sample for Lbm {
                     Arg::Ptr(d_grids[dst].device_ptr() + margin_bytes),
                     Arg::I32(l.padded_x as i32),
                     Arg::I32(l.padded_xy as i32),
-                    Arg::I32(l.total_padded_cells as i32),
                 ],
             )?;
             std::mem::swap(&mut src, &mut dst);
