@@ -5,11 +5,12 @@
 
 pub mod cutcp;
 pub mod lbm;
+pub mod sad;
 pub mod tpacf;
 
 use crate::sample::Sample;
 
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![&cutcp::Cutcp, &tpacf::Tpacf, &lbm::Lbm]
+    vec![&cutcp::Cutcp, &tpacf::Tpacf, &lbm::Lbm, &sad::Sad]
 }
