@@ -7,20 +7,28 @@ use crate::sample::Sample;
 
 pub mod bfs;
 pub mod common;
+pub mod cutcp;
 pub mod histo;
+pub mod lbm;
 pub mod mri_q;
+pub mod sad;
 pub mod sgemm;
 pub mod spmv;
 pub mod stencil;
+pub mod tpacf;
 
-/// The Parboil samples, in listing order.
+/// The Parboil samples, in the suite's usual order.
 pub fn samples() -> Vec<&'static dyn Sample> {
     vec![
         &sgemm::Sgemm,
         &spmv::Spmv,
         &stencil::Stencil,
-        &histo::Histo,
-        &bfs::Bfs,
+        &lbm::Lbm,
+        &sad::Sad,
         &mri_q::MriQ,
+        &cutcp::Cutcp,
+        &histo::Histo,
+        &tpacf::Tpacf,
+        &bfs::Bfs,
     ]
 }

@@ -1,0 +1,351 @@
+//! Parboil lbm: a D3Q19 lattice-Boltzmann simulation of a lid-driven cavity with obstacles
+//! (Parboil's `cuda` version of SPEC's 470.lbm). One `performStreamCollide_kernel` launch per
+//! time step, a CTA per (y, z) row and a thread per x cell; the host swaps the two grids
+//! between steps.
+//!
+//! The grids have the layout of Parboil's CUDA `layout_config.h`: an array of 20-float cells
+//! (19 distributions and a flag word, entry `e` at `e + 20 · ((z · PADDED_Y + y) · PADDED_X +
+//! x)`), rows padded by 8 cells, 4 padding planes in z, and a 2-plane margin before and after
+//! the cells; the kernel scatters (pushes) each distribution to its downstream neighbour. The
+//! host
+//! initialises both grids as Parboil does (`LBM_initializeGrid`: the equilibrium weights
+//! 1/3, 1/18, 1/36 in every cell, flags clear; the obstacle file; then
+//! `LBM_initializeSpecialCellsForLDC`: obstacles on the box's faces, for z from −2 to
+//! SIZE_Z + 1, and the lid's ACCEL cells on the planes z = 1 and z = SIZE_Z − 2).
+//!
+//! Inputs: Parboil reads the obstacle geometry from a file (`120_120_150_ldc.of`); here it is
+//! generated from a seeded [`Rng`]: a few solid spheres and boxes plus scattered single
+//! obstacle cells. Parboil's default run is 100 time steps of the 120 × 120 × 150 grid (its
+//! "short" dataset, ~40 G thread instructions); `default` runs a few steps of that grid.
+//!
+//! Validation is bit-exact on both grids' whole allocations, margins and padding included
+//! (the boundary cells push distributions out into the padding, and those entries of a grid
+//! that no cell writes keep their value from two steps before, exactly as on the GPU). The
+//! reference repeats the kernel's flat-array indexing and its arithmetic as
+//! NVRTC emitted it: the sums in source order, `div.rn` for the velocities, `u2` as
+//! `fma(fma(uz, uz, fma(ux, ux, uy·uy)), 1.5, −1)`, each factor `v·fma(v, 4.5, ±3) − u2`, and
+//! NVRTC's rewriting of `(1 − ω)·f + w·X` as `w·X − 0.95000005·f` (for `C`:
+//! `fma(f, −0.95000005, −w·u2)`).
+
+use crate::Validation;
+use crate::inputs::Rng;
+use crate::sample::{Outcome, Sample, Session, Size};
+use runtime::{Arg, Device};
+
+/// Distributions and the flag word per cell (Parboil's `N_CELL_ENTRIES`).
+const N_CELL_ENTRIES: usize = 20;
+const FLAGS: usize = 19;
+const OBSTACLE: u32 = 1;
+const ACCEL: u32 = 2;
+/// Padding in x and z (Parboil's `PADDING_X`, `PADDING_Z`; `PADDING_Y` is 0).
+const PADDING_X: usize = 8;
+const PADDING_Z: usize = 4;
+
+/// Relaxation parameter and equilibrium weights.
+const OMEGA: f32 = 1.95;
+const DFL1: f32 = 1.0 / 3.0;
+const DFL2: f32 = 1.0 / 18.0;
+const DFL3: f32 = 1.0 / 36.0;
+
+/// The 19 directions in Parboil's order (C, N, S, E, W, T, B, NE, NW, SE, SW, NT, NB, ST, SB,
+/// ET, EB, WT, WB) as (dx, dy, dz).
+const DIRS: [(i32, i32, i32); 19] = [
+    (0, 0, 0),
+    (0, 1, 0),
+    (0, -1, 0),
+    (1, 0, 0),
+    (-1, 0, 0),
+    (0, 0, 1),
+    (0, 0, -1),
+    (1, 1, 0),
+    (-1, 1, 0),
+    (1, -1, 0),
+    (-1, -1, 0),
+    (0, 1, 1),
+    (0, 1, -1),
+    (0, -1, 1),
+    (0, -1, -1),
+    (1, 0, 1),
+    (1, 0, -1),
+    (-1, 0, 1),
+    (-1, 0, -1),
+];
+/// The opposite of each direction (bounce-back).
+const OPPOSITE: [usize; 19] = [0, 2, 1, 4, 3, 6, 5, 10, 9, 8, 7, 14, 13, 12, 11, 18, 17, 16, 15];
+
+/// One problem: the grid and the number of time steps.
+#[derive(Clone, Copy, Debug)]
+pub struct Problem {
+    pub size: [usize; 3],
+    pub steps: usize,
+}
+
+impl Problem {
+    pub fn of(size: Size) -> Problem {
+        let (size, steps) = match size {
+            // Two warps per row (the second partial), lid and interior obstacle cells, three
+            // steps so that values bounce back and stream twice.
+            Size::Small => ([40, 5, 5], 3),
+            // Parboil's 120 × 120 × 150 grid, 4 of its 100 steps (~0.64 G thread
+            // instructions per step).
+            Size::Default => ([120, 120, 150], 4),
+            // Full warps (128 cells per row) and 1.5 times the cells.
+            Size::Large => ([128, 128, 200], 4),
+        };
+        Problem { size, steps }
+    }
+}
+
+/// Parboil's padded array-of-cells layout for a grid of `size` cells.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub size: [usize; 3],
+    pub padded_x: usize,
+    pub padded_xy: usize,
+    pub total_padded_cells: usize,
+}
+
+impl Layout {
+    pub fn new(size: [usize; 3]) -> Layout {
+        let padded_x = size[0] + PADDING_X;
+        let padded_xy = padded_x * size[1];
+        Layout {
+            size,
+            padded_x,
+            padded_xy,
+            total_padded_cells: padded_xy * (size[2] + PADDING_Z),
+        }
+    }
+
+    /// The margin before (and after) the cells, in floats: two z planes.
+    pub fn margin(&self) -> usize {
+        2 * self.padded_xy * N_CELL_ENTRIES
+    }
+
+    /// Floats in one grid's allocation.
+    pub fn len(&self) -> usize {
+        self.total_padded_cells * N_CELL_ENTRIES + 2 * self.margin()
+    }
+
+    /// Index in the allocation of entry `e` of cell (x, y, z) (`CALC_INDEX` + margin); the
+    /// coordinates may lie outside the grid by a cell (two planes in z).
+    pub fn index(&self, x: i64, y: i64, z: i64, e: usize) -> usize {
+        let cell = z * self.padded_xy as i64 + y * self.padded_x as i64 + x;
+        (self.margin() as i64 + e as i64 + N_CELL_ENTRIES as i64 * cell) as usize
+    }
+}
+
+/// Obstacle cells inside the cavity: solid spheres and boxes and scattered single cells, at
+/// seeded positions (Parboil's obstacle file). `true` marks an obstacle, indexed x-fastest.
+pub fn obstacles(size: [usize; 3]) -> Vec<bool> {
+    let [sx, sy, sz] = size;
+    let mut rng = Rng::new(0x1B30_0001);
+    let mut cell = vec![false; sx * sy * sz];
+    let mut pick = |n: usize| (rng.next_u64() % n as u64) as i64;
+    for shape in 0..6 {
+        let centre = [pick(sx), pick(sy), pick(sz)];
+        let r = 1 + pick((sx.min(sy).min(sz) / 6).max(1));
+        for z in 0..sz as i64 {
+            for y in 0..sy as i64 {
+                for x in 0..sx as i64 {
+                    let d = [x - centre[0], y - centre[1], z - centre[2]];
+                    let inside = if shape % 2 == 0 {
+                        d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r * r
+                    } else {
+                        d.iter().all(|v| v.abs() <= r / 2 + 1)
+                    };
+                    if inside {
+                        cell[(z as usize * sy + y as usize) * sx + x as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    for _ in 0..(sx * sy * sz) / 100 {
+        let (x, y, z) = (pick(sx) as usize, pick(sy) as usize, pick(sz) as usize);
+        cell[(z * sy + y) * sx + x] = true;
+    }
+    cell
+}
+
+/// One grid initialised as Parboil's host does it (see the module documentation).
+pub fn initial_grid(l: &Layout, obstacle: &[bool]) -> Vec<f32> {
+    let [sx, sy, sz] = l.size.map(|v| v as i64);
+    let mut g = vec![0.0f32; l.len()];
+    for z in 0..sz {
+        for y in 0..sy {
+            for x in 0..sx {
+                for (e, w) in [DFL1]
+                    .into_iter()
+                    .chain([DFL2; 6])
+                    .chain([DFL3; 12])
+                    .enumerate()
+                {
+                    g[l.index(x, y, z, e)] = w;
+                }
+                let o = obstacle[((z * sy + y) * sx + x) as usize];
+                g[l.index(x, y, z, FLAGS)] = f32::from_bits(if o { OBSTACLE } else { 0 });
+            }
+        }
+    }
+    let set_flag = |g: &mut [f32], x, y, z, f: u32| {
+        let i = l.index(x, y, z, FLAGS);
+        g[i] = f32::from_bits(g[i].to_bits() | f);
+    };
+    for z in -2..sz + 2 {
+        for y in 0..sy {
+            for x in 0..sx {
+                if x == 0 || x == sx - 1 || y == 0 || y == sy - 1 || z == 0 || z == sz - 1 {
+                    set_flag(&mut g, x, y, z, OBSTACLE);
+                } else if (z == 1 || z == sz - 2) && x > 1 && x < sx - 2 && y > 1 && y < sy - 2 {
+                    set_flag(&mut g, x, y, z, ACCEL);
+                }
+            }
+        }
+    }
+    g
+}
+
+/// One time step of the whole grid, as the kernel computes it: collide each cell, push each
+/// distribution to the neighbour it moves to.
+pub fn step(l: &Layout, src: &[f32], dst: &mut [f32]) {
+    let [sx, sy, sz] = l.size.map(|v| v as i64);
+    for z in 0..sz {
+        for y in 0..sy {
+            for x in 0..sx {
+                let mut f = [0.0f32; 19];
+                for (e, v) in f.iter_mut().enumerate() {
+                    *v = src[l.index(x, y, z, e)];
+                }
+                let flags = src[l.index(x, y, z, FLAGS)].to_bits();
+                let out = if flags & OBSTACLE != 0 {
+                    OPPOSITE.map(|o| f[o])
+                } else {
+                    collide(&f, flags & ACCEL != 0)
+                };
+                for (e, (v, &(dx, dy, dz))) in out.iter().zip(&DIRS).enumerate() {
+                    dst[l.index(x + dx as i64, y + dy as i64, z + dz as i64, e)] = *v;
+                }
+            }
+        }
+    }
+}
+
+/// The BGK collision of one fluid cell in the kernel's arithmetic.
+fn collide(f: &[f32; 19], accel: bool) -> [f32; 19] {
+    // 1 − ω in float: −0.95000005.
+    let temp2 = 1.0f32 - OMEGA;
+    let rho = f.iter().skip(1).fold(f[0], |acc, v| acc + v);
+    // Source order of the momentum sums, with their signs.
+    let sum = |terms: [(usize, f32); 10]| {
+        let first = terms[0].1 * f[terms[0].0];
+        terms[1..].iter().fold(first, |acc, &(e, s)| if s > 0.0 { acc + f[e] } else { acc - f[e] })
+    };
+    let p = 1.0;
+    let m = -1.0;
+    let mut ux = sum([(3, p), (4, m), (7, p), (8, m), (9, p), (10, m), (15, p), (16, p), (17, m), (18, m)]);
+    let mut uy = sum([(1, p), (2, m), (7, p), (8, p), (9, m), (10, m), (11, p), (12, p), (13, m), (14, m)]);
+    let mut uz = sum([(5, p), (6, m), (11, p), (12, m), (13, p), (14, m), (15, p), (16, m), (17, p), (18, m)]);
+    ux /= rho;
+    uy /= rho;
+    uz /= rho;
+    if accel {
+        (ux, uy, uz) = (0.005, 0.002, 0.0);
+    }
+    let u2 = uz.mul_add(uz, ux.mul_add(ux, uy * uy)).mul_add(1.5, -1.0);
+    let base = OMEGA * rho;
+    let mut out = [0.0f32; 19];
+    out[0] = f[0].mul_add(temp2, (base * -DFL1) * u2);
+    // Each moving direction: its velocity projection, the sign of the 3.0 term and weight.
+    let (w2, w3) = (base * DFL2, base * DFL3);
+    let moving: [(usize, f32, f32, f32); 18] = [
+        (1, uy, 3.0, w2),
+        (2, uy, -3.0, w2),
+        (5, uz, 3.0, w2),
+        (6, uz, -3.0, w2),
+        (3, ux, 3.0, w2),
+        (4, ux, -3.0, w2),
+        (11, uy + uz, 3.0, w3),
+        (12, uy - uz, 3.0, w3),
+        (13, uz - uy, 3.0, w3),
+        (14, -uy - uz, 3.0, w3),
+        (7, ux + uy, 3.0, w3),
+        (9, ux - uy, 3.0, w3),
+        (15, ux + uz, 3.0, w3),
+        (16, ux - uz, 3.0, w3),
+        (8, uy - ux, 3.0, w3),
+        (10, -ux - uy, 3.0, w3),
+        (17, uz - ux, 3.0, w3),
+        (18, -ux - uz, 3.0, w3),
+    ];
+    for (e, v, c, w) in moving {
+        // NVRTC folds (1 − ω)·f + w·X into w·X − 0.95000005·f.
+        out[e] = w * (v * v.mul_add(4.5, c) - u2) - f[e] * -temp2;
+    }
+    out
+}
+
+/// Parboil lbm as a registered sample.
+pub struct Lbm;
+
+impl Sample for Lbm {
+    fn name(&self) -> &'static str {
+        "parboil/lbm"
+    }
+
+    fn kernels(&self) -> &'static [&'static str] {
+        &["performStreamCollide_kernel"]
+    }
+
+    fn size_description(&self, size: Size) -> String {
+        let p = Problem::of(size);
+        format!(
+            "{} × {} × {} cells, {} time steps",
+            p.size[0], p.size[1], p.size[2], p.steps
+        )
+    }
+
+    fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome> {
+        let p = Problem::of(size);
+        let l = Layout::new(p.size);
+        let grid = initial_grid(&l, &obstacles(p.size));
+
+        let mut session = Session::new(dev);
+        let module = session.load("parboil/lbm/lbm.ptx")?;
+        let kernel = module.kernel("performStreamCollide_kernel")?;
+
+        let d_grids = [dev.alloc_from(&grid)?, dev.alloc_from(&grid)?];
+        let margin_bytes = (4 * l.margin()) as u64;
+        let (mut src, mut dst) = (0usize, 1usize);
+        for _ in 0..p.steps {
+            session.launch(
+                &kernel,
+                (p.size[1] as u32, p.size[2] as u32),
+                p.size[0] as u32,
+                0,
+                &[
+                    Arg::Ptr(d_grids[src].device_ptr() + margin_bytes),
+                    Arg::Ptr(d_grids[dst].device_ptr() + margin_bytes),
+                    Arg::I32(l.padded_x as i32),
+                    Arg::I32(l.padded_xy as i32),
+                ],
+            )?;
+            std::mem::swap(&mut src, &mut dst);
+        }
+
+        // The reference, swapping its grids as the host does; `cur` ends as the newest.
+        // (Buffers are reused: the large grids are ~300 MB each.)
+        let mut next = grid.clone();
+        let mut cur = grid;
+        for _ in 0..p.steps {
+            step(&l, &cur, &mut next);
+            std::mem::swap(&mut cur, &mut next);
+        }
+        let mut got = d_grids[src].to_host()?;
+        got.extend(d_grids[dst].to_host()?);
+        drop(d_grids);
+        let mut want = cur;
+        want.extend(next);
+        Ok(session.finish(Validation::exact_f32(&got, &want)))
+    }
+}
