@@ -113,8 +113,13 @@ impl Sample for MriQ {
 
     fn size_description(&self, size: Size) -> String {
         let (num_x, num_k) = shape(size);
+        let origin = if size == Size::Default {
+            " (Parboil's small dataset)"
+        } else {
+            ""
+        };
         format!(
-            "{num_x} voxels, {num_k} trajectory samples ({} ComputeQ launches)",
+            "{num_x} voxels, {num_k} trajectory samples ({} ComputeQ launches){origin}",
             num_k.div_ceil(K_PER_LAUNCH)
         )
     }
