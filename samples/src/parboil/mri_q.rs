@@ -113,9 +113,8 @@ fn within(got: &[f32], expected: &[f32], tol: &[f64]) -> Validation {
     };
     for (i, ((&g, &e), &t)) in got.iter().zip(expected).zip(tol).enumerate() {
         let diff = (f64::from(g) - f64::from(e)).abs();
-        // NaN fails: `diff <= t` is false.
         v.max_abs_diff = v.max_abs_diff.max(diff);
-        if !(diff <= t) {
+        if diff.is_nan() || diff > t {
             v.mismatches += 1;
             v.first_mismatch
                 .get_or_insert((i, format!("{g:e}"), format!("{e:e} ± {t:e}")));
