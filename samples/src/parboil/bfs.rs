@@ -176,12 +176,18 @@ impl Sample for Bfs {
     fn size_description(&self, size: Size) -> String {
         let p = Problem::of(size);
         format!(
-            "{} nodes ({} unreachable), out-degree {}, {} BFS levels up to {} wide, unit edge costs",
+            "{} nodes ({} unreachable), out-degree {}, {} BFS levels up to {} wide, unit edge \
+             costs{}",
             p.nodes(),
             p.unreachable,
             p.degree,
             p.children.len() + 1,
-            p.levels().iter().max().unwrap()
+            p.levels().iter().max().unwrap(),
+            if size == Size::Default {
+                " (about the node count of Parboil's 1M dataset)"
+            } else {
+                ""
+            }
         )
     }
 

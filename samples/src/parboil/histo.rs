@@ -235,8 +235,13 @@ impl Sample for Histo {
 
     fn size_description(&self, size: Size) -> String {
         let p = Problem::of(size);
+        let origin = if size == Size::Default {
+            " (after Parboil's default dataset)"
+        } else {
+            ""
+        };
         format!(
-            "{} × {} image into {} × {} bins, {} iteration(s) of the 4 kernels",
+            "{} × {} image into {} × {} bins, {} iteration(s) of the 4 kernels{origin}",
             p.img_width, p.img_height, p.histo_width, p.histo_height, p.iterations
         )
     }

@@ -41,14 +41,20 @@ fn shape(size: Size) -> (usize, usize, usize) {
 /// k order, as each thread of `mysgemmNT` does.
 pub fn reference(a: &[f32], bt: &[f32], c: &[f32], m: usize, n: usize, k: usize) -> Vec<f32> {
     let mut out = vec![0.0f32; m * n];
+    let mut acc = vec![0.0f32; m];
     for col in 0..n {
-        for row in 0..m {
-            let mut acc = 0.0f32;
-            for kk in 0..k {
-                acc = a[row + kk * m].mul_add(bt[col + kk * n], acc);
+        // A column of C at a time, k outermost: each sum still accumulates in k order, and A
+        // is read contiguously.
+        acc.fill(0.0);
+        for kk in 0..k {
+            let b = bt[col + kk * n];
+            for (s, &x) in acc.iter_mut().zip(&a[kk * m..(kk + 1) * m]) {
+                *s = x.mul_add(b, *s);
             }
+        }
+        for (row, &s) in acc.iter().enumerate() {
             let idx = row + col * m;
-            out[idx] = c[idx].mul_add(BETA, ALPHA * acc);
+            out[idx] = c[idx].mul_add(BETA, ALPHA * s);
         }
     }
     out

@@ -54,8 +54,8 @@ impl Problem {
                 long_min: 10,
                 band: 100,
             },
-            // Like Parboil's `large` (Dubcova3, the dataset its spmv runs are reported with:
-            // 146,689 rows, ≈ 24.8 nonzeros per row, a 2-D finite-element matrix).
+            // Like Parboil's `large` dataset (Dubcova3, a 2-D finite-element matrix: 146,689
+            // rows, ≈ 24.8 nonzeros per row), well within a functional run's budget.
             Size::Default => Problem {
                 dim: 146_689,
                 min_len: 9,

@@ -101,8 +101,13 @@ impl Sample for Stencil {
 
     fn size_description(&self, size: Size) -> String {
         let p = Problem::of(size);
+        let origin = match size {
+            Size::Default => " (Parboil's small dataset)",
+            Size::Large => " (Parboil's default grid, 4 of its 100 iterations)",
+            Size::Small => "",
+        };
         format!(
-            "{} × {} × {} grid, {} iterations",
+            "{} × {} × {} grid, {} iterations{origin}",
             p.nx, p.ny, p.nz, p.iterations
         )
     }
