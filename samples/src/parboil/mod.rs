@@ -5,6 +5,7 @@
 
 pub mod cutcp;
 pub mod lbm;
+pub mod mri_gridding;
 pub mod sad;
 pub mod tpacf;
 
@@ -12,5 +13,5 @@ use crate::sample::Sample;
 
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![&cutcp::Cutcp, &tpacf::Tpacf, &lbm::Lbm, &sad::Sad]
+    vec![&cutcp::Cutcp, &tpacf::Tpacf, &lbm::Lbm, &sad::Sad, &mri_gridding::MriGridding]
 }
