@@ -13,5 +13,11 @@ use crate::sample::Sample;
 
 /// The Parboil samples, in listing order.
 pub fn samples() -> Vec<&'static dyn Sample> {
-    vec![&cutcp::Cutcp, &tpacf::Tpacf, &lbm::Lbm, &sad::Sad, &mri_gridding::MriGridding]
+    vec![
+        &cutcp::Cutcp,
+        &tpacf::Tpacf,
+        &lbm::Lbm,
+        &sad::Sad,
+        &mri_gridding::MriGridding,
+    ]
 }

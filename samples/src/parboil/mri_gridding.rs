@@ -80,7 +80,9 @@ pub struct ReconstructionSample {
 
 impl ReconstructionSample {
     fn floats(&self) -> [f32; 6] {
-        [self.real, self.imag, self.k[0], self.k[1], self.k[2], self.sdc]
+        [
+            self.real, self.imag, self.k[0], self.k[1], self.k[2], self.sdc,
+        ]
     }
 }
 
@@ -190,7 +192,9 @@ fn kernel_value(v: f32) -> f32 {
     let z = v * v;
     let num = NUM[2..]
         .iter()
-        .fold(z.mul_add(c(NUM[0]), c(NUM[1])), |acc, &k| z.mul_add(acc, c(k)));
+        .fold(z.mul_add(c(NUM[0]), c(NUM[1])), |acc, &k| {
+            z.mul_add(acc, c(k))
+        });
     let den = z.mul_add(z.mul_add(z + c(DEN[0]), c(DEN[1])), c(DEN[2]));
     div_approx(-num, den)
 }
