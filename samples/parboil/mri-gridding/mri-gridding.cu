@@ -13,9 +13,15 @@
 // 8 x 4 x 8 tile, each thread four points along z; the CTA walks the rows of bins within the
 // cutoff of its tile, staging TILE = 64 samples at a time in shared memory.
 //
-// Ported here: binning_kernel, reorder_kernel and gridding_GPU. The radix sort and the scan
-// between them (Parboil's sort.cu and scanLargeArray.cu) are done by the host driver (a stable
-// sort by bin, which is what the radix sort computes); see samples/src/parboil/mri_gridding.rs.
+// Ported here: binning_kernel, reorder_kernel, the scan (scanLargeArray.cu: scan_L1_kernel,
+// scan_inter1_kernel, scan_inter2_kernel, uniformAdd) and gridding_GPU. The radix sort between
+// binning and reorder (Parboil's sort.cu) is done by the host driver (a stable sort by bin,
+// which is what the radix sort computes); see samples/src/parboil/mri_gridding.rs.
+//
+// Changed in the scan: Parboil pads its shared-memory indices with CONFLICT_FREE_OFFSET(i),
+// defined as `(i) >> LOG_NUM_BANKS + (i) >> (2*LOG_NUM_BANKS)`, which by C precedence is
+// i >> (4 + i) >> 8, zero for every index (shifts by 32 or more give 0 on the GPU); the port
+// leaves the padding out.
 
 #define TILE 64
 #define LOG_TILE 6
@@ -101,6 +107,143 @@ extern "C" __global__ void reorder_kernel(int n, unsigned int *idxValue_g,
         sortedSampleSoA_g.data[index] = data;
         sortedSampleSoA_g.loc[index] = loc;
     }
+}
+
+// Elements scanned per scan_L1_kernel CTA (of SCAN_BLOCK_SIZE / 2 threads).
+#define SCAN_BLOCK_SIZE 1024
+
+// Work-efficient exclusive scan (up-sweep, then down-sweep) of 2 * blockDim.x elements of
+// s_data; `last` receives the total before it is cleared.
+__device__ void block_scan(unsigned int *s_data, unsigned int *total)
+{
+    unsigned int thid = threadIdx.x;
+    unsigned int stride = 1;
+    for (unsigned int d = blockDim.x; d > 0; d >>= 1) {
+        __syncthreads();
+        if (thid < d) {
+            unsigned int ai = 2 * stride * thid + stride - 1;
+            unsigned int bi = ai + stride;
+            s_data[bi] += s_data[ai];
+        }
+        stride *= 2;
+    }
+
+    if (thid == 0) {
+        unsigned int last = blockDim.x * 2 - 1;
+        *total = s_data[last];
+        s_data[last] = 0;
+    }
+
+    for (unsigned int d = 1; d <= blockDim.x; d *= 2) {
+        stride >>= 1;
+        __syncthreads();
+        if (thid < d) {
+            unsigned int ai = 2 * stride * thid + stride - 1;
+            unsigned int bi = ai + stride;
+            unsigned int t = s_data[ai];
+            s_data[ai] = s_data[bi];
+            s_data[bi] += t;
+        }
+    }
+    __syncthreads();
+}
+
+// Scans each block of SCAN_BLOCK_SIZE elements in place; inter[b] receives block b's total.
+extern "C" __global__ void scan_L1_kernel(unsigned int n, unsigned int *data, unsigned int *inter)
+{
+    __shared__ unsigned int s_data[SCAN_BLOCK_SIZE];
+
+    unsigned int thid = threadIdx.x;
+    unsigned int g_ai = blockIdx.x * 2 * blockDim.x + threadIdx.x;
+    unsigned int g_bi = g_ai + blockDim.x;
+
+    s_data[thid] = (g_ai < n) ? data[g_ai] : 0;
+    s_data[thid + blockDim.x] = (g_bi < n) ? data[g_bi] : 0;
+
+    block_scan(s_data, &inter[blockIdx.x]);
+
+    if (g_ai < n)
+        data[g_ai] = s_data[thid];
+    if (g_bi < n)
+        data[g_bi] = s_data[thid + blockDim.x];
+}
+
+// One level of the up-sweep over the block totals, in place: the elements iter - 1,
+// 3 * iter - 1, ... of data (the totals of the level below).
+extern "C" __global__ void scan_inter1_kernel(unsigned int *data, unsigned int iter)
+{
+    extern __shared__ unsigned int s_inter[];
+
+    unsigned int thid = threadIdx.x;
+    unsigned int gthid = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int g_ai = 2 * iter * gthid + iter - 1;
+    unsigned int g_bi = g_ai + iter;
+
+    s_inter[2 * thid] = data[g_ai];
+    s_inter[2 * thid + 1] = data[g_bi];
+
+    unsigned int stride = 1;
+    for (unsigned int d = blockDim.x; d > 0; d >>= 1) {
+        __syncthreads();
+        if (thid < d) {
+            unsigned int ai = 2 * stride * thid + stride - 1;
+            unsigned int bi = ai + stride;
+            s_inter[bi] += s_inter[ai];
+        }
+        stride *= 2;
+    }
+    __syncthreads();
+
+    data[g_ai] = s_inter[2 * thid];
+    data[g_bi] = s_inter[2 * thid + 1];
+}
+
+// One level of the down-sweep over the block totals (the host clears the root first).
+extern "C" __global__ void scan_inter2_kernel(unsigned int *data, unsigned int iter)
+{
+    extern __shared__ unsigned int s_inter[];
+
+    unsigned int thid = threadIdx.x;
+    unsigned int gthid = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int g_ai = 2 * iter * gthid + iter - 1;
+    unsigned int g_bi = g_ai + iter;
+
+    s_inter[2 * thid] = data[g_ai];
+    s_inter[2 * thid + 1] = data[g_bi];
+
+    unsigned int stride = blockDim.x * 2;
+    for (unsigned int d = 1; d <= blockDim.x; d *= 2) {
+        stride >>= 1;
+        __syncthreads();
+        if (thid < d) {
+            unsigned int ai = 2 * stride * thid + stride - 1;
+            unsigned int bi = ai + stride;
+            unsigned int t = s_inter[ai];
+            s_inter[ai] = s_inter[bi];
+            s_inter[bi] += t;
+        }
+    }
+    __syncthreads();
+
+    data[g_ai] = s_inter[2 * thid];
+    data[g_bi] = s_inter[2 * thid + 1];
+}
+
+// Adds each block's scanned offset to its elements.
+extern "C" __global__ void uniformAdd(unsigned int n, unsigned int *data, unsigned int *inter)
+{
+    __shared__ unsigned int uni;
+    if (threadIdx.x == 0)
+        uni = inter[blockIdx.x];
+    __syncthreads();
+
+    unsigned int g_ai = blockIdx.x * 2 * blockDim.x + threadIdx.x;
+    unsigned int g_bi = g_ai + blockDim.x;
+
+    if (g_ai < n)
+        data[g_ai] += uni;
+    if (g_bi < n)
+        data[g_bi] += uni;
 }
 
 // The Kaiser-Bessel window (a rational approximation of I0).

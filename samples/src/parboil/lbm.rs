@@ -125,7 +125,7 @@ impl Layout {
     }
 
     /// Floats in one grid's allocation.
-    pub fn len(&self) -> usize {
+    pub fn alloc_len(&self) -> usize {
         self.total_padded_cells * N_CELL_ENTRIES + 2 * self.margin()
     }
 
@@ -173,7 +173,7 @@ pub fn obstacles(size: [usize; 3]) -> Vec<bool> {
 /// One grid initialised as Parboil's host does it (see the module documentation).
 pub fn initial_grid(l: &Layout, obstacle: &[bool]) -> Vec<f32> {
     let [sx, sy, sz] = l.size.map(|v| v as i64);
-    let mut g = vec![0.0f32; l.len()];
+    let mut g = vec![0.0f32; l.alloc_len()];
     for z in 0..sz {
         for y in 0..sy {
             for x in 0..sx {

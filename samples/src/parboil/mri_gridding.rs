@@ -5,15 +5,17 @@
 //!
 //! Launches, following Parboil's pipeline: `binning_kernel` (each sample's unit-cube bin,
 //! counted with atomics, 512 threads per CTA), `reorder_kernel` (the samples gathered into bin
-//! order as a structure of arrays) and `gridding_GPU` (one 8 × 4 × 2 CTA per 8 × 4 × 8 tile of
+//! order as a structure of arrays), Parboil's `scanLargeArray` turning the bin counts into
+//! start offsets in place (`scan_L1_kernel` scans blocks of 1024 counts, `scan_inter1_kernel`
+//! and `scan_inter2_kernel` scan the block totals level by level, up then down, and
+//! `uniformAdd` adds them back), and `gridding_GPU` (one 8 × 4 × 2 CTA per 8 × 4 × 8 tile of
 //! the grid, each thread four points along z, gathering from the rows of bins within the
 //! cutoff, 64 samples at a time through shared memory). Left out: Parboil sorts the
-//! (bin, sample) pairs with its own multi-kernel GPU radix sort (`sort.cu`) and scans the bin
-//! counts into start offsets with its GPU scan (`scanLargeArray.cu`); here the host driver does
-//! both between the launches (a stable sort by bin, which is what the radix sort produces, and
-//! an exclusive prefix sum). Parboil also grids the samples that overflow a bin (more than
-//! `binsize`) on the CPU; the inputs here never overflow one (see [`BINSIZE`]), so that pass
-//! has nothing to do and is not ported.
+//! (bin, sample) pairs between binning and reorder with its own multi-kernel GPU radix sort
+//! (`sort.cu`); here the host driver does it (a stable sort by bin, which is what the radix
+//! sort produces). Parboil also grids the samples that overflow a bin (more than `binsize`) on
+//! the CPU; the inputs here never overflow one (see [`BINSIZE`]), so that pass has nothing to
+//! do and is not ported.
 //!
 //! Inputs: Parboil reads a measured k-space trajectory; here the samples are generated from a
 //! seeded [`Rng`], directly in grid coordinates (as Parboil's host code scales them): half
@@ -21,7 +23,8 @@
 //! sample densely), with random complex values and density weights. Kernel width 4 (cutoff 2)
 //! and oversampling 2 give Parboil's β.
 //!
-//! Validation is bit-exact on both output grids. The reference bins and orders the samples as
+//! Validation is bit-exact on both output grids and exact on the scanned bin offsets. The
+//! reference bins and orders the samples as
 //! the pipeline does and grids each tile with the kernel's row order, sample order and
 //! arithmetic as NVRTC emitted it: `fma(dx, dx, dy·dy)` then `fma(dz, dz, ·)`, the window's
 //! polynomial as a chain of `fma.rn.f32`, `sqrt.rn`, and the accumulations `fma(real, w, acc)`.
@@ -145,18 +148,112 @@ fn bin_of(s: &ReconstructionSample, grid: [usize; 3]) -> usize {
     z * grid[0] * grid[1] + y * grid[0] + x
 }
 
-/// The host's part of the pipeline: the samples' order after the stable sort by bin, and the
-/// bins' start offsets (exclusive prefix sum of the counts, one more entry than bins).
-fn sort_and_scan(keys: &[u32], counts: &[u32]) -> (Vec<u32>, Vec<u32>) {
+/// The samples' order after the stable sort by bin (the host's stand-in for Parboil's radix
+/// sort).
+fn sorted_order(keys: &[u32]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..keys.len() as u32).collect();
     order.sort_by_key(|&i| keys[i as usize]);
-    let mut starts = Vec::with_capacity(counts.len());
-    let mut sum = 0u32;
-    for &c in counts {
-        starts.push(sum);
-        sum += c;
+    order
+}
+
+/// The bins' start offsets: the exclusive prefix sum of the counts (one more entry than bins).
+fn exclusive_scan(counts: &[u32]) -> Vec<u32> {
+    counts
+        .iter()
+        .scan(0u32, |sum, &c| {
+            let start = *sum;
+            *sum += c;
+            Some(start)
+        })
+        .collect()
+}
+
+/// Counts scanned per `scan_L1_kernel` CTA, and the most CTAs Parboil launches at once.
+const SCAN_BLOCK_SIZE: usize = 1024;
+const SCAN_GRID_SIZE: usize = 65535;
+
+/// The block-totals tree of Parboil's `scanLargeArray` for `blocks` scan blocks: the branching
+/// `dim_block` (128 to 1024) whose smallest power covering `blocks` is the least, and that
+/// power (the length of the totals array).
+fn scan_tree(blocks: usize) -> (usize, usize) {
+    let mut best = (SCAN_BLOCK_SIZE, blocks * SCAN_BLOCK_SIZE);
+    let mut block = 128;
+    while block <= SCAN_BLOCK_SIZE {
+        let mut size = block;
+        while size < blocks {
+            size *= block;
+        }
+        if size <= best.1 {
+            best = (block, size);
+        }
+        block *= 2;
     }
-    (order, starts)
+    best
+}
+
+/// The scan kernels, in launch order.
+struct ScanKernels {
+    l1: runtime::Kernel,
+    inter1: runtime::Kernel,
+    inter2: runtime::Kernel,
+    uniform_add: runtime::Kernel,
+}
+
+/// Parboil's `scanLargeArray`: an exclusive scan of `data` (`n` counts) in place.
+fn scan_large_array(
+    session: &mut Session,
+    k: &ScanKernels,
+    n: usize,
+    data: &runtime::DeviceBuffer<u32>,
+) -> runtime::Result<()> {
+    let dev = session.dev;
+    let blocks = n.div_ceil(SCAN_BLOCK_SIZE);
+    assert!(
+        blocks <= SCAN_GRID_SIZE,
+        "Parboil splits larger scans; not needed here"
+    );
+    let (dim_block, total_len) = scan_tree(blocks);
+    let inter = dev.alloc::<u32>(total_len)?;
+    inter.memset(0)?;
+    let half = (SCAN_BLOCK_SIZE / 2) as u32;
+    session.launch(
+        &k.l1,
+        blocks as u32,
+        half,
+        0,
+        &[Arg::U32(n as u32), data.into(), (&inter).into()],
+    )?;
+    // Up the tree of totals, then (root cleared) down again.
+    let shared = (4 * dim_block) as u64;
+    let threads = (dim_block / 2) as u32;
+    let mut stride = 1;
+    let mut d = total_len;
+    while d > 1 {
+        let grid = (d / dim_block) as u32;
+        let args = [(&inter).into(), Arg::U32(stride as u32)];
+        session.launch(&k.inter1, grid, threads, shared, &args)?;
+        stride *= dim_block;
+        d /= dim_block;
+    }
+    dev.memory()
+        .write(inter.device_ptr() + 4 * (total_len as u64 - 1), &[0; 4])
+        .map_err(|e| runtime::Error::HostAccess(e.to_string()))?;
+    let mut d = dim_block;
+    while d <= total_len {
+        stride /= dim_block;
+        let grid = (d / dim_block) as u32;
+        let args = [(&inter).into(), Arg::U32(stride as u32)];
+        session.launch(&k.inter2, grid, threads, shared, &args)?;
+        d *= dim_block;
+    }
+    session.launch(
+        &k.uniform_add,
+        blocks as u32,
+        half,
+        0,
+        &[Arg::U32(n as u32), data.into(), (&inter).into()],
+    )?;
+    Ok(())
 }
 
 /// `div.approx.f32` as warpsim evaluates it: `a · (1/b)`, each step rounded (the divisors
@@ -208,7 +305,8 @@ pub fn reference(p: &Problem, samples: &[ReconstructionSample]) -> (Vec<f32>, Ve
     for &key in &keys {
         counts[key as usize] += 1;
     }
-    let (order, starts) = sort_and_scan(&keys, &counts);
+    let order = sorted_order(&keys);
+    let starts = exclusive_scan(&counts);
     let sorted: Vec<ReconstructionSample> = order.iter().map(|&i| samples[i as usize]).collect();
 
     let mut data = vec![0.0f32; 2 * p.points()];
@@ -276,7 +374,15 @@ impl Sample for MriGridding {
     }
 
     fn kernels(&self) -> &'static [&'static str] {
-        &["binning_kernel", "reorder_kernel", "gridding_GPU"]
+        &[
+            "binning_kernel",
+            "reorder_kernel",
+            "scan_L1_kernel",
+            "scan_inter1_kernel",
+            "scan_inter2_kernel",
+            "uniformAdd",
+            "gridding_GPU",
+        ]
     }
 
     fn size_description(&self, size: Size) -> String {
@@ -300,6 +406,12 @@ impl Sample for MriGridding {
         let binning = module.kernel("binning_kernel")?;
         let reorder = module.kernel("reorder_kernel")?;
         let gridding = module.kernel("gridding_GPU")?;
+        let scan = ScanKernels {
+            l1: module.kernel("scan_L1_kernel")?,
+            inter1: module.kernel("scan_inter1_kernel")?,
+            inter2: module.kernel("scan_inter2_kernel")?,
+            uniform_add: module.kernel("uniformAdd")?,
+        };
         let grid_size = [sx as i32, sy as i32, sz as i32];
         module.write_symbol("cutoff2_c", 0, &k.cutoff2.to_le_bytes())?;
         module.write_symbol("cutoff_c", 0, &k.cutoff.to_le_bytes())?;
@@ -332,16 +444,16 @@ impl Sample for MriGridding {
             ],
         )?;
 
-        // Steps 2 and 4 on the host: sort the pairs by bin, scan the counts.
+        // Step 2 on the host: sort the pairs by bin.
         let keys = d_keys.to_host()?;
         let values = d_values.to_host()?;
-        let counts = d_counts.to_host()?;
         let overflow = keys.iter().filter(|&&key| key as usize == points).count();
         assert_eq!(overflow, 0, "a bin overflowed: the CPU pass is not ported");
-        let (order, starts) = sort_and_scan(&keys, &counts);
-        let sorted_values: Vec<u32> = order.iter().map(|&i| values[i as usize]).collect();
+        let sorted_values: Vec<u32> = sorted_order(&keys)
+            .iter()
+            .map(|&i| values[i as usize])
+            .collect();
         d_values.copy_from_host(&sorted_values)?;
-        let d_starts = dev.alloc_from(&starts)?;
 
         // Step 3: reorder into a structure of arrays (float2 data, then float4 locations),
         // padded to a multiple of 64 samples as Parboil pads it.
@@ -363,6 +475,9 @@ impl Sample for MriGridding {
             ],
         )?;
 
+        // Step 4: the bin counts become start offsets, in place.
+        scan_large_array(&mut session, &scan, points + 1, &d_counts)?;
+
         // Step 5: gridding.
         let d_data = dev.alloc::<f32>(2 * points)?;
         let d_density = dev.alloc::<f32>(points)?;
@@ -376,7 +491,7 @@ impl Sample for MriGridding {
             0,
             &[
                 Arg::Bytes(soa),
-                (&d_starts).into(),
+                (&d_counts).into(),
                 (&d_data).into(),
                 (&d_density).into(),
                 Arg::F32(k.beta),
@@ -387,7 +502,20 @@ impl Sample for MriGridding {
         got.extend(d_density.to_host()?);
         let (mut want, want_density) = reference(&p, &input);
         want.extend(want_density);
-        Ok(session.finish(Validation::exact_f32(&got, &want)))
+        let mut validation = Validation::exact_f32(&got, &want);
+        // The scanned offsets, exactly.
+        let keys: Vec<u32> = input.iter().map(|s| bin_of(s, p.grid) as u32).collect();
+        let mut counts = vec![0u32; points + 1];
+        for &key in &keys {
+            counts[key as usize] += 1;
+        }
+        let offsets = Validation::exact(&d_counts.to_host()?, &exclusive_scan(&counts));
+        validation.checked += offsets.checked;
+        validation.mismatches += offsets.mismatches;
+        if validation.first_mismatch.is_none() {
+            validation.first_mismatch = offsets.first_mismatch;
+        }
+        Ok(session.finish(validation))
     }
 }
 
