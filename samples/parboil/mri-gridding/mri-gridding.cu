@@ -13,13 +13,18 @@
 // 8 x 4 x 8 tile, each thread four points along z; the CTA walks the rows of bins within the
 // cutoff of its tile, staging TILE = 64 samples at a time in shared memory.
 //
-// Ported here: binning_kernel, reorder_kernel, the scan (scanLargeArray.cu: scan_L1_kernel,
-// scan_inter1_kernel, scan_inter2_kernel, uniformAdd) and gridding_GPU. The radix sort between
-// binning and reorder (Parboil's sort.cu) is done by the host driver (a stable sort by bin,
-// which is what the radix sort computes); see samples/src/parboil/mri_gridding.rs.
+// All of Parboil's GPU pipeline is ported: binning_kernel; the radix sort (sort.cu: per 4-bit
+// digit, splitSort sorts each block of 1024 keys locally by split passes over the digit's bits
+// and histograms the digit, the histograms are scanned, and splitRearrange scatters the keys
+// to their global positions); reorder_kernel; the scan (scanLargeArray.cu: scan_L1_kernel,
+// scan_inter1_kernel, scan_inter2_kernel, uniformAdd), used by the sort and for the bin
+// offsets; and gridding_GPU. Not ported: Parboil's CPU pass for samples that overflow a bin
+// (the driver's inputs never overflow one).
 //
-// Changed in the scan: Parboil pads its shared-memory indices with CONFLICT_FREE_OFFSET(i),
-// defined as `(i) >> LOG_NUM_BANKS + (i) >> (2*LOG_NUM_BANKS)`, which by C precedence is
+// Changed from Parboil: the sort's keys and values are plain global arrays (Parboil keeps them
+// in 2-D surfaces of 1024-element rows, one row per sort block: the same indexing). Parboil
+// pads its shared-memory indices with CONFLICT_FREE_OFFSET(i), defined as
+// `(i) >> LOG_NUM_BANKS + (i) >> (2*LOG_NUM_BANKS)`, which by C precedence is
 // i >> (4 + i) >> 8, zero for every index (shifts by 32 or more give 0 on the GPU); the port
 // leaves the padding out.
 
@@ -78,6 +83,206 @@ extern "C" __global__ void binning_kernel(unsigned int n, ReconstructionSample *
 
         idxKey_g[sampleIdx] = key;
         idxValue_g[sampleIdx] = sampleIdx;
+    }
+}
+
+// The radix sort: SORT_BS threads per CTA, 4 keys each, BITS bits per pass.
+#define SORT_BS 256
+#define BITS 4
+#define SORT_KEY_MAX 4294967295u
+
+// Exclusive scan of the 4 * blockDim.x elements of s_data, pairs first, then a work-efficient
+// scan of the pair sums; s_data[4 * blockDim.x] receives the total.
+__device__ void split_scan(unsigned int *s_data)
+{
+    unsigned int thid = threadIdx.x;
+    __syncthreads();
+
+    s_data[2 * thid + 1] += s_data[2 * thid];
+    s_data[2 * (blockDim.x + thid) + 1] += s_data[2 * (blockDim.x + thid)];
+
+    unsigned int stride = 2;
+    for (unsigned int d = blockDim.x; d > 0; d >>= 1) {
+        __syncthreads();
+        if (thid < d) {
+            unsigned int ai = 2 * stride * thid + stride - 1;
+            unsigned int bi = ai + stride;
+            s_data[bi] += s_data[ai];
+        }
+        stride *= 2;
+    }
+
+    if (thid == 0) {
+        unsigned int last = 4 * blockDim.x - 1;
+        s_data[4 * blockDim.x] = s_data[last];
+        s_data[last] = 0;
+    }
+
+    for (unsigned int d = 1; d <= blockDim.x; d *= 2) {
+        stride >>= 1;
+        __syncthreads();
+        if (thid < d) {
+            unsigned int ai = 2 * stride * thid + stride - 1;
+            unsigned int bi = ai + stride;
+            unsigned int t = s_data[ai];
+            s_data[ai] = s_data[bi];
+            s_data[bi] += t;
+        }
+    }
+    __syncthreads();
+
+    // Each pair's prefix is in its odd slot: spread it to both.
+    unsigned int temp = s_data[2 * thid];
+    s_data[2 * thid] = s_data[2 * thid + 1];
+    s_data[2 * thid + 1] += temp;
+
+    unsigned int temp2 = s_data[2 * (blockDim.x + thid)];
+    s_data[2 * (blockDim.x + thid)] = s_data[2 * (blockDim.x + thid) + 1];
+    s_data[2 * (blockDim.x + thid) + 1] += temp2;
+
+    __syncthreads();
+}
+
+// The digit `iter` (bits 4 * iter .. 4 * iter + 3) of a key.
+__device__ __forceinline__ unsigned int digit(unsigned int key, int iter)
+{
+    return (key & ((1u << (BITS * (iter + 1))) - 1)) >> (BITS * iter);
+}
+
+// Sorts each block of 4 * SORT_BS keys (and values) in place by digit `iter`, one stable split
+// per bit (the flags of 0 and 1 bits packed in the low and high halves of one scanned word),
+// and writes the block's digit histogram to histo[digit * gridDim.x + block].
+extern "C" __global__ void splitSort(int numElems, int iter, unsigned int *keys,
+                                     unsigned int *values, unsigned int *histo)
+{
+    __shared__ unsigned int flags[4 * SORT_BS + 1];
+    __shared__ unsigned int histo_s[1 << BITS];
+
+    const unsigned int tid = threadIdx.x;
+    const unsigned int local_idx = 4 * threadIdx.x;
+    const unsigned int gid = blockIdx.x * 4 * SORT_BS + local_idx;
+    unsigned int *block_keys = keys + blockIdx.x * 4 * SORT_BS;
+    unsigned int *block_values = values + blockIdx.x * 4 * SORT_BS;
+
+    // Keys past the end sort last (the host pads the arrays to a multiple of 4).
+    uint4 lkey = make_uint4(SORT_KEY_MAX, SORT_KEY_MAX, SORT_KEY_MAX, SORT_KEY_MAX);
+    uint4 lvalue = make_uint4(0, 0, 0, 0);
+    if (gid < numElems) {
+        lkey = make_uint4(block_keys[local_idx], block_keys[local_idx + 1],
+                          block_keys[local_idx + 2], block_keys[local_idx + 3]);
+        lvalue = make_uint4(block_values[local_idx], block_values[local_idx + 1],
+                            block_values[local_idx + 2], block_values[local_idx + 3]);
+    }
+
+    if (tid < (1 << BITS))
+        histo_s[tid] = 0;
+    __syncthreads();
+
+    atomicAdd(histo_s + digit(lkey.x, iter), 1);
+    atomicAdd(histo_s + digit(lkey.y, iter), 1);
+    atomicAdd(histo_s + digit(lkey.z, iter), 1);
+    atomicAdd(histo_s + digit(lkey.w, iter), 1);
+
+    // Each key's position within the block, updated by every split.
+    uint4 index = make_uint4(4 * tid, 4 * tid + 1, 4 * tid + 2, 4 * tid + 3);
+
+    for (int i = BITS * iter; i < BITS * (iter + 1); i++) {
+        const uint4 flag = make_uint4((lkey.x >> i) & 0x1, (lkey.y >> i) & 0x1,
+                                      (lkey.z >> i) & 0x1, (lkey.w >> i) & 0x1);
+
+        flags[index.x] = 1 << (16 * flag.x);
+        flags[index.y] = 1 << (16 * flag.y);
+        flags[index.z] = 1 << (16 * flag.z);
+        flags[index.w] = 1 << (16 * flag.w);
+
+        split_scan(flags);
+
+        // Zeros go to the number of zeros before them, ones after all zeros.
+        index.x = (flags[index.x] >> (16 * flag.x)) & 0xFFFF;
+        index.y = (flags[index.y] >> (16 * flag.y)) & 0xFFFF;
+        index.z = (flags[index.z] >> (16 * flag.z)) & 0xFFFF;
+        index.w = (flags[index.w] >> (16 * flag.w)) & 0xFFFF;
+
+        unsigned short offset = flags[4 * blockDim.x] & 0xFFFF;
+        index.x += (flag.x) ? offset : 0;
+        index.y += (flag.y) ? offset : 0;
+        index.z += (flag.z) ? offset : 0;
+        index.w += (flag.w) ? offset : 0;
+
+        __syncthreads();
+    }
+
+    if (gid < numElems) {
+        block_keys[index.x] = lkey.x;
+        block_keys[index.y] = lkey.y;
+        block_keys[index.z] = lkey.z;
+        block_keys[index.w] = lkey.w;
+
+        block_values[index.x] = lvalue.x;
+        block_values[index.y] = lvalue.y;
+        block_values[index.z] = lvalue.z;
+        block_values[index.w] = lvalue.w;
+    }
+    if (tid < (1 << BITS))
+        histo[gridDim.x * threadIdx.x + blockIdx.x] = histo_s[tid];
+}
+
+// Scatters each block's locally sorted keys (and values) to their global positions: the
+// scanned histogram entry of (digit, block) plus the number of equal digits before the key in
+// its block.
+extern "C" __global__ void splitRearrange(int numElems, int iter, unsigned int *keys_i,
+                                          unsigned int *keys_o, unsigned int *values_i,
+                                          unsigned int *values_o, unsigned int *histo)
+{
+    __shared__ unsigned int histo_s[1 << BITS];
+    __shared__ unsigned int array_s[4 * SORT_BS];
+    int local_idx = 4 * threadIdx.x;
+    int index = blockIdx.x * 4 * SORT_BS + local_idx;
+
+    if (threadIdx.x < (1 << BITS))
+        histo_s[threadIdx.x] = histo[gridDim.x * threadIdx.x + blockIdx.x];
+
+    uint4 mine, value;
+    if (index < numElems) {
+        mine = make_uint4(keys_i[index], keys_i[index + 1], keys_i[index + 2], keys_i[index + 3]);
+        value = make_uint4(values_i[index], values_i[index + 1], values_i[index + 2],
+                           values_i[index + 3]);
+    } else {
+        mine = make_uint4(SORT_KEY_MAX, SORT_KEY_MAX, SORT_KEY_MAX, SORT_KEY_MAX);
+    }
+    uint4 masks = make_uint4(digit(mine.x, iter), digit(mine.y, iter), digit(mine.z, iter),
+                             digit(mine.w, iter));
+
+    ((uint4 *)array_s)[threadIdx.x] = masks;
+    __syncthreads();
+
+    uint4 new_index =
+        make_uint4(histo_s[masks.x], histo_s[masks.y], histo_s[masks.z], histo_s[masks.w]);
+
+    // Count the equal digits before this thread's first key (the block is sorted by digit).
+    int i = 4 * threadIdx.x - 1;
+    while (i >= 0) {
+        if (array_s[i] == masks.x) {
+            new_index.x++;
+            i--;
+        } else {
+            break;
+        }
+    }
+
+    new_index.y = (masks.y == masks.x) ? new_index.x + 1 : new_index.y;
+    new_index.z = (masks.z == masks.y) ? new_index.y + 1 : new_index.z;
+    new_index.w = (masks.w == masks.z) ? new_index.z + 1 : new_index.w;
+
+    if (index < numElems) {
+        keys_o[new_index.x] = mine.x;
+        values_o[new_index.x] = value.x;
+        keys_o[new_index.y] = mine.y;
+        values_o[new_index.y] = value.y;
+        keys_o[new_index.z] = mine.z;
+        values_o[new_index.z] = value.z;
+        keys_o[new_index.w] = mine.w;
+        values_o[new_index.w] = value.w;
     }
 }
 

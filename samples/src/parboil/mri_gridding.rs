@@ -3,19 +3,20 @@
 //! complex value times the window and the sample's density weight; a second grid counts the
 //! contributions).
 //!
-//! Launches, following Parboil's pipeline: `binning_kernel` (each sample's unit-cube bin,
-//! counted with atomics, 512 threads per CTA), `reorder_kernel` (the samples gathered into bin
-//! order as a structure of arrays), Parboil's `scanLargeArray` turning the bin counts into
-//! start offsets in place (`scan_L1_kernel` scans blocks of 1024 counts, `scan_inter1_kernel`
-//! and `scan_inter2_kernel` scan the block totals level by level, up then down, and
-//! `uniformAdd` adds them back), and `gridding_GPU` (one 8 × 4 × 2 CTA per 8 × 4 × 8 tile of
-//! the grid, each thread four points along z, gathering from the rows of bins within the
-//! cutoff, 64 samples at a time through shared memory). Left out: Parboil sorts the
-//! (bin, sample) pairs between binning and reorder with its own multi-kernel GPU radix sort
-//! (`sort.cu`); here the host driver does it (a stable sort by bin, which is what the radix
-//! sort produces). Parboil also grids the samples that overflow a bin (more than `binsize`) on
-//! the CPU; the inputs here never overflow one (see [`BINSIZE`]), so that pass has nothing to
-//! do and is not ported.
+//! Launches, following Parboil's whole GPU pipeline: `binning_kernel` (each sample's
+//! unit-cube bin, counted with atomics, 512 threads per CTA); Parboil's radix sort of the
+//! (bin, sample) pairs, per 4-bit digit `splitSort` (each block of 1024 keys sorted locally by
+//! one split per bit, and the digit's histogram per block), a scan of the histograms and
+//! `splitRearrange` (each key to its global position); `reorder_kernel` (the samples gathered
+//! into bin order as a structure of arrays); Parboil's `scanLargeArray` turning the bin counts
+//! into start offsets in place (`scan_L1_kernel` scans blocks of 1024 counts,
+//! `scan_inter1_kernel` and `scan_inter2_kernel` scan the block totals level by level, up then
+//! down, `uniformAdd` adds them back; the sort uses the same scan); and `gridding_GPU` (one
+//! 8 × 4 × 2 CTA per 8 × 4 × 8 tile of the grid, each thread four points along z, gathering from
+//! the rows of bins within the cutoff, 64 samples at a time through shared memory). Parboil
+//! also grids the samples that overflow a bin (more than `binsize`) on the CPU; the inputs here
+//! never overflow one (see [`BINSIZE`]; the driver checks that the bins hold every sample), so
+//! that pass has nothing to do and is not ported.
 //!
 //! Inputs: Parboil reads a measured k-space trajectory; here the samples are generated from a
 //! seeded [`Rng`], directly in grid coordinates (as Parboil's host code scales them): half
@@ -23,7 +24,8 @@
 //! sample densely), with random complex values and density weights. Kernel width 4 (cutoff 2)
 //! and oversampling 2 give Parboil's β.
 //!
-//! Validation is bit-exact on both output grids and exact on the scanned bin offsets. The
+//! Validation is bit-exact on both output grids and exact on the sorted sample order (a
+//! stable sort by bin, which is what the radix sort computes) and the scanned bin offsets. The
 //! reference bins and orders the samples as
 //! the pipeline does and grids each tile with the kernel's row order, sample order and
 //! arithmetic as NVRTC emitted it: `fma(dx, dx, dy·dy)` then `fma(dz, dz, ·)`, the window's
@@ -148,8 +150,7 @@ fn bin_of(s: &ReconstructionSample, grid: [usize; 3]) -> usize {
     z * grid[0] * grid[1] + y * grid[0] + x
 }
 
-/// The samples' order after the stable sort by bin (the host's stand-in for Parboil's radix
-/// sort).
+/// The samples' order after a stable sort by bin (what the radix sort computes).
 fn sorted_order(keys: &[u32]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..keys.len() as u32).collect();
     order.sort_by_key(|&i| keys[i as usize]);
@@ -197,6 +198,73 @@ struct ScanKernels {
     inter1: runtime::Kernel,
     inter2: runtime::Kernel,
     uniform_add: runtime::Kernel,
+}
+
+/// The radix sort's kernels.
+struct SortKernels {
+    split_sort: runtime::Kernel,
+    split_rearrange: runtime::Kernel,
+}
+
+/// Keys per `splitSort` CTA (256 threads, 4 keys each) and bits per pass.
+const SORT_BLOCK: usize = 1024;
+const SORT_THREADS: u32 = 256;
+const SORT_BITS: u32 = 4;
+
+/// Parboil's `sort`: a stable LSD radix sort of `n` (key, value) pairs, 4 bits per pass, keys
+/// below `max_value` (the arrays hold `n` rounded up to 4, padded with key `u32::MAX`). Returns
+/// the buffers holding the sorted keys and values.
+fn sort_pairs(
+    session: &mut Session,
+    k: &SortKernels,
+    scan: &ScanKernels,
+    n: usize,
+    max_value: u32,
+    keys: runtime::DeviceBuffer<u32>,
+    values: runtime::DeviceBuffer<u32>,
+) -> runtime::Result<(runtime::DeviceBuffer<u32>, runtime::DeviceBuffer<u32>)> {
+    let dev = session.dev;
+    let grid = n.div_ceil(SORT_BLOCK);
+    let passes = (u32::BITS - max_value.leading_zeros()).div_ceil(SORT_BITS);
+    let histo = dev.alloc::<u32>(grid << SORT_BITS)?;
+    let mut keys = [keys, dev.alloc::<u32>(n.next_multiple_of(4))?];
+    let mut values = [values, dev.alloc::<u32>(n.next_multiple_of(4))?];
+    for pass in 0..passes {
+        session.launch(
+            &k.split_sort,
+            grid as u32,
+            SORT_THREADS,
+            0,
+            &[
+                Arg::I32(n as i32),
+                Arg::I32(pass as i32),
+                (&keys[0]).into(),
+                (&values[0]).into(),
+                (&histo).into(),
+            ],
+        )?;
+        scan_large_array(session, scan, grid << SORT_BITS, &histo)?;
+        session.launch(
+            &k.split_rearrange,
+            grid as u32,
+            SORT_THREADS,
+            0,
+            &[
+                Arg::I32(n as i32),
+                Arg::I32(pass as i32),
+                (&keys[0]).into(),
+                (&keys[1]).into(),
+                (&values[0]).into(),
+                (&values[1]).into(),
+                (&histo).into(),
+            ],
+        )?;
+        keys.swap(0, 1);
+        values.swap(0, 1);
+    }
+    let [keys, _] = keys;
+    let [values, _] = values;
+    Ok((keys, values))
 }
 
 /// Parboil's `scanLargeArray`: an exclusive scan of `data` (`n` counts) in place.
@@ -376,6 +444,8 @@ impl Sample for MriGridding {
     fn kernels(&self) -> &'static [&'static str] {
         &[
             "binning_kernel",
+            "splitSort",
+            "splitRearrange",
             "reorder_kernel",
             "scan_L1_kernel",
             "scan_inter1_kernel",
@@ -406,6 +476,10 @@ impl Sample for MriGridding {
         let binning = module.kernel("binning_kernel")?;
         let reorder = module.kernel("reorder_kernel")?;
         let gridding = module.kernel("gridding_GPU")?;
+        let sort = SortKernels {
+            split_sort: module.kernel("splitSort")?,
+            split_rearrange: module.kernel("splitRearrange")?,
+        };
         let scan = ScanKernels {
             l1: module.kernel("scan_L1_kernel")?,
             inter1: module.kernel("scan_inter1_kernel")?,
@@ -421,8 +495,11 @@ impl Sample for MriGridding {
 
         let flat: Vec<f32> = input.iter().flat_map(|s| s.floats()).collect();
         let d_samples = dev.alloc_from(&flat)?;
-        let d_keys = dev.alloc::<u32>(n)?;
-        let d_values = dev.alloc::<u32>(n)?;
+        // Padded to a multiple of 4 for the sort, the padding keys all ones (sorted last).
+        let d_keys = dev.alloc::<u32>(n.next_multiple_of(4))?;
+        let d_values = dev.alloc::<u32>(n.next_multiple_of(4))?;
+        d_keys.memset(0xFF)?;
+        d_values.memset(0)?;
         let d_counts = dev.alloc::<u32>(points + 1)?;
         d_counts.memset(0)?;
         let ctas = n.div_ceil(BLOCKSIZE as usize) as u32;
@@ -444,16 +521,10 @@ impl Sample for MriGridding {
             ],
         )?;
 
-        // Step 2 on the host: sort the pairs by bin.
-        let keys = d_keys.to_host()?;
-        let values = d_values.to_host()?;
-        let overflow = keys.iter().filter(|&&key| key as usize == points).count();
-        assert_eq!(overflow, 0, "a bin overflowed: the CPU pass is not ported");
-        let sorted_values: Vec<u32> = sorted_order(&keys)
-            .iter()
-            .map(|&i| values[i as usize])
-            .collect();
-        d_values.copy_from_host(&sorted_values)?;
+        // Step 2: sort the (bin, sample) pairs by bin.
+        let max_value = points as u32 + 1;
+        let (_d_keys, d_values) =
+            sort_pairs(&mut session, &sort, &scan, n, max_value, d_keys, d_values)?;
 
         // Step 3: reorder into a structure of arrays (float2 data, then float4 locations),
         // padded to a multiple of 64 samples as Parboil pads it.
@@ -475,8 +546,15 @@ impl Sample for MriGridding {
             ],
         )?;
 
-        // Step 4: the bin counts become start offsets, in place.
+        // Step 4: the bin counts become start offsets, in place. The last one is the number
+        // of samples in bins (Parboil's `cpuStart`): all of them, or the CPU pass would have
+        // work.
         scan_large_array(&mut session, &scan, points + 1, &d_counts)?;
+        let starts = d_counts.to_host()?;
+        assert_eq!(
+            starts[points] as usize, n,
+            "a bin overflowed: the CPU pass is not ported"
+        );
 
         // Step 5: gridding.
         let d_data = dev.alloc::<f32>(2 * points)?;
@@ -503,17 +581,22 @@ impl Sample for MriGridding {
         let (mut want, want_density) = reference(&p, &input);
         want.extend(want_density);
         let mut validation = Validation::exact_f32(&got, &want);
-        // The scanned offsets, exactly.
+        // The sorted order and the scanned offsets, exactly.
         let keys: Vec<u32> = input.iter().map(|s| bin_of(s, p.grid) as u32).collect();
         let mut counts = vec![0u32; points + 1];
         for &key in &keys {
             counts[key as usize] += 1;
         }
-        let offsets = Validation::exact(&d_counts.to_host()?, &exclusive_scan(&counts));
-        validation.checked += offsets.checked;
-        validation.mismatches += offsets.mismatches;
-        if validation.first_mismatch.is_none() {
-            validation.first_mismatch = offsets.first_mismatch;
+        let sorted = d_values.to_host()?;
+        for check in [
+            Validation::exact(&sorted[..n], &sorted_order(&keys)),
+            Validation::exact(&starts, &exclusive_scan(&counts)),
+        ] {
+            validation.checked += check.checked;
+            validation.mismatches += check.mismatches;
+            if validation.first_mismatch.is_none() {
+                validation.first_mismatch = check.first_mismatch;
+            }
         }
         Ok(session.finish(validation))
     }
