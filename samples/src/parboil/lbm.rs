@@ -16,7 +16,7 @@
 //! Inputs: Parboil reads the obstacle geometry from a file (`120_120_150_ldc.of`); here it is
 //! generated from a seeded [`Rng`]: a few solid spheres and boxes plus scattered single
 //! obstacle cells. Parboil's default run is 100 time steps of the 120 × 120 × 150 grid (its
-//! "short" dataset, ~40 G thread instructions); `default` runs a few steps of that grid.
+//! "short" dataset, ~64 G thread instructions); `default` runs 4 steps of that grid.
 //!
 //! Validation is bit-exact on both grids' whole allocations, margins and padding included
 //! (the boundary cells push distributions out into the padding, and those entries of a grid

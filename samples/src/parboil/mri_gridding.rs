@@ -26,9 +26,8 @@
 //!
 //! Validation is bit-exact on both output grids and exact on the sorted sample order (a
 //! stable sort by bin, which is what the radix sort computes) and the scanned bin offsets. The
-//! reference bins and orders the samples as
-//! the pipeline does and grids each tile with the kernel's row order, sample order and
-//! arithmetic as NVRTC emitted it: `fma(dx, dx, dy·dy)` then `fma(dz, dz, ·)`, the window's
+//! reference bins and orders the samples as the pipeline does and grids each tile with the
+//! kernel's row order, sample order and arithmetic as NVRTC emitted it: `fma(dx, dx, dy·dy)` then `fma(dz, dz, ·)`, the window's
 //! polynomial as a chain of `fma.rn.f32`, `sqrt.rn`, and the accumulations `fma(real, w, acc)`.
 //! `__fdividef` is `div.approx.f32`, bounded by the PTX manual only (2 ulp); warpsim defines it
 //! as `a · (1/b)`, each step rounded (`emulator/src/alu/approx.rs`), and [`div_approx`] does

@@ -186,10 +186,11 @@ impl Sample for Sad {
     fn size_description(&self, size: Size) -> String {
         let p = Problem::of(size);
         format!(
-            "{} × {} frame ({} macroblocks), ±16 pixel search",
+            "{} × {} frame ({} macroblock{}), ±16 pixel search",
             p.width(),
             p.height(),
-            p.macroblocks()
+            p.macroblocks(),
+            if p.macroblocks() == 1 { "" } else { "s" }
         )
     }
 
