@@ -157,13 +157,15 @@ impl Geometry {
         let n = [0, 1, 2].map(|d| ((hi[d] - lo[d]) / H).floor() as usize + 1);
         let regions = n.map(|v| v.div_ceil(REGION_SIDE));
         let pad_bins = (cutoff * BIN_INVLEN).ceil() as i32;
-        let bin_dim = regions.map(|r| {
-            ((REGION_SIDE * r) as f32 * H * BIN_INVLEN).ceil() as i32 + 2 * pad_bins
-        });
+        let bin_dim = regions
+            .map(|r| ((REGION_SIDE * r) as f32 * H * BIN_INVLEN).ceil() as i32 + 2 * pad_bins);
         // Parboil's first case (8h = BIN_LENGTH): bins whose centre may lie within
         // cutoff + √3·BIN_LENGTH of the region's centre bin.
         assert_eq!(8.0 * H, BIN_LENGTH, "the neighbour list assumes h = 0.5");
-        assert!(2 * pad_bins < 11, "cutoff too large for the 11³ neighbour list");
+        assert!(
+            2 * pad_bins < 11,
+            "cutoff too large for the 11³ neighbour list"
+        );
         let reach = cutoff + 3f32.sqrt() * BIN_LENGTH;
         let r2 = reach * reach;
         let c = pad_bins;
@@ -346,11 +348,7 @@ impl Sample for Cutcp {
         for (n, off) in g.nbrlist.iter().enumerate() {
             list[3 * n..3 * n + 3].copy_from_slice(off);
         }
-        module.write_symbol(
-            "NbrListLen",
-            0,
-            &(g.nbrlist.len() as i32).to_le_bytes(),
-        )?;
+        module.write_symbol("NbrListLen", 0, &(g.nbrlist.len() as i32).to_le_bytes())?;
         module.write_symbol("NbrList", 0, &runtime::buffer::to_bytes(&list))?;
 
         let d_bins = dev.alloc_from(&bins)?;

@@ -16,7 +16,7 @@
 //! Inputs: Parboil reads the obstacle geometry from a file (`120_120_150_ldc.of`); here it is
 //! generated from a seeded [`Rng`]: a few solid spheres and boxes plus scattered single
 //! obstacle cells. Parboil's default run is 100 time steps of the 120 × 120 × 150 grid (its
-//! "short" dataset, ~40 G thread instructions); `default` runs a few steps of that grid.
+//! "short" dataset, ~64 G thread instructions); `default` runs 4 steps of that grid.
 //!
 //! Validation is bit-exact on both grids' whole allocations, margins and padding included
 //! (the boundary cells push distributions out into the padding, and those entries of a grid
@@ -71,7 +71,9 @@ const DIRS: [(i32, i32, i32); 19] = [
     (-1, 0, -1),
 ];
 /// The opposite of each direction (bounce-back).
-const OPPOSITE: [usize; 19] = [0, 2, 1, 4, 3, 6, 5, 10, 9, 8, 7, 14, 13, 12, 11, 18, 17, 16, 15];
+const OPPOSITE: [usize; 19] = [
+    0, 2, 1, 4, 3, 6, 5, 10, 9, 8, 7, 14, 13, 12, 11, 18, 17, 16, 15,
+];
 
 /// One problem: the grid and the number of time steps.
 #[derive(Clone, Copy, Debug)]
@@ -123,7 +125,7 @@ impl Layout {
     }
 
     /// Floats in one grid's allocation.
-    pub fn len(&self) -> usize {
+    pub fn alloc_len(&self) -> usize {
         self.total_padded_cells * N_CELL_ENTRIES + 2 * self.margin()
     }
 
@@ -171,7 +173,7 @@ pub fn obstacles(size: [usize; 3]) -> Vec<bool> {
 /// One grid initialised as Parboil's host does it (see the module documentation).
 pub fn initial_grid(l: &Layout, obstacle: &[bool]) -> Vec<f32> {
     let [sx, sy, sz] = l.size.map(|v| v as i64);
-    let mut g = vec![0.0f32; l.len()];
+    let mut g = vec![0.0f32; l.alloc_len()];
     for z in 0..sz {
         for y in 0..sy {
             for x in 0..sx {
@@ -231,21 +233,27 @@ pub fn step(l: &Layout, src: &[f32], dst: &mut [f32]) {
     }
 }
 
+/// The sum `±f[e]` over the directions with a nonzero `axis` component, in direction order
+/// (which is the kernel's source order of each momentum sum; the first term is always +).
+fn momentum(f: &[f32; 19], axis: usize) -> f32 {
+    let component = |d: (i32, i32, i32)| [d.0, d.1, d.2][axis];
+    let mut terms = (1..19).filter(|&e| component(DIRS[e]) != 0);
+    let first = f[terms.next().unwrap()];
+    terms.fold(first, |acc, e| {
+        if component(DIRS[e]) > 0 {
+            acc + f[e]
+        } else {
+            acc - f[e]
+        }
+    })
+}
+
 /// The BGK collision of one fluid cell in the kernel's arithmetic.
 fn collide(f: &[f32; 19], accel: bool) -> [f32; 19] {
     // 1 − ω in float: −0.95000005.
     let temp2 = 1.0f32 - OMEGA;
-    let rho = f.iter().skip(1).fold(f[0], |acc, v| acc + v);
-    // Source order of the momentum sums, with their signs.
-    let sum = |terms: [(usize, f32); 10]| {
-        let first = terms[0].1 * f[terms[0].0];
-        terms[1..].iter().fold(first, |acc, &(e, s)| if s > 0.0 { acc + f[e] } else { acc - f[e] })
-    };
-    let p = 1.0;
-    let m = -1.0;
-    let mut ux = sum([(3, p), (4, m), (7, p), (8, m), (9, p), (10, m), (15, p), (16, p), (17, m), (18, m)]);
-    let mut uy = sum([(1, p), (2, m), (7, p), (8, p), (9, m), (10, m), (11, p), (12, p), (13, m), (14, m)]);
-    let mut uz = sum([(5, p), (6, m), (11, p), (12, m), (13, p), (14, m), (15, p), (16, m), (17, p), (18, m)]);
+    let rho = f[1..].iter().fold(f[0], |acc, v| acc + v);
+    let (mut ux, mut uy, mut uz) = (momentum(f, 0), momentum(f, 1), momentum(f, 2));
     ux /= rho;
     uy /= rho;
     uz /= rho;
@@ -256,31 +264,27 @@ fn collide(f: &[f32; 19], accel: bool) -> [f32; 19] {
     let base = OMEGA * rho;
     let mut out = [0.0f32; 19];
     out[0] = f[0].mul_add(temp2, (base * -DFL1) * u2);
-    // Each moving direction: its velocity projection, the sign of the 3.0 term and weight.
-    let (w2, w3) = (base * DFL2, base * DFL3);
-    let moving: [(usize, f32, f32, f32); 18] = [
-        (1, uy, 3.0, w2),
-        (2, uy, -3.0, w2),
-        (5, uz, 3.0, w2),
-        (6, uz, -3.0, w2),
-        (3, ux, 3.0, w2),
-        (4, ux, -3.0, w2),
-        (11, uy + uz, 3.0, w3),
-        (12, uy - uz, 3.0, w3),
-        (13, uz - uy, 3.0, w3),
-        (14, -uy - uz, 3.0, w3),
-        (7, ux + uy, 3.0, w3),
-        (9, ux - uy, 3.0, w3),
-        (15, ux + uz, 3.0, w3),
-        (16, ux - uz, 3.0, w3),
-        (8, uy - ux, 3.0, w3),
-        (10, -ux - uy, 3.0, w3),
-        (17, uz - ux, 3.0, w3),
-        (18, -ux - uz, 3.0, w3),
-    ];
-    for (e, v, c, w) in moving {
+    for e in 1..19 {
+        // The velocity's projection on the direction, as the kernel's source forms it
+        // (`uy`, `-ux - uy`, `uz - uy`, ...). The kernel writes the negative axis directions
+        // as `uy * (4.5 * uy - 3)`, which is exactly `(-uy) * (4.5 * (-uy) + 3)`.
+        let (dx, dy, dz) = DIRS[e];
+        let mut proj: Option<f32> = None;
+        for (c, u) in [(dx, ux), (dy, uy), (dz, uz)] {
+            proj = match (c, proj) {
+                (0, p) => p,
+                (c, None) => Some(if c > 0 { u } else { -u }),
+                (c, Some(p)) => Some(if c > 0 { p + u } else { p - u }),
+            };
+        }
+        let v = proj.unwrap();
+        let weight = if dx.abs() + dy.abs() + dz.abs() == 1 {
+            DFL2
+        } else {
+            DFL3
+        };
         // NVRTC folds (1 − ω)·f + w·X into w·X − 0.95000005·f.
-        out[e] = w * (v * v.mul_add(4.5, c) - u2) - f[e] * -temp2;
+        out[e] = (base * weight) * (v * v.mul_add(4.5, 3.0) - u2) - f[e] * -temp2;
     }
     out
 }

@@ -10,6 +10,7 @@ pub mod common;
 pub mod cutcp;
 pub mod histo;
 pub mod lbm;
+pub mod mri_gridding;
 pub mod mri_q;
 pub mod sad;
 pub mod sgemm;
@@ -30,5 +31,6 @@ pub fn samples() -> Vec<&'static dyn Sample> {
         &histo::Histo,
         &tpacf::Tpacf,
         &bfs::Bfs,
+        &mri_gridding::MriGridding,
     ]
 }

@@ -32,12 +32,12 @@ const SAD_THREADS: u32 = 61;
 /// macroblock, first vector in units of the macroblock count), in Parboil's order.
 const PARTITIONS: usize = 41;
 const TYPES: [(usize, usize, usize, usize); 7] = [
-    (4, 4, 1, 0),  // 16×16
-    (4, 2, 2, 1),  // 16×8: top, bottom
-    (2, 4, 2, 3),  // 8×16: left, right
-    (2, 2, 4, 5),  // 8×8
-    (2, 1, 8, 9),  // 8×4 (8 wide, 4 tall)
-    (1, 2, 8, 17), // 4×8 (4 wide, 8 tall)
+    (4, 4, 1, 0),   // 16×16
+    (4, 2, 2, 1),   // 16×8: top, bottom
+    (2, 4, 2, 3),   // 8×16: left, right
+    (2, 2, 4, 5),   // 8×8
+    (2, 1, 8, 9),   // 8×4 (8 wide, 4 tall)
+    (1, 2, 8, 17),  // 4×8 (4 wide, 8 tall)
     (1, 1, 16, 25), // 4×4
 ];
 
@@ -88,7 +88,9 @@ pub fn frames(p: &Problem) -> (Vec<u16>, Vec<u16>) {
     for y in 0..h {
         for x in 0..w {
             let (xf, yf) = (x as f64, y as f64);
-            let v = 128.0 + 50.0 * (xf / 7.0).sin() * (yf / 5.0).cos() + 40.0 * ((xf + 2.0 * yf) / 23.0).sin();
+            let v = 128.0
+                + 50.0 * (xf / 7.0).sin() * (yf / 5.0).cos()
+                + 40.0 * ((xf + 2.0 * yf) / 23.0).sin();
             reference.push((v as i64 + noise(6)).clamp(0, 255) as u16);
         }
     }
@@ -184,10 +186,11 @@ impl Sample for Sad {
     fn size_description(&self, size: Size) -> String {
         let p = Problem::of(size);
         format!(
-            "{} × {} frame ({} macroblocks), ±16 pixel search",
+            "{} × {} frame ({} macroblock{}), ±16 pixel search",
             p.width(),
             p.height(),
-            p.macroblocks()
+            p.macroblocks(),
+            if p.macroblocks() == 1 { "" } else { "s" }
         )
     }
 

@@ -105,7 +105,12 @@ fn random_catalogue(rng: &mut Rng, n: usize) -> Vec<[f32; 3]> {
 /// A clustered catalogue: points scattered (up to ~1°) around a few centres in the patch.
 fn data_catalogue(rng: &mut Rng, n: usize) -> Vec<[f32; 3]> {
     let centres: Vec<(f64, f64)> = (0..8)
-        .map(|_| (uniform(rng, RA.0 + 2.0, RA.1 - 2.0), uniform(rng, DEC.0 + 2.0, DEC.1 - 2.0)))
+        .map(|_| {
+            (
+                uniform(rng, RA.0 + 2.0, RA.1 - 2.0),
+                uniform(rng, DEC.0 + 2.0, DEC.1 - 2.0),
+            )
+        })
         .collect();
     (0..n)
         .map(|i| {
