@@ -35,6 +35,13 @@ pub trait Sample: Sync {
     fn size_description(&self, size: Size) -> String;
     /// Runs at `size` on `dev` and validates the result.
     fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome>;
+    /// Why the values its registers hold (not its results, nor which instructions run) depend
+    /// on the order in which warps execute, if they do: value-returning atomics whose old
+    /// values differ with the interleaving. `None` (the default): the same values whatever the
+    /// timing, so the width statistics of a run do not depend on the GPU model or technique.
+    fn values_depend_on_warp_order(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The result of one run.

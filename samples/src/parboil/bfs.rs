@@ -169,6 +169,14 @@ impl Sample for Bfs {
         "parboil/bfs"
     }
 
+    fn values_depend_on_warp_order(&self) -> Option<&'static str> {
+        Some(
+            "queue slots come from atomicAdd on the queue tails and relaxations from atomicMin \
+             on the costs, whose old values depend on which warp got there first (the costs \
+             and the instruction counts do not)",
+        )
+    }
+
     fn kernels(&self) -> &'static [&'static str] {
         &["BFS_in_GPU_kernel", "BFS_kernel"]
     }

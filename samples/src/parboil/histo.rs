@@ -224,6 +224,13 @@ impl Sample for Histo {
         "parboil/histo"
     }
 
+    fn values_depend_on_warp_order(&self) -> Option<&'static str> {
+        Some(
+            "the main kernel's atomicAdd on packed 8-bit counters returns the word as the \
+             warps before it left it (the sums, and the overflow bins, do not depend on it)",
+        )
+    }
+
     fn kernels(&self) -> &'static [&'static str] {
         &[
             "histo_prescan_kernel",
