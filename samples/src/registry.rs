@@ -60,7 +60,12 @@ pub fn find(name: &str) -> Option<&'static dyn Sample> {
     }
     SUITES.iter().find_map(|suite| {
         all.iter()
-            .find(|s| s.name().strip_prefix(suite).and_then(|r| r.strip_prefix('/')) == Some(name))
+            .find(|s| {
+                s.name()
+                    .strip_prefix(suite)
+                    .and_then(|r| r.strip_prefix('/'))
+                    == Some(name)
+            })
             .copied()
     })
 }
@@ -74,7 +79,9 @@ pub fn select(names: &[String]) -> Result<Vec<&'static dyn Sample>, String> {
         if name == "all" {
             keep.iter_mut().for_each(|k| *k = true);
         } else if SUITES.contains(&name.as_str()) {
-            let members = all.iter().map(|s| suite_of(s.name()) == Some(name.as_str()));
+            let members = all
+                .iter()
+                .map(|s| suite_of(s.name()) == Some(name.as_str()));
             if !members.clone().any(|m| m) {
                 return Err(format!("error: the suite `{name}` has no samples yet"));
             }
