@@ -39,6 +39,9 @@ def parse_args():
                     help="simulations at once (default: every core)")
     ap.add_argument("--kernel-minsts", type=int, default=0,
                     help="warpsim run --kernel-minsts (default 0: every instruction timed)")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="run nothing: use the runs already in --work, and mark the others "
+                         "as not measured")
     ap.add_argument("--work", default="target/workloads")
     ap.add_argument("--out", default="docs/workloads.md")
     args = ap.parse_args()
@@ -63,12 +66,15 @@ def samples_of(args):
 
 
 def measure(args, sample):
-    """The stats JSON of `sample` at the default size (cached), or an error text."""
+    """The stats JSON of `sample` at the default size (cached), an error text, or `None` (not
+    measured, with --cached-only)."""
     path = os.path.join(args.work, f"{args.config}-m{args.kernel_minsts}-"
                         f"{sample.replace('/', '_')}.json")
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)[0]
+    if args.cached_only:
+        return None
     cmd = [args.warpsim, "run", sample, "--size", "default", "--config", args.config,
            "--kernel-minsts", str(args.kernel_minsts), "--stats-json", path + ".tmp"]
     started = time.time()
@@ -105,7 +111,8 @@ def described(suite):
         with open(os.path.join(folder, name)) as f:
             for line in f.read().splitlines():
                 if line.startswith("|"):
-                    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                    # Cells split at unescaped pipes (`\|` is a pipe inside a cell).
+                    cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip()[1:-1])]
                     if table is None:
                         table = header = cells
                     elif not set("".join(cells)) <= set("-: "):
@@ -127,6 +134,8 @@ def measured_columns(sample, stats, regs):
     """(cycles, IPC, registers warpsim/ptxas per kernel, occupancy per kernel)."""
     if isinstance(stats, str):
         return ["failed", "", "", ""]
+    if stats is None:
+        return ["not measured yet", "", "", ""]
     kernels = []
     for k in stats["kernels"]:
         if k["kernel"] not in [n for n, _ in kernels]:
