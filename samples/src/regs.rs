@@ -138,14 +138,25 @@ pub(crate) fn ptxas_by_kernel() -> Result<std::collections::BTreeMap<String, u32
     if !path.exists() {
         return Err(format!("error: {} not found", path.display()));
     }
-    Ok(read_ptxas(&path)?
-        .into_iter()
-        .filter(|((file, _), _)| !file.contains("/corpus/"))
-        .map(|((file, kernel), regs)| {
-            let name = file.rsplit('/').next().unwrap_or(&file);
-            (format!("{name}:{kernel}"), regs)
-        })
-        .collect())
+    // Keyed by file name and kernel, as the runtime names a kernel; two sample files of one
+    // name with a kernel of one name would make the key ambiguous.
+    let mut by_kernel = std::collections::BTreeMap::new();
+    let mut files = HashMap::new();
+    for ((file, kernel), regs) in read_ptxas(&path)? {
+        if file.contains("/corpus/") {
+            continue;
+        }
+        let name = file.rsplit('/').next().unwrap_or(&file);
+        let key = format!("{name}:{kernel}");
+        if let Some(other) = files.insert(key.clone(), file.clone()) {
+            return Err(format!(
+                "error: {}: `{key}` names a kernel of both {other} and {file}",
+                path.display()
+            ));
+        }
+        by_kernel.insert(key, regs);
+    }
+    Ok(by_kernel)
 }
 
 fn read_ptxas(path: &Path) -> Result<HashMap<(String, String), u32>, String> {

@@ -568,8 +568,18 @@ fn run_ptx_and_regs_report_the_same_registers() {
     saxpy.pop();
     saxpy.push("warpsim");
     assert_ne!(occupancy_regs(&ok(&run_ptx(&saxpy))).0, 10);
+    // A file tools/ptxas_regs.py never saw (it records every .ptx under samples/).
+    let unrecorded = std::env::temp_dir().join(format!("unrecorded-{}.ptx", std::process::id()));
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/run_ptx/store_tid.ptx"
+        ),
+        &unrecorded,
+    )
+    .unwrap();
     let out = run_ptx(&[
-        "samples/tests/fixtures/run_ptx/store_tid.ptx",
+        unrecorded.to_str().unwrap(),
         "--kernel",
         "store_tid",
         "--grid",
@@ -583,11 +593,15 @@ fn run_ptx_and_regs_report_the_same_registers() {
         "--regs",
         "ptxas",
     ]);
+    std::fs::remove_file(&unrecorded).unwrap();
+    let name = unrecorded.file_name().unwrap().to_str().unwrap();
     assert_eq!(
         fails(&out).trim(),
-        "error: --regs ptxas: no count for `store_tid.ptx:store_tid` in \
-         samples/ptxas-registers.tsv (tools/ptxas_regs.py records the sample files; pass \
-         --regs N for others)"
+        format!(
+            "error: --regs ptxas: no count for `{name}:store_tid` in \
+             samples/ptxas-registers.tsv (tools/ptxas_regs.py records the sample files; pass \
+             --regs N for others)"
+        )
     );
     let out = run_ptx(&[
         file, "--kernel", kernel, "--grid", "1", "--block", "32", "--timing", "gtx480", "--regs",
