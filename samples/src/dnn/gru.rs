@@ -16,22 +16,6 @@ use super::rnn::{self, Cell, Dims};
 use crate::sample::{Outcome, Sample, Size};
 use runtime::Device;
 
-/// Small: batch 1, 16 inputs, 24 hidden units, 3 steps; default: batch 1, 256, 256, 16 steps;
-/// large: batch 16, 512, 512, 32 steps.
-pub fn dims(size: Size) -> Dims {
-    let (batch, input, hidden, steps) = match size {
-        Size::Small => (1, 16, 24, 3),
-        Size::Default => (1, 256, 256, 16),
-        Size::Large => (16, 512, 512, 32),
-    };
-    Dims {
-        batch,
-        input,
-        hidden,
-        steps,
-    }
-}
-
 /// The GRU layer as a registered sample.
 pub struct Gru;
 
@@ -45,10 +29,10 @@ impl Sample for Gru {
     }
 
     fn size_description(&self, size: Size) -> String {
-        dims(size).describe(Cell::Gru)
+        Dims::of(size).describe(Cell::Gru)
     }
 
     fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome> {
-        rnn::run(dev, Cell::Gru, dims(size), 0xD77_6E0)
+        rnn::run(dev, Cell::Gru, Dims::of(size), 0xD77_6E0)
     }
 }

@@ -16,22 +16,6 @@ use super::rnn::{self, Cell, Dims};
 use crate::sample::{Outcome, Sample, Size};
 use runtime::Device;
 
-/// Small: batch 1, 16 inputs, 24 hidden units (a partial block of the cell), 3 steps; default:
-/// batch 1, 256, 256, 16 steps; large: batch 16, 512, 512, 32 steps.
-pub fn dims(size: Size) -> Dims {
-    let (batch, input, hidden, steps) = match size {
-        Size::Small => (1, 16, 24, 3),
-        Size::Default => (1, 256, 256, 16),
-        Size::Large => (16, 512, 512, 32),
-    };
-    Dims {
-        batch,
-        input,
-        hidden,
-        steps,
-    }
-}
-
 /// The LSTM layer as a registered sample.
 pub struct Lstm;
 
@@ -45,10 +29,10 @@ impl Sample for Lstm {
     }
 
     fn size_description(&self, size: Size) -> String {
-        dims(size).describe(Cell::Lstm)
+        Dims::of(size).describe(Cell::Lstm)
     }
 
     fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome> {
-        rnn::run(dev, Cell::Lstm, dims(size), 0xD77_157A)
+        rnn::run(dev, Cell::Lstm, Dims::of(size), 0xD77_157A)
     }
 }

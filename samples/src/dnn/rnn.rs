@@ -14,7 +14,7 @@
 use super::layers::{self, Kernels};
 use crate::Validation;
 use crate::inputs::Rng;
-use crate::sample::{Outcome, Session};
+use crate::sample::{Outcome, Session, Size};
 use runtime::{Arg, Device};
 
 /// Which cell.
@@ -46,6 +46,23 @@ pub struct Dims {
 }
 
 impl Dims {
+    /// Both cells' sizes. Small: batch 1, 16 inputs, 24 hidden units (a partial block of the
+    /// cell), 3 steps; default: batch 1, 256, 256, 16 steps; large: batch 16, 512, 512, 32
+    /// steps.
+    pub fn of(size: Size) -> Dims {
+        let (batch, input, hidden, steps) = match size {
+            Size::Small => (1, 16, 24, 3),
+            Size::Default => (1, 256, 256, 16),
+            Size::Large => (16, 512, 512, 32),
+        };
+        Dims {
+            batch,
+            input,
+            hidden,
+            steps,
+        }
+    }
+
     pub fn describe(&self, cell: Cell) -> String {
         let Dims {
             batch,
