@@ -128,9 +128,8 @@ def main():
     examples = [n for n in EXAMPLES if n in named]
     gap = [avg(kind, lambda s: s["narrow_all"][2]) for kind in groups]
     lines += ["", f"The gap the seed describes holds: integer codes keep {gap[0]:.1f}% of their "
-              f"register values within 3 bytes, floating-point codes {gap[1]:.1f}% (their "
-              "mantissas fill the low bytes; what stays narrow there is mostly indices, "
-              "counters and addresses)."]
+              f"register values within 3 bytes, floating-point codes {gap[1]:.1f}% (a float is "
+              "narrow only when its low mantissa bytes are copies of its sign, as for 0.0)."]
     lines += ["", "The seed's examples, values within 3 bytes: "
               + ", ".join(f"{n} {named[n]['narrow_all'][2]:.1f}%" for n in examples) + "."]
     lines += [
