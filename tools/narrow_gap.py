@@ -128,8 +128,9 @@ def main():
     examples = [n for n in EXAMPLES if n in named]
     gap = [avg(kind, lambda s: s["narrow_all"][2]) for kind in groups]
     lines += ["", f"The gap the seed describes holds: integer codes keep {gap[0]:.1f}% of their "
-              f"register values within 3 bytes, floating-point codes {gap[1]:.1f}% (a float is "
-              "narrow only when its low mantissa bytes are copies of its sign, as for 0.0)."]
+              f"register values within 3 bytes, floating-point codes {gap[1]:.1f}% (an f32 fits in "
+              "3 bytes only when its sign and all eight exponent bits are equal: +0.0, "
+              "positive denormals, −∞ and negative NaNs)."]
     lines += ["", "The seed's examples, values within 3 bytes: "
               + ", ".join(f"{n} {named[n]['narrow_all'][2]:.1f}%" for n in examples) + "."]
     lines += [
