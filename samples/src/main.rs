@@ -75,7 +75,7 @@ enum Command {
         /// Run every sample of a suite: rodinia, parboil, polybench, sdk, dnn, or all.
         #[arg(long, conflicts_with = "sample", value_parser = suite_arg)]
         suite: Option<String>,
-        /// Problem size: small (seconds; what CI runs), default (Rodinia's default), large.
+        /// Problem size: small (seconds; what CI runs), default (the suite's default), large.
         #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
         size: warpsim::sample::Size,
         /// SAXPY only: number of elements, instead of a size.
@@ -197,7 +197,7 @@ enum Command {
         /// Every sample of these suites too: rodinia, parboil, polybench, sdk, dnn, all.
         #[arg(long, value_delimiter = ',', value_name = "SUITE,...", value_parser = suite_arg)]
         suite: Vec<String>,
-        /// Problem size: small, default (Rodinia's default), large.
+        /// Problem size: small, default (the suite's default), large.
         #[arg(long, value_enum, default_value_t = warpsim::sample::Size::Default)]
         size: warpsim::sample::Size,
         /// Write every count, percentage and per-kernel breakdown to this JSON file.
@@ -365,10 +365,11 @@ fn main() -> ExitCode {
             if let (true, Some(cfg)) = (dump_config, &timing) {
                 print!("{}", cfg.to_toml());
             }
-            let selection = match (sample, all, suite) {
-                (_, true, _) => Some("all".to_string()),
-                (Some(sample), _, _) => Some(sample),
-                (None, false, suite) => suite,
+            // clap keeps these three exclusive.
+            let selection = if all {
+                Some("all".to_string())
+            } else {
+                sample.or(suite)
             };
             run::run(
                 selection.as_deref(),
