@@ -4,8 +4,8 @@
 use crate::Validation;
 use runtime::{Arg, Device, Dim3, Kernel, LaunchStats, Module};
 
-/// Problem sizes: `small` runs in seconds (CI), `default` is the suite's default input or the size the
-/// register-file papers used, `large` is bigger.
+/// Problem sizes: `small` runs in seconds (CI), `default` is the suite's default input or the
+/// size the register-file papers used, `large` is bigger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Size {
     Small,
