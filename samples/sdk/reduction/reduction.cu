@@ -3,7 +3,8 @@
 //
 // Every kernel sums a block's share of g_idata into g_odata[blockIdx.x]; the host relaunches
 // the same kernel on the partial sums until one value is left (the SDK's GPU final reduction).
-// All use dynamically sized shared memory of blockDim.x ints.
+// All use dynamically sized shared memory of blockDim.x ints and need a power-of-two block of
+// at least 64 threads (reduce5 and reduce6 exactly 256); the host always launches 256.
 //
 //   reduce0: interleaved addressing, `tid % (2 * s) == 0` (divergent warps, slow modulo)
 //   reduce1: interleaved addressing with a strided index (no divergence, bank conflicts)

@@ -9,8 +9,8 @@
 //! Launch sequence: conv2d, then depthwise_conv3x3 and pointwise_conv per block,
 //! avgpool_global, fc, softmax (samples/dnn/layers). Seeded He-uniform weights, image uniform
 //! in [0, 1). Validation is layer by layer on the device's input of each layer: bit-exact
-//! except softmax, within `layers::softmax_tolerance` (42 units of 2^-24 for the default's
-//! 1000 classes, 28 for the small size's 10) because `expf` uses `ex2.approx`.
+//! except softmax, within `layers::softmax_tolerance` (42 units of 2^-24 for 1000 classes)
+//! because `expf` uses `ex2.approx`.
 
 use super::cnn::{Layer, Network, conv};
 use super::layers::Shape;
@@ -18,12 +18,13 @@ use crate::sample::{Outcome, Sample, Size};
 use runtime::Device;
 
 /// The network at `size`: small is a 1 × 3 × 12 × 12 image through narrow layers (4 to 8
-/// channels, two blocks, one at each stride) and 10 classes; default is one 224 × 224 image
-/// (MobileNet's input); large is a batch of 4.
+/// channels, two blocks, one at each stride) to the full 1000 classes (so that `fc` spans
+/// several blocks and every softmax thread loops over several classes, unrolled part
+/// included); default is one 224 × 224 image (MobileNet's input); large is a batch of 4.
 pub fn network(size: Size) -> Network {
     let (n, hw, first, blocks, classes): (usize, usize, usize, &[(usize, usize)], usize) =
         match size {
-            Size::Small => (1, 12, 4, &[(1, 8), (2, 8)], 10),
+            Size::Small => (1, 12, 4, &[(1, 8), (2, 8)], 1000),
             Size::Default | Size::Large => (
                 if size == Size::Large { 4 } else { 1 },
                 224,

@@ -12,7 +12,7 @@
 use super::common::{self, BLOCK_2D, grid_2d, int};
 use crate::Validation;
 use crate::sample::{Outcome, Sample, Session, Size};
-use runtime::Device;
+use runtime::{Arg, Device};
 
 /// (tmax, nx, ny) per size: small Polybench's MINI field (20 × 30) for 3 steps (9 launches);
 /// default Polybench's MEDIUM dataset (100 steps, 200 × 240), since Polybench-GPU's own
@@ -111,18 +111,23 @@ impl Sample for Fdtd2d {
         let d_ex = common::upload(dev, &fields.ex)?;
         let d_ey = common::upload(dev, &fields.ey)?;
         let d_hz = common::upload(dev, &fields.hz)?;
+        let grid = grid_2d(ny, nx);
         for t in 0..tmax {
-            let fields_args = [(&d_ex).into(), (&d_ey).into(), (&d_hz).into()];
-            let sizes = [int(t), int(nx), int(ny)];
-            let with_fict: Vec<_> = std::iter::once((&d_fict).into())
-                .chain(fields_args.clone())
-                .chain(sizes.clone())
+            // Steps 2 and 3 take (ex, ey, hz, t, nx, ny); step 1 the source array first.
+            let args = [
+                (&d_ex).into(),
+                (&d_ey).into(),
+                (&d_hz).into(),
+                int(t),
+                int(nx),
+                int(ny),
+            ];
+            let step1_args: Vec<Arg> = std::iter::once((&d_fict).into())
+                .chain(args.iter().cloned())
                 .collect();
-            let without: Vec<_> = fields_args.into_iter().chain(sizes).collect();
-            for (s, kernel) in steps.iter().enumerate() {
-                let args = if s == 0 { &with_fict } else { &without };
-                session.launch(kernel, grid_2d(ny, nx), BLOCK_2D, 0, args)?;
-            }
+            session.launch(&steps[0], grid, BLOCK_2D, 0, &step1_args)?;
+            session.launch(&steps[1], grid, BLOCK_2D, 0, &args)?;
+            session.launch(&steps[2], grid, BLOCK_2D, 0, &args)?;
         }
         let got = common::concat(&[&d_ex.to_host()?, &d_ey.to_host()?, &d_hz.to_host()?]);
 
