@@ -24,6 +24,8 @@ import os
 import subprocess
 import sys
 
+from rf_runs import mean
+
 FP_SHARE = 1 / 3
 # The benchmarks the seed names: floating-point sgemm and blackscholes, integer bfs and b+tree.
 EXAMPLES = ["parboil/sgemm", "sdk/BlackScholes", "parboil/bfs", "rodinia/bfs", "rodinia/b+tree"]
@@ -60,11 +62,6 @@ def fp_share(stats):
     fp = n.get("fp32", 0) + n.get("fp64", 0) + n.get("sfu", 0)
     arith = fp + n.get("int", 0)
     return fp / arith if arith else 0.0
-
-
-def mean(xs):
-    xs = list(xs)
-    return sum(xs) / len(xs) if xs else float("nan")
 
 
 def main():
