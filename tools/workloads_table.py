@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """Writes docs/workloads.md: one table per suite, one row per sample, joining what each sample
 is (the hand-written tables of docs/workloads/<suite>*.md: kernels, sizes, where the default
-comes from, how it is validated) with what was measured here: default-size cycles and IPC on
+comes from, how it is validated; a column they leave out, as Rodinia's leaves out kernels and
+sizes, comes from `warpsim list`) with what was measured here: default-size cycles and IPC on
 the gtx480, registers per thread (warpsim's allocation against ptxas's), and each kernel's
 occupancy and its limiter.
 
-    python3 tools/workloads_table.py                          # every suite but Rodinia
+    python3 tools/workloads_table.py                          # every suite
     python3 tools/workloads_table.py --suites sdk --out /tmp/w.md
 
 Each sample runs once, `warpsim run S --size default --stats-json F` (the timing model, every
-instruction timed unless --kernel-minsts says otherwise), several at once; the JSON of each run
+instruction timed, except for the samples of --sampled), several at once; the JSON of each run
 is kept in --work (default target/workloads) and not repeated while it is there (delete the
-folder after changing the simulator or a sample). Rodinia's rows are in docs/rodinia.md, with
-the same columns, measured the same way.
+folder after changing the simulator or a sample).
 """
 
 import argparse
@@ -24,67 +24,100 @@ import subprocess
 import sys
 import time
 
-SUITES = ["parboil", "polybench", "sdk", "dnn"]
-TITLES = {"parboil": "Parboil", "polybench": "Polybench-GPU", "sdk": "CUDA SDK kernels",
+SUITES = ["rodinia", "parboil", "polybench", "sdk", "dnn"]
+TITLES = {"rodinia": "Rodinia", "parboil": "Parboil", "polybench": "Polybench-GPU", "sdk": "CUDA SDK kernels",
           "dnn": "DNN inference layers"}
 
 
-def parse_args():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def run_arguments(ap):
+    """Adds the options of how samples are run and cached (shared with rodinia_timing.py)."""
     ap.add_argument("--warpsim", default="target/release/warpsim")
-    ap.add_argument("--suites", default=",".join(SUITES),
-                    help="comma-separated suites (default: %(default)s)")
     ap.add_argument("--config", default="gtx480")
     ap.add_argument("--threads", type=int, default=os.cpu_count(),
                     help="simulations at once (default: every core)")
-    ap.add_argument("--kernel-minsts", type=int, default=0,
-                    help="warpsim run --kernel-minsts (default 0: every instruction timed)")
+    ap.add_argument("--sampled", default="rodinia/cfd,rodinia/heartwall",
+                    help="comma-separated samples timed for only --sampled-minsts million warp "
+                         "instructions per kernel at the default size, the rest run "
+                         "functionally (default: %(default)s, each over an hour under full "
+                         "timing on one core)")
+    ap.add_argument("--sampled-minsts", type=int, default=20,
+                    help="warpsim run --kernel-minsts of the --sampled samples "
+                         "(default %(default)s)")
     ap.add_argument("--cached-only", action="store_true",
                     help="run nothing: use the runs already in --work, and mark the others "
                          "as not measured")
     ap.add_argument("--work", default="target/workloads")
-    ap.add_argument("--out", default="docs/workloads.md")
+
+
+def parse_run_arguments(ap):
+    """Parses the command line of `ap` (which has run_arguments' options)."""
     args = ap.parse_args()
-    args.suites = [s for s in args.suites.split(",") if s]
-    for s in args.suites:
-        if s not in SUITES:
-            ap.error(f"unknown suite `{s}` (one of {', '.join(SUITES)}; Rodinia's rows are "
-                     "in docs/rodinia.md)")
+    args.sampled = {s for s in args.sampled.split(",") if s}
     os.makedirs(args.work, exist_ok=True)
     return args
 
 
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    run_arguments(ap)
+    ap.add_argument("--suites", default=",".join(SUITES),
+                    help="comma-separated suites (default: %(default)s)")
+    ap.add_argument("--out", default="docs/workloads.md")
+    args = parse_run_arguments(ap)
+    args.suites = [s for s in args.suites.split(",") if s]
+    for s in args.suites:
+        if s not in SUITES:
+            ap.error(f"unknown suite `{s}` (one of {', '.join(SUITES)})")
+    return args
+
+
 def samples_of(args):
-    """{suite: [sample names in listing order]} from `warpsim list`."""
+    """{suite: [sample names in listing order]} and {sample: {column: text}} of each sample's
+    kernels and sizes, from `warpsim list`."""
     out = subprocess.run([args.warpsim, "list"], check=True, capture_output=True, text=True)
     names = {s: [] for s in args.suites}
+    listed, current = {}, None
     for line in out.stdout.splitlines():
         m = re.match(r"^(\S+)\s+\(suite: (\w+)\)", line)
-        if m and m.group(2) in names:
-            names[m.group(2)].append(m.group(1))
-    return names
+        if m:
+            current = m.group(1)
+            listed[current] = {}
+            if m.group(2) in names:
+                names[m.group(2)].append(current)
+            continue
+        m = re.match(r"^\s+(kernels:|small|default|large)\s+(.*)$", line)
+        if m and current:
+            listed[current][m.group(1).rstrip(":")] = m.group(2).strip()
+    return names, listed
 
 
-def measure(args, sample):
-    """The stats JSON of `sample` at the default size (cached), an error text, or `None` (not
+def timed_run(args, sample, size, minsts):
+    """The stats JSON of `sample` at `size` on --config, each kernel timed for its first `minsts`
+    million warp instructions (0: all), cached in --work; an error text, or `None` (not
     measured, with --cached-only)."""
-    path = os.path.join(args.work, f"{args.config}-m{args.kernel_minsts}-"
+    tag = "" if size == "default" else f"{size}-"
+    path = os.path.join(args.work, f"{args.config}-{tag}m{minsts}-"
                         f"{sample.replace('/', '_')}.json")
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)[0]
     if args.cached_only:
         return None
-    cmd = [args.warpsim, "run", sample, "--size", "default", "--config", args.config,
-           "--kernel-minsts", str(args.kernel_minsts), "--stats-json", path + ".tmp"]
+    cmd = [args.warpsim, "run", sample, "--size", size, "--config", args.config,
+           "--kernel-minsts", str(minsts), "--stats-json", path + ".tmp"]
     started = time.time()
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         return f"{' '.join(cmd)} failed: {(run.stdout + run.stderr).strip()[-300:]}"
     os.replace(path + ".tmp", path)
-    print(f"{sample}: {time.time() - started:.0f} s", file=sys.stderr)
+    print(f"{sample} ({size}): {time.time() - started:.0f} s", file=sys.stderr)
     with open(path) as f:
         return json.load(f)[0]
+
+
+def measure(args, sample):
+    """The default-size run of `sample`: every instruction timed unless --sampled names it."""
+    return timed_run(args, sample, "default", args.sampled_minsts if sample in args.sampled else 0)
 
 
 def registers(args, suite):
@@ -131,7 +164,8 @@ def kernel_registers(regs, sample, kernel):
 
 
 def measured_columns(sample, stats, regs):
-    """(cycles, IPC, registers warpsim/ptxas per kernel, occupancy per kernel)."""
+    """(cycles, IPC, registers warpsim/ptxas per kernel, occupancy per kernel); a sampled run's
+    cycles and IPC are those of its timed part, and say how much of the run that was."""
     if isinstance(stats, str):
         return ["failed", "", "", ""]
     if stats is None:
@@ -145,19 +179,26 @@ def measured_columns(sample, stats, regs):
         reg_cells.append(kernel_registers(regs, sample, name))
         occ_cells.append(f"{occ['ctas_per_sm']} × {occ['warps_per_cta']}, {occ['limiter']}")
     total = stats["total"]
-    return [f"{total['gpu_sim_cycle']:,}", f"{total['gpu_ipc']:.1f}", "; ".join(reg_cells),
-            "; ".join(occ_cells)]
+    cycles = f"{total['gpu_sim_cycle']:,}"
+    untimed = total.get("untimed", {}).get("warp_insts", 0)
+    if untimed:
+        timed = total["warp_insts"] / (total["warp_insts"] + untimed)
+        cycles += f" (sampled: {timed:.1%} of the warp instructions timed)"
+    return [cycles, f"{total['gpu_ipc']:.1f}", "; ".join(reg_cells), "; ".join(occ_cells)]
 
 
 def main():
     args = parse_args()
-    names = samples_of(args)
+    names, listed = samples_of(args)
     everything = [s for suite in args.suites for s in names[suite]]
     with concurrent.futures.ThreadPoolExecutor(args.threads) as pool:
         results = dict(zip(everything, pool.map(lambda s: measure(args, s), everything)))
-    timed = ("every instruction timed" if args.kernel_minsts == 0 else
-             f"sampled: each kernel timed for its first {args.kernel_minsts} M warp "
-             "instructions, the rest run functionally")
+    sampled = sorted(args.sampled & set(everything))
+    timed = "every instruction timed"
+    if sampled:
+        timed += (f"; {', '.join(sampled)} sampled: each kernel timed for its first "
+                  f"{args.sampled_minsts} M warp instructions, the rest run functionally, "
+                  "because full timing takes over an hour each on one core")
     lines = [
         "# Workloads",
         "",
@@ -168,8 +209,7 @@ def main():
         "(`rodinia`, `parboil`, `polybench`, `sdk`, `dnn`, `all`). Each sample is our own CUDA",
         "C after the suite's algorithm, kernels and launch sequence, compiled by NVRTC 12.9 to",
         "the committed PTX, with a Rust host driver: seeded inputs and a CPU reference.",
-        "Rodinia's 25 samples are described in [rodinia.md](rodinia.md), with the same measured",
-        "columns.",
+        "Kernels and sizes as `warpsim list` gives them where the suite's page leaves them out.",
         "",
         f"Measured columns: `warpsim run S --size default --stats-json F` on the {args.config}",
         f"({timed}); cycles and IPC (thread instructions per cycle) over every launch of the",
@@ -181,6 +221,8 @@ def main():
     for suite in args.suites:
         prose, rows, header = described(suite)
         regs = registers(args, suite)
+        header = header[:1] + [c for c in ["kernels", "small", "default", "large"]
+                               if c not in header] + header[1:]
         cols = header + ["default cycles", "IPC", "registers (warpsim/ptxas)",
                          "occupancy (gtx480)"]
         lines += ["", f"## {TITLES[suite]}", "", prose, "",
@@ -188,7 +230,7 @@ def main():
                   "|" + "|".join("---:" if c in ("default cycles", "IPC") else "---"
                                  for c in cols) + "|"]
         for sample in names[suite]:
-            row = rows.get(sample, {"sample": f"`{sample}`"})
+            row = {**listed.get(sample, {}), **rows.get(sample, {})}
             cells = [row.get(c, "") for c in header]
             cells[0] = f"`{sample}`"
             lines.append("| " + " | ".join(cells + measured_columns(sample, results[sample], regs))
