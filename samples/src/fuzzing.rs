@@ -1,7 +1,7 @@
 //! Fuzzing harnesses: what one fuzz input goes through. The libFuzzer targets in `fuzz/` call
-//! these on every input; `tests/fuzz_corpus.rs` calls them on the committed corpus, every
-//! committed crash reproducer and deterministic mutations of them, so stable CI runs the same
-//! checks without a nightly toolchain.
+//! these on every input; `tests/integration/fuzz_corpus.rs` calls them on the committed corpus,
+//! every committed crash reproducer and deterministic mutations of them, so stable CI runs the
+//! same checks without a nightly toolchain.
 //!
 //! A harness panics exactly when it finds a bug: malformed input must give an error, never a
 //! panic, and the JIT (whole runs, or one instruction at a time) must agree with the

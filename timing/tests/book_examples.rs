@@ -2,7 +2,8 @@
 //! Rogers; chapter 3) replayed on the timing model's own components: the operand collector
 //! with four banks (Figure 3.17) and the per-warp scoreboard (Section 3.3, Coon et al.'s
 //! design). Each test says what the book shows, what the model gives, and where they differ.
-//! (The SIMT stack example, Figure 3.4, needs PTX: it is in `samples/tests/timing_book.rs`.)
+//! (The SIMT stack example, Figure 3.4, needs PTX: it is in
+//! `samples/tests/integration/timing_book.rs`.)
 
 use timing::GpuConfig;
 use timing::collector::OperandCollector;
@@ -250,9 +251,9 @@ fn figure_3_14_same_bank_sources_serialize() {
 /// reads (RAW) or writes (WAW) such a register is stalled until the write-back clears the
 /// entry; when all entries are in use the warp cannot issue another writer. The sequence is
 /// block A of Figure 3.3 (`ld.global t3; mov t4, 0; setp.eq p1, t3, t4`), with t3 = r3, t4 = r4.
-/// (In the whole pipeline, `samples/tests/timing_micro.rs` shows the same blocking in cycles:
-/// each add of a dependent chain issues exactly when its producer writes back (RAW), and loads
-/// into one register follow each other's write-backs (WAW).)
+/// (In the whole pipeline, `samples/tests/integration/timing_micro.rs` shows the same blocking in
+/// cycles: each add of a dependent chain issues exactly when its producer writes back (RAW), and
+/// loads into one register follow each other's write-backs (WAW).)
 #[test]
 fn section_3_3_scoreboard_blocks_dependent_instructions() {
     let cfg = GpuConfig::preset("gtx480-4bank");

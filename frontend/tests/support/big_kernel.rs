@@ -1,6 +1,6 @@
-//! Generators of large PTX kernels for the scaling tests (`tests/scaling.rs`) and the
+//! Generators of large PTX kernels for the scaling tests (`tests/integration/scaling.rs`) and the
 //! `big_kernel` example, which measures them at full size, and for the runtime's big-kernel
-//! tests (`runtime/tests/big_kernels.rs`); each includes the generators it needs.
+//! tests (`runtime/tests/integration/big_kernels.rs`); each includes the generators it needs.
 #![allow(dead_code)]
 
 use std::fmt::Write as _;

@@ -69,7 +69,7 @@ use emulator::stepper::{CtaStepper, Executed, FrameBase, RegRead, RegWrite};
 use runtime::{Device, DeviceConfig, Module};
 use timing::{GpuConfig, TimingStats};
 
-const PTX: &str = include_str!("fixtures/widths/widths.ptx");
+const PTX: &str = include_str!("../fixtures/widths/widths.ptx");
 
 /// Where the device's first allocation lands (the derivation above depends on it).
 const OUT: u64 = 0x7000_0000_0000;

@@ -8,8 +8,7 @@ use std::io::{BufReader, BufWriter};
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
-use common::TempDir;
+use crate::common::TempDir;
 
 /// Runs `warpsim run-ptx ARGS...` from the repository root.
 fn run_ptx(args: &[&str]) -> Output {

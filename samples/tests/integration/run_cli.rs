@@ -4,8 +4,7 @@
 
 use std::process::{Command, Output};
 
-mod common;
-use common::TempDir;
+use crate::common::TempDir;
 
 fn warpsim(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warpsim"))

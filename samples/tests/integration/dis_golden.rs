@@ -2,8 +2,11 @@
 //! divergence inside loops whose reconvergence points were checked by hand; `dis --hints` on
 //! SAXPY (last uses checked by hand) and the loop weights of the nested kernel.
 //!
-//! Re-bless the snapshots with `INSTA_UPDATE=always cargo test -p warpsim --test dis_golden`.
+//! Each whole listing is compared with its snapshot, `tests/snapshots/dis/<test>.txt`; an
+//! intended change of the listing rewrites them with
+//! `WARPSIM_BLESS_SNAPSHOTS=1 cargo test --release -p warpsim --test integration dis_golden`.
 
+use std::path::PathBuf;
 use std::process::Command;
 
 fn dis(args: &[&str]) -> String {
@@ -19,6 +22,37 @@ fn dis(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("UTF-8 listing")
+}
+
+/// Compares `listing` with the snapshot `name` (with `WARPSIM_BLESS_SNAPSHOTS` set, writes it).
+fn assert_snapshot(name: &str, listing: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots/dis")
+        .join(format!("{name}.txt"));
+    if std::env::var_os("WARPSIM_BLESS_SNAPSHOTS").is_some() {
+        std::fs::write(&path, listing).unwrap();
+        return;
+    }
+    let stored = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read {}: {e} (WARPSIM_BLESS_SNAPSHOTS=1 writes it)",
+            path.display()
+        )
+    });
+    if stored != listing {
+        let (old, new): (Vec<_>, Vec<_>) = (stored.lines().collect(), listing.lines().collect());
+        let at = (0..old.len().max(new.len()))
+            .find(|&i| old.get(i) != new.get(i))
+            .unwrap_or(0);
+        panic!(
+            "the listing differs from {} from line {}:\n  stored: {:?}\n  now:    {:?}\n\
+             (an intended change: WARPSIM_BLESS_SNAPSHOTS=1 rewrites the snapshot)",
+            path.display(),
+            at + 1,
+            old.get(at),
+            new.get(at)
+        );
+    }
 }
 
 /// (pc, reconvergence point) of every conditional branch in a listing.
@@ -38,7 +72,7 @@ fn saxpy() {
     let listing = dis(&["samples/saxpy/saxpy.ptx"]);
     // The bounds check `if (i < n)` branches over the body to the final `ret`.
     assert_eq!(reconvergence_points(&listing), vec![(9, "bb2".to_string())]);
-    insta::assert_snapshot!(listing);
+    assert_snapshot("saxpy", &listing);
 }
 
 #[test]
@@ -71,7 +105,7 @@ fn nested_divergence() {
         .map(|(pc, b)| (*pc, b.to_string()))
         .collect();
     assert_eq!(reconvergence_points(&listing), expected);
-    insta::assert_snapshot!(listing);
+    assert_snapshot("nested_divergence", &listing);
 }
 
 /// `dis --hints` on SAXPY: registers read with last-use marks, live sets after each
@@ -95,7 +129,7 @@ fn saxpy_hints() {
     assert!(line("16").contains("reads: R0 R1 |"), "{}", line("16"));
     // The bounds check reads %r1 (needed in the body); %r2, the parameter n, is an operand.
     assert!(line("8").contains("reads: R0 |"), "{}", line("8"));
-    insta::assert_snapshot!(listing);
+    assert_snapshot("saxpy_hints", &listing);
 }
 
 /// Loop weights: the kernel's outer loop counts 10 per instruction, its inner loop 100.

@@ -7,12 +7,12 @@ use proptest::test_runner::{Config, FileFailurePersistence};
 
 /// Valid PTX to start from.
 const SEEDS: &[&str] = &[
-    include_str!("fixtures/syntax/saxpy.ptx"),
-    include_str!("fixtures/syntax/calls.ptx"),
-    include_str!("fixtures/syntax/memory.ptx"),
-    include_str!("fixtures/syntax/texture.ptx"),
-    include_str!("fixtures/syntax/debug.ptx"),
-    include_str!("fixtures/syntax/scopes.ptx"),
+    include_str!("../fixtures/syntax/saxpy.ptx"),
+    include_str!("../fixtures/syntax/calls.ptx"),
+    include_str!("../fixtures/syntax/memory.ptx"),
+    include_str!("../fixtures/syntax/texture.ptx"),
+    include_str!("../fixtures/syntax/debug.ptx"),
+    include_str!("../fixtures/syntax/scopes.ptx"),
 ];
 
 /// Characters worth inserting: every PTX punctuation character, literal prefixes, quotes,

@@ -3,7 +3,7 @@
 
 use runtime::{Device, DeviceConfig, Error};
 // The generators the front end's scaling tests use.
-#[path = "../../frontend/tests/support/big_kernel.rs"]
+#[path = "../../../frontend/tests/support/big_kernel.rs"]
 mod big_kernel;
 
 fn devices() -> Vec<Device> {

@@ -7,8 +7,7 @@ use std::process::{Command, Output};
 
 const SAMPLES: [&str; 3] = ["saxpy", "rodinia/nn", "rodinia/gaussian"];
 
-mod common;
-use common::TempDir;
+use crate::common::TempDir;
 
 /// Runs `warpsim rf ARGS...` from the repository root.
 fn rf(args: &[&str]) -> Output {

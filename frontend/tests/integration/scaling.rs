@@ -3,7 +3,7 @@
 //! would have 2 × 10^8 edges) and 100,000 parameters. No wall-clock limit is asserted; the
 //! `big_kernel` example measures these at full size (see its docs).
 
-#[path = "support/big_kernel.rs"]
+#[path = "../support/big_kernel.rs"]
 mod big_kernel;
 
 use isa::analysis::{FunctionAnalysis, ModuleAnalysis};

@@ -5,20 +5,24 @@
 //! file unchanged; an intentional change of the model regenerates it with
 //!
 //! ```sh
-//! WARPSIM_BLESS_GOLDEN=1 cargo test --release -p warpsim --test golden_stats
+//! WARPSIM_BLESS_GOLDEN=1 cargo test --release -p warpsim --test integration golden_stats
 //! ```
 //!
 //! and the commit that changes it says why. Every run also keeps the accounting identities of
-//! `identities/mod.rs`.
+//! `identities.rs`. On the gtx480 each sample is checked twice more against its timed run: it
+//! executes the same instructions in functional mode, and timed with the interpreter instead of
+//! compiled code it gives every statistic identically (the engine only executes; the timing
+//! model sees the same records).
 
-mod identities;
+use crate::identities;
 
-use runtime::{Device, DeviceConfig, TimingReport};
+use emulator::Engine;
+use runtime::{Device, DeviceConfig, LaunchStats, TimingReport};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use timing::GpuConfig;
 use warpsim::registry;
-use warpsim::sample::Size;
+use warpsim::sample::{Sample, Size};
 
 const CONFIGS: [&str; 4] = ["gtx480", "gtx480-4bank", "titanx", "v100"];
 
@@ -68,28 +72,70 @@ fn figures(report: &TimingReport) -> Vec<(String, String)> {
     out
 }
 
-/// Runs every sample on `preset`, each on a fresh (cold) device.
+/// Runs `s` at the small size on a fresh device (with `preset`'s timing model, or functional
+/// without one) executing with `engine`; it must validate.
+fn run(
+    s: &dyn Sample,
+    preset: Option<&str>,
+    engine: Engine,
+) -> (LaunchStats, Option<TimingReport>) {
+    let dev = Device::new(DeviceConfig {
+        timing: preset.map(GpuConfig::preset),
+        host_threads: 1,
+        engine,
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let at = format!(
+        "{} {} ({engine:?})",
+        preset.unwrap_or("functional"),
+        s.name()
+    );
+    let outcome = s
+        .run(&dev, Size::Small)
+        .unwrap_or_else(|e| panic!("{at}: {e}"));
+    assert!(outcome.validation.passed(), "{at}: {}", outcome.validation);
+    (outcome.stats, dev.take_timing())
+}
+
+/// The statistics as JSON (host time is not part of it).
+fn comparable(r: &TimingReport) -> serde_json::Value {
+    serde_json::to_value((&r.total, &r.kernels)).unwrap()
+}
+
+/// Runs every sample on `preset`, each on a fresh (cold) device; on the gtx480, checks each
+/// against its functional run and its run under the interpreter too.
 fn measure(preset: &str) -> Vec<String> {
     let mut lines = Vec::new();
     for s in registry::all() {
-        let dev = Device::new(DeviceConfig {
-            timing: Some(GpuConfig::preset(preset)),
-            host_threads: 1,
-            ..DeviceConfig::default()
-        })
-        .unwrap();
-        let outcome = s
-            .run(&dev, Size::Small)
-            .unwrap_or_else(|e| panic!("{preset} {}: {e}", s.name()));
-        assert!(
-            outcome.validation.passed(),
-            "{preset} {}: {}",
-            s.name(),
-            outcome.validation
-        );
-        let report = dev.take_timing().expect("a timing report");
+        let (counts, report) = run(s, Some(preset), Engine::default());
+        let report = report.expect("a timing report");
         let at = format!("{preset} {}", s.name());
         identities::all(&at, &report.total, &GpuConfig::preset(preset));
+        if preset == "gtx480" {
+            let (functional, none) = run(s, None, Engine::default());
+            assert!(
+                none.is_none(),
+                "{at}: a functional run has no timing report"
+            );
+            assert_eq!(
+                (counts.warp_insts, counts.thread_insts, counts.ctas),
+                (
+                    functional.warp_insts,
+                    functional.thread_insts,
+                    functional.ctas
+                ),
+                "{at}: instructions executed under the timing model"
+            );
+            assert_eq!(report.total.warp_insts, functional.warp_insts, "{at}");
+            assert_eq!(report.total.gpu_sim_insn, functional.thread_insts, "{at}");
+            let (_, interpreted) = run(s, Some(preset), Engine::Interpreter);
+            assert_eq!(
+                comparable(&interpreted.expect("a timing report")),
+                comparable(&report),
+                "{at}: timing under the interpreter against compiled code"
+            );
+        }
         for (k, v) in figures(&report) {
             lines.push(format!("{preset} {} {k} = {v}", s.name()));
         }
@@ -115,9 +161,9 @@ fn every_statistic_of_every_sample_matches_the_golden_baseline() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let mut text = String::from(
-        "# Timing statistics of every sample at --size small (see tests/golden_stats.rs).\n\
+        "# Timing statistics of every sample at --size small (see tests/integration/golden_stats.rs).\n\
          # Regenerate only for an intentional model change, and say why in the commit:\n\
-         # WARPSIM_BLESS_GOLDEN=1 cargo test --release -p warpsim --test golden_stats\n",
+         # WARPSIM_BLESS_GOLDEN=1 cargo test --release -p warpsim --test integration golden_stats\n",
     );
     for line in per_config.iter().flatten() {
         text.push_str(line);

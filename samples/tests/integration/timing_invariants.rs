@@ -2,7 +2,7 @@
 //! frozen baseline does not run: registers named twice read each time, and one SM. (The
 //! baseline's own runs, every sample on four presets, are checked by `golden_stats.rs`.)
 
-mod identities;
+use crate::identities;
 
 use runtime::{Device, DeviceConfig};
 use timing::{GpuConfig, TimingStats};

@@ -1,0 +1,8 @@
+//! The integration tests of `runtime`, one binary: linking one test program instead of one per
+//! file saves CI build time, and the test harness keeps every core busy across the files
+//! (cargo runs test binaries one after another). Each module is one area;
+//! `cargo test --release -p runtime --test integration MODULE` runs one of them.
+
+mod api;
+mod big_kernels;
+mod faults;

@@ -1,0 +1,32 @@
+//! The integration tests of the samples and the command line, one binary: linking one test
+//! program instead of one per file saves minutes of CI build, and the test harness keeps every
+//! core busy across the files (cargo runs test binaries one after another). Each module is
+//! one area; `cargo test --release -p warpsim --test integration MODULE` runs one of them.
+
+// Helpers shared by several modules.
+mod common;
+mod identities;
+
+// The tests, one area per module.
+mod all_samples;
+mod characterize;
+mod corpus_runs;
+mod dis_golden;
+mod divergence;
+mod fuzz_corpus;
+mod golden_stats;
+mod hints_decode;
+mod registers;
+mod rf_cli;
+mod rf_residency;
+mod rf_techniques;
+mod run_cli;
+mod run_ptx;
+mod saxpy;
+mod timing_book;
+mod timing_coalescing;
+mod timing_invariants;
+mod timing_micro;
+mod timing_samples;
+mod timing_sampling;
+mod timing_widths;
