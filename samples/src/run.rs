@@ -33,7 +33,8 @@ pub(crate) struct RunOptions {
     pub host_times: bool,
 }
 
-fn device(opts: &RunOptions) -> Result<Device, String> {
+/// The device configuration `opts` asks for.
+fn device_config(opts: &RunOptions) -> Result<DeviceConfig, String> {
     let mut config = DeviceConfig {
         engine: opts.engine,
         memory_bytes: opts.device_memory,
@@ -52,7 +53,7 @@ fn device(opts: &RunOptions) -> Result<Device, String> {
     config.timing = opts.timing.clone();
     config.timing_sampling = opts.sampling;
     opts.regs.configure(&mut config)?;
-    Device::new(config).map_err(|e| format!("error: {e}"))
+    Ok(config)
 }
 
 /// Runs the samples `selection` names: one sample, a suite, or `all`.
@@ -74,12 +75,15 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
             i32::MAX
         ));
     }
-    let dev = device(opts)?;
-    let threads = dev.config().host_threads;
+    let config = device_config(opts)?;
+    let threads = config.host_threads;
     let mut failed = Vec::new();
     let mut reports = Vec::new();
     let mut functional = Vec::new();
     for s in &samples {
+        // A fresh device per sample (memory layout, caches, clocks): its figures are the ones
+        // it has alone, whatever ran before it.
+        let dev = Device::new(config.clone()).map_err(|e| format!("error: {e}"))?;
         match run_one(&dev, *s, opts) {
             Ok(outcome) => {
                 if !outcome.validation.passed() {
@@ -92,11 +96,7 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
                 failed.push(s.name());
             }
         }
-        // Drained after every sample, failed or not, so each report holds its own launches;
-        // the next sample starts on a cold GPU, so its figures do not depend on the order.
-        let report = dev.take_timing();
-        dev.reset_timing();
-        if let Some(r) = report {
+        if let Some(r) = dev.take_timing() {
             if !r.kernels.is_empty() {
                 crate::report::print_summary(&r);
             }
