@@ -167,12 +167,13 @@ impl Sample for Hotspot {
 
     fn size_description(&self, size: Size) -> String {
         let p = Problem::of(size);
+        let launches = p.sim_time.div_ceil(p.pyramid_height);
         format!(
-            "{0} × {0} grid, {1} time steps, pyramid height {2} ({3} launches)",
+            "{0} × {0} grid, {1} time steps, pyramid height {2} ({launches} launch{3})",
             p.grid,
             p.sim_time,
             p.pyramid_height,
-            p.sim_time.div_ceil(p.pyramid_height)
+            if launches == 1 { "" } else { "es" }
         )
     }
 
