@@ -25,6 +25,9 @@ import sys
 import time
 
 SUITES = ["rodinia", "parboil", "polybench", "sdk", "dnn"]
+# The samples whose full default-size timing takes longest (docs/rodinia.md).
+LONGEST = ["rodinia/lavaMD", "rodinia/cfd", "rodinia/hybridsort", "rodinia/heartwall",
+           "rodinia/leukocyte"]
 TITLES = {"rodinia": "Rodinia", "parboil": "Parboil", "polybench": "Polybench-GPU", "sdk": "CUDA SDK kernels",
           "dnn": "DNN inference layers"}
 
@@ -35,11 +38,11 @@ def run_arguments(ap):
     ap.add_argument("--config", default="gtx480")
     ap.add_argument("--threads", type=int, default=os.cpu_count(),
                     help="simulations at once (default: every core)")
-    ap.add_argument("--sampled", default="rodinia/cfd,rodinia/heartwall",
+    ap.add_argument("--sampled", default=",".join(LONGEST),
                     help="comma-separated samples timed for only --sampled-minsts million warp "
                          "instructions per kernel at the default size, the rest run "
-                         "functionally (default: %(default)s, each over an hour under full "
-                         "timing on one core)")
+                         "functionally (default: %(default)s, the longest under full timing: "
+                         "7 to 105 minutes each on one core)")
     ap.add_argument("--sampled-minsts", type=int, default=20,
                     help="warpsim run --kernel-minsts of the --sampled samples "
                          "(default %(default)s)")
@@ -198,7 +201,7 @@ def main():
     if sampled:
         timed += (f"; {', '.join(sampled)} sampled: each kernel timed for its first "
                   f"{args.sampled_minsts} M warp instructions, the rest run functionally, "
-                  "because full timing takes over an hour each on one core")
+                  "because full timing takes 7 to 105 minutes each on one core")
     lines = [
         "# Workloads",
         "",
