@@ -198,8 +198,9 @@ def main():
     sampled = sorted(args.sampled & set(everything))
     timed = "every instruction timed"
     if sampled:
-        timed += (f"; {', '.join(sampled)} sampled: each kernel timed for its first "
-                  f"{args.sampled_minsts} M warp instructions, the rest run functionally, "
+        timed += (f"; {', '.join(sampled)} sampled: each kernel timed until "
+                  f"{args.sampled_minsts} M of its warp instructions were, its later launches "
+                  "run functionally, "
                   "because full timing takes 12 to 105 minutes each on one core")
     lines = [
         "# Workloads",
