@@ -27,8 +27,8 @@ import time
 SUITES = ["rodinia", "parboil", "polybench", "sdk", "dnn"]
 # The samples whose full default-size timing takes longest (docs/rodinia.md).
 LONGEST = ["rodinia/cfd", "rodinia/hybridsort", "rodinia/heartwall", "rodinia/leukocyte"]
-TITLES = {"rodinia": "Rodinia", "parboil": "Parboil", "polybench": "Polybench-GPU", "sdk": "CUDA SDK kernels",
-          "dnn": "DNN inference layers"}
+TITLES = {"rodinia": "Rodinia", "parboil": "Parboil", "polybench": "Polybench-GPU",
+          "sdk": "CUDA SDK kernels", "dnn": "DNN inference layers"}
 
 
 def run_arguments(ap):
@@ -38,10 +38,10 @@ def run_arguments(ap):
     ap.add_argument("--threads", type=int, default=os.cpu_count(),
                     help="simulations at once (default: every core)")
     ap.add_argument("--sampled", default=",".join(LONGEST),
-                    help="comma-separated samples timed for only --sampled-minsts million warp "
-                         "instructions per kernel at the default size, the rest run "
-                         "functionally (default: %(default)s, the longest under full timing: "
-                         "12 to 105 minutes each on one core)")
+                    help="comma-separated samples sampled at the default size: each kernel "
+                         "timed until --sampled-minsts million of its warp instructions were, "
+                         "its later launches run functionally (default: %(default)s, the "
+                         "longest under full timing: 12 to 105 minutes each on one core)")
     ap.add_argument("--sampled-minsts", type=int, default=20,
                     help="warpsim run --kernel-minsts of the --sampled samples "
                          "(default %(default)s)")
@@ -94,8 +94,8 @@ def samples_of(args):
 
 
 def timed_run(args, sample, size, minsts):
-    """The stats JSON of `sample` at `size` on --config, each kernel timed for its first `minsts`
-    million warp instructions (0: all), cached in --work; an error text, or `None` (not
+    """The stats JSON of `sample` at `size` on --config, each kernel timed until `minsts` million
+    of its warp instructions were (0: no limit), cached in --work; an error text, or `None` (not
     measured, with --cached-only)."""
     tag = "" if size == "default" else f"{size}-"
     path = os.path.join(args.work, f"{args.config}-{tag}m{minsts}-"
