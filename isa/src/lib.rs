@@ -38,6 +38,7 @@ pub mod regalloc;
 pub mod schedule;
 pub mod storage;
 pub mod verify;
+pub mod warp_live;
 pub mod writeback;
 
 pub use analysis::{FunctionAnalysis, ModuleAnalysis};

@@ -76,16 +76,40 @@ pub(crate) struct RfArgs {
 /// The help of `--techniques`, naming every technique the configuration accepts.
 fn technique_help() -> String {
     format!(
-        "Register-file techniques to compare, each run as `--set sm.rf.technique=T` \
-         (known: {}). The baseline always runs too: it is the reference of every ratio",
+        "Register-file techniques to compare, each run as `--set sm.rf.technique=T`, or \
+         `--set sm.rf.residency=T` for a residency policy (known: {}). The baseline always \
+         runs too: it is the reference of every ratio",
         technique_names().join(", ")
     )
 }
 
-/// The names `sm.rf.technique` accepts, read from the `Technique` enum itself: serde's derive
-/// hands a deserializer the list of variant names, which this one keeps.
-pub(crate) fn technique_names() -> Vec<&'static str> {
-    use serde::Deserialize;
+/// The names `--techniques` accepts: every `sm.rf.technique`, then every `sm.rf.residency`
+/// but the baseline's `static`.
+fn technique_names() -> Vec<&'static str> {
+    let mut names = variant_names::<timing::config::Technique>();
+    names.extend(residency_names());
+    names
+}
+
+/// The residency policies `--techniques` accepts (every `sm.rf.residency` but `static`).
+fn residency_names() -> Vec<&'static str> {
+    let mut names = variant_names::<timing::config::Residency>();
+    names.retain(|&n| n != "static");
+    names
+}
+
+/// The configuration override that runs technique `t`.
+fn technique_override(t: &str) -> String {
+    if residency_names().contains(&t) {
+        format!("sm.rf.residency={t}")
+    } else {
+        format!("sm.rf.technique={t}")
+    }
+}
+
+/// The variant names of a unit-variant enum as its serde derive spells them: the derive hands
+/// a deserializer the list of names, which this one keeps.
+fn variant_names<'de, T: serde::Deserialize<'de>>() -> Vec<&'static str> {
     use serde::de::{self, Visitor};
 
     struct VariantNames<'a>(&'a mut &'static [&'static str]);
@@ -116,7 +140,7 @@ pub(crate) fn technique_names() -> Vec<&'static str> {
 
     let mut names: &'static [&'static str] = &[];
     // The probe always fails: it only reads the names.
-    let _ = timing::config::Technique::deserialize(VariantNames(&mut names));
+    let _ = T::deserialize(VariantNames(&mut names));
     names.to_vec()
 }
 
@@ -261,7 +285,7 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
     let mut configs = Vec::new();
     for t in &techniques {
         let mut overrides = args.overrides.clone();
-        overrides.push(format!("sm.rf.technique={t}"));
+        overrides.push(technique_override(t));
         configs.push(GpuConfig::load(&args.config, &overrides).map_err(|e| match e {
             timing::ConfigError::Invalid { key, .. } if key == "sm.rf.technique" => format!(
                 "error: configuration key `sm.rf.technique`: unknown technique `{t}` (known: {})",

@@ -98,6 +98,11 @@ pub enum Residency {
     /// register virtualisation; counts CTAs launched beyond the register limit and the times
     /// every warp of a CTA waited on memory).
     Unlimited,
+    /// RegMutex (seed 000, chapter 4): each warp holds a base set of registers while resident
+    /// and takes its extended set from a shared register pool only where its live registers
+    /// exceed the base set; CTAs are admitted by the base set.
+    #[serde(rename = "regmutex")]
+    RegMutex,
 }
 
 /// How often a register named by several source operands of one instruction is read
@@ -205,6 +210,18 @@ pub struct RegisterFileConfig {
     /// The register-file cache (the `rfc` technique).
     #[serde(default)]
     pub rfc: RfcConfig,
+    /// RegMutex's register split (the `regmutex` residency).
+    #[serde(default)]
+    pub regmutex: RegMutexConfig,
+}
+
+/// RegMutex's register split (`sm.rf.regmutex`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegMutexConfig {
+    /// Registers per thread in the extended set; 0 lets the compiler's heuristic choose (the
+    /// seed's, §4.3.1), any other value forces that size (its Figure 4.10 sweeps 2 to 12).
+    pub extended: u32,
 }
 
 /// BOW's bypassing operand collectors (`sm.rf.bow`).
@@ -804,6 +821,7 @@ fn insert_optional_defaults(table: &mut toml::Table) {
     let defaults = [
         ("bow", toml::Table::try_from(BowConfig::default())),
         ("rfc", toml::Table::try_from(RfcConfig::default())),
+        ("regmutex", toml::Table::try_from(RegMutexConfig::default())),
     ];
     for (key, default) in defaults {
         let default = default.expect("defaults serialize");

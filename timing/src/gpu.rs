@@ -151,8 +151,16 @@ impl Gpu {
         )
         .map_err(SimError::Fault)?;
         let code = DecodedProgram::new(program, cfg);
+        let residency = crate::rf::Residency::for_launch(cfg, &occ, program, l.kernel);
         let mut sms: Vec<Sm> = (0..cfg.gpu.sms)
-            .map(|i| Sm::new(i, cfg, &code, program, &occ))
+            .map(|i| {
+                let r = if i == 0 {
+                    residency.clone()
+                } else {
+                    residency.for_another_sm()
+                };
+                Sm::new(i, cfg, &code, program, r)
+            })
             .collect();
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
         let l2_before = self.l2.stats().clone();

@@ -11,3 +11,4 @@ mod random;
 mod saxpy;
 mod storage;
 mod verify;
+mod warp_live;

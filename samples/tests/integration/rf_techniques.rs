@@ -7,9 +7,11 @@
 //! instruction counts only); the accounting
 //! identities of the statistics hold, the general ones and the technique's own; and a sample
 //! times identically on two host threads and cycle by cycle without fast-forward (once per
-//! policy implementation: CMRC, CORF, BOW, the register-file cache).
+//! policy implementation: CMRC, CORF, BOW, the register-file cache, RegMutex).
 //!
-//! One test per technique, so that they run in parallel. A new technique adds its name here.
+//! A residency policy (RegMutex) runs as `sm.rf.residency`, with the baseline's register
+//! file. One test per technique, so that they run in parallel. A new technique adds its name
+//! here.
 
 use runtime::{Device, DeviceConfig};
 use std::collections::BTreeMap;
@@ -18,8 +20,16 @@ use timing::{GpuConfig, TimingStats};
 use warpsim::registry;
 use warpsim::sample::Size;
 
+/// The residency policies among the techniques.
+const RESIDENCY: [&str; 1] = ["regmutex"];
+
 fn device(technique: &str, extra: &[&str], host_threads: usize) -> Device {
-    let mut overrides = vec![format!("sm.rf.technique={technique}")];
+    let key = if RESIDENCY.contains(&technique) {
+        "sm.rf.residency"
+    } else {
+        "sm.rf.technique"
+    };
+    let mut overrides = vec![format!("{key}={technique}")];
     overrides.extend(extra.iter().map(|s| s.to_string()));
     Device::new(DeviceConfig {
         timing: Some(GpuConfig::load("gtx480", &overrides).unwrap()),
@@ -83,6 +93,10 @@ fn counter(t: &TimingStats, key: &str) -> u64 {
     t.technique.counters.get(key).copied().unwrap_or(0)
 }
 
+fn residency_counter(t: &TimingStats, key: &str) -> u64 {
+    t.residency.counters.get(key).copied().unwrap_or(0)
+}
+
 /// The identities every technique's statistics keep.
 fn general_identities(name: &str, t: &TimingStats, cfg: &GpuConfig) {
     let sum = |h: &[u64]| h.iter().sum::<u64>();
@@ -94,7 +108,7 @@ fn general_identities(name: &str, t: &TimingStats, cfg: &GpuConfig) {
     );
     assert!(t.rf.shared_bank_accesses <= t.rf.reads, "{name}");
     let s = &t.stalls;
-    let outcomes = s.issued + s.structural + s.data + s.fetch + s.barrier + s.idle;
+    let outcomes = s.issued + s.structural + s.data + s.fetch + s.barrier + s.idle + s.registers;
     let per_cycle = u64::from(cfg.sm.schedulers) * u64::from(cfg.gpu.sms);
     assert_eq!(outcomes, per_cycle * t.gpu_sim_cycle, "{name}: outcomes");
     assert_eq!(t.rf_counts.bank_writes, t.rf.writes, "{name}");
@@ -174,6 +188,18 @@ fn technique_identities(technique: &str, name: &str, t: &TimingStats) {
             let saved = c("writes_consolidated") + c("writes_dead") + c("writes_retired");
             assert_eq!(written, t.rf.writes + saved, "{name}");
         }
+        "regmutex" => {
+            // Every warp releases what it acquired (at the latest when it exits); only a
+            // refused acquire stalls a scheduler on registers; the register file is the
+            // baseline's.
+            let r = |k| residency_counter(t, k);
+            assert_eq!(r("acquires"), r("releases"), "{name}");
+            assert!(r("acquires_waited") <= r("acquires"), "{name}");
+            if r("acquires_waited") == 0 {
+                assert_eq!(t.stalls.registers, 0, "{name}");
+            }
+            assert_eq!(t.rf.shared_bank_accesses, 0, "{name}: single-ported banks");
+        }
         other => panic!("{other}: no identities for this technique"),
     }
 }
@@ -198,7 +224,11 @@ fn every_sample_under(technique: &str, determinism: bool) {
             let golden = golden().get(&format!("{name} {key}"));
             assert_eq!(golden, Some(&value), "{name} {key} under {technique}");
         }
-        assert_eq!(t.technique.name, technique, "{name}");
+        if RESIDENCY.contains(&technique) {
+            assert_eq!(t.residency.name, technique, "{name}");
+        } else {
+            assert_eq!(t.technique.name, technique, "{name}");
+        }
         general_identities(name, &t, &cfg);
         technique_identities(technique, name, &t);
         if name == "rodinia/hotspot" {
@@ -263,6 +293,11 @@ fn bow_half() {
 #[test]
 fn rfc() {
     every_sample_under("rfc", true);
+}
+
+#[test]
+fn regmutex() {
+    every_sample_under("regmutex", true);
 }
 
 /// The register-file cache under two-level scheduling: a warp moved out of the active pool

@@ -36,6 +36,7 @@ mod bow;
 mod cmrc;
 mod corf;
 mod deferred;
+mod regmutex;
 mod residency;
 mod rfc;
 
@@ -44,6 +45,7 @@ pub use baseline::Baseline;
 pub use bow::{Bow, WritePolicy};
 pub use cmrc::Cmrc;
 pub use corf::{Corf, Placement};
+pub use regmutex::{Fallback, RegMutex, RegMutexPlan, RegSplit, SplitInput, choose_split};
 pub use residency::{Residency, ResidencyPolicy, StaticResidency};
 pub use rfc::Rfc;
 

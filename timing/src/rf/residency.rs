@@ -16,10 +16,12 @@
 //! completes, announced by `next_wake` so fast-forward stays exact.
 
 use super::TechniqueReport;
+use super::regmutex::{RegMutex, RegMutexPlan};
 use crate::config::{GpuConfig, Residency as ResidencyKind};
 use crate::occupancy::{CtaDemand, Occupancy};
 use crate::scheduler::Stall;
 use isa::FuncId;
+use std::sync::Arc;
 
 /// What a residency technique decides.
 pub trait ResidencyPolicy {
@@ -38,8 +40,8 @@ pub trait ResidencyPolicy {
     /// The CTA in slot `cta` retired.
     fn on_retire(&mut self, _cta: u32) {}
 
-    /// Warp slot `warp` executed its last instruction.
-    fn on_exit(&mut self, _warp: u32) {}
+    /// Warp slot `warp` executed its last instruction, at cycle `now`.
+    fn on_exit(&mut self, _warp: u32, _now: u64) {}
 
     /// Warp slot `warp`'s next instruction waits for a long-latency result (a load from
     /// memory): the scoreboard refused it at cycle `now`.
@@ -50,9 +52,9 @@ pub trait ResidencyPolicy {
     /// instruction needs a result still in flight.
     fn on_wait_over(&mut self, _warp: u32, _now: u64) {}
 
-    /// Whether warp slot `warp` may issue its instruction at (`func`, `pc`) now; an error is
-    /// the stall it waits in.
-    fn may_issue(&mut self, warp: u32, func: FuncId, pc: u32) -> Result<(), Stall>;
+    /// Whether warp slot `warp` may issue its instruction at (`func`, `pc`) at cycle `now`; an
+    /// error is the stall it waits in.
+    fn may_issue(&mut self, warp: u32, func: FuncId, pc: u32, now: u64) -> Result<(), Stall>;
 
     /// Warp registers held, summed over cycles, for leakage: static residency holds every
     /// register of every resident warp (`resident_warp_cycles` × `regs_per_thread`, as
@@ -71,6 +73,7 @@ pub trait ResidencyPolicy {
 }
 
 /// Registers held from CTA launch to retirement.
+#[derive(Clone, Debug)]
 pub struct StaticResidency {
     /// Occupancy's CTAs per SM.
     limit: u32,
@@ -86,7 +89,7 @@ impl ResidencyPolicy for StaticResidency {
     }
 
     #[inline]
-    fn may_issue(&mut self, _warp: u32, _func: FuncId, _pc: u32) -> Result<(), Stall> {
+    fn may_issue(&mut self, _warp: u32, _func: FuncId, _pc: u32, _now: u64) -> Result<(), Stall> {
         Ok(())
     }
 
@@ -100,6 +103,7 @@ impl ResidencyPolicy for StaticResidency {
 /// Counters: `launches_beyond_register_limit`, CTAs launched while the SM already held as many
 /// as the register file admits; `cta_full_stalls`, times every running warp of a resident CTA
 /// came to wait on long-latency results (when FineReg would suspend it).
+#[derive(Clone, Debug)]
 pub struct UnlimitedResidency {
     /// CTAs per SM with registers limiting, and without.
     register_limit: u32,
@@ -170,7 +174,7 @@ impl ResidencyPolicy for UnlimitedResidency {
         self.resident -= 1;
     }
 
-    fn on_exit(&mut self, warp: u32) {
+    fn on_exit(&mut self, warp: u32, _now: u64) {
         // A CTA whose other running warps all wait is now fully stalled.
         self.change(warp, |running, waiting, bit| {
             *running &= !bit;
@@ -187,7 +191,7 @@ impl ResidencyPolicy for UnlimitedResidency {
     }
 
     #[inline]
-    fn may_issue(&mut self, _warp: u32, _func: FuncId, _pc: u32) -> Result<(), Stall> {
+    fn may_issue(&mut self, _warp: u32, _func: FuncId, _pc: u32, _now: u64) -> Result<(), Stall> {
         Ok(())
     }
 
@@ -198,9 +202,11 @@ impl ResidencyPolicy for UnlimitedResidency {
 }
 
 /// The configured residency policy (enum dispatch).
+#[derive(Clone, Debug)]
 pub enum Residency {
     Static(StaticResidency),
     Unlimited(UnlimitedResidency),
+    RegMutex(RegMutex),
 }
 
 macro_rules! dispatch {
@@ -208,13 +214,21 @@ macro_rules! dispatch {
         match $self {
             Residency::Static($p) => $call,
             Residency::Unlimited($p) => $call,
+            Residency::RegMutex($p) => $call,
         }
     };
 }
 
 impl Residency {
-    /// The policy `cfg.sm.rf.residency` for one SM running a kernel with occupancy `occ`.
-    pub fn new(cfg: &GpuConfig, occ: &Occupancy) -> Residency {
+    /// The policy `cfg.sm.rf.residency` for the first SM running a launch of `kernel` with
+    /// occupancy `occ` (under static residency); [`Residency::for_another_sm`] gives the
+    /// others theirs. A policy with a compiler pass (RegMutex) runs it here, once per launch.
+    pub fn for_launch(
+        cfg: &GpuConfig,
+        occ: &Occupancy,
+        program: &emulator::Program,
+        kernel: FuncId,
+    ) -> Residency {
         match cfg.sm.rf.residency {
             ResidencyKind::Static => Residency::Static(StaticResidency {
                 limit: occ.ctas_per_sm,
@@ -229,6 +243,24 @@ impl Residency {
                 launches_beyond: 0,
                 full_stalls: 0,
             }),
+            ResidencyKind::RegMutex => {
+                let plan = RegMutexPlan::new(
+                    program,
+                    kernel,
+                    occ,
+                    cfg.sm.registers,
+                    cfg.sm.rf.regmutex.extended,
+                );
+                Residency::RegMutex(RegMutex::new(Arc::new(plan), occ.ctas_per_sm, true))
+            }
+        }
+    }
+
+    /// The policy of another SM of the same launch (before any event reached this one).
+    pub fn for_another_sm(&self) -> Residency {
+        match self {
+            Residency::RegMutex(r) => Residency::RegMutex(r.for_another_sm()),
+            other => other.clone(),
         }
     }
 
@@ -237,6 +269,7 @@ impl Residency {
         match self {
             Residency::Static(_) => "static",
             Residency::Unlimited(_) => "unlimited",
+            Residency::RegMutex(_) => "regmutex",
         }
     }
 }
@@ -254,8 +287,8 @@ impl ResidencyPolicy for Residency {
     fn on_retire(&mut self, cta: u32) {
         dispatch!(self, p => p.on_retire(cta))
     }
-    fn on_exit(&mut self, warp: u32) {
-        dispatch!(self, p => p.on_exit(warp))
+    fn on_exit(&mut self, warp: u32, now: u64) {
+        dispatch!(self, p => p.on_exit(warp, now))
     }
     #[inline]
     fn on_long_wait(&mut self, warp: u32, now: u64) {
@@ -266,8 +299,8 @@ impl ResidencyPolicy for Residency {
         dispatch!(self, p => p.on_wait_over(warp, now))
     }
     #[inline]
-    fn may_issue(&mut self, warp: u32, func: FuncId, pc: u32) -> Result<(), Stall> {
-        dispatch!(self, p => p.may_issue(warp, func, pc))
+    fn may_issue(&mut self, warp: u32, func: FuncId, pc: u32, now: u64) -> Result<(), Stall> {
+        dispatch!(self, p => p.may_issue(warp, func, pc, now))
     }
     #[inline]
     fn next_wake(&self, now: u64) -> Option<u64> {

@@ -248,7 +248,7 @@ impl<'a> Sm<'a> {
             return Err(Issue::Stall(Stall::Structural));
         };
         self.residency
-            .may_issue(slot as u32, func, pc)
+            .may_issue(slot as u32, func, pc, now)
             .map_err(Issue::Stall)?;
         // Execute it.
         let cta_index = w.cta;
@@ -263,7 +263,7 @@ impl<'a> Sm<'a> {
         w.sb.reserve(&d.sb_writes, d.long_latency);
         w.outstanding += 1;
         if exec.exited {
-            self.residency.on_exit(slot as u32);
+            self.residency.on_exit(slot as u32, now);
             w.exited = true;
             self.running_mask &= !(1 << slot);
             let n = self.schedulers.len();

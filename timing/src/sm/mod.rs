@@ -125,7 +125,7 @@ impl<'a> Sm<'a> {
         cfg: &'a GpuConfig,
         code: &'a DecodedProgram,
         program: &'a emulator::Program,
-        occupancy: &crate::occupancy::Occupancy,
+        residency: Residency,
     ) -> Sm<'a> {
         let n = cfg.sm.schedulers as usize;
         let max_warps = cfg.sm.max_warps as usize;
@@ -170,7 +170,7 @@ impl<'a> Sm<'a> {
                 .collect(),
             collector: OperandCollector::with_layout(cfg, rf.collector_layout()),
             rf,
-            residency: Residency::new(cfg, occupancy),
+            residency,
             reqs: Vec::new(),
             regs: Vec::new(),
             next_uid: 0,
