@@ -10,7 +10,10 @@ import subprocess
 import sys
 
 
-def run_setup(args, name, config, overrides, techniques):
+def run_setup(args, name, config, overrides, techniques, samples=("rodinia",)):
+    """The `warpsim rf` JSON of `techniques` (after the baseline) on `samples` (names or
+    suites) on `config` with `overrides`, run now unless --work holds it from the same
+    setup."""
     path = os.path.join(args.work, f"{name}-{args.size}.json")
     if os.path.exists(path):
         with open(path) as f:
@@ -22,7 +25,7 @@ def run_setup(args, name, config, overrides, techniques):
         ):
             print(f"{name}: reusing {path}", file=sys.stderr)
             return doc
-    cmd = [args.warpsim, "rf", "--samples", "rodinia", "--size", args.size,
+    cmd = [args.warpsim, "rf", "--samples", ",".join(samples), "--size", args.size,
            "--config", config, "--techniques", ",".join(["baseline"] + techniques),
            "--kernel-minsts", str(args.kernel_minsts),
            "--launch-waves", str(args.launch_waves),
@@ -46,6 +49,11 @@ def by_sample(doc):
         if job["stats"] is not None:
             out.setdefault(job["technique"], {})[job["sample"]] = job
     return out
+
+
+# The scheduler outcomes, one per scheduler per cycle (`registers`: held by the residency
+# policy).
+OUTCOMES = ["issued", "structural", "data", "fetch", "barrier", "idle", "registers"]
 
 
 def counter(stats, key):
@@ -98,7 +106,7 @@ def timed_share(s):
 def outcome_share(s, key):
     """Share of scheduler outcomes (one per scheduler per cycle) that were `key`."""
     st = s["stalls"]
-    total = sum(st[k] for k in ["issued", "structural", "data", "fetch", "barrier", "idle"])
+    total = sum(st[k] for k in OUTCOMES)
     return st[key] / total if total else None
 
 

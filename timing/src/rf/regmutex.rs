@@ -34,10 +34,11 @@
 //! them as instructions at the issue stage (`acquires + releases` bounds what they would cost).
 //!
 //! Counters: `acquires`, `acquires_waited` (acquires refused at least once first: the seed's
-//! Figure 4.13 success rate is `1 − acquires_waited / acquires`), `releases`; and, from one SM
-//! per launch (so that a kernel's statistics show its split), `base_set`, `extended_set`,
-//! `srp_sections`, `ctas_per_sm`, `region_pcs` and `kernel_pcs`, or one of `fallback_no_gain`,
-//! `fallback_calls`, `fallback_no_split`.
+//! Figure 4.13 success rate is `1 − acquires_waited / acquires`), `releases`; and from one SM
+//! per launch, so that they add up over launches like `ctas`: for a launch with a split,
+//! `split_launches` (1), `base_set`, `extended_set`, `srp_sections`, `ctas_per_sm`,
+//! `region_pcs` and `kernel_pcs` (divide by `split_launches` for the mean split); for one
+//! without, one of `fallback_no_gain`, `fallback_calls`, `fallback_no_split`.
 
 use super::TechniqueReport;
 use super::residency::ResidencyPolicy;
@@ -157,8 +158,6 @@ pub fn choose_split(i: &SplitInput) -> Result<RegSplit, Fallback> {
 #[derive(Debug)]
 pub struct RegMutexPlan {
     kernel: FuncId,
-    /// Registers per thread as allocated (`R`).
-    regs: u32,
     split: Result<RegSplit, Fallback>,
     /// Per PC of the kernel: whether a warp there needs its extended set.
     in_region: Vec<bool>,
@@ -216,7 +215,6 @@ impl RegMutexPlan {
         };
         RegMutexPlan {
             kernel,
-            regs: occ.regs_per_thread,
             split,
             in_region,
         }
@@ -369,19 +367,17 @@ impl ResidencyPolicy for RegMutex {
         }
         match self.plan.split {
             Ok(s) => {
+                out.add("split_launches", 1);
                 out.add("base_set", u64::from(s.base));
                 out.add("extended_set", u64::from(s.extended));
                 out.add("srp_sections", u64::from(s.sections));
                 out.add("ctas_per_sm", u64::from(s.ctas_per_sm));
                 let region = self.plan.in_region.iter().filter(|&&r| r).count();
                 out.add("region_pcs", region as u64);
+                out.add("kernel_pcs", self.plan.in_region.len() as u64);
             }
-            Err(f) => {
-                out.add("base_set", u64::from(self.plan.regs));
-                out.add(f.counter(), 1);
-            }
+            Err(f) => out.add(f.counter(), 1),
         }
-        out.add("kernel_pcs", self.plan.in_region.len() as u64);
     }
 }
 
@@ -438,7 +434,6 @@ mod tests {
     fn one_section() -> RegMutex {
         let plan = RegMutexPlan {
             kernel: FuncId(0),
-            regs: 24,
             split: Ok(RegSplit {
                 base: 18,
                 extended: 6,
@@ -491,7 +486,6 @@ mod tests {
     fn a_fallback_admits_and_allocates_as_static_residency() {
         let plan = RegMutexPlan {
             kernel: FuncId(0),
-            regs: 24,
             split: Err(Fallback::NoGain),
             in_region: vec![false; 4],
         };
