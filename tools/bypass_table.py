@@ -18,9 +18,10 @@ read once (the register-file cache's motivation).
 
 At the default size the timing model is sampled (`--kernel-minsts 5 --launch-waves 1`: the
 56-SM titanx-bow times a wave of four times as many CTAs as the Fermi setups of
-tools/techniques_table.py, at half their speed). The JSON of each run is kept in --work (default
-target/techniques); a run whose JSON is there with the same setup and size is not repeated
-(delete the folder after changing the simulator).
+tools/techniques_table.py, at half their speed). The statistics of each simulation are kept in
+--work (default target/techniques) as soon as it ends; one whose statistics are there from the
+same setup is not repeated, so an interrupted run resumes (delete the folder after changing the
+simulator).
 """
 
 import json

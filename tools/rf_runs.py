@@ -1,45 +1,115 @@
-"""Running `warpsim rf` for the register-file papers' evaluations and reading its JSON: the
-helpers shared by tools/techniques_table.py (issue 14) and tools/bypass_table.py (issue 15).
-Only the standard library is needed."""
+"""Running the register-file papers' evaluations and reading their results in `warpsim rf`'s
+JSON form: the helpers shared by tools/techniques_table.py (issue 14), tools/bypass_table.py
+(issue 15) and tools/regmutex_table.py (issue 17). Each (technique, sample) simulation is one
+`warpsim run`, kept in --work as soon as it ends, so a setup of many CPU-hours resumes after an
+interruption. Only the standard library is needed."""
 
 import argparse
+import concurrent.futures
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
 
-def run_setup(args, name, config, overrides, techniques, samples=("rodinia",)):
-    """The `warpsim rf` JSON of `techniques` (after the baseline) on `samples` (names or
-    suites) on `config` with `overrides`, run now unless --work holds it from the same
-    setup."""
-    path = os.path.join(args.work, f"{name}-{args.size}.json")
+# The `--techniques` names that are residency policies (`sm.rf.residency`), as `warpsim rf`
+# knows them; every other name is an `sm.rf.technique`.
+RESIDENCY = {"unlimited", "regmutex"}
+
+
+def technique_override(t):
+    """The configuration override that runs technique `t` (as `warpsim rf` sets it)."""
+    return f"sm.rf.residency={t}" if t in RESIDENCY else f"sm.rf.technique={t}"
+
+
+def expand_samples(warpsim, samples):
+    """Sample names of `samples`, where a suite name stands for its samples in listing order."""
+    out = subprocess.run([warpsim, "list"], check=True, capture_output=True, text=True).stdout
+    suites = {}
+    for line in out.splitlines():
+        m = re.match(r"^(\S+)\s+\(suite: (\w+)\)", line)
+        if m:
+            suites.setdefault(m.group(2), []).append(m.group(1))
+    names = []
+    for s in samples:
+        names += suites.get(s, [s])
+    return names
+
+
+def run_job(args, folder, setup, technique, sample):
+    """One (technique, sample) simulation of a setup: exactly what `warpsim rf` runs for it
+    (`warpsim run SAMPLE --set <technique's key>=T`, one host thread), as a job entry of its
+    JSON (technique, sample, status, message, stats). Kept in `folder` and reused when its
+    setup is the same, so an interrupted setup resumes where it stopped."""
+    path = os.path.join(folder, f"{sample.replace('/', '__')}--{technique}.json")
     if os.path.exists(path):
         with open(path) as f:
+            job = json.load(f)
+        if job.get("setup") == setup:
+            return job
+    stats_path = path + ".stats.tmp"
+    cmd = [args.warpsim, "run", sample, "--size", setup["size"], "--config", setup["config"],
+           "--threads", "1", "--kernel-minsts", str(setup["kernel_minsts"]),
+           "--launch-waves", str(setup["launch_waves"]), "--stats-json", stats_path]
+    for o in setup["overrides"] + [technique_override(technique)]:
+        cmd += ["--set", o]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    verdict = re.search(r"^\S+ \(.*?\): (PASS|FAIL): (.*)$", done.stdout, re.M)
+    error = re.search(r"^\S+: ERROR: (.*)$", done.stdout, re.M)
+    stats = None
+    if os.path.exists(stats_path) and not error:
+        with open(stats_path) as f:
+            entries = json.load(f)
+        stats = entries[0]["total"] if entries else None
+    if verdict and stats is not None:
+        status, message = verdict.group(1).lower(), verdict.group(2)
+    else:
+        status = "error"
+        message = (error.group(1) if error else
+                   (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1])
+    job = {"technique": technique, "sample": sample, "status": status, "message": message,
+           "stats": stats if status != "error" else None, "setup": setup}
+    with open(path + ".tmp", "w") as f:
+        json.dump(job, f)
+    os.replace(path + ".tmp", path)
+    if os.path.exists(stats_path):
+        os.remove(stats_path)
+    print(f"{folder}: {technique} on {sample}: {status}", file=sys.stderr)
+    return job
+
+
+def run_setup(args, name, config, overrides, techniques, samples=("rodinia",)):
+    """`techniques` (after the baseline) on `samples` (names or suites) on `config` with
+    `overrides`, as `warpsim rf --json` would report them ({samples, jobs, ...}). Each
+    simulation is its own `warpsim run`, --threads at once, and its statistics are kept in
+    --work/<name>-<size>/: a setup that was interrupted resumes where it stopped. A whole
+    `warpsim rf --json` file of the same setup in --work (<name>-<size>.json, as earlier
+    versions of these scripts wrote) is reused as it is."""
+    legacy = os.path.join(args.work, f"{name}-{args.size}.json")
+    techniques = ["baseline"] + techniques
+    if os.path.exists(legacy):
+        with open(legacy) as f:
             doc = json.load(f)
         if (doc["config"], doc["overrides"], doc["size"], doc["techniques"],
                 doc.get("kernel_minsts", 0), doc.get("launch_waves", 0)) == (
-            config, overrides, args.size, ["baseline"] + techniques,
-            args.kernel_minsts, args.launch_waves
+            config, overrides, args.size, techniques, args.kernel_minsts, args.launch_waves
         ):
-            print(f"{name}: reusing {path}", file=sys.stderr)
+            print(f"{name}: reusing {legacy}", file=sys.stderr)
             return doc
-    cmd = [args.warpsim, "rf", "--samples", ",".join(samples), "--size", args.size,
-           "--config", config, "--techniques", ",".join(["baseline"] + techniques),
-           "--kernel-minsts", str(args.kernel_minsts),
-           "--launch-waves", str(args.launch_waves),
-           "--json", path, "--quiet"]
-    for o in overrides:
-        cmd += ["--set", o]
-    if args.threads:
-        cmd += ["--threads", str(args.threads)]
-    print(f"{name}: {' '.join(cmd)}", file=sys.stderr)
-    done = subprocess.run(cmd, stdout=subprocess.DEVNULL)
-    if not os.path.exists(path):
-        sys.exit(f"{name}: warpsim rf failed (exit {done.returncode})")
-    with open(path) as f:
-        return json.load(f)
+    setup = {"config": config, "overrides": overrides, "size": args.size,
+             "kernel_minsts": args.kernel_minsts, "launch_waves": args.launch_waves}
+    names = expand_samples(args.warpsim, samples)
+    folder = os.path.join(args.work, f"{name}-{args.size}")
+    os.makedirs(folder, exist_ok=True)
+    todo = [(t, n) for n in names for t in techniques]
+    print(f"{name}: {len(todo)} simulations on {config} ({args.size} size), kept in {folder}",
+          file=sys.stderr)
+    threads = args.threads or os.cpu_count() or 1
+    with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+        jobs = list(pool.map(lambda tn: run_job(args, folder, setup, *tn), todo))
+    return {**setup, "techniques": techniques, "samples": names, "jobs": jobs}
 
 
 def by_sample(doc):

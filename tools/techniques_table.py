@@ -16,9 +16,9 @@ Setups (docs/techniques.md says why):
   cmrc-wid, cmrc-wshift: gtx480-cmrc with sm.rf.mapping=wid / wshift  (CMRC's baseline)
         techniques baseline, cmrc, and cmrc-ideal (wid only: the limit study's range)
 
-The JSON of each `warpsim rf` run is kept in --work (default target/techniques); a run whose
-JSON is there with the same setup and size is not repeated (delete the folder after changing
-the simulator). Only the standard library is needed.
+The statistics of each simulation are kept in --work (default target/techniques) as soon as it
+ends; one whose statistics are there from the same setup is not repeated, so an interrupted run
+resumes (delete the folder after changing the simulator). Only the standard library is needed.
 """
 
 from rf_runs import (accesses, by_sample, counter, dyn, geomean, ipc, mean, outcome_share,

@@ -44,11 +44,23 @@ pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
         );
     }
     let st = &t.stalls;
-    let total =
-        (st.issued + st.structural + st.data + st.fetch + st.barrier + st.idle).max(1) as f64;
+    let total = (st.issued
+        + st.structural
+        + st.data
+        + st.fetch
+        + st.barrier
+        + st.idle
+        + st.registers)
+        .max(1) as f64;
     let pct = |x: u64| 100.0 * x as f64 / total;
+    // Only a residency policy that holds instructions (RegMutex) has the last outcome.
+    let registers = if st.registers > 0 {
+        format!(", registers {:.1}%", pct(st.registers))
+    } else {
+        String::new()
+    };
     println!(
-        "  scheduler cycles: issued {:.1}%, data {:.1}%, structural {:.1}%, fetch {:.1}%, barrier {:.1}%, idle {:.1}%",
+        "  scheduler cycles: issued {:.1}%, data {:.1}%, structural {:.1}%, fetch {:.1}%, barrier {:.1}%, idle {:.1}%{registers}",
         pct(st.issued),
         pct(st.data),
         pct(st.structural),
@@ -56,6 +68,17 @@ pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
         pct(st.barrier),
         pct(st.idle)
     );
+    for (kind, report) in [("technique", &t.technique), ("residency", &t.residency)] {
+        if report.counters.is_empty() {
+            continue;
+        }
+        let counters: Vec<String> = report
+            .counters
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        println!("  {kind} ({}): {}", report.name, counters.join(", "));
+    }
     let rf = &t.rf;
     println!(
         "  register file: {} reads, {} writes, {} bank conflicts ({:.3} per read), {:.2} cycles in collectors per instruction",

@@ -1,7 +1,8 @@
 //! The residency seam beyond the baseline: `sm.rf.residency = "unlimited"` lifts the register
 //! limit on occupancy and counts, through the SM's long-wait and exit events, the times every
-//! warp of a CTA waited on memory. Functional results never change; where registers do not
-//! limit occupancy, no timing statistic changes either.
+//! warp of a CTA waited on memory; `"regmutex"` admits CTAs by a base set of registers and
+//! time-shares the rest. Functional results never change; where registers do not limit
+//! occupancy, no timing statistic changes either.
 
 use runtime::{Device, DeviceConfig};
 use timing::{GpuConfig, TimingStats};
@@ -79,3 +80,35 @@ fn where_registers_do_not_limit_nothing_but_the_report_changes() {
     // SAXPY's warps all wait on their loads: whole CTAs stall on memory.
     assert!(counter(&unlimited, "cta_full_stalls") > 0);
 }
+
+#[test]
+fn regmutex_admits_ctas_by_the_base_set() {
+    // Hotspot assumed to need 40 registers per thread: 3 CTAs of 256 threads on a gtx480 SM.
+    // RegMutex's candidates for the extended set are 4 to 14; 10, 12 and 14 admit a fourth
+    // CTA, none lets half of its 32 warps hold an extended set at once, so the one with the
+    // most sections wins: 14 (base 26; 32,768 − 4 × 8 × 32 × 26 = 6,144 registers, 13
+    // sections of 14 × 32).
+    let (fixed, limiter) = run("rodinia/hotspot", "static", Some(40));
+    assert_eq!(limiter, "Registers");
+    let (shared, _) = run("rodinia/hotspot", "regmutex", Some(40));
+    let launches = 2;
+    assert_eq!(shared.residency.name, "regmutex");
+    assert_eq!(counter(&shared, "split_launches"), launches);
+    assert_eq!(counter(&shared, "base_set"), 26 * launches);
+    assert_eq!(counter(&shared, "extended_set"), 14 * launches);
+    assert_eq!(counter(&shared, "srp_sections"), 13 * launches);
+    assert_eq!(counter(&shared, "ctas_per_sm"), 4 * launches);
+    // warpsim's allocation needs more than 26 registers somewhere: warps acquire, and every
+    // acquire is released.
+    assert!(counter(&shared, "acquires") > 0);
+    assert_eq!(counter(&shared, "acquires"), counter(&shared, "releases"));
+    assert_eq!(shared.warp_insts, fixed.warp_insts);
+    assert_eq!(shared.ctas, fixed.ctas);
+    assert_ne!(shared.gpu_sim_cycle, fixed.gpu_sim_cycle);
+    // Leakage counts the base sets and the sections held, less than every register of every
+    // resident warp.
+    assert!(
+        shared.rf_counts.allocated_register_cycles < fixed.rf_counts.allocated_register_cycles
+    );
+}
+
