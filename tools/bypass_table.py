@@ -29,8 +29,8 @@ import os
 import subprocess
 import sys
 
-from rf_runs import (by_sample, counter, dyn, geomean, ipc, mean, parse_args, pct, ratio_of,
-                     run_setup, sampling_note, timed_share, write_page)
+from rf_runs import (by_sample, counter, dyn, expand_samples, geomean, ipc, mean, parse_args, pct,
+                     ratio_of, run_setup, sampling_note, timed_share, write_page)
 
 CONFIG = "titanx-bow"
 WINDOWS = [3, 2, 7]
@@ -81,6 +81,12 @@ def characterization(args):
     mean over samples of the share of values read once, and of BOW's bypassable reads and
     writes per window ({window: (reads, writes)}, the paper's Figure 3.3), in percent."""
     path = os.path.join(args.work, f"characterize-{args.size}.json")
+    # `warpsim characterize` rewrites its file after every sample: one cut short holds fewer.
+    if os.path.exists(path):
+        with open(path) as f:
+            if len(json.load(f)["samples"]) < len(expand_samples(args.warpsim, ["rodinia"])):
+                print(f"characterize: {path} is incomplete; running it again", file=sys.stderr)
+                os.remove(path)
     if not os.path.exists(path):
         cmd = [args.warpsim, "characterize", "rodinia", "--size", args.size, "--json", path]
         if args.kernel_minsts:
