@@ -107,8 +107,5 @@ fn regmutex_admits_ctas_by_the_base_set() {
     assert_ne!(shared.gpu_sim_cycle, fixed.gpu_sim_cycle);
     // Leakage counts the base sets and the sections held, less than every register of every
     // resident warp.
-    assert!(
-        shared.rf_counts.allocated_register_cycles < fixed.rf_counts.allocated_register_cycles
-    );
+    assert!(shared.rf_counts.allocated_register_cycles < fixed.rf_counts.allocated_register_cycles);
 }
-
