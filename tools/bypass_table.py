@@ -30,7 +30,8 @@ import subprocess
 import sys
 
 from rf_runs import (by_sample, counter, dyn, expand_samples, geomean, ipc, mean, parse_args, pct,
-                     ratio_of, run_setup, sampling_note, timed_share, write_page)
+                     per_sample_table, ratio_of, run_setup, sampling_note, timed_share,
+                     write_page)
 
 CONFIG = "titanx-bow"
 WINDOWS = [3, 2, 7]
@@ -184,20 +185,16 @@ def main():
                "dynamic energy relative to the baseline.\n")
     cols = ["timed", "fwd reads", "saved writes", "IPC BOW", "IPC BOW-WR", "IPC half",
             "IPC RFC", "res. BOW", "dyn BOW", "dyn BOW-WR", "dyn RFC"]
-    out.append("| sample | " + " | ".join(cols) + " |")
-    out.append("|---" * (len(cols) + 1) + "|")
-    for n in samples:
-        try:
-            wr = iw3["bow-wr"][n]["stats"]
-            cells = [pct(timed_share(base[n]["stats"]), False),
-                     pct(forwarded_share(wr), False), pct(saved_share(wr), False)]
-            cells += [pct(ratio_of(iw3, t, ipc)[n] - 1)
-                      for t in ["bow", "bow-wr", "bow-half", "rfc"]]
-            cells.append(pct(ratio_of(iw3, "bow", residency)[n] - 1))
-            cells += [pct(ratio_of(iw3, t, dyn)[n] - 1) for t in ["bow", "bow-wr", "rfc"]]
-        except (KeyError, TypeError, ZeroDivisionError):
-            cells = ["failed"] + [""] * (len(cols) - 1)
-        out.append(f"| {n.removeprefix('rodinia/')} | " + " | ".join(cells) + " |")
+    def row(n):
+        wr = iw3["bow-wr"][n]["stats"]
+        cells = [pct(timed_share(base[n]["stats"]), False),
+                 pct(forwarded_share(wr), False), pct(saved_share(wr), False)]
+        cells += [pct(ratio_of(iw3, t, ipc)[n] - 1) for t in ["bow", "bow-wr", "bow-half", "rfc"]]
+        cells.append(pct(ratio_of(iw3, "bow", residency)[n] - 1))
+        cells += [pct(ratio_of(iw3, t, dyn)[n] - 1) for t in ["bow", "bow-wr", "rfc"]]
+        return cells
+
+    out += per_sample_table(cols, samples, row, lambda n: n.removeprefix("rodinia/"))
     write_page(args.out, out, docs)
 
 

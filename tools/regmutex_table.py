@@ -20,8 +20,8 @@ ends; a simulation whose statistics are there from the same setup is not repeate
 interrupted run resumes (delete the folder after changing the simulator).
 """
 
-from rf_runs import (OUTCOMES, mean, parse_args, pct, run_setup, by_sample, sampling_note,
-                     timed_share, write_page)
+from rf_runs import (OUTCOMES, by_sample, mean, parse_args, pct, per_sample_table, run_setup,
+                     sampling_note, timed_share, write_page)
 
 CONFIG = "gtx480"
 # Register-limited on gtx480 at the default size (docs/workloads.md's occupancy column), the
@@ -122,32 +122,24 @@ def main():
                "scheduler cycles stalled on registers.\n")
     cols = ["timed", "cycles", "RegMutex", "unbounded", "split", "acquires", "waited",
             "reg. stalls"]
-    out.append("| sample | " + " | ".join(cols) + " |")
-    out.append("|---" * (len(cols) + 1) + "|")
-    for n in REGISTER_LIMITED:
-        try:
-            b = full["baseline"][n]["stats"]
-            cells = [pct(timed_share(b), False), f"{cycles(b):,}", pct(cut(n, "regmutex")),
-                     pct(cut(n, "unlimited"))] + acquire_cells(full["regmutex"][n]["stats"])
-        except (KeyError, TypeError, ZeroDivisionError):
-            cells = ["failed"] + [""] * (len(cols) - 1)
-        out.append(f"| {n} | " + " | ".join(cells) + " |")
+    def full_row(n):
+        b = full["baseline"][n]["stats"]
+        return [pct(timed_share(b), False), f"{cycles(b):,}", pct(cut(n, "regmutex")),
+                pct(cut(n, "unlimited"))] + acquire_cells(full["regmutex"][n]["stats"])
+
+    out += per_sample_table(cols, REGISTER_LIMITED, full_row)
     out.append("")
     out.append("## Half the register file (16,384 registers per SM)\n")
     out.append("Cycles relative to the baseline with the full register file.\n")
     cols = ["timed", "cycles (full RF)", "half RF", "half RF + RegMutex", "split", "acquires",
             "waited", "reg. stalls"]
-    out.append("| sample | " + " | ".join(cols) + " |")
-    out.append("|---" * (len(cols) + 1) + "|")
-    for n in HALF_RF:
-        try:
-            b = ref["baseline"][n]["stats"]
-            cells = [pct(timed_share(b), False), f"{cycles(b):,}",
-                     pct(change(half, "baseline", n, ref)), pct(change(half, "regmutex", n, ref))]
-            cells += acquire_cells(half["regmutex"][n]["stats"])
-        except (KeyError, TypeError, ZeroDivisionError):
-            cells = ["failed"] + [""] * (len(cols) - 1)
-        out.append(f"| {n} | " + " | ".join(cells) + " |")
+    def half_row(n):
+        b = ref["baseline"][n]["stats"]
+        return [pct(timed_share(b), False), f"{cycles(b):,}",
+                pct(change(half, "baseline", n, ref)), pct(change(half, "regmutex", n, ref))
+                ] + acquire_cells(half["regmutex"][n]["stats"])
+
+    out += per_sample_table(cols, HALF_RF, half_row)
     write_page(args.out, out, docs)
 
 

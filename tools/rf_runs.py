@@ -218,6 +218,20 @@ def sampling_note(args):
             f"{args.launch_waves}`: the share timed is in the per-sample table")
 
 
+def per_sample_table(cols, samples, cells, name=lambda n: n):
+    """A Markdown table of one row per sample: `name(n)`, then the columns `cols` that
+    `cells(n)` computes from the runs; a sample whose runs are missing or failed has the row
+    "failed"."""
+    lines = ["| sample | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for n in samples:
+        try:
+            row = cells(n)
+        except (KeyError, TypeError, ZeroDivisionError):
+            row = ["failed"] + [""] * (len(cols) - 1)
+        lines.append(f"| {name(n)} | " + " | ".join(row) + " |")
+    return lines
+
+
 def write_page(path, lines, docs):
     """Writes the generated page `lines`, with a list of the runs of `docs` ({setup: rf JSON})
     that did not pass, if any."""

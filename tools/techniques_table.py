@@ -22,7 +22,8 @@ resumes (delete the folder after changing the simulator). Only the standard libr
 """
 
 from rf_runs import (accesses, by_sample, counter, dyn, geomean, ipc, mean, outcome_share,
-                     parse_args, pct, ratio_of, run_setup, sampling_note, timed_share, write_page)
+                     parse_args, pct, per_sample_table, ratio_of, run_setup, sampling_note,
+                     timed_share, write_page)
 
 SETUPS = [
     ("corf", "gtx480-4bank", ["sm.scheduler=two-level"], ["packing", "corf", "corf++"]),
@@ -147,27 +148,25 @@ def main():
                "energy relative to the baseline. CMRC setup (gtx480-cmrc, `wid`): the same "
                "relative figures, and the share of the baseline's scheduler outcomes that found "
                "no warp at all (idle).\n")
-    out.append("| sample | timed | ≥2-src insts | coal. first-fit | coal. CORF | coal. CORF++ "
-               "| IPC CORF | IPC CORF++ | acc. CORF | acc. CORF++ | dyn CORF | dyn CORF++ "
-               "| IPC CMRC | IPC ideal | acc. CMRC | dyn CMRC | idle |")
-    out.append("|---" * 17 + "|")
-    for n in samples:
-        try:
-            b = corf["baseline"][n]["stats"]
-            share2 = sum(b["insts_by_sources"][2:]) / b["warp_insts"]
-            cells = [pct(timed_share(b), False), pct(share2, False)]
-            cells += [pct(coalesced_share(corf[t][n]["stats"]), False)
-                      for t in ["packing", "corf", "corf++"]]
-            for f in [ipc, accesses, dyn]:
-                cells += [pct(ratio_of(corf, t, f)[n] - 1) for t in ["corf", "corf++"]]
-            cells += [pct(ratio_of(wid, "cmrc", ipc)[n] - 1),
-                      pct(ratio_of(wid, "cmrc-ideal", ipc)[n] - 1),
-                      pct(ratio_of(wid, "cmrc", accesses)[n] - 1),
-                      pct(ratio_of(wid, "cmrc", dyn)[n] - 1),
-                      pct(outcome_share(wid["baseline"][n]["stats"], "idle"), False)]
-        except (KeyError, TypeError, ZeroDivisionError):
-            cells = ["failed"] + [""] * 15
-        out.append(f"| {n.removeprefix('rodinia/')} | " + " | ".join(cells) + " |")
+    cols = ["timed", "≥2-src insts", "coal. first-fit", "coal. CORF", "coal. CORF++", "IPC CORF",
+            "IPC CORF++", "acc. CORF", "acc. CORF++", "dyn CORF", "dyn CORF++", "IPC CMRC",
+            "IPC ideal", "acc. CMRC", "dyn CMRC", "idle"]
+
+    def row(n):
+        b = corf["baseline"][n]["stats"]
+        share2 = sum(b["insts_by_sources"][2:]) / b["warp_insts"]
+        cells = [pct(timed_share(b), False), pct(share2, False)]
+        cells += [pct(coalesced_share(corf[t][n]["stats"]), False)
+                  for t in ["packing", "corf", "corf++"]]
+        for f in [ipc, accesses, dyn]:
+            cells += [pct(ratio_of(corf, t, f)[n] - 1) for t in ["corf", "corf++"]]
+        return cells + [pct(ratio_of(wid, "cmrc", ipc)[n] - 1),
+                        pct(ratio_of(wid, "cmrc-ideal", ipc)[n] - 1),
+                        pct(ratio_of(wid, "cmrc", accesses)[n] - 1),
+                        pct(ratio_of(wid, "cmrc", dyn)[n] - 1),
+                        pct(outcome_share(wid["baseline"][n]["stats"], "idle"), False)]
+
+    out += per_sample_table(cols, samples, row, lambda n: n.removeprefix("rodinia/"))
     write_page(args.out, out, docs)
 
 
