@@ -44,9 +44,7 @@ pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
         );
     }
     let st = &t.stalls;
-    let total =
-        (st.issued + st.structural + st.data + st.fetch + st.barrier + st.idle + st.registers)
-            .max(1) as f64;
+    let total = st.outcomes().max(1) as f64;
     let pct = |x: u64| 100.0 * x as f64 / total;
     // Only a residency policy that holds instructions (RegMutex) has the last outcome.
     let registers = if st.registers > 0 {

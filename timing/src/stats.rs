@@ -74,6 +74,17 @@ impl StallStats {
         self.idle += o.idle;
         self.registers += o.registers;
     }
+
+    /// Every outcome counted: one per scheduler per cycle.
+    pub fn outcomes(&self) -> u64 {
+        self.issued
+            + self.structural
+            + self.data
+            + self.fetch
+            + self.barrier
+            + self.idle
+            + self.registers
+    }
 }
 
 /// Memory-pipeline counters of the SMs (the caches' own counters are in [`MemStats`]).

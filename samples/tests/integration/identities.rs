@@ -47,10 +47,9 @@ pub fn accesses_widths_and_classes(at: &str, t: &TimingStats) {
 /// without work idling: the outcomes are exactly SMs × schedulers × cycles.
 pub fn one_outcome_per_scheduler_and_cycle(at: &str, t: &TimingStats, cfg: &GpuConfig) {
     let s = &t.stalls;
-    let outcomes = s.issued + s.structural + s.data + s.fetch + s.barrier + s.idle;
     let per_cycle = u64::from(cfg.sm.schedulers) * u64::from(cfg.gpu.sms);
     assert_eq!(
-        outcomes,
+        s.outcomes(),
         per_cycle * t.gpu_sim_cycle,
         "{at}: scheduler outcomes"
     );

@@ -108,9 +108,12 @@ fn general_identities(name: &str, t: &TimingStats, cfg: &GpuConfig) {
     );
     assert!(t.rf.shared_bank_accesses <= t.rf.reads, "{name}");
     let s = &t.stalls;
-    let outcomes = s.issued + s.structural + s.data + s.fetch + s.barrier + s.idle + s.registers;
     let per_cycle = u64::from(cfg.sm.schedulers) * u64::from(cfg.gpu.sms);
-    assert_eq!(outcomes, per_cycle * t.gpu_sim_cycle, "{name}: outcomes");
+    assert_eq!(
+        s.outcomes(),
+        per_cycle * t.gpu_sim_cycle,
+        "{name}: outcomes"
+    );
     assert_eq!(t.rf_counts.bank_writes, t.rf.writes, "{name}");
     assert!(t.rf_counts.bank_reads <= t.rf.reads, "{name}");
 }
