@@ -1,6 +1,6 @@
 """Running the register-file papers' evaluations and reading their results in `warpsim rf`'s
 JSON form: the helpers shared by tools/techniques_table.py (issue 14), tools/bypass_table.py
-(issue 15) and tools/regmutex_table.py (issue 17). Each (technique, sample) simulation is one
+(issue 15), tools/regmutex_table.py and tools/finereg_table.py (issue 17). Each (technique, sample) simulation is one
 `warpsim run`, kept in --work as soon as it ends, so a setup of many CPU-hours resumes after an
 interruption. Only the standard library is needed."""
 
@@ -16,7 +16,7 @@ import sys
 
 # The `--techniques` names that are residency policies (`sm.rf.residency`), as `warpsim rf`
 # knows them; every other name is an `sm.rf.technique`.
-RESIDENCY = {"unlimited", "regmutex"}
+RESIDENCY = {"unlimited", "regmutex", "finereg"}
 
 
 def technique_override(t):
@@ -80,15 +80,17 @@ def run_job(args, folder, setup, technique, sample):
     return job
 
 
-def run_setup(args, name, config, overrides, techniques, samples=("rodinia",)):
-    """`techniques` (after the baseline) on `samples` (names or suites) on `config` with
-    `overrides`, as `warpsim rf --json` would report them ({samples, jobs, ...}). Each
+def run_setup(args, name, config, overrides, techniques, samples=("rodinia",), baseline=True):
+    """`techniques` (after the baseline, unless `baseline` is false: a variant whose
+    `overrides` leave the baseline as another setup ran it) on `samples` (names or suites) on
+    `config` with `overrides`, as `warpsim rf --json` would report them ({samples, jobs,
+    ...}). Each
     simulation is its own `warpsim run`, --threads at once, and its statistics are kept in
     --work/<name>-<size>/: a setup that was interrupted resumes where it stopped. A whole
     `warpsim rf --json` file of the same setup in --work (<name>-<size>.json, as earlier
     versions of these scripts wrote) is reused as it is."""
     legacy = os.path.join(args.work, f"{name}-{args.size}.json")
-    techniques = ["baseline"] + techniques
+    techniques = ["baseline"] * baseline + techniques
     if os.path.exists(legacy):
         with open(legacy) as f:
             doc = json.load(f)

@@ -103,6 +103,12 @@ pub enum Residency {
     /// exceed the base set; CTAs are admitted by the base set.
     #[serde(rename = "regmutex")]
     RegMutex,
+    /// FineReg (seed 001): the register file split into an active-CTA part, which works like
+    /// the baseline's, and a pending-CTA part holding only the live registers of CTAs whose
+    /// warps all wait on memory; such a CTA moves out (or swaps with a ready pending one) so
+    /// that another may run, beyond the static register limit.
+    #[serde(rename = "finereg")]
+    FineReg,
 }
 
 /// How often a register named by several source operands of one instruction is read
@@ -213,6 +219,50 @@ pub struct RegisterFileConfig {
     /// RegMutex's register split (the `regmutex` residency).
     #[serde(default)]
     pub regmutex: RegMutexConfig,
+    /// FineReg's split register file (the `finereg` residency).
+    #[serde(default)]
+    pub finereg: FineRegConfig,
+}
+
+/// FineReg's split register file (`sm.rf.finereg`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FineRegConfig {
+    /// 32-bit registers of the pending-CTA register file (PCRF), taken from `sm.registers`;
+    /// the rest is the active-CTA register file (ACRF). 0: half of `sm.registers`, the paper's
+    /// 128 KB + 128 KB.
+    pub pending_registers: u32,
+    /// Cycles of one PCRF access (tag and register; the paper's "at least four"); a transfer
+    /// of `n` warp registers is pipelined, one per cycle after the first.
+    pub access_cycles: u32,
+    /// Entries of the direct-mapped live-register information cache (the paper's 32).
+    pub live_info_entries: u32,
+    /// Cycles to fetch a missing live-register bit vector from off-chip memory (the default,
+    /// 300, is an unloaded DRAM round trip of the gtx980 preset: L1 35, interconnect 2 × 20,
+    /// L2 120, DRAM 100 cycles).
+    pub live_info_miss_cycles: u32,
+}
+
+impl Default for FineRegConfig {
+    fn default() -> FineRegConfig {
+        FineRegConfig {
+            pending_registers: 0,
+            access_cycles: 4,
+            live_info_entries: 32,
+            live_info_miss_cycles: 300,
+        }
+    }
+}
+
+impl FineRegConfig {
+    /// 32-bit registers of the PCRF on an SM with `registers` in all.
+    pub fn pcrf_registers(&self, registers: u32) -> u32 {
+        if self.pending_registers == 0 {
+            registers / 2
+        } else {
+            self.pending_registers
+        }
+    }
 }
 
 /// RegMutex's register split (`sm.rf.regmutex`).
@@ -664,6 +714,25 @@ impl GpuConfig {
                 "at most 64 operand entries per collector are modelled (0: 4 per instruction of the window)",
             ));
         }
+        let finereg = &self.sm.rf.finereg;
+        if finereg.pending_registers >= self.sm.registers {
+            return Err(invalid(
+                "sm.rf.finereg.pending_registers",
+                &format!(
+                    "must leave registers for active CTAs: less than sm.registers = {} (0: half)",
+                    self.sm.registers
+                ),
+            ));
+        }
+        if finereg.access_cycles == 0 {
+            return Err(invalid("sm.rf.finereg.access_cycles", "must be at least 1"));
+        }
+        if finereg.live_info_entries == 0 {
+            return Err(invalid(
+                "sm.rf.finereg.live_info_entries",
+                "must be at least 1",
+            ));
+        }
         if self.sm.rf.rfc.entries == 0 || self.sm.rf.rfc.entries > 64 {
             return Err(invalid("sm.rf.rfc.entries", "must be 1 to 64 per warp"));
         }
@@ -822,6 +891,7 @@ fn insert_optional_defaults(table: &mut toml::Table) {
         ("bow", toml::Table::try_from(BowConfig::default())),
         ("rfc", toml::Table::try_from(RfcConfig::default())),
         ("regmutex", toml::Table::try_from(RegMutexConfig::default())),
+        ("finereg", toml::Table::try_from(FineRegConfig::default())),
     ];
     for (key, default) in defaults {
         let default = default.expect("defaults serialize");

@@ -169,6 +169,7 @@ impl Gpu {
             u64::from(cfg.gpu.sms) * u64::from(occ.ctas_per_sm),
         );
         let mut next_cta = 0u64;
+        let mut all_launched = false;
         let mut rr = 0usize;
         let mut pools: Vec<(Vec<emulator::warp::Warp>, Vec<u8>)> = Vec::new();
         let mut done: Vec<CtaStepper> = Vec::new();
@@ -213,9 +214,13 @@ impl Gpu {
                 }
                 let (warps, shared) = pools.pop().unwrap_or_default();
                 let env = launch.cta(next_cta, shared);
-                sms[i].launch(CtaStepper::new(env, warps, l.warp_budget, jit.clone()));
+                sms[i].launch(CtaStepper::new(env, warps, l.warp_budget, jit.clone()), now);
                 next_cta += 1;
                 rr = (i + 1) % n;
+            }
+            if next_cta >= timed_ctas && !all_launched {
+                all_launched = true;
+                sms.iter_mut().for_each(Sm::last_cta_launched);
             }
             let mut any_issue = false;
             for (sm, mem) in sms.iter_mut().zip(sm_mem.iter_mut()) {
@@ -237,8 +242,10 @@ impl Gpu {
             }
             // A cycle in which no SM did anything repeats until something is due: skip ahead
             // (the per-cycle counters of the skipped cycles are accounted as repeats).
-            let may_launch =
-                next_cta < timed_ctas && sms.iter().any(|s| s.resident_ctas() < s.cta_limit());
+            let may_launch = next_cta < timed_ctas
+                && sms
+                    .iter()
+                    .any(|s| s.resident_ctas() < s.cta_limit() && s.admits(&demand));
             if cfg.gpu.fast_forward && !may_launch && sms.iter().all(|s| !s.was_active()) {
                 let wake = sms
                     .iter()

@@ -1,7 +1,8 @@
 //! The residency seam beyond the baseline: `sm.rf.residency = "unlimited"` lifts the register
 //! limit on occupancy and counts, through the SM's long-wait and exit events, the times every
 //! warp of a CTA waited on memory; `"regmutex"` admits CTAs by a base set of registers and
-//! time-shares the rest. Functional results never change; where registers do not limit
+//! time-shares the rest; `"finereg"` parks the live registers of CTAs stalled on memory so
+//! that others run. Functional results never change; where registers do not limit
 //! occupancy, no timing statistic changes either.
 
 use runtime::{Device, DeviceConfig};
@@ -13,10 +14,23 @@ use warpsim::sample::Size;
 /// thread, if given, instead of warpsim's allocation); its total statistics and the limiter of
 /// its first launch's occupancy.
 fn run(name: &str, residency: &str, regs: Option<u32>) -> (TimingStats, String) {
-    let cfg = GpuConfig::load("gtx480", &[format!("sm.rf.residency={residency}")]).unwrap();
+    run_with(name, residency, regs, &[], 1)
+}
+
+/// [`run`] with configuration overrides `extra` on `host_threads` host threads.
+fn run_with(
+    name: &str,
+    residency: &str,
+    regs: Option<u32>,
+    extra: &[&str],
+    host_threads: usize,
+) -> (TimingStats, String) {
+    let mut overrides = vec![format!("sm.rf.residency={residency}")];
+    overrides.extend(extra.iter().map(|s| s.to_string()));
+    let cfg = GpuConfig::load("gtx480", &overrides).unwrap();
     let dev = Device::new(DeviceConfig {
         timing: Some(cfg),
-        host_threads: 1,
+        host_threads,
         registers_per_thread: regs,
         ..DeviceConfig::default()
     })
@@ -108,4 +122,42 @@ fn regmutex_admits_ctas_by_the_base_set() {
     // Leakage counts the base sets and the sections held, less than every register of every
     // resident warp.
     assert!(shared.rf_counts.allocated_register_cycles < fixed.rf_counts.allocated_register_cycles);
+}
+
+#[test]
+fn finereg_parks_stalled_ctas_and_runs_more_than_the_register_limit() {
+    // SAXPY assumed to need 64 registers per thread: 2 CTAs of 256 threads on a gtx480 SM, 1
+    // in FineReg's active half; its warps all wait on their loads, so CTAs move out and
+    // others launch.
+    let (fixed, limiter) = run("saxpy", "static", Some(64));
+    assert_eq!(limiter, "Registers");
+    let (parked, _) = run("saxpy", "finereg", Some(64));
+    assert_eq!(parked.residency.name, "finereg");
+    assert_eq!(counter(&parked, "acrf_ctas"), 1);
+    assert!(counter(&parked, "suspensions") > 0);
+    assert!(counter(&parked, "launches_beyond_register_limit") > 0);
+    // Every CTA parked came back (all retire), with the registers it took out, fewer than it
+    // was allocated; the grid's last stalls had no CTA to make room for.
+    assert_eq!(counter(&parked, "suspensions"), counter(&parked, "resumes"));
+    assert_eq!(
+        counter(&parked, "live_registers_moved"),
+        counter(&parked, "live_registers_restored")
+    );
+    assert!(
+        counter(&parked, "live_registers_moved")
+            < counter(&parked, "allocated_registers_suspended")
+    );
+    assert!(counter(&parked, "stalls_without_successor") > 0);
+    assert!(parked.stalls.registers > 0);
+    assert_eq!(parked.warp_insts, fixed.warp_insts);
+    assert_eq!(parked.ctas, fixed.ctas);
+    assert_ne!(parked.gpu_sim_cycle, fixed.gpu_sim_cycle);
+    // Deterministic whatever the host threads, and the same cycle by cycle (transfers end at
+    // cycles fast-forward must stop at).
+    let json = |t: TimingStats| serde_json::to_value(t).unwrap();
+    let reference = json(parked);
+    let (two, _) = run_with("saxpy", "finereg", Some(64), &[], 2);
+    assert!(json(two) == reference, "2 host threads");
+    let (stepped, _) = run_with("saxpy", "finereg", Some(64), &["gpu.fast_forward=false"], 1);
+    assert!(json(stepped) == reference, "cycle by cycle");
 }

@@ -7,9 +7,9 @@
 //! instruction counts only); the accounting
 //! identities of the statistics hold, the general ones and the technique's own; and a sample
 //! times identically on two host threads and cycle by cycle without fast-forward (once per
-//! policy implementation: CMRC, CORF, BOW, the register-file cache, RegMutex).
+//! policy implementation: CMRC, CORF, BOW, the register-file cache, RegMutex, FineReg).
 //!
-//! A residency policy (RegMutex) runs as `sm.rf.residency`, with the baseline's register
+//! A residency policy (RegMutex, FineReg) runs as `sm.rf.residency`, with the baseline's register
 //! file. One test per technique, so that they run in parallel. A new technique adds its name
 //! here.
 
@@ -21,7 +21,7 @@ use warpsim::registry;
 use warpsim::sample::Size;
 
 /// The residency policies among the techniques.
-const RESIDENCY: [&str; 1] = ["regmutex"];
+const RESIDENCY: [&str; 2] = ["regmutex", "finereg"];
 
 fn device(technique: &str, extra: &[&str], host_threads: usize) -> Device {
     let key = if RESIDENCY.contains(&technique) {
@@ -203,6 +203,34 @@ fn technique_identities(technique: &str, name: &str, t: &TimingStats) {
             }
             assert_eq!(t.rf.shared_bank_accesses, 0, "{name}: single-ported banks");
         }
+        "finereg" => {
+            // Every CTA moved out comes back before it retires, with what it took out, never
+            // more than it was allocated; a warp waits on registers only after a move (its
+            // CTA's, or one it launched or resumed into); the register file is the baseline's.
+            let r = |k| residency_counter(t, k);
+            assert_eq!(r("suspensions"), r("resumes"), "{name}");
+            assert_eq!(
+                r("live_registers_moved"),
+                r("live_registers_restored"),
+                "{name}"
+            );
+            assert!(
+                r("live_registers_moved") <= r("allocated_registers_suspended"),
+                "{name}"
+            );
+            assert!(r("swaps") <= r("suspensions"), "{name}");
+            // Each full stall of an active CTA moves it, is refused, or has no successor.
+            let decided = r("suspensions") + r("suspensions_refused");
+            assert_eq!(
+                decided + r("stalls_without_successor"),
+                r("cta_full_stalls"),
+                "{name}"
+            );
+            if r("suspensions") == 0 {
+                assert_eq!(t.stalls.registers, 0, "{name}");
+            }
+            assert_eq!(t.rf.shared_bank_accesses, 0, "{name}: single-ported banks");
+        }
         other => panic!("{other}: no identities for this technique"),
     }
 }
@@ -301,6 +329,11 @@ fn rfc() {
 #[test]
 fn regmutex() {
     every_sample_under("regmutex", true);
+}
+
+#[test]
+fn finereg() {
+    every_sample_under("finereg", true);
 }
 
 /// The register-file cache under two-level scheduling: a warp moved out of the active pool

@@ -302,11 +302,11 @@ impl ResidencyPolicy for RegMutex {
         self.plan.split.map_or(self.static_ctas, |s| s.ctas_per_sm)
     }
 
-    fn admit(&mut self, _resident: u32, _demand: &CtaDemand) -> bool {
+    fn admit(&self, _resident: u32, _demand: &CtaDemand) -> bool {
         true
     }
 
-    fn on_launch(&mut self, _cta: u32, warps: &[u32]) {
+    fn on_launch(&mut self, _cta: u32, warps: &[u32], _now: u64) {
         for &w in warps {
             debug_assert!(self.slot(w).is_none(), "a new warp holds no section");
         }
@@ -449,7 +449,7 @@ mod tests {
     fn an_acquire_with_an_empty_pool_stalls_and_resumes_on_release() {
         let mut r = one_section();
         let k = FuncId(0);
-        r.on_launch(0, &[0, 1]);
+        r.on_launch(0, &[0, 1], 0);
         // Outside the region nothing is taken.
         assert_eq!(r.may_issue(0, k, 0, 10), Ok(()));
         assert_eq!(r.may_issue(1, k, 0, 10), Ok(()));

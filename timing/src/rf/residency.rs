@@ -8,18 +8,23 @@
 //!
 //! **Suspending and resuming a CTA** (FineReg) is done with these alone: the SM tells the
 //! policy when a warp starts and stops waiting for a long-latency result
-//! ([`ResidencyPolicy::on_long_wait`], [`ResidencyPolicy::on_wait_over`]) and when it exits,
-//! so the policy sees when every running warp of a CTA is stalled. To suspend the CTA it
+//! ([`ResidencyPolicy::on_long_wait`], with the warp's SIMT stack, whose PCs give its live
+//! registers; [`ResidencyPolicy::on_wait_over`]), when it exits, and when the launch has no
+//! CTA left to place ([`ResidencyPolicy::on_last_cta_launched`]), so the policy sees when
+//! every running warp of a CTA is stalled and whether another CTA could use its place. To
+//! suspend the CTA it
 //! refuses its warps at issue (`may_issue`) and counts its registers as free, which lets
 //! `admit` take another CTA; to resume it lets them issue again. A transfer that takes time
 //! (moving live registers to and from a pending-CTA store) is a refusal until the cycle it
 //! completes, announced by `next_wake` so fast-forward stays exact.
 
 use super::TechniqueReport;
+use super::finereg::{FineReg, LiveInfo};
 use super::regmutex::{RegMutex, RegMutexPlan};
 use crate::config::{GpuConfig, Residency as ResidencyKind};
 use crate::occupancy::{CtaDemand, Occupancy};
 use crate::scheduler::Stall;
+use emulator::warp::Warp;
 use isa::FuncId;
 use std::sync::Arc;
 
@@ -32,20 +37,24 @@ pub trait ResidencyPolicy {
 
     /// Whether a CTA with `demand` may launch on an SM that already holds `resident` CTAs
     /// (fewer than [`ResidencyPolicy::cta_limit`]).
-    fn admit(&mut self, resident: u32, demand: &CtaDemand) -> bool;
+    fn admit(&self, resident: u32, demand: &CtaDemand) -> bool;
 
-    /// A CTA launched into CTA slot `cta`, its warps in `warps` (warp slots).
-    fn on_launch(&mut self, _cta: u32, _warps: &[u32]) {}
+    /// A CTA launched into CTA slot `cta` at cycle `now`, its warps in `warps` (warp slots).
+    fn on_launch(&mut self, _cta: u32, _warps: &[u32], _now: u64) {}
 
-    /// The CTA in slot `cta` retired.
-    fn on_retire(&mut self, _cta: u32) {}
+    /// The CTA in slot `cta` retired at cycle `now`.
+    fn on_retire(&mut self, _cta: u32, _now: u64) {}
+
+    /// The GPU launched the last CTA of the launch: no CTA waits to be placed on any SM.
+    fn on_last_cta_launched(&mut self) {}
 
     /// Warp slot `warp` executed its last instruction, at cycle `now`.
     fn on_exit(&mut self, _warp: u32, _now: u64) {}
 
     /// Warp slot `warp`'s next instruction waits for a long-latency result (a load from
-    /// memory): the scoreboard refused it at cycle `now`.
-    fn on_long_wait(&mut self, _warp: u32, _now: u64) {}
+    /// memory): the scoreboard refused it at cycle `now`. `state` is the warp's functional
+    /// state (its call frames and SIMT stack: where each of its lanes goes on).
+    fn on_long_wait(&mut self, _warp: u32, _state: &Warp, _now: u64) {}
 
     /// A result of warp slot `warp`, which waited for a long-latency one, was written back at
     /// cycle `now`: the warp may issue again, or wait again (another `on_long_wait`) if its
@@ -84,7 +93,7 @@ impl ResidencyPolicy for StaticResidency {
         self.limit
     }
 
-    fn admit(&mut self, _resident: u32, _demand: &CtaDemand) -> bool {
+    fn admit(&self, _resident: u32, _demand: &CtaDemand) -> bool {
         true
     }
 
@@ -143,11 +152,11 @@ impl ResidencyPolicy for UnlimitedResidency {
         self.limit
     }
 
-    fn admit(&mut self, _resident: u32, _demand: &CtaDemand) -> bool {
+    fn admit(&self, _resident: u32, _demand: &CtaDemand) -> bool {
         true
     }
 
-    fn on_launch(&mut self, cta: u32, warps: &[u32]) {
+    fn on_launch(&mut self, cta: u32, warps: &[u32], _now: u64) {
         let cta = cta as usize;
         if self.running.len() <= cta {
             self.running.resize(cta + 1, 0);
@@ -168,7 +177,7 @@ impl ResidencyPolicy for UnlimitedResidency {
         self.resident += 1;
     }
 
-    fn on_retire(&mut self, cta: u32) {
+    fn on_retire(&mut self, cta: u32, _now: u64) {
         self.running[cta as usize] = 0;
         self.waiting[cta as usize] = 0;
         self.resident -= 1;
@@ -182,7 +191,7 @@ impl ResidencyPolicy for UnlimitedResidency {
         });
     }
 
-    fn on_long_wait(&mut self, warp: u32, _now: u64) {
+    fn on_long_wait(&mut self, warp: u32, _state: &Warp, _now: u64) {
         self.change(warp, |_, waiting, bit| *waiting |= bit);
     }
 
@@ -207,6 +216,8 @@ pub enum Residency {
     Static(StaticResidency),
     Unlimited(UnlimitedResidency),
     RegMutex(RegMutex),
+    /// Boxed: its state is several times the others'.
+    FineReg(Box<FineReg>),
 }
 
 macro_rules! dispatch {
@@ -215,6 +226,7 @@ macro_rules! dispatch {
             Residency::Static($p) => $call,
             Residency::Unlimited($p) => $call,
             Residency::RegMutex($p) => $call,
+            Residency::FineReg($p) => $call,
         }
     };
 }
@@ -253,6 +265,12 @@ impl Residency {
                 );
                 Residency::RegMutex(RegMutex::new(Arc::new(plan), occ.ctas_per_sm, true))
             }
+            ResidencyKind::FineReg => Residency::FineReg(Box::new(FineReg::new(
+                Arc::new(LiveInfo::new(program, kernel)),
+                &cfg.sm.rf.finereg,
+                occ,
+                cfg.sm.registers,
+            ))),
         }
     }
 
@@ -260,6 +278,7 @@ impl Residency {
     pub fn for_another_sm(&self) -> Residency {
         match self {
             Residency::RegMutex(r) => Residency::RegMutex(r.for_another_sm()),
+            Residency::FineReg(f) => Residency::FineReg(Box::new(f.for_another_sm())),
             other => other.clone(),
         }
     }
@@ -270,6 +289,7 @@ impl Residency {
             Residency::Static(_) => "static",
             Residency::Unlimited(_) => "unlimited",
             Residency::RegMutex(_) => "regmutex",
+            Residency::FineReg(_) => "finereg",
         }
     }
 }
@@ -278,21 +298,24 @@ impl ResidencyPolicy for Residency {
     fn cta_limit(&self) -> u32 {
         dispatch!(self, p => p.cta_limit())
     }
-    fn admit(&mut self, resident: u32, demand: &CtaDemand) -> bool {
+    fn admit(&self, resident: u32, demand: &CtaDemand) -> bool {
         dispatch!(self, p => p.admit(resident, demand))
     }
-    fn on_launch(&mut self, cta: u32, warps: &[u32]) {
-        dispatch!(self, p => p.on_launch(cta, warps))
+    fn on_launch(&mut self, cta: u32, warps: &[u32], now: u64) {
+        dispatch!(self, p => p.on_launch(cta, warps, now))
     }
-    fn on_retire(&mut self, cta: u32) {
-        dispatch!(self, p => p.on_retire(cta))
+    fn on_retire(&mut self, cta: u32, now: u64) {
+        dispatch!(self, p => p.on_retire(cta, now))
+    }
+    fn on_last_cta_launched(&mut self) {
+        dispatch!(self, p => p.on_last_cta_launched())
     }
     fn on_exit(&mut self, warp: u32, now: u64) {
         dispatch!(self, p => p.on_exit(warp, now))
     }
     #[inline]
-    fn on_long_wait(&mut self, warp: u32, now: u64) {
-        dispatch!(self, p => p.on_long_wait(warp, now))
+    fn on_long_wait(&mut self, warp: u32, state: &Warp, now: u64) {
+        dispatch!(self, p => p.on_long_wait(warp, state, now))
     }
     #[inline]
     fn on_wait_over(&mut self, warp: u32, now: u64) {

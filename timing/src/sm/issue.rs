@@ -221,7 +221,9 @@ impl<'a> Sm<'a> {
             },
         };
         if wait == Some(true) && w.sb_wait.is_none() {
-            self.residency.on_long_wait(slot as u32, now);
+            let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
+            self.residency
+                .on_long_wait(slot as u32, &cta.stepper.warps[w.index], now);
         }
         w.sb_wait = wait;
         if wait.is_none() {

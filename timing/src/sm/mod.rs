@@ -221,8 +221,13 @@ impl<'a> Sm<'a> {
 
     /// Whether the residency policy lets a CTA with `demand` launch here now (the SM holds
     /// fewer than [`Sm::cta_limit`]).
-    pub fn admits(&mut self, demand: &crate::occupancy::CtaDemand) -> bool {
+    pub fn admits(&self, demand: &crate::occupancy::CtaDemand) -> bool {
         self.residency.admit(self.resident as u32, demand)
+    }
+
+    /// The GPU launched the last CTA of the launch.
+    pub fn last_cta_launched(&mut self) {
+        self.residency.on_last_cta_launched();
     }
 
     /// Whether the SM has nothing left to do.
@@ -230,8 +235,8 @@ impl<'a> Sm<'a> {
         self.resident == 0
     }
 
-    /// Places a CTA on the SM (the caller checked occupancy).
-    pub fn launch(&mut self, stepper: CtaStepper<'a>) {
+    /// Places a CTA on the SM at cycle `now` (the caller checked occupancy).
+    pub fn launch(&mut self, stepper: CtaStepper<'a>, now: u64) {
         let cta = self
             .ctas
             .iter()
@@ -269,7 +274,7 @@ impl<'a> Sm<'a> {
             slots.push(s);
         }
         let warp_slots: Vec<u32> = slots.iter().map(|&s| s as u32).collect();
-        self.residency.on_launch(cta as u32, &warp_slots);
+        self.residency.on_launch(cta as u32, &warp_slots, now);
         self.ctas[cta] = Some(CtaSlot { stepper, slots });
         self.resident += 1;
         self.retire_check = true;
@@ -382,7 +387,7 @@ impl<'a> Sm<'a> {
                 continue;
             }
             let cta = self.ctas[c].take().expect("checked above");
-            self.residency.on_retire(c as u32);
+            self.residency.on_retire(c as u32, now);
             self.resident -= 1;
             self.active = true;
             for &s in &cta.slots {
