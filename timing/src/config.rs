@@ -86,6 +86,12 @@ pub enum Technique {
     /// The register-file cache (Gebhart et al., seed 004 §3.5): a small per-warp cache of
     /// recent results, FIFO, written back to the register file when evicted unless dead.
     Rfc,
+    /// LARF (seed 000, chapter 5): a per-SM address mapping table of warp-wide global loads
+    /// (`sm.rf.larf.entries`); a load of data a register holds already is served by renaming
+    /// its destination to that register, without a memory access.
+    Larf,
+    /// LARF with an unbounded address mapping table (the paper's limit study).
+    LarfInfinite,
 }
 
 /// How a CTA's registers are held while it is resident (`sm.rf.residency`).
@@ -222,6 +228,23 @@ pub struct RegisterFileConfig {
     /// FineReg's split register file (the `finereg` residency).
     #[serde(default)]
     pub finereg: FineRegConfig,
+    /// LARF's address mapping table (the `larf` technique).
+    #[serde(default)]
+    pub larf: LarfConfig,
+}
+
+/// LARF's address mapping table (`sm.rf.larf`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LarfConfig {
+    /// Entries per SM (the paper's 400: 1 KB of 83-bit entries). `larf-infinite` ignores it.
+    pub entries: u32,
+}
+
+impl Default for LarfConfig {
+    fn default() -> LarfConfig {
+        LarfConfig { entries: 400 }
+    }
 }
 
 /// FineReg's split register file (`sm.rf.finereg`).
@@ -733,6 +756,12 @@ impl GpuConfig {
                 "must be at least 1",
             ));
         }
+        if self.sm.rf.larf.entries == 0 {
+            return Err(invalid(
+                "sm.rf.larf.entries",
+                "must be at least 1 (the technique larf-infinite has no limit)",
+            ));
+        }
         if self.sm.rf.rfc.entries == 0 || self.sm.rf.rfc.entries > 64 {
             return Err(invalid("sm.rf.rfc.entries", "must be 1 to 64 per warp"));
         }
@@ -892,6 +921,7 @@ fn insert_optional_defaults(table: &mut toml::Table) {
         ("rfc", toml::Table::try_from(RfcConfig::default())),
         ("regmutex", toml::Table::try_from(RegMutexConfig::default())),
         ("finereg", toml::Table::try_from(FineRegConfig::default())),
+        ("larf", toml::Table::try_from(LarfConfig::default())),
     ];
     for (key, default) in defaults {
         let default = default.expect("defaults serialize");

@@ -18,6 +18,7 @@ mod golden_stats;
 mod hints_decode;
 mod registers;
 mod rf_cli;
+mod rf_larf;
 mod rf_residency;
 mod rf_techniques;
 mod run_cli;

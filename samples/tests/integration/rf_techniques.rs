@@ -7,7 +7,7 @@
 //! instruction counts only); the accounting
 //! identities of the statistics hold, the general ones and the technique's own; and a sample
 //! times identically on two host threads and cycle by cycle without fast-forward (once per
-//! policy implementation: CMRC, CORF, BOW, the register-file cache, RegMutex, FineReg).
+//! policy implementation: CMRC, CORF, BOW, the register-file cache, RegMutex, FineReg, LARF).
 //!
 //! A residency policy (RegMutex, FineReg) runs as `sm.rf.residency`, with the baseline's register
 //! file. One test per technique, so that they run in parallel. A new technique adds its name
@@ -123,7 +123,10 @@ fn technique_identities(technique: &str, name: &str, t: &TimingStats) {
     let operands: u64 = t.widths.reads_all_lanes.iter().sum();
     let written: u64 = t.widths.writes_all_lanes.iter().sum();
     let c = |k| counter(t, k);
-    if !matches!(technique, "bow-wr" | "bow-half" | "rfc") {
+    if !matches!(
+        technique,
+        "bow-wr" | "bow-half" | "rfc" | "larf" | "larf-infinite"
+    ) {
         // Every register written is one bank write.
         assert_eq!(written, t.rf.writes, "{name}: writes");
     }
@@ -190,6 +193,19 @@ fn technique_identities(technique: &str, name: &str, t: &TimingStats) {
             assert_eq!(c("rf_writes"), t.rf.writes, "{name}");
             let saved = c("writes_consolidated") + c("writes_dead") + c("writes_retired");
             assert_eq!(written, t.rf.writes + saved, "{name}");
+        }
+        "larf" | "larf-infinite" => {
+            // Every global load is irregular, served, or recorded; a served load writes no
+            // register (its destinations are renamed to the data's); an unbounded table
+            // never evicts for room.
+            let loads = c("loads_irregular") + c("loads_shared") + c("entries_inserted");
+            assert_eq!(loads, c("global_loads"), "{name}");
+            assert_eq!(t.rf.writes + c("registers_shared"), written, "{name}");
+            assert_eq!(t.rf.reads, operands, "{name}");
+            if technique == "larf-infinite" {
+                assert_eq!(c("evictions_capacity"), 0, "{name}");
+            }
+            assert_eq!(t.rf.shared_bank_accesses, 0, "{name}: single-ported banks");
         }
         "regmutex" => {
             // Every warp releases what it acquired (at the latest when it exits); only a
@@ -334,6 +350,16 @@ fn regmutex() {
 #[test]
 fn finereg() {
     every_sample_under("finereg", true);
+}
+
+#[test]
+fn larf() {
+    every_sample_under("larf", true);
+}
+
+#[test]
+fn larf_infinite() {
+    every_sample_under("larf-infinite", false);
 }
 
 /// The register-file cache under two-level scheduling: a warp moved out of the active pool

@@ -37,6 +37,7 @@ mod cmrc;
 mod corf;
 mod deferred;
 mod finereg;
+mod larf;
 mod regmutex;
 mod residency;
 mod rfc;
@@ -47,6 +48,7 @@ pub use bow::{Bow, WritePolicy};
 pub use cmrc::Cmrc;
 pub use corf::{Corf, Placement};
 pub use finereg::{FineReg, LiveInfo};
+pub use larf::Larf;
 pub use regmutex::{Fallback, RegMutex, RegMutexPlan, RegSplit, SplitInput, choose_split};
 pub use residency::{Residency, ResidencyPolicy, StaticResidency};
 pub use rfc::Rfc;
@@ -219,6 +221,7 @@ pub enum RfPolicy {
     Corf(Corf),
     Bow(Bow),
     Rfc(Rfc),
+    Larf(Larf),
 }
 
 /// Calls `$call` on whichever policy `$self` holds.
@@ -230,6 +233,7 @@ macro_rules! dispatch {
             RfPolicy::Corf($p) => $call,
             RfPolicy::Bow($p) => $call,
             RfPolicy::Rfc($p) => $call,
+            RfPolicy::Larf($p) => $call,
         }
     };
 }
@@ -248,6 +252,8 @@ impl RfPolicy {
             Technique::BowWr => RfPolicy::Bow(Bow::new(cfg, WritePolicy::Back, false)),
             Technique::BowHalf => RfPolicy::Bow(Bow::new(cfg, WritePolicy::Back, true)),
             Technique::Rfc => RfPolicy::Rfc(Rfc::new(cfg)),
+            Technique::Larf => RfPolicy::Larf(Larf::new(cfg, false)),
+            Technique::LarfInfinite => RfPolicy::Larf(Larf::new(cfg, true)),
         }
     }
 
@@ -264,6 +270,8 @@ impl RfPolicy {
             },
             RfPolicy::Bow(b) => b.name(),
             RfPolicy::Rfc(_) => "rfc",
+            RfPolicy::Larf(l) if l.is_infinite() => "larf-infinite",
+            RfPolicy::Larf(_) => "larf",
         }
     }
 }

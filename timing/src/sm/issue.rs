@@ -5,7 +5,7 @@
 use super::ldst::memory_work;
 use super::{InFlight, NO_UNIT, Sm};
 use crate::config::ReadDuplicates;
-use crate::decode::{Control, Decoded, Unit};
+use crate::decode::{Control, Decoded, MemOp, Unit};
 use crate::rf::{IssueView, RegisterFilePolicy, ResidencyPolicy};
 use crate::scheduler::Stall;
 use crate::scoreboard::Hazard;
@@ -309,15 +309,6 @@ impl<'a> Sm<'a> {
         f.latency = d.timing.latency;
         f.initiation = d.timing.initiation;
         f.writes.clone_from(&d.sb_writes);
-        memory_work(
-            self.cfg,
-            &self.exec,
-            d.mem,
-            self.id,
-            slot,
-            &mut self.stats.ldst,
-            &mut f.mem,
-        );
         let view = IssueView {
             uid,
             now,
@@ -334,10 +325,17 @@ impl<'a> Sm<'a> {
             writes: &self.exec.writes,
             targets: &self.exec.targets,
         };
-        if d.mem.is_load() && self.rf.serves_load(&view) {
-            // The technique holds the data in registers: no memory access to make.
-            f.mem.clear();
-        }
+        // A load whose data the technique holds in registers makes no memory access.
+        let served = d.mem.is_load() && self.rf.serves_load(&view);
+        memory_work(
+            self.cfg,
+            &self.exec,
+            if served { MemOp::None } else { d.mem },
+            self.id,
+            slot,
+            &mut self.stats.ldst,
+            &mut f.mem,
+        );
         let rf = &mut self.rf;
         self.collector
             .allocate(cu, now, idx, d.unit, |reads| rf.plan_reads(&view, reads));

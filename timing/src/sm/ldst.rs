@@ -28,15 +28,6 @@ pub(super) struct MemWork {
     pub(super) global: Vec<Transaction>,
 }
 
-impl MemWork {
-    /// No memory access left to make.
-    pub(super) fn clear(&mut self) {
-        self.shared.clear();
-        self.constant.clear();
-        self.global.clear();
-    }
-}
-
 /// A memory instruction in an LD/ST unit.
 pub(super) struct LdStBusy {
     pub(super) inst: usize,
