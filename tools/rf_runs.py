@@ -41,7 +41,9 @@ def expand_samples(warpsim, samples):
 def run_job(args, folder, setup, technique, sample):
     """One (technique, sample) simulation of a setup: exactly what `warpsim rf` runs for it
     (`warpsim run SAMPLE --set <technique's key>=T`, one host thread), as a job entry of its
-    JSON (technique, sample, status, message, stats). Kept in `folder` and reused when its
+    JSON (technique, sample, status, message, stats), with a few figures of each timed
+    launch (`launches`: kernel, cycles, warp_insts, global_requests, technique counters;
+    absent from runs kept by earlier versions). Kept in `folder` and reused when its
     setup is the same, so an interrupted setup resumes where it stopped."""
     path = os.path.join(folder, f"{sample.replace('/', '__')}--{technique}.json")
     if os.path.exists(path):
@@ -59,10 +61,18 @@ def run_job(args, folder, setup, technique, sample):
     verdict = re.search(r"^\S+ \(.*?\): (PASS|FAIL): (.*)$", done.stdout, re.M)
     error = re.search(r"^\S+: ERROR: (.*)$", done.stdout, re.M)
     stats = None
+    launches = []
     if os.path.exists(stats_path) and not error:
         with open(stats_path) as f:
             entries = json.load(f)
         stats = entries[0]["total"] if entries else None
+        # Per launch, what a per-layer figure needs (a launch's whole statistics would make
+        # the kept files of samples with hundreds of launches large).
+        launches = [{"kernel": k["kernel"], "cycles": k["gpu_sim_cycle"],
+                     "warp_insts": k["warp_insts"],
+                     "global_requests": k["ldst"]["global_requests"],
+                     "technique": k["technique"]["counters"]}
+                    for e in entries for k in e["kernels"]]
     if verdict and stats is not None:
         status, message = verdict.group(1).lower(), verdict.group(2)
     else:
@@ -70,7 +80,8 @@ def run_job(args, folder, setup, technique, sample):
         message = (error.group(1) if error else
                    (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1])
     job = {"technique": technique, "sample": sample, "status": status, "message": message,
-           "stats": stats if status != "error" else None, "setup": setup}
+           "stats": stats if status != "error" else None, "launches": launches,
+           "setup": setup}
     with open(path + ".tmp", "w") as f:
         json.dump(job, f)
     os.replace(path + ".tmp", path)

@@ -247,6 +247,22 @@ impl<'a> CtaStepper<'a> {
         f.simt.top().map(|t| (f.func, t.pc, t.mask))
     }
 
+    /// The memory targets of warp `i`'s next instruction as it would access them now, in `out`
+    /// (lanes whose guard holds; the others [`Target::None`]), and those lanes; `None` when it
+    /// is not a memory instruction or the warp cannot run. Nothing executes: a scheduler that
+    /// looks ahead at a load's addresses (LAS) reads them here.
+    pub fn peek_targets(&self, i: usize, out: &mut [Target; WARP_SIZE]) -> Option<u32> {
+        let w = &self.warps[i];
+        if w.state != WarpState::Ready {
+            return None;
+        }
+        let frame = w.frame();
+        let top = frame.simt.top()?;
+        let inst = &self.env.program.code[frame.func.index()].insts[top.pc as usize];
+        let exec = guard_mask(frame, inst, top.mask);
+        memory_targets(&self.env, w, inst, exec, out).then_some(exec)
+    }
+
     /// The register-window base of warp `i`'s current frame (that of its next instruction).
     pub fn frame_base(&self, i: usize) -> FrameBase {
         FrameBase::of(self.env.program, &self.warps[i])

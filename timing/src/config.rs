@@ -36,6 +36,10 @@ pub enum SchedulerPolicy {
     /// Two-level: round robin over an active pool; a warp waiting on a long-latency result
     /// leaves the pool for the oldest pending warp.
     TwoLevel,
+    /// LAS (seed 000, chapter 5): loose round robin, but a warp whose next instruction is a
+    /// global load the register-file technique would serve from registers (LARF's table hit,
+    /// checked when one of the warp's results is written back) goes first.
+    Las,
 }
 
 /// How warp registers map to register-file banks.

@@ -9,6 +9,9 @@
 //!   `two_level_active` demotes every warp that `waiting()`: exited, at a barrier, or on a
 //!   long operation; without that, a pool full of warps at a barrier would wait forever for
 //!   the pending warps the barrier waits for).
+//! - LAS: LRR, with the warps the SM marked as about to load shared data
+//!   ([`Scheduler::prioritise`]) first, in LRR order among themselves; a mark lasts until the
+//!   warp issues.
 
 use crate::config::SchedulerPolicy;
 use std::collections::VecDeque;
@@ -37,6 +40,8 @@ pub struct Scheduler {
     by_age: Vec<usize>,
     /// Slot that issued last.
     last: Option<usize>,
+    /// LAS: the slots marked to go first (bits).
+    priority: u64,
     /// Two-level: the active pool and the pending queue.
     pool: Vec<usize>,
     pending: VecDeque<usize>,
@@ -54,6 +59,7 @@ impl Scheduler {
             slots,
             by_age: Vec::new(),
             last: None,
+            priority: 0,
             pool: Vec::new(),
             pending: VecDeque::new(),
             cached: Vec::new(),
@@ -70,6 +76,7 @@ impl Scheduler {
 
     /// The warp in `slot` left the SM.
     pub fn retired(&mut self, slot: usize) {
+        self.priority &= !(1 << slot);
         self.by_age.retain(|&s| s != slot);
         self.pool.retain(|&s| s != slot);
         self.pending.retain(|&s| s != slot);
@@ -95,6 +102,18 @@ impl Scheduler {
             self.last = Some(slot);
             self.stale = true;
         }
+        self.prioritise(slot, false);
+    }
+
+    /// LAS: marks (or unmarks) the warp in `slot` to go first until it issues.
+    pub fn prioritise(&mut self, slot: usize, first: bool) {
+        let before = self.priority;
+        if first {
+            self.priority |= 1 << slot;
+        } else {
+            self.priority &= !(1 << slot);
+        }
+        self.stale |= self.priority != before;
     }
 
     /// Two-level: the warp in `slot` waits on a long-latency result; it leaves the pool.
@@ -157,13 +176,16 @@ impl Scheduler {
     fn compute(&mut self, out: &mut Vec<usize>) {
         out.clear();
         match self.policy {
-            SchedulerPolicy::Lrr => {
+            SchedulerPolicy::Lrr | SchedulerPolicy::Las => {
                 let n = self.slots.len();
                 let start = self
                     .last
                     .and_then(|l| self.slots.iter().position(|&s| s == l))
                     .map_or(0, |i| i + 1);
-                out.extend((0..n).map(|k| self.slots[(start + k) % n]));
+                let lrr = (0..n).map(|k| self.slots[(start + k) % n]);
+                let first = |&s: &usize| self.priority & (1 << s) != 0;
+                out.extend(lrr.clone().filter(first));
+                out.extend(lrr.filter(|s| !first(s)));
             }
             SchedulerPolicy::Gto => {
                 if let Some(l) = self.last {
@@ -215,6 +237,7 @@ mod tests {
             SchedulerPolicy::Lrr,
             SchedulerPolicy::Gto,
             SchedulerPolicy::TwoLevel,
+            SchedulerPolicy::Las,
         ] {
             let mut s = Scheduler::new(policy, 2, vec![0, 1, 2, 3]);
             for slot in [2, 0, 3, 1] {
@@ -243,6 +266,28 @@ mod tests {
         s.issued(4);
         s.order(&mut out);
         assert_eq!(out, [6, 0, 2, 4]);
+    }
+
+    #[test]
+    fn las_puts_marked_warps_first_until_they_issue() {
+        let mut s = Scheduler::new(SchedulerPolicy::Las, 8, vec![0, 2, 4, 6]);
+        let mut out = Vec::new();
+        s.issued(2);
+        s.order(&mut out);
+        assert_eq!(out, [4, 6, 0, 2], "LRR without marks");
+        // Marked warps first, in LRR order among themselves.
+        s.prioritise(0, true);
+        s.prioritise(6, true);
+        s.order(&mut out);
+        assert_eq!(out, [6, 0, 4, 2]);
+        // Issuing clears the mark (and moves the round robin on).
+        s.issued(6);
+        s.order(&mut out);
+        assert_eq!(out, [0, 2, 4, 6]);
+        s.prioritise(0, false);
+        s.prioritise(4, true);
+        s.order(&mut out);
+        assert_eq!(out, [4, 0, 2, 6]);
     }
 
     #[test]

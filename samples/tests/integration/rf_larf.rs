@@ -1,6 +1,7 @@
 //! LARF in the pipeline, with exact outcomes: a load of data another warp's load already
 //! brought into a register is served by renaming, without a memory access, and a store to
-//! that data deletes the mapping so that the next load goes to memory again.
+//! that data deletes the mapping so that the next load goes to memory again; under LAS, the
+//! warp whose next load the table holds is looked up at its write-backs.
 
 use runtime::{Device, DeviceConfig};
 use timing::{GpuConfig, TimingStats};
@@ -41,9 +42,14 @@ $SKIP:
 }
 "#;
 
-/// Runs the kernel on one SM of gtx480 under `technique`; its statistics.
-fn run(technique: &str) -> TimingStats {
-    let overrides = [format!("sm.rf.technique={technique}"), "gpu.sms=1".into()];
+/// Runs the kernel on one SM of gtx480 under `technique` and the `scheduler` policy; its
+/// statistics.
+fn run(technique: &str, scheduler: &str) -> TimingStats {
+    let overrides = [
+        format!("sm.rf.technique={technique}"),
+        format!("sm.scheduler={scheduler}"),
+        "gpu.sms=1".into(),
+    ];
     let dev = Device::new(DeviceConfig {
         host_threads: 1,
         timing: Some(GpuConfig::load("gtx480", &overrides).unwrap()),
@@ -69,9 +75,9 @@ fn counter(t: &TimingStats, key: &str) -> u64 {
 
 #[test]
 fn a_second_warps_load_is_served_from_a_register_and_a_store_evicts_it() {
-    let base = run("baseline");
+    let base = run("baseline", "gto");
     for technique in ["larf", "larf-infinite"] {
-        let t = run(technique);
+        let t = run(technique, "gto");
         assert_eq!(t.technique.name, technique);
         // Four warp loads: in each phase the first goes to memory and the second (the other
         // warp's, same base, stride and lanes) is served from the first one's register.
@@ -89,4 +95,17 @@ fn a_second_warps_load_is_served_from_a_register_and_a_store_evicts_it() {
         assert_eq!(t.rf.writes + 2, base.rf.writes, "{technique}");
         assert_eq!(t.warp_insts, base.warp_insts, "{technique}");
     }
+}
+
+#[test]
+fn las_looks_up_a_warps_next_load_at_its_write_backs() {
+    let t = run("larf", "las");
+    assert_eq!(counter(&t, "loads_shared"), 2);
+    // The locality checker runs at write-backs: each warp's address, written back just
+    // before its first load, is looked up once (the second loads follow a barrier and a
+    // store, which write nothing back); the second warp's finds the first warp's entry.
+    assert_eq!(counter(&t, "locality_checks"), 2);
+    assert_eq!(counter(&t, "locality_hits"), 1);
+    // Without LAS nothing is looked up ahead.
+    assert_eq!(counter(&run("larf", "lrr"), "locality_checks"), 0);
 }

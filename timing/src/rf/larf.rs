@@ -29,7 +29,9 @@
 //! `evictions_capacity`, `evictions_store`, `evictions_dead` (no holder left),
 //! `registers_shared` (destination registers renamed to a shared one) and
 //! `register_cycles_saved` (cycles summed over the registers a holder beyond the first keeps:
-//! the register file a warp would otherwise need for its copy).
+//! the register file a warp would otherwise need for its copy); under the LAS scheduler,
+//! `locality_checks` and `locality_hits` (its look-ups of a warp's next load, and those that
+//! found the data: the warp goes first).
 
 use super::{BankReq, Baseline, IssueView, RegisterFilePolicy, TechniqueReport};
 use crate::config::GpuConfig;
@@ -156,6 +158,8 @@ struct Counters {
     evict_store: u64,
     evict_dead: u64,
     registers_shared: u64,
+    locality_checks: u64,
+    locality_hits: u64,
 }
 
 impl Larf {
@@ -316,6 +320,14 @@ impl RegisterFilePolicy for Larf {
         }
     }
 
+    fn holds_load(&mut self, targets: &[Target], exec: u32, bytes: u32) -> bool {
+        self.counters.locality_checks += 1;
+        let hit = exec != 0
+            && LoadKey::of(targets, exec, bytes).is_some_and(|k| self.by_key.contains_key(&k));
+        self.counters.locality_hits += u64::from(hit);
+        hit
+    }
+
     fn plan_reads(&mut self, i: &IssueView, out: &mut Vec<BankReq>) {
         self.base.plan_reads(i, out);
         self.account(i.now);
@@ -379,6 +391,8 @@ impl RegisterFilePolicy for Larf {
             ("evictions_dead", c.evict_dead),
             ("registers_shared", c.registers_shared),
             ("register_cycles_saved", self.saved_cycles),
+            ("locality_checks", c.locality_checks),
+            ("locality_hits", c.locality_hits),
         ] {
             out.add(key, value);
         }

@@ -178,6 +178,13 @@ pub trait RegisterFilePolicy {
         false
     }
 
+    /// Whether a load of `bytes` per lane at `targets` by lanes `exec` would be served from
+    /// registers now ([`Self::serves_load`] without its effects, but counted): LAS's locality
+    /// check.
+    fn holds_load(&mut self, _targets: &[Target], _exec: u32, _bytes: u32) -> bool {
+        false
+    }
+
     /// Bank writes the technique makes on its own this cycle (deferred results, evictions),
     /// at most `ports` (the write ports write-backs left free); they go through the arbiter
     /// like write-backs.
@@ -307,6 +314,9 @@ impl RegisterFilePolicy for RfPolicy {
     #[inline]
     fn serves_load(&mut self, i: &IssueView) -> bool {
         dispatch!(self, p => p.serves_load(i))
+    }
+    fn holds_load(&mut self, targets: &[Target], exec: u32, bytes: u32) -> bool {
+        dispatch!(self, p => p.holds_load(targets, exec, bytes))
     }
     #[inline]
     fn drain_writes(&mut self, now: u64, ports: u32, out: &mut Vec<BankReq>) {

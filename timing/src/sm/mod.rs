@@ -15,6 +15,7 @@ mod dispatch;
 mod fetch;
 mod issue;
 mod ldst;
+mod locality;
 mod warp_slot;
 mod writeback;
 
@@ -102,6 +103,9 @@ pub struct Sm<'a> {
     heads: Heads,
     /// Warp slots of each scheduler.
     scheduler_masks: Vec<u64>,
+    /// LAS: check at each write-back whether the warp's next instruction is a load the
+    /// register-file technique would serve ([`locality`]).
+    looks_ahead: bool,
     /// A warp exited or an exited warp's instruction completed: look for finished CTAs.
     retire_check: bool,
     /// This cycle's scheduler outcomes (issued, structural, data, fetch, barrier, idle,
@@ -197,6 +201,7 @@ impl<'a> Sm<'a> {
             scheduler_masks: (0..n)
                 .map(|s| (s..max_warps).step_by(n).fold(0u64, |m, w| m | (1 << w)))
                 .collect(),
+            looks_ahead: cfg.sm.scheduler == crate::config::SchedulerPolicy::Las,
             retire_check: false,
             cycle_stalls: [0; 7],
             cycle_collector_full: 0,

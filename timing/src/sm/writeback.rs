@@ -43,6 +43,9 @@ impl<'a> Sm<'a> {
                 ports -= 1;
             }
             self.free_inflight.push(idx);
+            if self.looks_ahead {
+                self.check_locality(slot);
+            }
         }
         // Writes the technique deferred (or evictions) take the ports left.
         self.reqs.clear();
