@@ -109,3 +109,42 @@ fn las_looks_up_a_warps_next_load_at_its_write_backs() {
     // Without LAS nothing is looked up ahead.
     assert_eq!(counter(&run("larf", "lrr"), "locality_checks"), 0);
 }
+
+/// Runs sample `name` at the small size on gtx480 under LARF and LAS with `extra`
+/// overrides on `host_threads` threads; it must validate.
+fn run_sample(name: &str, extra: &[&str], host_threads: usize) -> serde_json::Value {
+    let mut overrides = vec![
+        "sm.rf.technique=larf".to_string(),
+        "sm.scheduler=las".to_string(),
+    ];
+    overrides.extend(extra.iter().map(|s| s.to_string()));
+    let dev = Device::new(DeviceConfig {
+        host_threads,
+        timing: Some(GpuConfig::load("gtx480", &overrides).unwrap()),
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let sample = warpsim::registry::find(name).unwrap();
+    let outcome = sample.run(&dev, warpsim::sample::Size::Small).unwrap();
+    assert!(
+        outcome.validation.passed(),
+        "{name}: {}",
+        outcome.validation
+    );
+    serde_json::to_value(dev.take_timing().unwrap().total).unwrap()
+}
+
+#[test]
+fn las_is_deterministic_and_exact_without_fast_forward() {
+    // 2MM shares most: LAS marks warps there.
+    let name = "polybench/2mm";
+    let reference = run_sample(name, &[], 1);
+    let hits = &reference["technique"]["counters"]["locality_hits"];
+    assert!(hits.as_u64().unwrap() > 0, "{name}: {hits}");
+    assert!(
+        run_sample(name, &[], 2) == reference,
+        "{name}: 2 host threads"
+    );
+    let stepped = run_sample(name, &["gpu.fast_forward=false"], 1);
+    assert!(stepped == reference, "{name}: cycle by cycle");
+}
