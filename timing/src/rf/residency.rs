@@ -12,11 +12,10 @@
 //! registers; [`ResidencyPolicy::on_wait_over`]), when it exits, and when the launch has no
 //! CTA left to place ([`ResidencyPolicy::on_last_cta_launched`]), so the policy sees when
 //! every running warp of a CTA is stalled and whether another CTA could use its place. To
-//! suspend the CTA it
-//! refuses its warps at issue (`may_issue`) and counts its registers as free, which lets
-//! `admit` take another CTA; to resume it lets them issue again. A transfer that takes time
-//! (moving live registers to and from a pending-CTA store) is a refusal until the cycle it
-//! completes, announced by `next_wake` so fast-forward stays exact.
+//! suspend the CTA it refuses its warps at issue (`may_issue`) and counts its registers as
+//! free, which lets `admit` take another CTA; to resume it lets them issue again. A transfer
+//! that takes time (moving live registers to and from a pending-CTA store) is a refusal until
+//! the cycle it completes, announced by `next_wake` so fast-forward stays exact.
 
 use super::TechniqueReport;
 use super::finereg::{FineReg, LiveInfo};
