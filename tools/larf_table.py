@@ -119,9 +119,19 @@ def main():
     out.append("## Per sample\n")
     out.append("Speedups over the baseline (GTO, no sharing) in cycles; the share of global "
                "loads served from registers and of loads LARF cannot record (no single stride "
-               "across the warp's lanes); entries dropped for room; the register saving.\n")
+               "across the warp's lanes); entries dropped for room; the change LARF (400) makes "
+               "to L1 accesses, L1 misses and DRAM reads (a served load would mostly have hit "
+               "in the L1); the register saving.\n")
     cols = ["timed", "cycles", "LARF (400)", "LARF (∞)", "LARF + LAS", "loads served",
-            "irregular", "capacity evictions", "register saving"]
+            "irregular", "capacity evictions", "L1 accesses", "L1 misses", "DRAM reads",
+            "register saving"]
+
+    def mem_change(n, key):
+        """The change LARF (400) makes to memory counter `key`."""
+        base, ours = (runs[t][n]["stats"]["mem"] for t in ["baseline", "larf"])
+        f = (lambda m: m["l1d_accesses"] - m["l1d_hits"]) if key == "l1d_misses" else \
+            (lambda m: m[key])
+        return pct(f(ours) / f(base) - 1) if f(base) else "n/a"
 
     def row(n):
         b = runs["baseline"][n]["stats"]
@@ -130,7 +140,8 @@ def main():
                 f"{speedup(runs, 'larf', n):.3f}×", f"{speedup(runs, 'larf-infinite', n):.3f}×",
                 f"{speedup(runs, 'larf+las', n):.3f}×", pct(shared_share(s), False),
                 pct(irregular_share(s), False), f"{tc(s, 'evictions_capacity'):,}",
-                pct(register_saving(s), False)]
+                mem_change(n, "l1d_accesses"), mem_change(n, "l1d_misses"),
+                mem_change(n, "dram_reads"), pct(register_saving(s), False)]
 
     out += per_sample_table(cols, SAMPLES, row)
     write_page(args.out, out, docs)
