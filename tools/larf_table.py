@@ -12,6 +12,8 @@ Setups (docs/techniques.md says why these samples):
   larf:     titanx (GTO, the vanilla Pascal baseline); techniques baseline, larf,
             larf-infinite
   larf-las: titanx with sm.scheduler = las; larf alone, the baseline being the first setup's
+  larf-lrr: titanx with sm.scheduler = lrr (LAS's base policy); larf alone: what LAS's
+            priority adds, apart from round robin against GTO
 
 At the default size each kernel's first 5 million warp instructions are timed, launch by
 launch (`--kernel-minsts 5`), every CTA of a timed launch (`--launch-waves 0`). The statistics
@@ -83,20 +85,26 @@ def main():
         "larf": run_setup(args, "larf", CONFIG, [], ["larf", "larf-infinite"], SAMPLES),
         "larf-las": run_setup(args, "larf-las", CONFIG, ["sm.scheduler=las"], ["larf"],
                               SAMPLES, baseline=False),
+        "larf-lrr": run_setup(args, "larf-lrr", CONFIG, ["sm.scheduler=lrr"], ["larf"],
+                              SAMPLES, baseline=False),
     }
     runs = by_sample(docs["larf"])
     runs["larf+las"] = by_sample(docs["larf-las"]).get("larf", {})
+    runs["larf+lrr"] = by_sample(docs["larf-lrr"]).get("larf", {})
     done = [n for n in SAMPLES
             if all(n in runs.get(t, {}) for t in ["baseline", "larf", "larf-infinite",
-                                                    "larf+las"])]
+                                                    "larf+las", "larf+lrr"])]
 
     def e2e(n):
         return (f"{pct(speedup(runs, 'larf+las', n) - 1)}" if n in done else "not run")
 
     (speed, speed_at), (cut, cut_at) = best_launch(runs, "larf+las", done)
     two_mm = "polybench/2mm"
-    las_gain = (pct(speedup(runs, "larf+las", two_mm) / speedup(runs, "larf", two_mm) - 1)
-                if two_mm in done else "not run")
+    def over(tech, base):
+        return pct(speedup(runs, tech, two_mm) / speedup(runs, base, two_mm) - 1)
+
+    las_gain = (f"{over('larf+las', 'larf')} over LARF (GTO); {over('larf+las', 'larf+lrr')} "
+                "over LARF (LRR)" if two_mm in done else "not run")
     rows = [
         ("best per-layer (launch) speedup, LARF + LAS", "up to 3.5×",
          f"{speed:.2f}× ({speed_at})" if speed_at else "n/a"),
@@ -117,12 +125,14 @@ def main():
     out += [f"| {q} | {paper} | {ours} |" for q, paper, ours in rows]
     out.append("")
     out.append("## Per sample\n")
-    out.append("Speedups over the baseline (GTO, no sharing) in cycles; the share of global "
+    out.append("Speedups over the baseline (GTO, no sharing) in cycles, of LARF with the "
+               "baseline's GTO, with LRR (LAS's base) and with LAS; the share of global "
                "loads served from registers and of loads LARF cannot record (no single stride "
                "across the warp's lanes); entries dropped for room; the change LARF (400) makes "
                "to L1 accesses, L1 misses and DRAM reads (a served load would mostly have hit "
                "in the L1); the register saving.\n")
-    cols = ["timed", "cycles", "LARF (400)", "LARF (∞)", "LARF + LAS", "loads served",
+    cols = ["timed", "cycles", "LARF (400)", "LARF (∞)", "LARF + LRR", "LARF + LAS",
+            "loads served",
             "irregular", "capacity evictions", "L1 accesses", "L1 misses", "DRAM reads",
             "register saving"]
 
@@ -138,7 +148,8 @@ def main():
         s = runs["larf"][n]["stats"]
         return [pct(timed_share(b), False), f"{b['gpu_sim_cycle']:,}",
                 f"{speedup(runs, 'larf', n):.3f}×", f"{speedup(runs, 'larf-infinite', n):.3f}×",
-                f"{speedup(runs, 'larf+las', n):.3f}×", pct(shared_share(s), False),
+                f"{speedup(runs, 'larf+lrr', n):.3f}×", f"{speedup(runs, 'larf+las', n):.3f}×",
+                pct(shared_share(s), False),
                 pct(irregular_share(s), False), f"{tc(s, 'evictions_capacity'):,}",
                 mem_change(n, "l1d_accesses"), mem_change(n, "l1d_misses"),
                 mem_change(n, "dram_reads"), pct(register_saving(s), False)]

@@ -51,6 +51,9 @@ def run_job(args, folder, setup, technique, sample):
             job = json.load(f)
         if job.get("setup") == setup:
             return job
+    if args.kept_only:
+        return {"technique": technique, "sample": sample, "status": "not run",
+                "message": "(--kept-only)", "stats": None, "launches": [], "setup": setup}
     stats_path = path + ".stats.tmp"
     cmd = [args.warpsim, "run", sample, "--size", setup["size"], "--config", setup["config"],
            "--threads", "1", "--kernel-minsts", str(setup["kernel_minsts"]),
@@ -211,6 +214,10 @@ def parse_args(doc, out, minsts, waves, extra=()):
     ap.add_argument("--launch-waves", type=int,
                     help=f"warpsim rf --launch-waves (default: {waves} at the default and "
                          "large sizes, 0 at the small size)")
+    ap.add_argument("--kept-only", action="store_true",
+                    help="run nothing: tabulate the simulations kept in --work (those not yet "
+                         "run are listed as such), for a partial page while a long evaluation "
+                         "is under way")
     for flag, kwargs in extra:
         ap.add_argument(flag, **kwargs)
     args = ap.parse_args()
@@ -234,13 +241,13 @@ def sampling_note(args):
 def per_sample_table(cols, samples, cells, name=lambda n: n):
     """A Markdown table of one row per sample: `name(n)`, then the columns `cols` that
     `cells(n)` computes from the runs; a sample whose runs are missing or failed has the row
-    "failed"."""
+    "no result" (the runs that did not pass, or were not run, are listed under the page)."""
     lines = ["| sample | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
     for n in samples:
         try:
             row = cells(n)
         except (KeyError, TypeError, ZeroDivisionError):
-            row = ["failed"] + [""] * (len(cols) - 1)
+            row = ["no result"] + [""] * (len(cols) - 1)
         lines.append(f"| {name(n)} | " + " | ".join(row) + " |")
     return lines
 
