@@ -312,14 +312,19 @@ impl FineReg {
             let done = start + self.transfer(live);
             self.acrf_used += self.cta_regs;
             self.pcrf_used -= live;
-            self.counters.resumes += 1;
-            self.counters.restored += u64::from(live);
-            self.counters.transfer_cycles += done - start;
-            let c = &mut self.ctas[cta as usize];
-            c.place = Place::Active;
-            c.live = 0;
-            c.ready_at = done;
+            self.bring_back(cta, start, done);
         }
+    }
+
+    /// Parked CTA `cta` returns to the ACRF, its live registers moving from `start` to `done`.
+    fn bring_back(&mut self, cta: u32, start: u64, done: u64) {
+        let c = &mut self.ctas[cta as usize];
+        self.counters.resumes += 1;
+        self.counters.restored += u64::from(c.live);
+        self.counters.transfer_cycles += done - start;
+        c.place = Place::Active;
+        c.live = 0;
+        c.ready_at = done;
     }
 
     /// The live-info cache lookups of the warps of `running`: the cycles they take.
@@ -384,13 +389,7 @@ impl FineReg {
             self.pcrf_used = self.pcrf_used - back + live;
             let done = start + self.transfer(live.max(back));
             self.counters.swaps += 1;
-            self.counters.resumes += 1;
-            self.counters.restored += u64::from(back);
-            self.counters.transfer_cycles += done - start;
-            let o = &mut self.ctas[other as usize];
-            o.place = Place::Active;
-            o.live = 0;
-            o.ready_at = done;
+            self.bring_back(other, start, done);
         } else {
             self.counters.refused += 1;
             return;
