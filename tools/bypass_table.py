@@ -10,8 +10,9 @@ runs' statistics, beside the paper's figures.
 Setup (docs/techniques.md says why): titanx-bow (the BOW paper's Pascal TITAN X, Table 3.2:
 56 SMs, 32 warps per SM, 256 KB register file in 32 banks, 32 collector units, GTO).
   iw3: techniques baseline, bow, bow-wr, bow-half, rfc   (sm.rf.bow.window = 3, the paper's)
-  iw2, iw7: techniques baseline, bow, bow-wr            (sm.rf.bow.window = 2 / 7;
-            `--windows 3` leaves them out)
+  iw2, iw7: techniques bow, bow-wr                     (sm.rf.bow.window = 2 / 7;
+            `--windows 3` leaves them out; their baseline is iw3's, the window being
+            BOW's alone)
 and `warpsim characterize` (its 16 CTAs per launch, and --kernel-minsts) for the
 opportunity: the operands reused within each window (the paper's Figure 3.3) and the values
 read once (the register-file cache's motivation).
@@ -38,9 +39,11 @@ WINDOWS = [3, 2, 7]
 
 
 def setup(window):
-    """(name, overrides, techniques) of the runs at instruction window `window`."""
+    """(name, overrides, techniques, whether the baseline runs) of the runs at instruction
+    window `window`. The baseline runs at IW = 3 alone: the window is read by BOW only, so the
+    baseline's statistics are the same at every window."""
     techniques = ["bow", "bow-wr"] + (["bow-half", "rfc"] if window == 3 else [])
-    return f"bow-iw{window}", [f"sm.rf.bow.window={window}"], techniques
+    return f"bow-iw{window}", [f"sm.rf.bow.window={window}"], techniques, window == 3
 
 
 def forwarded_share(s):
@@ -82,13 +85,17 @@ def characterization(args):
     mean over samples of the share of values read once, and of BOW's bypassable reads and
     writes per window ({window: (reads, writes)}, the paper's Figure 3.3), in percent."""
     path = os.path.join(args.work, f"characterize-{args.size}.json")
-    # `warpsim characterize` rewrites its file after every sample: one cut short holds fewer.
-    if os.path.exists(path):
+    # `warpsim characterize` rewrites its file after every sample: one cut short holds fewer
+    # (--kept-only tabulates those it holds).
+    if os.path.exists(path) and not args.kept_only:
         with open(path) as f:
             if len(json.load(f)["samples"]) < len(expand_samples(args.warpsim, ["rodinia"])):
                 print(f"characterize: {path} is incomplete; running it again", file=sys.stderr)
                 os.remove(path)
     if not os.path.exists(path):
+        if args.kept_only:
+            print(f"characterize: {path} not there (--kept-only)", file=sys.stderr)
+            return None, {w: (None, None) for w in [2, 3, 7]}
         cmd = [args.warpsim, "characterize", "rodinia", "--size", args.size, "--json", path]
         if args.kernel_minsts:
             cmd += ["--kernel-minsts", str(args.kernel_minsts)]
@@ -115,15 +122,17 @@ def main():
                                                     "default 2,3,7)"})])
     windows = sorted({3} | {int(w) for w in args.windows.split(",")})
 
-    docs = {name: run_setup(args, name, CONFIG, ov, t)
-            for name, ov, t in map(setup, [w for w in WINDOWS if w in windows])}
+    docs = {name: run_setup(args, name, CONFIG, ov, t, baseline=b)
+            for name, ov, t, b in map(setup, [w for w in WINDOWS if w in windows])}
     runs = {name: by_sample(doc) for name, doc in docs.items()}
+    for name in runs:
+        runs[name].setdefault("baseline", runs["bow-iw3"]["baseline"])
     iw3, iw2, iw7 = (runs.get(f"bow-iw{w}") for w in [3, 2, 7])
     samples = docs["bow-iw3"]["samples"]
     once, opportunity = characterization(args)
 
     def m(r, tech, f):
-        return mean(f(s["stats"]) for s in r[tech].values())
+        return mean(f(s["stats"]) for s in r.get(tech, {}).values())
 
     def g(r, tech, f):
         return geomean(ratio_of(r, tech, f).values()) - 1
@@ -132,7 +141,8 @@ def main():
         reads, writes = opportunity[window]
         timed = (f"{pct(m(r, 'bow-wr', forwarded_share), False)} / "
                  f"{pct(m(r, 'bow-wr', saved_share), False)}" if r else "not timed (--windows)")
-        return f"opportunity {reads:.1f}% / {writes:.1f}%; BOW-WR {timed}"
+        seen = f"{reads:.1f}% / {writes:.1f}%" if reads is not None else "not characterized"
+        return f"opportunity {seen}; BOW-WR {timed}"
 
     def ipcs(r):
         return f"{pct(g(r, 'bow', ipc))} / {pct(g(r, 'bow-wr', ipc))}" if r else "not timed"
@@ -155,7 +165,8 @@ def main():
         ("RFC: reads hitting the cache / writes never reaching the RF / RF dynamic energy", "—",
          f"{pct(m(iw3, 'rfc', forwarded_share), False)} / "
          f"{pct(m(iw3, 'rfc', saved_share), False)} / {pct(g(iw3, 'rfc', dyn))}"),
-        ("values read once (the RFC's motivation)", "~70%", f"{once:.1f}%"),
+        ("values read once (the RFC's motivation)", "~70%",
+         f"{once:.1f}%" if once is not None else "not characterized"),
     ]
 
     out = ["# BOW and the register-file cache: measured against the paper (generated)\n"]

@@ -274,9 +274,14 @@ impl Gpu {
         stats.gpu_sim_cycle = now - start;
         self.cycle = now;
         let mut mem = MemStats::default();
-        for (sm, m) in sms.iter_mut().zip(&sm_mem) {
-            stats.add_pipeline_counters(&sm.take_stats(occ.regs_per_thread));
-            mem.merge(m.stats());
+        // The SMs of a launch with no timed CTA did nothing; leaving them out keeps the
+        // per-launch figures of a register-file technique (its plan for the launch) to the
+        // launches it timed.
+        if timed_ctas > 0 {
+            for (sm, m) in sms.iter_mut().zip(&sm_mem) {
+                stats.add_pipeline_counters(&sm.take_stats(occ.regs_per_thread));
+                mem.merge(m.stats());
+            }
         }
         mem.merge(&self.l2.stats().since(&l2_before));
         mem.dram_channel_cycles = self

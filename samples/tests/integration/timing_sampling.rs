@@ -105,3 +105,29 @@ fn sampling_times_the_same_work_under_every_technique_and_is_deterministic() {
         serde_json::to_value((&baseline.total, &baseline.kernels)).unwrap()
     );
 }
+
+#[test]
+fn a_residency_policy_reports_its_plan_for_the_timed_launches_only() {
+    // Gaussian's registers do not limit its CTAs on gtx480: RegMutex falls back on every
+    // launch, and says so once per launch it timed.
+    let cfg = GpuConfig::load("gtx480", &["sm.rf.residency=regmutex".to_string()]).unwrap();
+    let (_, sampled) = gaussian(cfg, SAMPLED);
+    let timed = sampled
+        .kernels
+        .iter()
+        .filter(|k| k.untimed.launches == 0)
+        .count() as u64;
+    assert!(timed > 0 && timed < sampled.kernels.len() as u64);
+    let per_launch: u64 = sampled
+        .total
+        .residency
+        .counters
+        .iter()
+        .filter(|(key, _)| key.starts_with("fallback_") || *key == "split_launches")
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(per_launch, timed);
+    for k in sampled.kernels.iter().filter(|k| k.untimed.launches == 1) {
+        assert!(k.residency.counters.is_empty(), "{:?}", k.residency);
+    }
+}
