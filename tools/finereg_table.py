@@ -77,8 +77,11 @@ def live_share(s):
 
 
 def fallback_text(s):
+    """Why launches fell back to static residency. Reasons only: runs kept before warpsim
+    stopped reporting a policy's per-launch plan for untimed launches (f450278) count those
+    too, so the counts would mix timed and untimed launches."""
     names = ["fallback_no_gain", "fallback_acrf_too_small"]
-    hits = [f"{f.removeprefix('fallback_')} {rc(s, f)}" for f in names if rc(s, f)]
+    hits = [f.removeprefix("fallback_") for f in names if rc(s, f)]
     return ", ".join(hits) if hits else "—"
 
 
@@ -136,7 +139,7 @@ def main():
     out.append("IPC and resident warps per cycle relative to the baseline; suspensions (moves "
                "to the pending-CTA register file, swaps included) per CTA, the live share of "
                "the suspended CTAs' registers, the scheduler cycles stalled on registers, and "
-               "launches that fell back to static residency.\n")
+               "why launches fell back to static residency (some or all of them).\n")
     cols = ["timed", "cycles", "FineReg IPC", "¼ PCRF IPC", "unbounded IPC", "resident warps",
             "suspensions", "per CTA", "live share", "reg. stalls", "RF energy", "fallback"]
 

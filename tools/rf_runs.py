@@ -42,7 +42,7 @@ def run_job(args, folder, setup, technique, sample):
     """One (technique, sample) simulation of a setup: exactly what `warpsim rf` runs for it
     (`warpsim run SAMPLE --set <technique's key>=T`, one host thread), as a job entry of its
     JSON (technique, sample, status, message, stats), with a few figures of each timed
-    launch (`launches`: kernel, cycles, warp_insts, global_requests, technique counters;
+    launch (`launches`: kernel, cycles, warp_insts, global_requests, technique and residency counters;
     absent from runs kept by earlier versions). Kept in `folder` and reused when its
     setup is the same, so an interrupted setup resumes where it stopped."""
     path = os.path.join(folder, f"{sample.replace('/', '__')}--{technique}.json")
@@ -74,7 +74,8 @@ def run_job(args, folder, setup, technique, sample):
         launches = [{"kernel": k["kernel"], "cycles": k["gpu_sim_cycle"],
                      "warp_insts": k["warp_insts"],
                      "global_requests": k["ldst"]["global_requests"],
-                     "technique": k["technique"]["counters"]}
+                     "technique": k["technique"]["counters"],
+                     "residency": k["residency"]["counters"]}
                     for e in entries for k in e["kernels"]]
     if verdict and stats is not None:
         status, message = verdict.group(1).lower(), verdict.group(2)
