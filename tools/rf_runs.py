@@ -41,9 +41,9 @@ def expand_samples(warpsim, samples):
 def run_job(args, folder, setup, technique, sample):
     """One (technique, sample) simulation of a setup: exactly what `warpsim rf` runs for it
     (`warpsim run SAMPLE --set <technique's key>=T`, one host thread), as a job entry of its
-    JSON (technique, sample, status, message, stats), with a few figures of each timed
-    launch (`launches`: kernel, cycles, warp_insts, global_requests, technique and residency counters;
-    absent from runs kept by earlier versions). Kept in `folder` and reused when its
+    JSON (technique, sample, status, message, stats), with a few figures of each launch
+    (`launches`: kernel, cycles, warp_insts, global_requests, technique and residency
+    counters; absent from runs kept by earlier versions, residency counters too). Kept in `folder` and reused when its
     setup is the same, so an interrupted setup resumes where it stopped."""
     path = os.path.join(folder, f"{sample.replace('/', '__')}--{technique}.json")
     if os.path.exists(path):
