@@ -163,6 +163,9 @@ pub struct GpuTop {
     /// Skip cycles in which nothing can change (the results are identical either way; turn it
     /// off only to check that).
     pub fast_forward: bool,
+    /// Which SM each CTA goes to, and when (`round-robin` by default, `bcs`).
+    #[serde(default)]
+    pub cta_scheduler: crate::cta_scheduler::CtaSchedulerPolicy,
 }
 
 /// One streaming multiprocessor.
@@ -908,12 +911,16 @@ fn invalid(key: &str, message: &str) -> ConfigError {
     }
 }
 
-/// Applies `a.b.c=value` to the table: the key must exist; the value is TOML (a number, a
-/// boolean, a quoted string) or, failing that, a bare string (`sm.scheduler=lrr`).
-/// Fills the sections a configuration may leave out (`sm.rf.bow`, `sm.rf.rfc`: most presets
-/// model neither technique) and their missing fields with the defaults, so that an override
-/// such as `sm.rf.bow.window=2` works on every configuration.
+/// Fills the keys and sections a configuration may leave out (`gpu.cta_scheduler`; the
+/// techniques' sections `sm.rf.bow`, `sm.rf.rfc`, ...: most presets model none of them) and
+/// their missing fields with the defaults, so that an override such as `sm.rf.bow.window=2`
+/// works on every configuration.
 fn insert_optional_defaults(table: &mut toml::Table) {
+    if let Some(toml::Value::Table(gpu)) = table.get_mut("gpu") {
+        let policy = crate::cta_scheduler::CtaSchedulerPolicy::default();
+        gpu.entry("cta_scheduler")
+            .or_insert_with(|| toml::Value::try_from(policy).expect("defaults serialize"));
+    }
     let Some(toml::Value::Table(sm)) = table.get_mut("sm") else {
         return;
     };
@@ -940,6 +947,8 @@ fn insert_optional_defaults(table: &mut toml::Table) {
     }
 }
 
+/// Applies `a.b.c=value` to the table: the key must exist; the value is TOML (a number, a
+/// boolean, a quoted string) or, failing that, a bare string (`sm.scheduler=lrr`).
 fn apply_override(table: &mut toml::Table, text: &str) -> Result<(), ConfigError> {
     let (key, value) = text
         .split_once('=')

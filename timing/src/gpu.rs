@@ -5,6 +5,7 @@
 //! returns its statistics, and [`Gpu::total`] accumulates them.
 
 use crate::config::GpuConfig;
+use crate::cta_scheduler::{CtaDispatcher, CtaSlots};
 use crate::decode::DecodedProgram;
 use crate::energy::EnergyReport;
 use crate::memory::{MemStats, MemorySystem, SmMemory};
@@ -168,9 +169,8 @@ impl Gpu {
             emulator::launch::grid_ctas(l.grid),
             u64::from(cfg.gpu.sms) * u64::from(occ.ctas_per_sm),
         );
-        let mut next_cta = 0u64;
+        let mut dispatcher = CtaDispatcher::new(cfg.gpu.cta_scheduler, timed_ctas);
         let mut all_launched = false;
-        let mut rr = 0usize;
         let mut pools: Vec<(Vec<emulator::warp::Warp>, Vec<u8>)> = Vec::new();
         let mut done: Vec<CtaStepper> = Vec::new();
         let mut stats = TimingStats {
@@ -190,7 +190,7 @@ impl Gpu {
         );
         let mut iterations = 0u64;
         // Until every CTA was dispatched and has drained (at once when none is timed).
-        while next_cta < timed_ctas || !sms.iter().all(|s| s.is_idle() && s.drained()) {
+        while !dispatcher.all_launched() || !sms.iter().all(|s| s.is_idle() && s.drained()) {
             // The wall clock, every few thousand simulated cycles (reading it costs more).
             iterations += 1;
             if iterations.is_multiple_of(4096) {
@@ -202,23 +202,17 @@ impl Gpu {
                     });
                 }
             }
-            // CTA scheduler: at most one new CTA per SM per cycle, SMs in rotating order.
-            let n = sms.len();
-            for k in 0..n {
-                if next_cta >= timed_ctas {
-                    break;
-                }
-                let i = (rr + k) % n;
-                if sms[i].resident_ctas() >= sms[i].cta_limit() || !sms[i].admits(&demand) {
-                    continue;
-                }
-                let (warps, shared) = pools.pop().unwrap_or_default();
-                let env = launch.cta(next_cta, shared);
-                sms[i].launch(CtaStepper::new(env, warps, l.warp_budget, jit.clone()), now);
-                next_cta += 1;
-                rr = (i + 1) % n;
-            }
-            if next_cta >= timed_ctas && !all_launched {
+            // CTA scheduler (`gpu.cta_scheduler`).
+            dispatcher.cycle(&mut LaunchSlots {
+                sms: &mut sms,
+                pools: &mut pools,
+                launch: &launch,
+                demand: &demand,
+                warp_budget: l.warp_budget,
+                jit: &jit,
+                now,
+            });
+            if dispatcher.all_launched() && !all_launched {
                 all_launched = true;
                 sms.iter_mut().for_each(Sm::last_cta_launched);
             }
@@ -242,10 +236,10 @@ impl Gpu {
             }
             // A cycle in which no SM did anything repeats until something is due: skip ahead
             // (the per-cycle counters of the skipped cycles are accounted as repeats).
-            let may_launch = next_cta < timed_ctas
-                && sms
-                    .iter()
-                    .any(|s| s.resident_ctas() < s.cta_limit() && s.admits(&demand));
+            let may_launch = dispatcher.may_launch(&Room {
+                sms: &sms,
+                demand: &demand,
+            });
             if cfg.gpu.fast_forward && !may_launch && sms.iter().all(|s| !s.was_active()) {
                 let wake = sms
                     .iter()
@@ -321,5 +315,56 @@ impl Gpu {
             warp_insts: s.warp_insts,
             thread_insts: s.thread_insts,
         })
+    }
+}
+
+/// Whether an SM has room for more CTAs: below the residency policy's limit, and admitted by
+/// it (for the second of a pair, the policy's admission of one stands for both).
+fn has_room(sm: &Sm, n: u32, demand: &CtaDemand) -> bool {
+    sm.resident_ctas() + n as usize <= sm.cta_limit() && sm.admits(demand)
+}
+
+/// The SMs of a launch as the CTA scheduler sees them, to ask for room only.
+struct Room<'s, 'a> {
+    sms: &'s [Sm<'a>],
+    demand: &'s CtaDemand,
+}
+
+impl CtaSlots for Room<'_, '_> {
+    fn sm_count(&self) -> usize {
+        self.sms.len()
+    }
+    fn has_room(&self, sm: usize, n: u32) -> bool {
+        has_room(&self.sms[sm], n, self.demand)
+    }
+    fn launch(&mut self, _: usize, _: u64) {
+        unreachable!("the CTA scheduler only asks for room through `Room`")
+    }
+}
+
+/// The SMs of a launch as the CTA scheduler sees them, with what launching a CTA takes.
+struct LaunchSlots<'s, 'a> {
+    sms: &'s mut [Sm<'a>],
+    /// Warps and shared memory of retired CTAs, for reuse.
+    pools: &'s mut Vec<(Vec<emulator::warp::Warp>, Vec<u8>)>,
+    launch: &'s emulator::launch::LaunchEnv<'a>,
+    demand: &'s CtaDemand,
+    warp_budget: u64,
+    jit: &'s Option<std::sync::Arc<emulator::jit::JitKernel>>,
+    now: u64,
+}
+
+impl CtaSlots for LaunchSlots<'_, '_> {
+    fn sm_count(&self) -> usize {
+        self.sms.len()
+    }
+    fn has_room(&self, sm: usize, n: u32) -> bool {
+        has_room(&self.sms[sm], n, self.demand)
+    }
+    fn launch(&mut self, sm: usize, cta: u64) {
+        let (warps, shared) = self.pools.pop().unwrap_or_default();
+        let env = self.launch.cta(cta, shared);
+        let stepper = CtaStepper::new(env, warps, self.warp_budget, self.jit.clone());
+        self.sms[sm].launch(stepper, self.now);
     }
 }

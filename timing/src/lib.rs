@@ -4,6 +4,7 @@
 pub mod characterize;
 pub mod collector;
 pub mod config;
+pub mod cta_scheduler;
 pub mod decode;
 pub mod energy;
 mod events;

@@ -11,6 +11,7 @@ mod identities;
 mod all_samples;
 mod characterize;
 mod corpus_runs;
+mod cta_schedulers;
 mod dis_golden;
 mod divergence;
 mod fuzz_corpus;

@@ -1,0 +1,48 @@
+//! CTA schedulers (`gpu.cta_scheduler`) on whole samples: each validates, executes the same
+//! instructions as round robin, and is deterministic and exact without fast-forward.
+
+use runtime::{Device, DeviceConfig};
+use timing::GpuConfig;
+
+/// Runs sample `name` at the small size on gtx480 with `overrides` on `host_threads`
+/// threads; it must validate. Its total statistics, but for the host's speed.
+fn run(name: &str, overrides: &[&str], host_threads: usize) -> serde_json::Value {
+    let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+    let dev = Device::new(DeviceConfig {
+        host_threads,
+        timing: Some(GpuConfig::load("gtx480", &overrides).unwrap()),
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let sample = warpsim::registry::find(name).unwrap();
+    let outcome = sample.run(&dev, warpsim::sample::Size::Small).unwrap();
+    assert!(
+        outcome.validation.passed(),
+        "{name}: {}",
+        outcome.validation
+    );
+    let mut total = serde_json::to_value(dev.take_timing().unwrap().total).unwrap();
+    total.as_object_mut().unwrap().remove("host");
+    total
+}
+
+#[test]
+fn bcs_runs_the_same_work_in_pairs_deterministically() {
+    // Hotspot's 2D grid of 16 × 16-thread tiles: neighbouring CTAs share halo rows.
+    let name = "rodinia/hotspot";
+    let bcs = ["gpu.cta_scheduler=bcs"];
+    let rr = run(name, &["gpu.cta_scheduler=round-robin"], 1);
+    assert_eq!(rr, run(name, &[], 1), "round robin is the default");
+    let paired = run(name, &bcs, 1);
+    for key in ["warp_insts", "gpu_sim_insn", "ctas"] {
+        assert_eq!(paired[key], rr[key], "{key}");
+    }
+    assert_ne!(paired["gpu_sim_cycle"], rr["gpu_sim_cycle"]);
+    assert!(run(name, &bcs, 2) == paired, "2 host threads");
+    let stepped = run(
+        name,
+        &["gpu.cta_scheduler=bcs", "gpu.fast_forward=false"],
+        1,
+    );
+    assert!(stepped == paired, "cycle by cycle");
+}
