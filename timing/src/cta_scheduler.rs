@@ -30,12 +30,16 @@ pub enum CtaSchedulerPolicy {
     Bcs,
 }
 
-/// The SMs as the CTA scheduler sees them.
-pub(crate) trait CtaSlots {
+/// The SMs as the CTA scheduler sees them: how much room they have.
+pub(crate) trait CtaRoom {
     /// How many SMs there are.
     fn sm_count(&self) -> usize;
     /// Whether SM `sm` can take `n` more CTAs now.
     fn has_room(&self, sm: usize, n: u32) -> bool;
+}
+
+/// The SMs as the CTA scheduler sees them, to launch CTAs on.
+pub(crate) trait CtaSlots: CtaRoom {
     /// Launches CTA `cta` on SM `sm`.
     fn launch(&mut self, sm: usize, cta: u64);
 }
@@ -75,7 +79,7 @@ impl CtaDispatcher {
 
     /// Whether some SM could take the next CTAs now (the GPU skips idle cycles only while
     /// none could).
-    pub fn may_launch(&self, slots: &impl CtaSlots) -> bool {
+    pub fn may_launch(&self, slots: &impl CtaRoom) -> bool {
         !self.all_launched() && (0..slots.sm_count()).any(|i| slots.has_room(i, self.batch()))
     }
 
@@ -122,13 +126,16 @@ mod tests {
         launched: Vec<(u32, usize, u64)>,
     }
 
-    impl CtaSlots for Slots {
+    impl CtaRoom for Slots {
         fn sm_count(&self) -> usize {
             self.resident.len()
         }
         fn has_room(&self, sm: usize, n: u32) -> bool {
             self.resident[sm] + n <= self.limit
         }
+    }
+
+    impl CtaSlots for Slots {
         fn launch(&mut self, sm: usize, cta: u64) {
             self.resident[sm] += 1;
             self.launched.push((self.cycle, sm, cta));

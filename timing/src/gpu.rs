@@ -5,7 +5,7 @@
 //! returns its statistics, and [`Gpu::total`] accumulates them.
 
 use crate::config::GpuConfig;
-use crate::cta_scheduler::{CtaDispatcher, CtaSlots};
+use crate::cta_scheduler::{CtaDispatcher, CtaRoom, CtaSlots};
 use crate::decode::DecodedProgram;
 use crate::energy::EnergyReport;
 use crate::memory::{MemStats, MemorySystem, SmMemory};
@@ -324,21 +324,18 @@ fn has_room(sm: &Sm, n: u32, demand: &CtaDemand) -> bool {
     sm.resident_ctas() + n as usize <= sm.cta_limit() && sm.admits(demand)
 }
 
-/// The SMs of a launch as the CTA scheduler sees them, to ask for room only.
+/// The SMs of a launch as the CTA scheduler sees them when it asks for room only.
 struct Room<'s, 'a> {
     sms: &'s [Sm<'a>],
     demand: &'s CtaDemand,
 }
 
-impl CtaSlots for Room<'_, '_> {
+impl CtaRoom for Room<'_, '_> {
     fn sm_count(&self) -> usize {
         self.sms.len()
     }
     fn has_room(&self, sm: usize, n: u32) -> bool {
         has_room(&self.sms[sm], n, self.demand)
-    }
-    fn launch(&mut self, _: usize, _: u64) {
-        unreachable!("the CTA scheduler only asks for room through `Room`")
     }
 }
 
@@ -354,13 +351,16 @@ struct LaunchSlots<'s, 'a> {
     now: u64,
 }
 
-impl CtaSlots for LaunchSlots<'_, '_> {
+impl CtaRoom for LaunchSlots<'_, '_> {
     fn sm_count(&self) -> usize {
         self.sms.len()
     }
     fn has_room(&self, sm: usize, n: u32) -> bool {
         has_room(&self.sms[sm], n, self.demand)
     }
+}
+
+impl CtaSlots for LaunchSlots<'_, '_> {
     fn launch(&mut self, sm: usize, cta: u64) {
         let (warps, shared) = self.pools.pop().unwrap_or_default();
         let env = self.launch.cta(cta, shared);
