@@ -29,3 +29,26 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Runs sample `name` at the small size on gtx480 with `overrides` on `host_threads` host
+/// threads; it must validate. Its total timing statistics, as JSON.
+pub fn small_run_on_gtx480(
+    name: &str,
+    overrides: &[String],
+    host_threads: usize,
+) -> serde_json::Value {
+    let dev = runtime::Device::new(runtime::DeviceConfig {
+        host_threads,
+        timing: Some(timing::GpuConfig::load("gtx480", overrides).unwrap()),
+        ..runtime::DeviceConfig::default()
+    })
+    .unwrap();
+    let sample = warpsim::registry::find(name).unwrap();
+    let outcome = sample.run(&dev, warpsim::sample::Size::Small).unwrap();
+    assert!(
+        outcome.validation.passed(),
+        "{name}: {}",
+        outcome.validation
+    );
+    serde_json::to_value(dev.take_timing().unwrap().total).unwrap()
+}

@@ -1,29 +1,11 @@
 //! CTA schedulers (`gpu.cta_scheduler`) on whole samples: each validates, executes the same
 //! instructions as round robin, and is deterministic and exact without fast-forward.
 
-use runtime::{Device, DeviceConfig};
-use timing::GpuConfig;
-
 /// Runs sample `name` at the small size on gtx480 with `overrides` on `host_threads`
-/// threads; it must validate. Its total statistics, but for the host's speed.
+/// threads; it must validate. Its total statistics.
 fn run(name: &str, overrides: &[&str], host_threads: usize) -> serde_json::Value {
     let overrides: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
-    let dev = Device::new(DeviceConfig {
-        host_threads,
-        timing: Some(GpuConfig::load("gtx480", &overrides).unwrap()),
-        ..DeviceConfig::default()
-    })
-    .unwrap();
-    let sample = warpsim::registry::find(name).unwrap();
-    let outcome = sample.run(&dev, warpsim::sample::Size::Small).unwrap();
-    assert!(
-        outcome.validation.passed(),
-        "{name}: {}",
-        outcome.validation
-    );
-    let mut total = serde_json::to_value(dev.take_timing().unwrap().total).unwrap();
-    total.as_object_mut().unwrap().remove("host");
-    total
+    crate::common::small_run_on_gtx480(name, &overrides, host_threads)
 }
 
 #[test]

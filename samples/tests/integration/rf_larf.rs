@@ -118,20 +118,7 @@ fn run_sample(name: &str, extra: &[&str], host_threads: usize) -> serde_json::Va
         "sm.scheduler=las".to_string(),
     ];
     overrides.extend(extra.iter().map(|s| s.to_string()));
-    let dev = Device::new(DeviceConfig {
-        host_threads,
-        timing: Some(GpuConfig::load("gtx480", &overrides).unwrap()),
-        ..DeviceConfig::default()
-    })
-    .unwrap();
-    let sample = warpsim::registry::find(name).unwrap();
-    let outcome = sample.run(&dev, warpsim::sample::Size::Small).unwrap();
-    assert!(
-        outcome.validation.passed(),
-        "{name}: {}",
-        outcome.validation
-    );
-    serde_json::to_value(dev.take_timing().unwrap().total).unwrap()
+    crate::common::small_run_on_gtx480(name, &overrides, host_threads)
 }
 
 #[test]
