@@ -528,7 +528,7 @@ pub fn write_reduction(
 
 /// Type of the value an instruction writes to its destination register(s), for extension into
 /// wider registers.
-fn result_type(op: &Op) -> Option<Type> {
+pub fn result_type(op: &Op) -> Option<Type> {
     match op {
         Op::Cvt { dty, .. } => Some(*dty),
         Op::Ld { ty, .. } | Op::Ldu { ty, .. } => Some(*ty),

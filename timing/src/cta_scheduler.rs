@@ -13,11 +13,18 @@
 //!   often share data, which the pair's L1 then holds once). The last CTA
 //!   of an odd grid goes alone. An SM with room for one CTA waits for a second: the resource
 //!   starvation the seed names as BCS's cost.
+//! - **PAVER** (seed 002, chapter 3; crate::paver): CTAs go in the groups of the launch's
+//!   locality graph. A pass offers each SM once, as BCS's does; an SM with room takes the
+//!   next CTA of its group, and when its group is done, the next group of the global queue.
+//!   When no group is left, an SM with room steals from the SM with the most CTAs waiting
+//!   (the seed's task stealing, Algorithm 2): the donor's last `max − mean` waiting CTAs,
+//!   at least one.
 //!
 //! Which CTAs are timed (`TimedCtas`) does not depend on the policy: they are the first ones
 //! in CTA order, and every policy dispatches exactly those.
 
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 
 /// How CTAs are placed on SMs (`gpu.cta_scheduler`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,6 +35,8 @@ pub enum CtaSchedulerPolicy {
     RoundRobin,
     /// Pairs of consecutive CTAs to one SM with room for both.
     Bcs,
+    /// Groups of CTAs sharing data, from the launch's locality graph, with task stealing.
+    Paver,
 }
 
 /// The SMs as the CTA scheduler sees them: how much room they have.
@@ -50,18 +59,44 @@ pub(crate) struct CtaDispatcher {
     policy: CtaSchedulerPolicy,
     /// Where the next pass over the SMs starts.
     start: usize,
+    /// The next CTA in CTA order (round robin, BCS), or how many were launched (PAVER).
     next: u64,
     end: u64,
+    /// PAVER's groups (empty under the other policies).
+    groups: GroupQueues,
 }
 
 impl CtaDispatcher {
+    /// A dispatcher of the CTAs `0..end` in CTA order (`policy` is not PAVER).
     pub fn new(policy: CtaSchedulerPolicy, end: u64) -> Self {
         CtaDispatcher {
             policy,
             start: 0,
             next: 0,
             end,
+            groups: GroupQueues::default(),
         }
+    }
+
+    /// A PAVER dispatcher of the CTAs in `groups`, in that order, over `sms` SMs.
+    pub fn paver(groups: Vec<Vec<u64>>, sms: usize) -> Self {
+        CtaDispatcher {
+            policy: CtaSchedulerPolicy::Paver,
+            start: 0,
+            next: 0,
+            end: groups.iter().map(|g| g.len() as u64).sum(),
+            groups: GroupQueues {
+                global: groups.into_iter().map(VecDeque::from).collect(),
+                per_sm: vec![VecDeque::new(); sms],
+                steals: 0,
+                stolen: 0,
+            },
+        }
+    }
+
+    /// Task-stealing counters: (steals, CTAs stolen).
+    pub fn steals(&self) -> (u64, u64) {
+        (self.groups.steals, self.groups.stolen)
     }
 
     /// Every CTA was launched.
@@ -72,7 +107,7 @@ impl CtaDispatcher {
     /// How many CTAs the next launch needs room for on one SM.
     fn batch(&self) -> u32 {
         match self.policy {
-            CtaSchedulerPolicy::RoundRobin => 1,
+            CtaSchedulerPolicy::RoundRobin | CtaSchedulerPolicy::Paver => 1,
             CtaSchedulerPolicy::Bcs => (self.end - self.next).min(2) as u32,
         }
     }
@@ -85,6 +120,9 @@ impl CtaDispatcher {
 
     /// One cycle of dispatch: a pass over the SMs from the rotation's start.
     pub fn cycle(&mut self, slots: &mut impl CtaSlots) {
+        if self.policy == CtaSchedulerPolicy::Paver {
+            return self.paver_cycle(slots);
+        }
         let n = slots.sm_count();
         let first = self.start;
         for k in 0..n {
@@ -94,7 +132,7 @@ impl CtaDispatcher {
             let from = match self.policy {
                 // Kept as the golden statistics have it (the module's documentation).
                 CtaSchedulerPolicy::RoundRobin => self.start,
-                CtaSchedulerPolicy::Bcs => first,
+                CtaSchedulerPolicy::Bcs | CtaSchedulerPolicy::Paver => first,
             };
             let sm = (from + k) % n;
             let batch = self.batch();
@@ -111,6 +149,72 @@ impl CtaDispatcher {
             }
             self.start = (sm + 1) % n;
         }
+    }
+
+    /// One cycle of PAVER: a pass offering each SM once its group's next CTA.
+    fn paver_cycle(&mut self, slots: &mut impl CtaSlots) {
+        let n = slots.sm_count();
+        let first = self.start;
+        for k in 0..n {
+            if self.all_launched() {
+                break;
+            }
+            let sm = (first + k) % n;
+            if !slots.has_room(sm, 1) {
+                continue;
+            }
+            if let Some(cta) = self.groups.next_for(sm) {
+                slots.launch(sm, cta);
+                self.next += 1;
+                self.start = (sm + 1) % n;
+            }
+        }
+    }
+}
+
+/// PAVER's queues: the groups no SM has taken yet, and each SM's group.
+#[derive(Clone, Debug, Default)]
+struct GroupQueues {
+    global: VecDeque<VecDeque<u64>>,
+    /// The CTAs of each SM's group not launched yet.
+    per_sm: Vec<VecDeque<u64>>,
+    steals: u64,
+    stolen: u64,
+}
+
+impl GroupQueues {
+    /// The next CTA for SM `sm`: from its group, else from the next group, else stolen.
+    fn next_for(&mut self, sm: usize) -> Option<u64> {
+        if self.per_sm[sm].is_empty() {
+            match self.global.pop_front() {
+                Some(group) => self.per_sm[sm] = group,
+                None => self.steal_for(sm),
+            }
+        }
+        self.per_sm[sm].pop_front()
+    }
+
+    /// Moves the last `max − mean` (at least one) waiting CTAs of the SM with the most
+    /// waiting (the lowest such SM) to SM `sm`.
+    fn steal_for(&mut self, sm: usize) {
+        let waiting: Vec<usize> = self.per_sm.iter().map(VecDeque::len).collect();
+        let Some((donor, &most)) = waiting
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, &w)| (w, std::cmp::Reverse(i)))
+        else {
+            return;
+        };
+        if most == 0 {
+            return;
+        }
+        let mean = waiting.iter().sum::<usize>() / waiting.len();
+        let count = (most - mean).max(1);
+        let donor_queue = &mut self.per_sm[donor];
+        let taken = donor_queue.split_off(donor_queue.len() - count);
+        self.per_sm[sm] = taken;
+        self.steals += 1;
+        self.stolen += count as u64;
     }
 }
 
@@ -189,5 +293,48 @@ mod tests {
         d.cycle(&mut s);
         assert_eq!(&s.launched[6..], [(3, 0, 6)]);
         assert!(d.all_launched());
+    }
+
+    #[test]
+    fn paver_gives_each_sm_a_group_then_steals_when_none_is_left() {
+        let mut s = slots(2, 2);
+        let mut d = CtaDispatcher::paver(vec![vec![0, 1], vec![2, 3], vec![4, 5, 6]], 2);
+        // Groups in order, one per SM, one CTA per SM per cycle.
+        d.cycle(&mut s);
+        s.cycle = 1;
+        d.cycle(&mut s);
+        assert_eq!(s.launched, [(0, 0, 0), (0, 1, 2), (1, 0, 1), (1, 1, 3)]);
+        // SM 1 drains first and takes the last group; the pass starts after SM 1, at SM 0.
+        s.resident[1] = 0;
+        for cycle in 2..4 {
+            s.cycle = cycle;
+            d.cycle(&mut s);
+        }
+        assert_eq!(&s.launched[4..], [(2, 1, 4), (3, 1, 5)]);
+        assert_eq!(d.steals(), (0, 0));
+        // SM 0 drains with no group left: it steals SM 1's last waiting CTA.
+        s.resident[0] = 0;
+        s.cycle = 4;
+        d.cycle(&mut s);
+        assert_eq!(&s.launched[6..], [(4, 0, 6)]);
+        assert_eq!(d.steals(), (1, 1));
+        assert!(d.all_launched());
+    }
+
+    #[test]
+    fn a_thief_takes_the_excess_over_the_mean_from_the_tail() {
+        let mut q = GroupQueues {
+            per_sm: vec![
+                VecDeque::new(),
+                VecDeque::from([10, 11, 12, 13, 14, 15]),
+                VecDeque::from([20, 21]),
+            ],
+            ..GroupQueues::default()
+        };
+        // Waiting 0, 6, 2: mean 2, so SM 0 takes SM 1's last 6 − 2 = 4.
+        assert_eq!(q.next_for(0), Some(12));
+        assert_eq!(q.per_sm[0], [13, 14, 15]);
+        assert_eq!(q.per_sm[1], [10, 11]);
+        assert_eq!((q.steals, q.stolen), (1, 4));
     }
 }

@@ -5,11 +5,14 @@
 //! returns its statistics, and [`Gpu::total`] accumulates them.
 
 use crate::config::GpuConfig;
-use crate::cta_scheduler::{CtaDispatcher, CtaRoom, CtaSlots};
+use crate::cta_scheduler::{CtaDispatcher, CtaRoom, CtaSchedulerPolicy, CtaSlots};
 use crate::decode::DecodedProgram;
 use crate::energy::EnergyReport;
 use crate::memory::{MemStats, MemorySystem, SmMemory};
 use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
+use crate::paver::PaverPlan;
+use crate::paver::guru::LaunchShape;
+use crate::rf::TechniqueReport;
 use crate::sm::Sm;
 use crate::stats::{TimingStats, Untimed};
 use emulator::stepper::CtaStepper;
@@ -169,7 +172,28 @@ impl Gpu {
             emulator::launch::grid_ctas(l.grid),
             u64::from(cfg.gpu.sms) * u64::from(occ.ctas_per_sm),
         );
-        let mut dispatcher = CtaDispatcher::new(cfg.gpu.cta_scheduler, timed_ctas);
+        let mut scheduler_report = TechniqueReport::default();
+        let mut dispatcher = match cfg.gpu.cta_scheduler {
+            CtaSchedulerPolicy::Paver => {
+                let shape = LaunchShape {
+                    program,
+                    kernel: l.kernel,
+                    params: l.params,
+                    grid: l.grid,
+                    block: l.block,
+                    dynamic_shared: l.dynamic_shared,
+                };
+                let plan = PaverPlan::new(
+                    &shape,
+                    timed_ctas,
+                    occ.ctas_per_sm,
+                    u64::from(cfg.mem.l1d.line),
+                );
+                scheduler_report = plan.report;
+                CtaDispatcher::paver(plan.groups, cfg.gpu.sms as usize)
+            }
+            policy => CtaDispatcher::new(policy, timed_ctas),
+        };
         let mut all_launched = false;
         let mut pools: Vec<(Vec<emulator::warp::Warp>, Vec<u8>)> = Vec::new();
         let mut done: Vec<CtaStepper> = Vec::new();
@@ -275,6 +299,12 @@ impl Gpu {
             for (sm, m) in sms.iter_mut().zip(&sm_mem) {
                 stats.add_pipeline_counters(&sm.take_stats(occ.regs_per_thread));
                 mem.merge(m.stats());
+            }
+            if !scheduler_report.name.is_empty() {
+                let (steals, stolen) = dispatcher.steals();
+                scheduler_report.add("steals", steals);
+                scheduler_report.add("stolen_ctas", stolen);
+                stats.cta_scheduler = scheduler_report;
             }
         }
         mem.merge(&self.l2.stats().since(&l2_before));

@@ -126,6 +126,11 @@ pub struct TechniqueReport {
 }
 
 impl TechniqueReport {
+    /// Whether it has neither a name nor a counter.
+    pub fn is_empty(&self) -> bool {
+        self.name.is_empty() && self.counters.is_empty()
+    }
+
     /// Adds `value` to counter `key`.
     pub fn add(&mut self, key: &str, value: u64) {
         *self.counters.entry(key.to_string()).or_default() += value;
