@@ -18,9 +18,15 @@ import sys
 # knows them; every other name is an `sm.rf.technique`.
 RESIDENCY = {"unlimited", "regmutex", "finereg"}
 
+# The names that are CTA schedulers (`gpu.cta_scheduler`, issue 18).
+CTA_SCHEDULERS = {"round-robin", "bcs", "paver"}
+
 
 def technique_override(t):
-    """The configuration override that runs technique `t` (as `warpsim rf` sets it)."""
+    """The configuration override that runs technique `t` (as `warpsim rf` sets it; a CTA
+    scheduler's name sets `gpu.cta_scheduler`)."""
+    if t in CTA_SCHEDULERS:
+        return f"gpu.cta_scheduler={t}"
     return f"sm.rf.residency={t}" if t in RESIDENCY else f"sm.rf.technique={t}"
 
 
@@ -75,7 +81,8 @@ def run_job(args, folder, setup, technique, sample):
                      "warp_insts": k["warp_insts"],
                      "global_requests": k["ldst"]["global_requests"],
                      "technique": k["technique"]["counters"],
-                     "residency": k["residency"]["counters"]}
+                     "residency": k["residency"]["counters"],
+                     "cta_scheduler": k.get("cta_scheduler", {}).get("counters", {})}
                     for e in entries for k in e["kernels"]]
     if verdict and stats is not None:
         status, message = verdict.group(1).lower(), verdict.group(2)

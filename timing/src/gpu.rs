@@ -179,6 +179,7 @@ impl Gpu {
                     program,
                     kernel: l.kernel,
                     params: l.params,
+                    constants: Some(l.mem),
                     grid: l.grid,
                     block: l.block,
                     dynamic_shared: l.dynamic_shared,

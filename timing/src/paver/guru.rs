@@ -7,8 +7,9 @@
 //! *address slice* of the kernel: the instructions whose results flow into a global load's
 //! address, a branch condition or a guard. Values come from the launch constants alone
 //! (parameters, grid and block shape, thread and CTA indices, immediates, variable
-//! addresses); a value loaded from memory is *unknown*, so an address computed from one (the
-//! seed's non-static `A[A[0]]`) is not analysed, exactly the seed's scope.
+//! addresses, and `.const` memory, which the host writes before the launch and no thread can
+//! write); a value loaded from any other memory is *unknown*, so an address computed from one
+//! (the seed's non-static `A[A[0]]`) is not analysed, exactly the seed's scope.
 //!
 //! Control flow follows the thread's known conditions. A branch on an unknown condition:
 //! - forward: both sides are followed, one after the other, up to the branch's reconvergence
@@ -23,7 +24,7 @@
 use emulator::launch::cta_coordinates;
 use emulator::memory::{GenericTarget, LOCAL_WINDOW, SHARED_WINDOW, classify_generic};
 use emulator::program::{Code, EXIT_PC, Location};
-use emulator::{Program, alu};
+use emulator::{GlobalMemory, Program, alu};
 use isa::inst::{AddrBase, Address, Inst, Op, Operand};
 use isa::special::SpecialReg;
 use isa::types::{StateSpace, Type};
@@ -34,12 +35,14 @@ use std::collections::BTreeMap;
 /// Most instructions evaluated for one thread before the analysis stops following it.
 pub const THREAD_STEP_LIMIT: u64 = 1 << 22;
 
-/// What the analysis needs of a launch: the code and its constants, no memory.
+/// What the analysis needs of a launch: the code and its constants.
 #[derive(Clone, Copy)]
 pub struct LaunchShape<'a> {
     pub program: &'a Program,
     pub kernel: FuncId,
     pub params: &'a [u8],
+    /// The device memory, for `.const` values (None: they are unknown).
+    pub constants: Option<&'a GlobalMemory>,
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub dynamic_shared: u64,
@@ -91,7 +94,14 @@ pub fn footprints(launch: &LaunchShape, ctas: u64, line_bytes: u64) -> Footprint
         let mut cta_lines = Vec::new();
         let ctaid = cta_coordinates(cta, launch.grid);
         for t in 0..threads_per_cta {
-            thread.run(ctaid, t, &mut |addr| cta_lines.push(addr / line_bytes), &mut tally);
+            // A thread reads along lines: dropping repeats as they come keeps the list short.
+            let mut read = |addr: u64| {
+                let line = addr / line_bytes;
+                if cta_lines.last() != Some(&line) {
+                    cta_lines.push(line);
+                }
+            };
+            thread.run(ctaid, t, &mut read, &mut tally);
         }
         cta_lines.sort_unstable();
         cta_lines.dedup();
@@ -342,6 +352,15 @@ impl<'a> Thread<'a> {
                     let v = self.param_value(inst, *ty);
                     self.write_dsts(inst, guard, v.map(|v| [v, 0]));
                 }
+                Op::Ld {
+                    space: StateSpace::Const,
+                    ty,
+                    vec: 1,
+                    ..
+                } => {
+                    let v = self.constant_value(inst, *ty);
+                    self.write_dsts(inst, guard, v.map(|v| [v, 0]));
+                }
                 Op::Cvta {
                     space, to_generic, ..
                 } => {
@@ -423,15 +442,9 @@ impl<'a> Thread<'a> {
         }))
     }
 
-    /// The global address a load reads, if known and global.
-    fn global_address(&self, inst: &Inst) -> Option<u64> {
-        let Some(Operand::Address(a)) = inst.srcs.first() else {
-            return None;
-        };
-        let space = match inst.op {
-            Op::Ld { space, .. } | Op::Ldu { space, .. } => space,
-            _ => return None,
-        };
+    /// The address a memory operand names, if known (a variable's only if it is in device
+    /// memory).
+    fn address(&self, a: &Address) -> Option<u64> {
         let base = match a.base {
             AddrBase::Reg(r) => self.reg(r)?,
             AddrBase::Symbol(sym) => match self.location(sym) {
@@ -440,9 +453,24 @@ impl<'a> Thread<'a> {
             },
             AddrBase::Absolute => 0,
         };
-        let addr = base.wrapping_add(a.offset as u64);
-        match space {
-            StateSpace::Generic => match classify_generic(addr) {
+        Some(base.wrapping_add(a.offset as u64))
+    }
+
+    /// The global address a load reads, if known and global.
+    fn global_address(&self, inst: &Inst) -> Option<u64> {
+        let Some(Operand::Address(a)) = inst.srcs.first() else {
+            return None;
+        };
+        let addr = self.address(a)?;
+        match inst.op {
+            Op::Ld {
+                space: StateSpace::Generic,
+                ..
+            }
+            | Op::Ldu {
+                space: StateSpace::Generic,
+                ..
+            } => match classify_generic(addr) {
                 GenericTarget::Global(g) => Some(g),
                 _ => None,
             },
@@ -472,6 +500,15 @@ impl<'a> Thread<'a> {
         let mut v = [0u8; 8];
         v[..bytes.len()].copy_from_slice(bytes);
         Some(u64::from_le_bytes(v))
+    }
+
+    /// A scalar read from `.const` memory, if its address is known.
+    fn constant_value(&self, inst: &Inst, ty: Type) -> Option<u64> {
+        let Some(Operand::Address(a)) = inst.srcs.first() else {
+            return None;
+        };
+        let size = ty.bits().div_ceil(8).max(1);
+        self.launch.constants?.load(self.address(a)?, size).ok()
     }
 
     /// The results of a register computation, if every source is known.
@@ -594,6 +631,7 @@ mod tests {
             program: &program,
             kernel: FuncId(0),
             params: &params,
+            constants: None,
             grid: [ctas, 1, 1],
             block: [16, 1, 1],
             dynamic_shared: 0,
@@ -667,6 +705,7 @@ L:
             program: &program,
             kernel: FuncId(0),
             params: &params,
+            constants: None,
             grid: [2, 1, 1],
             block: [32, 1, 1],
             dynamic_shared: 0,
