@@ -7,6 +7,7 @@ mod bench;
 mod characterize;
 mod check;
 mod dis;
+mod locality;
 mod output;
 mod regs;
 mod report;
@@ -162,6 +163,27 @@ enum Command {
         /// weights summed), heaviest first.
         #[arg(long)]
         hints: bool,
+        /// Print what PAVER's locality analysis (LocalityGuru) sees instead: each global load
+        /// and what its address is computed from (special registers, parameters, `.const`
+        /// memory, loop counters, or loaded data, which it does not analyse). With --grid and
+        /// --block, also the CTA locality graph of that launch (CTAs sharing 128-byte lines)
+        /// and PAVER's CTA groups; parameters that are not 64-bit pointers need --param.
+        #[arg(long, conflicts_with = "hints")]
+        locality: bool,
+        /// With --locality: the launch's grid, in CTAs.
+        #[arg(long, value_name = "X[,Y,Z]", value_parser = run_ptx::spec::parse_dim, requires_all = ["locality", "block"])]
+        grid: Option<[u32; 3]>,
+        /// With --locality: the launch's block, in threads.
+        #[arg(long, value_name = "X[,Y,Z]", value_parser = run_ptx::spec::parse_dim, requires = "grid")]
+        block: Option<[u32; 3]>,
+        /// With --grid: a parameter's value (repeat), an integer (or 0x hex) or, for float
+        /// parameters, a decimal. 64-bit parameters left out are taken as pointers to
+        /// separate buffers.
+        #[arg(long = "param", value_name = "NAME=VALUE", value_parser = locality::parse_param, requires = "grid")]
+        params: Vec<(String, String)>,
+        /// With --grid: CTAs one SM holds at once (the size of PAVER's groups).
+        #[arg(long, value_name = "N", default_value_t = 8, requires = "grid")]
+        ctas_per_sm: u32,
     },
     /// Parse, lower and verify PTX files; report diagnostics and unsupported instructions.
     Check {
@@ -395,7 +417,29 @@ fn main() -> ExitCode {
         Command::Dis {
             file,
             kernel,
+            locality: true,
+            grid,
+            block,
+            params,
+            ctas_per_sm,
+            ..
+        } => {
+            let launch = grid.zip(block).map(|(grid, block)| locality::LocalityLaunch {
+                grid,
+                block,
+                params,
+                ctas_per_sm: ctas_per_sm.max(1),
+            });
+            locality::listing(&file, kernel.as_deref(), launch.as_ref()).map(|text| {
+                print!("{text}");
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Dis {
+            file,
+            kernel,
             hints,
+            ..
         } => dis::run(&file, kernel.as_deref(), hints),
         Command::Check { files } => check::run(&files),
         Command::Regs {

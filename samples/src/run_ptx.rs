@@ -20,7 +20,7 @@ macro_rules! arg_forms {
 
 mod host;
 mod plan;
-mod spec;
+pub(crate) mod spec;
 
 use clap::{Args, Parser};
 use plan::Slot;

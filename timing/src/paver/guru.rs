@@ -185,6 +185,111 @@ pub fn is_global_load(inst: &Inst) -> bool {
     )
 }
 
+/// What a global load's address is computed from: the leaves of its register dependences,
+/// followed back through every instruction writing each register (by name, as the slice).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AddressSources {
+    /// Special registers (`%ctaid.x`, `%tid.x`, ...).
+    pub specials: Vec<SpecialReg>,
+    /// Kernel parameters, by index.
+    pub params: Vec<u32>,
+    /// Whether `.const` memory is read on the way.
+    pub constants: bool,
+    /// Whether a register is updated from itself (a loop counter).
+    pub loop_carried: bool,
+    /// Instructions whose results depend on data (loads of other memory, atomics, warp-wide
+    /// operations, calls), by PC: an address from one of them is not analysed.
+    pub data: Vec<u32>,
+}
+
+impl AddressSources {
+    /// Whether LocalityGuru can evaluate the address from launch constants.
+    pub fn is_static(&self) -> bool {
+        self.data.is_empty()
+    }
+}
+
+/// The sources of the address of the load at `pc` of `code`; None when the instruction is not
+/// a global load. A variable's address (no register) has no source: it is a constant.
+pub fn address_sources(code: &Code, pc: u32) -> Option<AddressSources> {
+    let inst = &code.insts[pc as usize];
+    if !is_global_load(inst) {
+        return None;
+    }
+    let mut out = AddressSources::default();
+    let Some(Operand::Address(Address {
+        base: AddrBase::Reg(base),
+        ..
+    })) = inst.srcs.first()
+    else {
+        return Some(out);
+    };
+    let mut defs: Vec<Vec<u32>> = vec![Vec::new(); code.reg_types.len()];
+    for (i, inst) in code.insts.iter().enumerate() {
+        for r in inst.dsts.iter().flat_map(Operand::regs) {
+            defs[r.index()].push(i as u32);
+        }
+    }
+    let mut seen = vec![false; code.reg_types.len()];
+    let mut work = vec![*base];
+    seen[base.index()] = true;
+    while let Some(r) = work.pop() {
+        for &d in &defs[r.index()] {
+            let def = &code.insts[d as usize];
+            let follows = match &def.op {
+                Op::Ld {
+                    space: StateSpace::Param,
+                    ..
+                } => {
+                    if let Some(Operand::Address(Address {
+                        base: AddrBase::Symbol(isa::SymbolRef::Param(i)),
+                        ..
+                    })) = def.srcs.first()
+                    {
+                        out.params.push(*i);
+                    }
+                    false
+                }
+                Op::Ld {
+                    space: StateSpace::Const,
+                    ..
+                } => {
+                    out.constants = true;
+                    true
+                }
+                Op::Cvta { .. } => true,
+                op if op.is_register_computation() => true,
+                _ => {
+                    out.data.push(d);
+                    false
+                }
+            };
+            if !follows {
+                continue;
+            }
+            for src in &def.srcs {
+                if let Operand::Special(s) = src {
+                    out.specials.push(*s);
+                }
+                for u in src.regs() {
+                    out.loop_carried |= u == r;
+                    if !seen[u.index()] {
+                        seen[u.index()] = true;
+                        work.push(u);
+                    }
+                }
+            }
+        }
+    }
+    out.specials.sort_by_key(|s| s.to_string());
+    out.specials.dedup();
+    out.params.sort_unstable();
+    out.params.dedup();
+    out.data.sort_unstable();
+    out.data.dedup();
+    Some(out)
+}
+
 /// Counters accumulated over every thread.
 #[derive(Default)]
 struct Tally {
@@ -668,6 +773,31 @@ mod tests {
         assert_eq!(g.weight(2, 3), 16);
         assert_eq!(g.weight(2, 4), 0);
         assert_eq!(g.summary.mean_distance, 1.0);
+    }
+
+    #[test]
+    fn address_sources_name_the_launch_constants_or_the_data() {
+        let program = neighbours();
+        let code = &program.code[0];
+        let loads: Vec<u32> = (0..code.insts.len() as u32)
+            .filter(|&pc| is_global_load(&code.insts[pc as usize]))
+            .collect();
+        assert_eq!(loads.len(), 4);
+        let s: Vec<AddressSources> = loads
+            .iter()
+            .map(|&pc| address_sources(code, pc).unwrap())
+            .collect();
+        let names = |a: &AddressSources| -> Vec<String> {
+            a.specials.iter().map(|s| s.to_string()).collect()
+        };
+        // a[(b + k) * 16 + tid]: the CTA, the thread, the parameter a and the loop counter.
+        assert_eq!(names(&s[0]), ["%ctaid.x", "%tid.x"]);
+        assert_eq!(s[0].params, [0]);
+        assert!(s[0].loop_carried && s[0].is_static());
+        // b[b * 16 + tid], then a[...] at the loaded index: from data.
+        assert!(s[1].is_static() && !s[1].loop_carried);
+        assert_eq!(s[2].data, [loads[1]]);
+        assert!(s[3].is_static());
     }
 
     #[test]
