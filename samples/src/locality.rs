@@ -144,6 +144,14 @@ fn graph_listing(
         r.cut_threads.iter().map(|c| c.2).sum::<u64>(),
         r.calls_skipped
     );
+    if r.unanalysed_ctas > 0 {
+        let _ = writeln!(
+            out,
+            "//   the last {} CTAs not analysed: over {} instructions evaluated",
+            r.unanalysed_ctas,
+            guru::LAUNCH_STEP_LIMIT
+        );
+    }
     for (cut, pc, n) in &r.cut_threads {
         let _ = writeln!(out, "//   {n} threads stopped at PC {pc}: {cut:?}");
     }

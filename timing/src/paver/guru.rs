@@ -17,9 +17,9 @@
 //!   for the other and are unknown after the reconvergence point;
 //! - backward (a loop whose trip count depends on data): the thread stops there.
 //!
-//! Calls are skipped (their results are unknown), and a thread stops after
-//! [`THREAD_STEP_LIMIT`] evaluated instructions; every stop is counted by reason and PC in
-//! the [`AnalysisReport`], so a partial analysis says so.
+//! Calls are skipped (their results are unknown), a thread stops after
+//! [`THREAD_STEP_LIMIT`] evaluated instructions and a launch after [`LAUNCH_STEP_LIMIT`];
+//! every stop is counted in the [`AnalysisReport`], so a partial analysis says so.
 
 use emulator::launch::cta_coordinates;
 use emulator::memory::{GenericTarget, LOCAL_WINDOW, SHARED_WINDOW, classify_generic};
@@ -34,6 +34,10 @@ use std::collections::BTreeMap;
 
 /// Most instructions evaluated for one thread before the analysis stops following it.
 pub const THREAD_STEP_LIMIT: u64 = 1 << 22;
+
+/// Most instructions evaluated for one launch (a few minutes of host time): the CTAs after
+/// the one that reaches it are not analysed (they read nothing as far as the graph knows).
+pub const LAUNCH_STEP_LIMIT: u64 = 1 << 33;
 
 /// What the analysis needs of a launch: the code and its constants.
 #[derive(Clone, Copy)]
@@ -71,6 +75,8 @@ pub struct AnalysisReport {
     pub calls_skipped: u64,
     /// Instructions evaluated, over every thread.
     pub steps: u64,
+    /// CTAs left out once [`LAUNCH_STEP_LIMIT`] was reached.
+    pub unanalysed_ctas: u64,
 }
 
 /// The global-memory lines each CTA reads, as far as the analysis can tell.
@@ -92,6 +98,11 @@ pub fn footprints(launch: &LaunchShape, ctas: u64, line_bytes: u64) -> Footprint
     let mut lines = Vec::with_capacity(ctas as usize);
     for cta in 0..ctas {
         let mut cta_lines = Vec::new();
+        if tally.steps > LAUNCH_STEP_LIMIT {
+            tally.unanalysed += 1;
+            lines.push(cta_lines);
+            continue;
+        }
         let ctaid = cta_coordinates(cta, launch.grid);
         for t in 0..threads_per_cta {
             // A thread reads along lines: dropping repeats as they come keeps the list short.
@@ -298,6 +309,7 @@ struct Tally {
     cuts: BTreeMap<(Cut, u32), u64>,
     calls: u64,
     steps: u64,
+    unanalysed: u64,
 }
 
 impl Tally {
@@ -312,6 +324,7 @@ impl Tally {
                 .collect(),
             calls_skipped: self.calls,
             steps: self.steps,
+            unanalysed_ctas: self.unanalysed,
         }
     }
 }

@@ -57,6 +57,7 @@ impl PaverPlan {
             ("cut_threads", a.cut_threads.iter().map(|c| c.2).sum()),
             ("calls_skipped", a.calls_skipped),
             ("analysis_steps", a.steps),
+            ("unanalysed_ctas", a.unanalysed_ctas),
         ] {
             report.add(key, value);
         }
