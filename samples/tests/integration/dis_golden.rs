@@ -164,3 +164,33 @@ fn unknown_kernel_is_a_clear_error() {
         "error: no kernel or function `nope` in samples/saxpy/saxpy.ptx; it has: saxpy"
     );
 }
+
+#[test]
+fn locality_of_the_neighbours_kernel() {
+    // LocalityGuru's test kernel (timing/src/paver/testdata/neighbours.ptx) with 8 CTAs of
+    // 16 threads and m = 2, checked by hand: CTA b reads a[16b, 16b + 32) (128-byte lines
+    // b/2 and, for odd b, b/2 + 1), b_[16b, 16b + 16) (line b/2 of its buffer) and a[1000 +
+    // b] (line 31, every CTA): 10 lines, 9 shared, all 28 pairs sharing line 31, pairs
+    // (2k, 2k + 1) 3 lines, weight 42.
+    let listing = dis(&[
+        "timing/src/paver/testdata/neighbours.ptx",
+        "--locality",
+        "--grid",
+        "8",
+        "--block",
+        "16",
+        "--param",
+        "pm=2",
+        "--ctas-per-sm",
+        "2",
+    ]);
+    assert!(
+        listing.contains("8 CTAs, 10 lines, 9 shared") && listing.contains("28 edges, weight 42"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("from data (PC 23): not analysed"),
+        "{listing}"
+    );
+    assert_snapshot("locality_neighbours", &listing);
+}
