@@ -59,7 +59,7 @@ pub(crate) struct CtaDispatcher {
     policy: CtaSchedulerPolicy,
     /// Where the next pass over the SMs starts.
     start: usize,
-    /// The next CTA in CTA order (round robin, BCS), or how many were launched (PAVER).
+    /// How many CTAs were launched: the next one in CTA order (round robin, BCS).
     next: u64,
     end: u64,
     /// PAVER's groups (empty under the other policies).
@@ -120,9 +120,6 @@ impl CtaDispatcher {
 
     /// One cycle of dispatch: a pass over the SMs from the rotation's start.
     pub fn cycle(&mut self, slots: &mut impl CtaSlots) {
-        if self.policy == CtaSchedulerPolicy::Paver {
-            return self.paver_cycle(slots);
-        }
         let n = slots.sm_count();
         let first = self.start;
         for k in 0..n {
@@ -144,30 +141,17 @@ impl CtaDispatcher {
                 if !slots.has_room(sm, 1) {
                     break;
                 }
-                slots.launch(sm, self.next);
+                // Under PAVER some SM's group or the global queue holds every CTA not yet
+                // launched, and an SM whose group ran out steals: there always is one.
+                let cta = match self.policy {
+                    CtaSchedulerPolicy::Paver => self.groups.next_for(sm),
+                    _ => Some(self.next),
+                };
+                let Some(cta) = cta else { break };
+                slots.launch(sm, cta);
                 self.next += 1;
             }
             self.start = (sm + 1) % n;
-        }
-    }
-
-    /// One cycle of PAVER: a pass offering each SM once its group's next CTA.
-    fn paver_cycle(&mut self, slots: &mut impl CtaSlots) {
-        let n = slots.sm_count();
-        let first = self.start;
-        for k in 0..n {
-            if self.all_launched() {
-                break;
-            }
-            let sm = (first + k) % n;
-            if !slots.has_room(sm, 1) {
-                continue;
-            }
-            if let Some(cta) = self.groups.next_for(sm) {
-                slots.launch(sm, cta);
-                self.next += 1;
-                self.start = (sm + 1) % n;
-            }
         }
     }
 }
