@@ -147,6 +147,10 @@ pub struct TimingStats {
     pub technique: TechniqueReport,
     /// The residency policy's own counters, under its name.
     pub residency: TechniqueReport,
+    /// The register power-management policy's counters (`sm.rf.power`), under its name;
+    /// absent without one.
+    #[serde(skip_serializing_if = "TechniqueReport::is_empty")]
+    pub power: TechniqueReport,
     /// What the register file did per component (what the energy model multiplies).
     pub rf_counts: RfComponentCounts,
     /// Register-file energy (and coarse ALU and DRAM estimates), in pJ.
@@ -268,6 +272,7 @@ impl TimingStats {
         self.rf.merge(&o.rf);
         self.technique.merge(&o.technique);
         self.residency.merge(&o.residency);
+        self.power.merge(&o.power);
         self.rf_counts.merge(&o.rf_counts);
         self.widths.merge(&o.widths);
         if self.by_class.is_empty() {
