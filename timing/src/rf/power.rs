@@ -11,7 +11,10 @@
 use super::slumber::Slumber;
 use super::{BankReq, IssueView, TechniqueReport};
 use crate::config::{GpuConfig, RfPower};
+use crate::decode::DecodedProgram;
 use crate::energy::PowerStateCycles;
+use emulator::stepper::FrameBase;
+use isa::FuncId;
 
 /// The configured power policy of one SM (one match per event; `None` does nothing).
 pub enum Power {
@@ -34,6 +37,26 @@ impl Power {
     pub fn on_issue(&mut self, i: &IssueView, reads: &mut [BankReq]) {
         if let Power::Slumber(s) = self {
             s.on_issue(i, reads);
+        }
+    }
+
+    /// Instructions `pcs` of `func` were decoded into the instruction buffer of warp slot
+    /// `warp`, in call frame `frame`, at cycle `at`: their source registers are known.
+    pub fn on_decode(
+        &mut self,
+        warp: u32,
+        code: &DecodedProgram,
+        func: FuncId,
+        pcs: std::ops::Range<u32>,
+        frame: FrameBase,
+        at: u64,
+    ) {
+        if let Power::Slumber(s) = self {
+            for pc in pcs {
+                for &reg in &code.get(func, pc).in_frame(frame).reads {
+                    s.decoded(warp, reg, at);
+                }
+            }
         }
     }
 
