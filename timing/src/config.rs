@@ -898,7 +898,10 @@ impl GpuConfig {
             ));
         }
         if s.max_idle == 0 {
-            return Err(invalid("sm.rf.slumber.max_idle", "must be at least 1 cycle"));
+            return Err(invalid(
+                "sm.rf.slumber.max_idle",
+                "must be at least 1 cycle",
+            ));
         }
         if self.sm.rf.power == RfPower::Slumber {
             if self.sm.rf.technique != Technique::Baseline {

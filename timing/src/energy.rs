@@ -396,7 +396,11 @@ mod tests {
         );
         // 0.125 pJ per on register-cycle (87.5 µW at 700 MHz):
         // (10 + 20 × 0.94 + 30 × 0.42 + 40 × 0) × 0.125 = 41.4 × 0.125 = 5.175 pJ.
-        assert!((r.rf_leakage_pj - 5.175).abs() < 1e-9, "{}", r.rf_leakage_pj);
+        assert!(
+            (r.rf_leakage_pj - 5.175).abs() < 1e-9,
+            "{}",
+            r.rf_leakage_pj
+        );
         // Every register on is exactly the allocated-cycles figure.
         let all_on = EnergyReport::compute(
             &cfg,

@@ -636,7 +636,11 @@ mod tests {
     fn written_at_16(s: &mut Slumber, reg: u32, dead: bool) {
         s.reg(0, reg, 0).predicted = [20, 40];
         s.write_issued(0, reg, 0, dead);
-        assert_eq!(s.schedule_write(0, &[reg], 0, 16), 16, "woken from off in time");
+        assert_eq!(
+            s.schedule_write(0, &[reg], 0, 16),
+            16,
+            "woken from off in time"
+        );
         s.on_write(0, &[reg], 16);
         assert_eq!(s.c.wakeups, [0, 0, 1]);
     }
@@ -645,13 +649,25 @@ mod tests {
     fn the_rest_state_breaks_even_with_the_seeds_table() {
         let s = Slumber::new(&config());
         assert_eq!(s.choose(3, true), PowerState::On);
-        assert_eq!(s.choose(4, true), PowerState::On, "a 4-cycle rest is all wake-up");
-        assert_eq!(s.choose(6, false), PowerState::Shallow, "the seed's integer multiply");
+        assert_eq!(
+            s.choose(4, true),
+            PowerState::On,
+            "a 4-cycle rest is all wake-up"
+        );
+        assert_eq!(
+            s.choose(6, false),
+            PowerState::Shallow,
+            "the seed's integer multiply"
+        );
         assert_eq!(s.choose(14, false), PowerState::Shallow);
         assert_eq!(s.choose(15, false), PowerState::Deep);
         assert_eq!(s.choose(20, true), PowerState::Deep);
         assert_eq!(s.choose(21, true), PowerState::Off);
-        assert_eq!(s.choose(1000, false), PowerState::Deep, "a live value never goes off");
+        assert_eq!(
+            s.choose(1000, false),
+            PowerState::Deep,
+            "a live value never goes off"
+        );
     }
 
     #[test]
@@ -749,7 +765,11 @@ mod tests {
             ..Default::default()
         };
         let e = crate::energy::EnergyReport::compute(&cfg, &stats);
-        assert!((e.rf_leakage_pj - 17.3275).abs() < 1e-9, "{}", e.rf_leakage_pj);
+        assert!(
+            (e.rf_leakage_pj - 17.3275).abs() < 1e-9,
+            "{}",
+            e.rf_leakage_pj
+        );
     }
 
     #[test]
