@@ -61,7 +61,11 @@ pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
         pct(st.barrier),
         pct(st.idle)
     );
-    for (kind, report) in [("technique", &t.technique), ("residency", &t.residency)] {
+    for (kind, report) in [
+        ("technique", &t.technique),
+        ("residency", &t.residency),
+        ("power", &t.power),
+    ] {
         if report.counters.is_empty() {
             continue;
         }

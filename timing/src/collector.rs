@@ -414,9 +414,12 @@ impl OperandCollector {
     /// reads pending, from the rotating priority position on, each try their instructions'
     /// requests, oldest instruction first, in order. A request its bank refuses waits (a bank
     /// conflict); one its port refuses waits without a conflict. A granted read also delivers
-    /// the operands other instructions of the unit forwarded from it. Returns whether any
-    /// read was granted.
-    pub fn arbitrate(&mut self, policy: &impl RegisterFilePolicy) -> bool {
+    /// the operands other instructions of the unit forwarded from it. A read whose register
+    /// is still waking up ([`BankReq::ready_at`] after `now`) waits without asking its bank:
+    /// it is no bank conflict, and it counts nothing, since cycles in which only such reads
+    /// wait may be skipped (the power policy reports when they become ready). Returns whether
+    /// any read was granted.
+    pub fn arbitrate(&mut self, policy: &impl RegisterFilePolicy, now: u64) -> bool {
         let n = self.units.len();
         let before = self.stats.reads;
         let mut order = self.reading.rotate_right(self.rr as u32);
@@ -433,7 +436,7 @@ impl OperandCollector {
                 // Bit j: pending request j was granted.
                 let mut granted_mask = 0u64;
                 for (j, req) in e.pending.iter().enumerate() {
-                    if req.forwarded {
+                    if req.forwarded || req.ready_at > now {
                         continue;
                     }
                     let g = &mut self.grants[req.bank as usize];
@@ -635,6 +638,7 @@ mod tests {
             write: false,
             operands: 1,
             forwarded,
+            ready_at: 0,
         }
     }
 
@@ -663,11 +667,11 @@ mod tests {
         assert_eq!(oc.pending(entry_id(5, 1)).len(), 2, "r1 waits, r7 is there");
         // One port: one read per cycle for the whole unit, oldest instruction first. The read
         // of r1 delivers it to both instructions.
-        oc.arbitrate(&policy);
+        oc.arbitrate(&policy, 1);
         assert_eq!(oc.pending(entry_id(5, 0)), [read(2, 2, false)]);
         assert_eq!(oc.pending(entry_id(5, 1)), [read(3, 3, false)]);
-        oc.arbitrate(&policy);
-        oc.arbitrate(&policy);
+        oc.arbitrate(&policy, 1);
+        oc.arbitrate(&policy, 1);
         assert_eq!(oc.stats.reads, 3, "r1, r2, r3: one bank read each");
         let mut ready = Vec::new();
         oc.ready(1, &mut ready);

@@ -121,6 +121,55 @@ pub enum Residency {
     FineReg,
 }
 
+/// Static-power management of the register file (`sm.rf.power`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RfPower {
+    /// Every allocated register is on and leaks fully (today's model).
+    #[default]
+    None,
+    /// Slumber (seed 002, chapter 6): each warp register is on, in shallow or deep sleep, or
+    /// off, chosen from the compiler's liveness and a run-time prediction of its idle period;
+    /// an access to a sleeping register waits for its wake-up (`sm.rf.slumber`).
+    Slumber,
+}
+
+/// Slumber's power states (`sm.rf.slumber`): wake-up latency and leakage of each, the seed's
+/// Table 6.1 by default (45 nm, HSPICE, a 128-byte register behind a tri-modal switch).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlumberConfig {
+    /// Cycles from shallow sleep (0.9 V) to on: 4.
+    pub shallow_wake: u32,
+    /// Cycles from deep sleep (0.3 V) to on: 13.
+    pub deep_wake: u32,
+    /// Cycles from off (power-gated, 0 V) to on: 16.
+    pub off_wake: u32,
+    /// Leakage in shallow sleep as a share of a register's leakage when on: 0.94.
+    pub shallow_leakage: f64,
+    /// Leakage in deep sleep: 0.42.
+    pub deep_leakage: f64,
+    /// Leakage when off: 0.
+    pub off_leakage: f64,
+    /// Largest idle period the per-register counter predicts, in cycles (the seed's 10-bit
+    /// counters: 1023).
+    pub max_idle: u32,
+}
+
+impl Default for SlumberConfig {
+    fn default() -> SlumberConfig {
+        SlumberConfig {
+            shallow_wake: 4,
+            deep_wake: 13,
+            off_wake: 16,
+            shallow_leakage: 0.94,
+            deep_leakage: 0.42,
+            off_leakage: 0.0,
+            max_idle: 1023,
+        }
+    }
+}
+
 /// How often a register named by several source operands of one instruction is read
 /// (`sm.rf.read_duplicates`): each read is a bank access, an operand-collector read and a
 /// width record (`add r1, r2, r2`).
@@ -238,6 +287,12 @@ pub struct RegisterFileConfig {
     /// LARF's address mapping table (the `larf` technique).
     #[serde(default)]
     pub larf: LarfConfig,
+    /// Static-power management of the registers (`none` in every preset).
+    #[serde(default)]
+    pub power: RfPower,
+    /// Slumber's power states (the `slumber` power policy).
+    #[serde(default)]
+    pub slumber: SlumberConfig,
 }
 
 /// LARF's address mapping table (`sm.rf.larf`).
@@ -769,6 +824,7 @@ impl GpuConfig {
                 "must be at least 1 (the technique larf-infinite has no limit)",
             ));
         }
+        self.validate_power()?;
         if self.sm.rf.rfc.entries == 0 || self.sm.rf.rfc.entries > 64 {
             return Err(invalid("sm.rf.rfc.entries", "must be 1 to 64 per warp"));
         }
@@ -805,6 +861,62 @@ impl GpuConfig {
         }
         self.mem.dram.validate(&self.mem.l2)?;
         self.energy.validate()?;
+        Ok(())
+    }
+
+    /// Slumber's states must be ordered (a deeper state wakes no faster and leaks no more),
+    /// and Slumber models the baseline register file with static residency: it follows each
+    /// warp register by its architectural number, which other techniques move, cache or
+    /// share, and leaks over the registers static residency allocates.
+    fn validate_power(&self) -> Result<(), ConfigError> {
+        let s = &self.sm.rf.slumber;
+        for (key, share) in [
+            ("shallow_leakage", s.shallow_leakage),
+            ("deep_leakage", s.deep_leakage),
+            ("off_leakage", s.off_leakage),
+        ] {
+            if !share.is_finite() || !(0.0..=1.0).contains(&share) {
+                return Err(invalid(
+                    &format!("sm.rf.slumber.{key}"),
+                    &format!("is a share of the leakage when on: 0 to 1, not {share}"),
+                ));
+            }
+        }
+        if s.shallow_wake == 0 || s.shallow_wake > s.deep_wake || s.deep_wake > s.off_wake {
+            return Err(invalid(
+                "sm.rf.slumber.shallow_wake",
+                &format!(
+                    "wake-up latencies must satisfy 1 <= shallow_wake <= deep_wake <= off_wake, not {} / {} / {}",
+                    s.shallow_wake, s.deep_wake, s.off_wake
+                ),
+            ));
+        }
+        if !(s.deep_leakage <= s.shallow_leakage && s.off_leakage <= s.deep_leakage) {
+            return Err(invalid(
+                "sm.rf.slumber.deep_leakage",
+                "a deeper state must leak no more: off_leakage <= deep_leakage <= shallow_leakage",
+            ));
+        }
+        if s.max_idle == 0 {
+            return Err(invalid(
+                "sm.rf.slumber.max_idle",
+                "must be at least 1 cycle",
+            ));
+        }
+        if self.sm.rf.power == RfPower::Slumber {
+            if self.sm.rf.technique != Technique::Baseline {
+                return Err(invalid(
+                    "sm.rf.power",
+                    "slumber models the baseline register file (sm.rf.technique = \"baseline\"): other techniques move, cache or share registers",
+                ));
+            }
+            if self.sm.rf.residency != Residency::Static {
+                return Err(invalid(
+                    "sm.rf.power",
+                    "slumber needs sm.rf.residency = \"static\" (its leakage is over the registers static residency allocates)",
+                ));
+            }
+        }
         Ok(())
     }
 }
@@ -933,7 +1045,10 @@ fn insert_optional_defaults(table: &mut toml::Table) {
         ("regmutex", toml::Table::try_from(RegMutexConfig::default())),
         ("finereg", toml::Table::try_from(FineRegConfig::default())),
         ("larf", toml::Table::try_from(LarfConfig::default())),
+        ("slumber", toml::Table::try_from(SlumberConfig::default())),
     ];
+    rf.entry("power")
+        .or_insert_with(|| toml::Value::try_from(RfPower::default()).expect("defaults serialize"));
     for (key, default) in defaults {
         let default = default.expect("defaults serialize");
         let section = rf

@@ -21,10 +21,21 @@
 //! access activating 2 of 4 slices costs `bank_access_pj × (1 − s/2)`. Leakage is paid per
 //! allocated warp register per cycle: `allocated_register_cycles × register_leakage_uw /
 //! gpu.clock_mhz` (µW / MHz is pJ per cycle); unallocated registers are taken as power-gated,
-//! as CORF's leakage figures assume. docs/rf.md gives every default and its origin.
+//! as CORF's leakage figures assume. Under a power-management policy (Slumber,
+//! `sm.rf.power`) the allocated register-cycles are split by power state
+//! ([`PowerStateCycles`]) and each state leaks its share of the on figure
+//! (`sm.rf.slumber.*_leakage`):
+//!
+//! ```text
+//! leakage = (on + shallow × share_shallow + deep × share_deep + off × share_off)
+//!           × register_leakage_uw / gpu.clock_mhz
+//! ```
+//!
+//! Without one every allocated register is on, which is the formula above.
+//! docs/rf.md gives every default and its origin.
 
 use crate::collector::RfStats;
-use crate::config::{ConfigError, GpuConfig};
+use crate::config::{ConfigError, GpuConfig, SlumberConfig};
 use crate::decode::OpClass;
 use crate::stats::TimingStats;
 use serde::{Deserialize, Serialize};
@@ -116,6 +127,47 @@ pub struct RfComponentCounts {
     pub crossbar_transfers: u64,
     /// Warp registers allocated, summed over cycles (what leakage is paid on).
     pub allocated_register_cycles: u64,
+    /// The allocated register-cycles by power state, under a power-management policy
+    /// (`sm.rf.power`); absent without one (every allocated register on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub power_states: Option<PowerStateCycles>,
+}
+
+/// Allocated warp register-cycles by power state (Slumber's four; they sum to the allocated
+/// register-cycles).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PowerStateCycles {
+    /// On, waking up included (a waking register is charged the on leakage).
+    pub on: u64,
+    /// Shallow sleep (0.9 V).
+    pub shallow: u64,
+    /// Deep sleep (0.3 V).
+    pub deep: u64,
+    /// Off (power-gated): registers never accessed since their allocation included.
+    pub off: u64,
+}
+
+impl PowerStateCycles {
+    /// Adds another SM's or launch's cycles.
+    pub fn merge(&mut self, o: &PowerStateCycles) {
+        self.on += o.on;
+        self.shallow += o.shallow;
+        self.deep += o.deep;
+        self.off += o.off;
+    }
+
+    /// Register-cycles in every state together.
+    pub fn total(&self) -> u64 {
+        self.on + self.shallow + self.deep + self.off
+    }
+
+    /// The register-cycles leaking as if on: each state weighted by its leakage share.
+    pub fn on_equivalent(&self, s: &SlumberConfig) -> f64 {
+        self.on as f64
+            + self.shallow as f64 * s.shallow_leakage
+            + self.deep as f64 * s.deep_leakage
+            + self.off as f64 * s.off_leakage
+    }
 }
 
 impl RfComponentCounts {
@@ -139,6 +191,7 @@ impl RfComponentCounts {
             rename_accesses: 0,
             crossbar_transfers: rf.reads,
             allocated_register_cycles,
+            power_states: None,
         }
     }
 
@@ -153,6 +206,11 @@ impl RfComponentCounts {
         self.rename_accesses += o.rename_accesses;
         self.crossbar_transfers += o.crossbar_transfers;
         self.allocated_register_cycles += o.allocated_register_cycles;
+        match (&mut self.power_states, &o.power_states) {
+            (Some(a), Some(b)) => a.merge(b),
+            (None, Some(b)) => self.power_states = Some(*b),
+            (_, None) => {}
+        }
     }
 }
 
@@ -168,7 +226,8 @@ pub struct EnergyReport {
     pub crossbar_pj: f64,
     /// The sum of the components above.
     pub rf_dynamic_pj: f64,
-    /// Leakage of the allocated registers.
+    /// Leakage of the allocated registers (each at its power state's share under a
+    /// power-management policy).
     pub rf_leakage_pj: f64,
     /// Dynamic and leakage.
     pub rf_total_pj: f64,
@@ -194,8 +253,12 @@ impl EnergyReport {
         let rename_pj = c.rename_accesses as f64 * e.rename_access_pj;
         let crossbar_pj = c.crossbar_transfers as f64 * e.crossbar_transfer_pj;
         let rf_dynamic_pj = bank_pj + slice_pj + collector_pj + rename_pj + crossbar_pj;
-        let rf_leakage_pj = c.allocated_register_cycles as f64 * e.register_leakage_uw
-            / f64::from(cfg.gpu.clock_mhz);
+        let leaking_register_cycles = match &c.power_states {
+            Some(states) => states.on_equivalent(&cfg.sm.rf.slumber),
+            None => c.allocated_register_cycles as f64,
+        };
+        let rf_leakage_pj =
+            leaking_register_cycles * e.register_leakage_uw / f64::from(cfg.gpu.clock_mhz);
         // Lanes per class are not counted; the launch's mean active lanes stands in.
         let lanes = stats.gpu_sim_insn as f64 / stats.warp_insts.max(1) as f64;
         let class_insts = |class: OpClass| {
@@ -314,6 +377,65 @@ mod tests {
     }
 
     #[test]
+    fn leakage_of_a_known_state_history_weighs_each_state_by_its_share() {
+        let cfg = GpuConfig::load("gtx480", &["sm.rf.power=slumber".into()]).unwrap();
+        // One register for 100 cycles: on 10, shallow 20, deep 30, off 40.
+        let states = PowerStateCycles {
+            on: 10,
+            shallow: 20,
+            deep: 30,
+            off: 40,
+        };
+        let r = EnergyReport::compute(
+            &cfg,
+            &stats_with(RfComponentCounts {
+                allocated_register_cycles: 100,
+                power_states: Some(states),
+                ..RfComponentCounts::default()
+            }),
+        );
+        // 0.125 pJ per on register-cycle (87.5 µW at 700 MHz):
+        // (10 + 20 × 0.94 + 30 × 0.42 + 40 × 0) × 0.125 = 41.4 × 0.125 = 5.175 pJ.
+        assert!(
+            (r.rf_leakage_pj - 5.175).abs() < 1e-9,
+            "{}",
+            r.rf_leakage_pj
+        );
+        // Every register on is exactly the allocated-cycles figure.
+        let all_on = EnergyReport::compute(
+            &cfg,
+            &stats_with(RfComponentCounts {
+                allocated_register_cycles: 100,
+                power_states: Some(PowerStateCycles {
+                    on: 100,
+                    ..PowerStateCycles::default()
+                }),
+                ..RfComponentCounts::default()
+            }),
+        );
+        let none = EnergyReport::compute(
+            &cfg,
+            &stats_with(RfComponentCounts {
+                allocated_register_cycles: 100,
+                ..RfComponentCounts::default()
+            }),
+        );
+        assert_eq!(all_on.rf_leakage_pj, none.rf_leakage_pj);
+        assert!((none.rf_leakage_pj - 12.5).abs() < 1e-9);
+        // Merging keeps the states; a launch without them adds nothing to them.
+        let mut a = RfComponentCounts {
+            power_states: Some(states),
+            ..RfComponentCounts::default()
+        };
+        a.merge(&RfComponentCounts {
+            power_states: Some(states),
+            ..RfComponentCounts::default()
+        });
+        a.merge(&RfComponentCounts::default());
+        assert_eq!(a.power_states.map(|s| (s.total(), s.off)), Some((200, 80)));
+    }
+
+    #[test]
     fn energy_of_merged_launches_is_the_sum() {
         let cfg = GpuConfig::preset("titanx");
         let a = RfComponentCounts {
@@ -326,6 +448,7 @@ mod tests {
             rename_accesses: 5,
             crossbar_transfers: 10,
             allocated_register_cycles: 1000,
+            power_states: None,
         };
         let b = RfComponentCounts {
             bank_reads: 1,

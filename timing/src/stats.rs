@@ -151,6 +151,10 @@ pub struct TimingStats {
     /// name; absent from the JSON for the schedulers that keep none.
     #[serde(skip_serializing_if = "TechniqueReport::is_empty")]
     pub cta_scheduler: TechniqueReport,
+    /// The register power-management policy's counters (`sm.rf.power`), under its name;
+    /// absent without one.
+    #[serde(skip_serializing_if = "TechniqueReport::is_empty")]
+    pub power: TechniqueReport,
     /// What the register file did per component (what the energy model multiplies).
     pub rf_counts: RfComponentCounts,
     /// Register-file energy (and coarse ALU and DRAM estimates), in pJ.
@@ -273,6 +277,7 @@ impl TimingStats {
         self.technique.merge(&o.technique);
         self.residency.merge(&o.residency);
         self.cta_scheduler.merge(&o.cta_scheduler);
+        self.power.merge(&o.power);
         self.rf_counts.merge(&o.rf_counts);
         self.widths.merge(&o.widths);
         if self.by_class.is_empty() {

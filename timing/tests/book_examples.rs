@@ -51,6 +51,7 @@ fn replay(
         write,
         operands: u8::from(!write),
         forwarded: false,
+        ready_at: 0,
     };
     let mut writebacks: Vec<(u64, u32, u32)> = Vec::new();
     let mut trace = vec![Vec::new(); cycles as usize];
@@ -76,7 +77,7 @@ fn replay(
             .entry_ids()
             .map(|cu| (cu, oc.pending(cu).to_vec()))
             .collect();
-        oc.arbitrate(&policy);
+        oc.arbitrate(&policy, now);
         for &(cu, ref pending) in &before {
             let warp = insts[oc.holds(cu).0].warp;
             for r in pending.iter().filter(|p| !oc.pending(cu).contains(p)) {

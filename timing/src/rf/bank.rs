@@ -34,6 +34,7 @@ impl BankMap {
             write,
             operands: u8::from(!write),
             forwarded: false,
+            ready_at: 0,
         }
     }
 

@@ -117,6 +117,7 @@ impl Cmrc {
             write,
             operands: u8::from(!write),
             forwarded: false,
+            ready_at: 0,
         }
     }
 }
@@ -209,6 +210,7 @@ mod tests {
             write,
             operands: u8::from(!write),
             forwarded: false,
+            ready_at: 0,
         }
     }
 
@@ -249,7 +251,7 @@ mod tests {
             let cu = oc.free_unit(0, Unit::Sp).expect("a free unit");
             oc.allocate(cu, 0, 0, Unit::Sp, |r| r.push(req(0, 2, 0b0011, false)));
             oc.write(req(0, 5, 0b1100, true));
-            oc.arbitrate(policy);
+            oc.arbitrate(policy, 1);
             let s = &oc.stats;
             (s.writes, s.reads, s.shared_bank_accesses, s.bank_conflicts)
         };

@@ -172,6 +172,7 @@ impl Corf {
             write: false,
             operands: 1,
             forwarded: false,
+            ready_at: 0,
         }
     }
 
@@ -435,6 +436,7 @@ impl RegisterFilePolicy for Corf {
                 write: true,
                 operands: 0,
                 forwarded: false,
+                ready_at: 0,
             };
             self.pending.push((i.uid, w.reg, req));
         }

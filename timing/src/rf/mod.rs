@@ -38,9 +38,11 @@ mod corf;
 mod deferred;
 mod finereg;
 mod larf;
+mod power;
 mod regmutex;
 mod residency;
 mod rfc;
+mod slumber;
 
 pub use bank::BankMap;
 pub use baseline::Baseline;
@@ -49,9 +51,11 @@ pub use cmrc::Cmrc;
 pub use corf::{Corf, Placement};
 pub use finereg::{FineReg, LiveInfo};
 pub use larf::Larf;
+pub use power::Power;
 pub use regmutex::{Fallback, RegMutex, RegMutexPlan, RegSplit, SplitInput, choose_split};
 pub use residency::{Residency, ResidencyPolicy, StaticResidency};
 pub use rfc::Rfc;
+pub use slumber::{PowerState, Slumber};
 
 use crate::collector::{CollectorLayout, RfStats};
 use crate::config::{GpuConfig, Technique};
@@ -82,6 +86,9 @@ pub struct BankReq {
     /// bank: it costs no access and waits only while an older instruction of the same unit is
     /// still reading register (`bank`, `row`) (BOW's bypassing operand collectors).
     pub forwarded: bool,
+    /// The first cycle the bank may grant the read: the register is asleep and wakes up
+    /// until then (Slumber, `sm.rf.power`); 0 when it is awake.
+    pub ready_at: u64,
 }
 
 /// One issued warp instruction, as a technique sees it (after functional execution).
@@ -134,6 +141,11 @@ impl TechniqueReport {
     /// Adds `value` to counter `key`.
     pub fn add(&mut self, key: &str, value: u64) {
         *self.counters.entry(key.to_string()).or_default() += value;
+    }
+
+    /// Whether no policy reported (no name, no counters).
+    pub fn is_empty(&self) -> bool {
+        self.name.is_empty() && self.counters.is_empty()
     }
 
     /// Adds another SM's or kernel's counters.

@@ -42,11 +42,12 @@ impl<'a> Sm<'a> {
                 let f = &self.inflight[inst];
                 pipes[p] = now + u64::from(f.initiation);
                 let done = now + u64::from(f.latency.max(1));
-                self.schedule_writeback(done, inst);
+                self.schedule_writeback(now, done, inst);
             }
             self.collector.release(cu, now);
             let f = &self.inflight[inst];
             self.rf.on_dispatch(f.slot as u32, f.uid);
+            self.power.on_dispatch(f.slot as u32, f.uid, now);
             self.active = true;
             budget -= 1;
         }

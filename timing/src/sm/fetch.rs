@@ -42,9 +42,13 @@ impl<'a> Sm<'a> {
             let ready = at + 1; // + decode
             let w = &mut self.warps[s];
             let count = self.cfg.sm.fetch_width.min(self.cfg.sm.ibuffer_entries);
-            for p in pc..(pc + count).min(len) {
+            let pcs = pc..(pc + count).min(len);
+            for p in pcs.clone() {
                 w.ibuf.push_back((func, p, ready));
             }
+            let frame = w.frame;
+            self.power
+                .on_decode(s as u32, self.code, func, pcs, frame, ready);
             self.sync_head(s);
             self.fetch_mask &= !(1 << s);
             return;

@@ -266,6 +266,7 @@ impl<'a> Sm<'a> {
         w.outstanding += 1;
         if exec.exited {
             self.residency.on_exit(slot as u32, now);
+            self.power.on_exit(slot as u32, now);
             w.exited = true;
             self.running_mask &= !(1 << slot);
             let n = self.schedulers.len();
@@ -336,9 +337,11 @@ impl<'a> Sm<'a> {
             &mut self.stats.ldst,
             &mut f.mem,
         );
-        let rf = &mut self.rf;
-        self.collector
-            .allocate(cu, now, idx, d.unit, |reads| rf.plan_reads(&view, reads));
+        let (rf, power) = (&mut self.rf, &mut self.power);
+        self.collector.allocate(cu, now, idx, d.unit, |reads| {
+            rf.plan_reads(&view, reads);
+            power.on_issue(&view, reads);
+        });
         self.issued = true;
         self.active = true;
         Ok(d.unit)

@@ -71,7 +71,7 @@ impl<'a> Sm<'a> {
                     };
                 let inst = busy.inst;
                 self.ldst[u] = None;
-                self.schedule_writeback(done, inst);
+                self.schedule_writeback(now, done, inst);
             }
         }
     }

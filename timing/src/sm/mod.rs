@@ -25,7 +25,7 @@ use crate::decode::{DecodedProgram, Unit};
 use crate::events::EventQueue;
 use crate::memory::{MemorySystem, SmMemory};
 use crate::rf::{
-    BankReq, RegisterFilePolicy, Residency, ResidencyPolicy, RfPolicy, TechniqueReport,
+    BankReq, Power, RegisterFilePolicy, Residency, ResidencyPolicy, RfPolicy, TechniqueReport,
 };
 use crate::scheduler::Scheduler;
 use crate::scoreboard::Scoreboard;
@@ -69,6 +69,8 @@ pub struct Sm<'a> {
     /// The register-file technique and the residency policy.
     rf: RfPolicy,
     residency: Residency,
+    /// The registers' power states (`sm.rf.power`).
+    power: Power,
     /// Bank requests being planned, and registers written back (buffers reused across
     /// instructions).
     reqs: Vec<BankReq>,
@@ -175,6 +177,7 @@ impl<'a> Sm<'a> {
             collector: OperandCollector::with_layout(cfg, rf.collector_layout()),
             rf,
             residency,
+            power: Power::new(cfg),
             reqs: Vec::new(),
             regs: Vec::new(),
             next_uid: 0,
@@ -309,7 +312,7 @@ impl<'a> Sm<'a> {
         self.writeback(now);
         self.ldst_cycle(now, mem, l2);
         self.dispatch(now, mem, l2);
-        self.active |= self.collector.arbitrate(&self.rf);
+        self.active |= self.collector.arbitrate(&self.rf, now);
         for s in 0..self.schedulers.len() {
             self.schedule(s, now)?;
         }
@@ -368,7 +371,11 @@ impl<'a> Sm<'a> {
         } else {
             None
         };
-        let policies = [self.rf.next_wake(now), self.residency.next_wake(now)];
+        let policies = [
+            self.rf.next_wake(now),
+            self.residency.next_wake(now),
+            self.power.next_wake(now),
+        ];
         [events, fetched, ldst, pipes]
             .into_iter()
             .chain(policies)
@@ -397,6 +404,7 @@ impl<'a> Sm<'a> {
             self.active = true;
             for &s in &cta.slots {
                 self.rf.on_warp_retire(s as u32, now);
+                self.power.on_warp_retire(s as u32, now);
                 self.warps[s].live = false;
                 self.running_mask &= !(1 << s);
                 self.sync_head(s);
@@ -427,6 +435,8 @@ impl<'a> Sm<'a> {
         s.rf_counts = self
             .rf
             .component_counts(&s.rf, self.cfg.sm.rf.sub_banks, allocated);
+        s.rf_counts.power_states = self.power.power_states(allocated);
+        s.power = self.power.report(allocated);
         s.technique = TechniqueReport::default();
         self.rf.report(&mut s.technique);
         s.residency = TechniqueReport::default();

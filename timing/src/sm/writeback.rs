@@ -29,6 +29,7 @@ impl<'a> Sm<'a> {
                 for &req in &self.reqs {
                     self.collector.write(req);
                 }
+                self.power.on_write(slot as u32, &self.regs, now);
             }
             let w = &mut self.warps[slot];
             w.sb.release(&f.writes);
@@ -56,7 +57,13 @@ impl<'a> Sm<'a> {
         }
     }
 
-    pub(super) fn schedule_writeback(&mut self, cycle: u64, inst: usize) {
+    /// Schedules the write-back of in-flight instruction `inst`, due at `cycle` (decided at
+    /// `now`); the power policy may delay it until its registers are on.
+    pub(super) fn schedule_writeback(&mut self, now: u64, cycle: u64, inst: usize) {
+        let f = &self.inflight[inst];
+        let cycle = self
+            .power
+            .schedule_write(f.slot as u32, &f.writes, now, cycle);
         self.events.push(cycle, inst);
     }
 }
