@@ -143,11 +143,6 @@ impl TechniqueReport {
         *self.counters.entry(key.to_string()).or_default() += value;
     }
 
-    /// Whether no policy reported (no name, no counters).
-    pub fn is_empty(&self) -> bool {
-        self.name.is_empty() && self.counters.is_empty()
-    }
-
     /// Adds another SM's or kernel's counters.
     pub fn merge(&mut self, o: &TechniqueReport) {
         if self.name.is_empty() {
