@@ -712,6 +712,27 @@ mod tests {
         assert!((sum.l2.leakage_pj - 2.0 * one.l2.leakage_pj).abs() < 1e-12);
     }
 
+    /// The default lookahead hides the wake-up on every preset: each queue sees a request at
+    /// least `wake` cycles before its array access (the L1's pipeline, the interconnect, the
+    /// L2's, the DRAM's CL and burst), so Snooze costs no cycle with the defaults.
+    #[test]
+    fn every_preset_sees_its_requests_a_wake_up_ahead() {
+        for preset in crate::config::PRESETS {
+            let cfg = GpuConfig::preset(preset);
+            let wake = u64::from(cfg.mem.snooze.wake);
+            let dram = super::super::dram::Dram::new(&cfg.mem.dram, cfg.gpu.clock_mhz);
+            for (queue, lead) in [
+                ("AGU→L1", u64::from(cfg.mem.l1d.latency)),
+                ("ICNT→L1", u64::from(cfg.mem.icnt_latency)),
+                ("ICNT→L2", u64::from(cfg.mem.l2.slice.latency)),
+                ("DRAM→L2", dram.read_lead()),
+            ] {
+                assert!(lead >= wake, "{preset} {queue}: {lead}");
+            }
+            assert!(u64::from(cfg.mem.snooze.lookahead) >= wake, "{preset}");
+        }
+    }
+
     #[test]
     fn configuration_is_checked_and_settable_on_every_preset() {
         for preset in crate::config::PRESETS {
