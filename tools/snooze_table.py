@@ -62,6 +62,22 @@ def left(s, level):
     return p["leakage_pj"] / p["baseline_leakage_pj"]
 
 
+def left_of_used(s, level):
+    """Leakage left of the units used in their launch: those never used (OFF throughout, at
+    1.5%) left out of both sides."""
+    p = power(s, level)
+    c = p["cycles"]
+    per_cycle = p["baseline_leakage_pj"] / (c["on"] + c["sleep"] + c["off"])
+    unused = p["unused_cycles"] * per_cycle
+    base = p["baseline_leakage_pj"] - unused
+    return (p["leakage_pj"] - unused * 0.015) / base if base > 0 else float("nan")
+
+
+def unused_share(s, level):
+    c = power(s, level)["cycles"]
+    return power(s, level)["unused_cycles"] / (c["on"] + c["sleep"] + c["off"])
+
+
 def share(s, level, state):
     c = power(s, level)["cycles"]
     return c[state] / (c["on"] + c["sleep"] + c["off"])
@@ -113,12 +129,19 @@ def config_section(config, label, docs):
             "| level | bank | line, 32 B | line, 128 B | seed: bank | seed: block |",
             "|---|---|---|---|---|---|"]
     for level in ["l1", "l2"]:
-        cells = [f"{pc(geomean([left(runs[v][n]['stats'], level) for n in samples]), 2)} "
-                 f"({pc(mean([left(runs[v][n]['stats'], level) for n in samples]), 2)})"
-                 for v in GATED]
-        out.append(f"| {level.upper()} | " + " | ".join(cells) + " | "
-                   + " | ".join(PAPER[config][level]) + " |")
+        for f, what in [(left, ""), (left_of_used, ", of the units used")]:
+            cells = [f"{pc(geomean([f(runs[v][n]['stats'], level) for n in samples]), 2)} "
+                     f"({pc(mean([f(runs[v][n]['stats'], level) for n in samples]), 2)})"
+                     for v in GATED]
+            out.append(f"| {level.upper()}{what} | " + " | ".join(cells) + " | "
+                       + (" | ".join(PAPER[config][level]) if not what else " | ") + " |")
     out.append("")
+    out.append("Unit-cycles of units never used in their launch (OFF throughout), of all "
+               "(arithmetic mean over the samples): " + "; ".join(
+                   f"{level.upper()} {LABEL[v]} {pc(mean([unused_share(runs[v][n]['stats'], level) for n in samples]))}"
+                   for level in ["l1", "l2"] for v in GATED) + ". `of the units used` leaves "
+               "them out of both sides: an L1 is unused when its SM ran no global access (at "
+               "the small size most grids have fewer CTAs than there are SMs).\n")
     out += ["Unit-cycles by state (arithmetic mean over the samples of each sample's shares; "
             "geometric means state by state in brackets, as the seed reports them):\n",
             "| level, gating | ON | Sleep | OFF | wake-ups per 1,000 unit-cycles | seed (Fermi): ON / Sleep / OFF |",

@@ -323,13 +323,13 @@ impl Gpu {
             .dram_cycles(stats.gpu_sim_cycle)
             .saturating_mul(u64::from(cfg.mem.dram.channels));
         stats.mem = mem;
-        if let (Some(before), Some(l2)) = (l2_power_before, self.l2.power_totals(now)) {
+        if let (Some(before), Some(mut l2)) = (l2_power_before, self.l2.power_totals(now)) {
             let l1: Vec<_> = sm_mem
                 .iter_mut()
                 .filter_map(|m| m.power_totals(now))
                 .collect();
-            let l2 = (l2.0, l2.1.since(&before.1));
-            stats.cache_power = CachePowerReport::new(cfg, &l1, l2);
+            l2.cycles = l2.cycles.since(&before.cycles);
+            stats.cache_power = CachePowerReport::new(cfg, now - start, &l1, &l2);
         }
         stats.energy = EnergyReport::compute(cfg, &stats);
         stats.host.wall_seconds = started.elapsed().as_secs_f64();

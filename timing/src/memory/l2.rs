@@ -3,7 +3,7 @@
 use super::addrmap::{AddressMap, Location};
 use super::cache::{Cache, Victim};
 use super::dram::{Dir, Dram};
-use super::power::{PowerDomain, StateCycles, Target};
+use super::power::{DomainTotals, PowerDomain, Target};
 use super::{AccessKind, MemStats, Transaction, full_mask, request_mask};
 use crate::config::GpuConfig;
 
@@ -101,15 +101,12 @@ impl MemorySystem {
 
     /// The L2's gating units (over every slice) and their state counts up to cycle `until`
     /// (Snooze; `None` when off).
-    pub fn power_totals(&mut self, until: u64) -> Option<(usize, StateCycles)> {
-        let mut units = 0;
-        let mut totals = StateCycles::default();
+    pub fn power_totals(&mut self, until: u64) -> Option<DomainTotals> {
+        let mut totals = DomainTotals::default();
         for slice in &mut self.slices {
-            let p = slice.power.as_mut()?;
-            units += p.units();
-            totals.merge(&p.totals_until(until));
+            totals.merge(&slice.power.as_mut()?.totals_until(until));
         }
-        Some((units, totals))
+        Some(totals)
     }
 
     /// A transaction leaving an SM at `now`; returns the cycle its response arrives back at the

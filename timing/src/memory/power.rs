@@ -201,6 +201,25 @@ impl StateCycles {
     }
 }
 
+/// A cache's (or a level's) gating units and their counts so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DomainTotals {
+    /// Gating units.
+    pub units: usize,
+    /// Of them, those never ON yet: OFF since they were counted from.
+    pub unused: usize,
+    pub cycles: StateCycles,
+}
+
+impl DomainTotals {
+    /// Adds another cache's.
+    pub fn merge(&mut self, o: &DomainTotals) {
+        self.units += o.units;
+        self.unused += o.unused;
+        self.cycles.merge(&o.cycles);
+    }
+}
+
 /// One gating unit: its ON periods to come and how far its timeline is counted.
 #[derive(Clone, Debug, Default)]
 struct Unit {
@@ -268,6 +287,7 @@ impl PowerDomain {
     }
 
     /// Gating units of this cache.
+    #[cfg(test)]
     pub fn units(&self) -> usize {
         self.units.len()
     }
@@ -332,11 +352,17 @@ impl PowerDomain {
     }
 
     /// Counts every unit's timeline up to `until` and returns the totals so far.
-    pub fn totals_until(&mut self, until: u64) -> StateCycles {
+    pub fn totals_until(&mut self, until: u64) -> DomainTotals {
+        let mut unused = 0;
         for unit in &mut self.units {
             fold(unit, until, self.off_from, &mut self.totals);
+            unused += usize::from(!unit.used);
         }
-        self.totals
+        DomainTotals {
+            units: self.units.len(),
+            unused,
+            cycles: self.totals,
+        }
     }
 }
 
@@ -421,6 +447,9 @@ pub struct LevelPower {
     pub unit_bytes: u64,
     /// Unit-cycles by state (they sum to units × cycles), wake-ups and their cost.
     pub cycles: StateCycles,
+    /// Of `cycles.off`, those of units never used by the end of their launch (OFF throughout:
+    /// an SM that ran no global access, lines no request reached).
+    pub unused_cycles: u64,
     /// Leakage energy with Snooze, and with every unit ON throughout (the baseline), in pJ.
     pub leakage_pj: f64,
     pub baseline_leakage_pj: f64,
@@ -431,20 +460,22 @@ impl LevelPower {
     /// `uw_per_kb` when ON at `clock_mhz` (µW / MHz = pJ per cycle).
     fn new(
         cfg: &SnoozeConfig,
-        units: u64,
+        t: &DomainTotals,
+        window: u64,
         unit_bytes: u64,
-        cycles: StateCycles,
         uw_per_kb: f64,
         clock_mhz: u32,
     ) -> LevelPower {
+        let cycles = t.cycles;
         let pj_per_cycle = unit_bytes as f64 / 1024.0 * uw_per_kb / f64::from(clock_mhz.max(1));
         let weighted = cycles.on as f64
             + cycles.sleep as f64 * cfg.sleep_leakage
             + cycles.off as f64 * cfg.off_leakage;
         LevelPower {
-            units,
+            units: t.units as u64,
             unit_bytes,
             cycles,
+            unused_cycles: t.unused as u64 * window,
             leakage_pj: weighted * pj_per_cycle,
             baseline_leakage_pj: cycles.unit_cycles() as f64 * pj_per_cycle,
         }
@@ -459,8 +490,22 @@ impl LevelPower {
         }
     }
 
+    /// Leakage left of the units used in their launch (those never used, OFF throughout,
+    /// left out of both sides): what the caches a workload exercises leak.
+    pub fn leakage_remaining_of_used(&self, off_leakage: f64) -> f64 {
+        let per_cycle = self.baseline_leakage_pj / self.cycles.unit_cycles().max(1) as f64;
+        let unused = self.unused_cycles as f64 * per_cycle;
+        let base = self.baseline_leakage_pj - unused;
+        if base > 0.0 {
+            (self.leakage_pj - unused * off_leakage) / base
+        } else {
+            1.0
+        }
+    }
+
     fn merge(&mut self, o: &LevelPower) {
         self.units = self.units.max(o.units);
+        self.unused_cycles += o.unused_cycles;
         self.unit_bytes = self.unit_bytes.max(o.unit_bytes);
         self.cycles.merge(&o.cycles);
         self.leakage_pj += o.leakage_pj;
@@ -478,43 +523,43 @@ pub struct CachePowerReport {
 }
 
 impl CachePowerReport {
-    /// The report of a launch: the L1s' counts (`l1`, per SM, over the launch) and the L2's
-    /// since the launch began (`l2`), under `cfg`.
+    /// The report of a launch of `window` cycles: the L1s' totals (one per SM, over the
+    /// launch) and the L2's over the launch, under `cfg`.
     pub fn new(
         cfg: &crate::config::GpuConfig,
-        l1: &[(usize, StateCycles)],
-        l2: (usize, StateCycles),
+        window: u64,
+        l1: &[DomainTotals],
+        l2: &DomainTotals,
     ) -> CachePowerReport {
         let s = &cfg.mem.snooze;
         let unit_bytes = |line: u32, sets: u32, ways: u32| match s.gating {
             Gating::Line => u64::from(s.block),
             _ => u64::from(line) * u64::from(sets) * u64::from(ways),
         };
-        let mut l1_cycles = StateCycles::default();
-        let mut l1_units = 0;
-        for (units, c) in l1 {
-            l1_units += *units as u64;
-            l1_cycles.merge(c);
+        let mut l1_totals = DomainTotals::default();
+        for t in l1 {
+            l1_totals.merge(t);
         }
         let d = &cfg.mem.l1d;
         let sl = &cfg.mem.l2.slice;
+        let clock = cfg.gpu.clock_mhz;
         CachePowerReport {
             gating: s.gating.name().to_string(),
             l1: LevelPower::new(
                 s,
-                l1_units,
+                &l1_totals,
+                window,
                 unit_bytes(d.line, d.sets, d.ways),
-                l1_cycles,
                 s.l1_leakage_uw_per_kb,
-                cfg.gpu.clock_mhz,
+                clock,
             ),
             l2: LevelPower::new(
                 s,
-                l2.0 as u64,
+                l2,
+                window,
                 unit_bytes(sl.line, sl.sets, sl.ways),
-                l2.1,
                 s.l2_leakage_uw_per_kb,
-                cfg.gpu.clock_mhz,
+                clock,
             ),
         }
     }
@@ -591,7 +636,7 @@ mod tests {
         assert_eq!(d.access(401, 401, 401, 1, line0), 1);
         // Another block of the line was asleep all along: its own wake-up.
         assert_eq!(d.access(401, 401, 401, 1, data(0, 0b0010)), 2);
-        let t = d.totals_until(1000);
+        let t = d.totals_until(1000).cycles;
         assert_eq!((t.delayed_accesses, t.wake_stall_cycles), (5, 8));
         // Block 0: ON [108,111) [148,151) [200,203) [299,302) [400,403); block 1: [401,404).
         assert_eq!(t.on, 6 * 3);
@@ -613,14 +658,14 @@ mod tests {
         d.switch_off_from(50);
         // After the SM's last CTA: woken from OFF, [63, 66).
         assert_eq!(d.access(60, 60, 65, 1, Target::Tags), 0);
-        let t = d.totals_until(100);
+        let t = d.totals_until(100).cycles;
         // OFF [0,8) + [50,63) + [66,100); ON [8,12) + [30,33) + [63,66); Sleep [12,30) +
         // [33,50).
         assert_eq!((t.off, t.on, t.sleep), (8 + 13 + 34, 4 + 3 + 3, 18 + 17));
         assert_eq!(t.wakeups, 3);
         assert_eq!((t.delayed_accesses, t.wake_stall_cycles), (1, 2));
         // Counting again later goes on from there.
-        let later = d.totals_until(110);
+        let later = d.totals_until(110).cycles;
         assert_eq!(later.since(&t).off, 10);
     }
 
@@ -633,7 +678,7 @@ mod tests {
             for &(seen, at) in order {
                 d.access(0, seen, at, 1, Target::Tags);
             }
-            d.totals_until(1000)
+            d.totals_until(1000).cycles
         };
         let a = run(&[(100, 500), (136, 136), (200, 300)]);
         let b = run(&[(136, 136), (200, 300), (100, 500)]);
@@ -656,35 +701,47 @@ mod tests {
             d.access(0, 0, 5, 1, data(0, 0b0001));
             d.access(0, 0, 10, 1, data(1, 0b1100));
             d.access(0, 0, 10, 1, Target::Tags);
-            (d.units(), d.totals_until(20))
+            let t = d.totals_until(20);
+            assert_eq!(t.units, d.units());
+            (t.units, t.unused, t.cycles)
         };
-        let (units, bank) = run(Gating::Bank, 32);
-        assert_eq!(units, 1);
+        let (units, unused, bank) = run(Gating::Bank, 32);
+        assert_eq!((units, unused), (1, 0));
         // ON [3,6) [8,11); OFF [0,3); Sleep [6,8) [11,20).
         assert_eq!((bank.on, bank.sleep, bank.off), (6, 11, 3));
-        let (units, line) = run(Gating::Line, 32);
-        assert_eq!(units, 8);
+        let (units, unused, line) = run(Gating::Line, 32);
+        assert_eq!((units, unused), (8, 5));
         // Block 0 ON [3,6), blocks 6 and 7 ON [8,11); the tags wake nothing.
         assert_eq!(
             (line.on, line.sleep, line.off),
             (9, 14 + 9 + 9, 3 + 8 + 8 + 5 * 20)
         );
-        let (units, lines) = run(Gating::Line, 128);
-        assert_eq!(units, 2);
+        let (units, unused, lines) = run(Gating::Line, 128);
+        assert_eq!((units, unused), (2, 0));
         assert_eq!((lines.on, lines.sleep, lines.off), (6, 14 + 9, 3 + 8));
 
         // The leakage each leaves, of every unit ON: (ON + 22.8% Sleep + 1.5% OFF) / all.
         let cfg = GpuConfig::load("gtx480", &["mem.snooze.gating=bank".into()]).unwrap();
-        let report = CachePowerReport::new(&cfg, &[(1, bank)], (1, StateCycles::default()));
+        let one = |units, unused, cycles| DomainTotals {
+            units,
+            unused,
+            cycles,
+        };
+        let nothing = DomainTotals::default();
+        let report = CachePowerReport::new(&cfg, 20, &[one(1, 0, bank)], &nothing);
         let expected = (6.0 + 11.0 * 0.228 + 3.0 * 0.015) / 20.0;
         assert!((report.l1.leakage_remaining() - expected).abs() < 1e-12);
         // 16 KB at 700 µW per KB and 700 MHz: 16 pJ per cycle.
         assert!((report.l1.baseline_leakage_pj - 20.0 * 16.0).abs() < 1e-9);
         assert_eq!(report.l2.leakage_remaining(), 1.0, "nothing counted");
         let cfg = GpuConfig::load("gtx480", &["mem.snooze.gating=line".into()]).unwrap();
-        let report = CachePowerReport::new(&cfg, &[(8, line)], (1, StateCycles::default()));
+        let report = CachePowerReport::new(&cfg, 20, &[one(8, 5, line)], &nothing);
         let expected = (9.0 + 32.0 * 0.228 + 119.0 * 0.015) / 160.0;
         assert!((report.l1.leakage_remaining() - expected).abs() < 1e-12);
+        // Of the 3 blocks used: the 5 others' 100 OFF cycles left out.
+        assert_eq!(report.l1.unused_cycles, 100);
+        let used = (9.0 + 32.0 * 0.228 + 19.0 * 0.015) / 60.0;
+        assert!((report.l1.leakage_remaining_of_used(0.015) - used).abs() < 1e-12);
         assert!(report.l1.leakage_remaining() < 0.5 * bank_remaining(&bank));
     }
 
@@ -701,14 +758,22 @@ mod tests {
             off: 3,
             ..StateCycles::default()
         };
-        let one = CachePowerReport::new(&cfg, &[(6, c)], (6, c));
+        let t = DomainTotals {
+            units: 6,
+            unused: 1,
+            cycles: c,
+        };
+        let one = CachePowerReport::new(&cfg, 1, &[t], &t);
         let mut sum = CachePowerReport::default();
         assert!(sum.is_empty());
         sum.merge(&one);
         sum.merge(&CachePowerReport::default());
         sum.merge(&one);
         assert_eq!(sum.gating, "line");
-        assert_eq!((sum.l1.units, sum.l2.cycles.off), (6, 6));
+        assert_eq!(
+            (sum.l1.units, sum.l2.cycles.off, sum.l2.unused_cycles),
+            (6, 6, 2)
+        );
         assert!((sum.l2.leakage_pj - 2.0 * one.l2.leakage_pj).abs() < 1e-12);
     }
 

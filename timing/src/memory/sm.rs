@@ -4,7 +4,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::cache::{Cache, Line, Victim};
-use super::power::{PowerDomain, StateCycles, Target};
+use super::power::{DomainTotals, PowerDomain, Target};
 use super::{AccessKind, MemStats, MemorySystem, Outcome, Transaction, full_mask, request_mask};
 use crate::config::GpuConfig;
 
@@ -153,9 +153,8 @@ impl SmMemory {
 
     /// The L1's gating units and their state counts up to cycle `until` (Snooze; `None` when
     /// off).
-    pub fn power_totals(&mut self, until: u64) -> Option<(usize, StateCycles)> {
-        let p = self.power.as_mut()?;
-        Some((p.units(), p.totals_until(until)))
+    pub fn power_totals(&mut self, until: u64) -> Option<DomainTotals> {
+        Some(self.power.as_mut()?.totals_until(until))
     }
 
     /// Wakes the L1 units `target` uses from `at` for a request seen at `seen`, at cycle
@@ -817,7 +816,7 @@ mod tests {
         for gating in ["bank", "line"] {
             let (cycles, (l1, l2)) = run(&[&format!("mem.snooze.gating={gating}")]);
             assert_eq!(cycles, base, "{gating}");
-            let (l1, l2) = (l1.unwrap().1, l2.unwrap().1);
+            let (l1, l2) = (l1.unwrap().cycles, l2.unwrap().cycles);
             assert_eq!(
                 (l1.delayed_accesses, l2.delayed_accesses),
                 (0, 0),
@@ -841,9 +840,11 @@ mod tests {
             );
             assert_eq!(hit, base.1 + late, "lookahead {lookahead}: the hit");
             let (l1, l2) = (l1.unwrap(), l2.unwrap());
-            // 4 blocks of the line, in the L1 (128 lines) and the L2 (12 slices of 512).
-            assert_eq!((l1.0, l2.0), (128 * 4, 12 * 512 * 4));
-            let (l1, l2) = (l1.1, l2.1);
+            // 4 blocks of the line, in the L1 (128 lines) and the L2 (12 slices of 512); the
+            // other blocks never used.
+            assert_eq!((l1.units, l2.units), (128 * 4, 12 * 512 * 4));
+            assert_eq!((l1.unused, l2.unused), (127 * 4, (12 * 512 - 1) * 4));
+            let (l1, l2) = (l1.cycles, l2.cycles);
             assert_eq!((l1.delayed_accesses, l1.wake_stall_cycles), (2, 2 * late));
             assert_eq!((l2.delayed_accesses, l2.wake_stall_cycles), (1, late));
             // The line's four blocks woke for the L1's fill and for the hit, the L2's for
