@@ -88,11 +88,7 @@ fn describe(s: &guru::AddressSources, func: &isa::Function) -> String {
         return format!("from data (PC {}): not analysed", pcs.join(", "));
     }
     let mut parts: Vec<String> = s.specials.iter().map(|r| r.to_string()).collect();
-    parts.extend(
-        s.params
-            .iter()
-            .map(|&i| format!("param {}", func.params[i as usize].name)),
-    );
+    parts.extend(s.params.iter().map(|&i| format!("param {}", func.params[i as usize].name)));
     if s.constants {
         parts.push(".const".into());
     }
@@ -245,9 +241,7 @@ fn parameter_buffer(
         let at = layout.param_offsets[i] as usize;
         let size = p.size_bytes() as usize;
         let value = match given.iter().find(|(n, _)| n == &p.name) {
-            Some((_, v)) => {
-                scalar(v, p.ty).map_err(|e| format!("error: --param {}: {e}", p.name))?
-            }
+            Some((_, v)) => scalar(v, p.ty).map_err(|e| format!("error: --param {}: {e}", p.name))?,
             None if size == 8 && p.count.is_none() => {
                 pointers += 1;
                 notes.push(format!("{} = buffer {pointers}", p.name));

@@ -424,14 +424,12 @@ fn main() -> ExitCode {
             ctas_per_sm,
             ..
         } => {
-            let launch = grid
-                .zip(block)
-                .map(|(grid, block)| locality::LocalityLaunch {
-                    grid,
-                    block,
-                    params,
-                    ctas_per_sm: ctas_per_sm.max(1),
-                });
+            let launch = grid.zip(block).map(|(grid, block)| locality::LocalityLaunch {
+                grid,
+                block,
+                params,
+                ctas_per_sm: ctas_per_sm.max(1),
+            });
             locality::listing(&file, kernel.as_deref(), launch.as_ref()).map(|text| {
                 print!("{text}");
                 ExitCode::SUCCESS

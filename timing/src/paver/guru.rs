@@ -497,9 +497,7 @@ impl<'a> Thread<'a> {
                     });
                     self.write_dsts(inst, guard, v);
                 }
-                op if op.is_register_computation()
-                    && !matches!(op, Op::Pack { .. } | Op::Unpack { .. }) =>
-                {
+                op if op.is_register_computation() && !matches!(op, Op::Pack { .. } | Op::Unpack { .. }) => {
                     let v = self.evaluate(inst);
                     self.write_dsts(inst, guard, v);
                 }
@@ -650,8 +648,7 @@ impl<'a> Thread<'a> {
         for (i, d) in inst.dsts.iter().enumerate() {
             if let Operand::Reg(r) = d {
                 let reg_ty = self.code.reg_types[r.index()];
-                let value =
-                    v.map(|v| emulator::warp::fit_to_register(v[i], ty.unwrap_or(reg_ty), reg_ty));
+                let value = v.map(|v| emulator::warp::fit_to_register(v[i], ty.unwrap_or(reg_ty), reg_ty));
                 self.set(*r, value);
             } else {
                 for r in d.regs() {

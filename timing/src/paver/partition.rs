@@ -46,7 +46,11 @@ fn bisect(graph: &LocalityGraph, set: &[u32], index: &mut [u32]) -> (Vec<u32>, V
     for (i, &v) in set.iter().enumerate() {
         index[v as usize] = i as u32;
     }
-    let sub = Subgraph { graph, set, index };
+    let sub = Subgraph {
+        graph,
+        set,
+        index,
+    };
     let target = set.len() - set.len() / 2;
     let mut left = grow(&sub, target);
     for _ in 0..MAX_PASSES {
@@ -125,11 +129,7 @@ fn refine(sub: &Subgraph, left: &mut [bool], target: usize) -> bool {
     let mut gain = vec![0i64; n];
     for (i, g) in gain.iter_mut().enumerate() {
         for (j, w) in sub.neighbours(i) {
-            *g += if left[j] == left[i] {
-                -(w as i64)
-            } else {
-                w as i64
-            };
+            *g += if left[j] == left[i] { -(w as i64) } else { w as i64 };
         }
     }
     let mut heaps: [BinaryHeap<(i64, Reverse<usize>)>; 2] = [BinaryHeap::new(), BinaryHeap::new()];
@@ -185,11 +185,7 @@ fn refine(sub: &Subgraph, left: &mut [bool], target: usize) -> bool {
                 continue;
             }
             // Now on v's side: an edge less cut by moving j; on the other: one more.
-            gain[j] += if left[j] == left[v] {
-                -2 * w as i64
-            } else {
-                2 * w as i64
-            };
+            gain[j] += if left[j] == left[v] { -2 * w as i64 } else { 2 * w as i64 };
             heaps[usize::from(left[j])].push((gain[j], Reverse(j)));
         }
         moves.push(v);
