@@ -143,6 +143,28 @@ pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
         m.dram_activates,
         m.dram_average_read_latency()
     );
+    let p = &t.cache_power;
+    if !p.is_empty() {
+        // Snooze (mem.snooze): each level's leakage left, of every unit ON, and its states.
+        let level = |l: &timing::memory::power::LevelPower| {
+            let c = &l.cycles;
+            let all = c.unit_cycles().max(1) as f64;
+            format!(
+                "{:.1}% leakage left (ON {:.1}%, Sleep {:.1}%, OFF {:.1}%; {} wake-up stall cycles)",
+                100.0 * l.leakage_remaining(),
+                100.0 * c.on as f64 / all,
+                100.0 * c.sleep as f64 / all,
+                100.0 * c.off as f64 / all,
+                c.wake_stall_cycles
+            )
+        };
+        println!(
+            "  Snooze ({} gating): L1 {}; L2 {}",
+            p.gating,
+            level(&p.l1),
+            level(&p.l2)
+        );
+    }
     println!(
         "  simulation: {:.3} s, {:.2} M warp-instructions/s, {:.2} M cycles/s",
         t.host.wall_seconds,

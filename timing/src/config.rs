@@ -536,6 +536,9 @@ pub struct MemConfig {
     pub icnt_latency: u32,
     pub l2: L2Config,
     pub dram: DramConfig,
+    /// Snooze's power states of the L1 and L2 data arrays (`memory/power.rs`; off by default).
+    #[serde(default)]
+    pub snooze: crate::memory::SnoozeConfig,
 }
 
 /// Shared memory.
@@ -861,6 +864,9 @@ impl GpuConfig {
         }
         self.mem.dram.validate(&self.mem.l2)?;
         self.energy.validate()?;
+        self.mem
+            .snooze
+            .validate(self.mem.sector, self.mem.l1d.line, self.mem.l2.slice.line)?;
         Ok(())
     }
 
@@ -1024,14 +1030,25 @@ fn invalid(key: &str, message: &str) -> ConfigError {
 }
 
 /// Fills the keys and sections a configuration may leave out (`gpu.cta_scheduler`; the
-/// techniques' sections `sm.rf.bow`, `sm.rf.rfc`, ...: most presets model none of them) and
-/// their missing fields with the defaults, so that an override such as `sm.rf.bow.window=2`
-/// works on every configuration.
+/// techniques' sections `sm.rf.bow`, `sm.rf.rfc`, ..., `mem.snooze`: most presets model none
+/// of them) and their missing fields with the defaults, so that an override such as
+/// `sm.rf.bow.window=2` works on every configuration.
 fn insert_optional_defaults(table: &mut toml::Table) {
     if let Some(toml::Value::Table(gpu)) = table.get_mut("gpu") {
         let policy = crate::cta_scheduler::CtaSchedulerPolicy::default();
         gpu.entry("cta_scheduler")
             .or_insert_with(|| toml::Value::try_from(policy).expect("defaults serialize"));
+    }
+    if let Some(toml::Value::Table(mem)) = table.get_mut("mem") {
+        let default = toml::Table::try_from(crate::memory::SnoozeConfig::default());
+        let section = mem
+            .entry("snooze")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(section) = section {
+            for (field, value) in default.expect("defaults serialize") {
+                section.entry(field).or_insert(value);
+            }
+        }
     }
     let Some(toml::Value::Table(sm)) = table.get_mut("sm") else {
         return;

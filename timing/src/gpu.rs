@@ -8,7 +8,7 @@ use crate::config::GpuConfig;
 use crate::cta_scheduler::{CtaDispatcher, CtaRoom, CtaSchedulerPolicy, CtaSlots};
 use crate::decode::DecodedProgram;
 use crate::energy::EnergyReport;
-use crate::memory::{MemStats, MemorySystem, SmMemory};
+use crate::memory::{CachePowerReport, MemStats, MemorySystem, SmMemory};
 use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
 use crate::paver::PaverPlan;
 use crate::paver::guru::LaunchShape;
@@ -166,8 +166,12 @@ impl Gpu {
                 Sm::new(i, cfg, &code, program, r)
             })
             .collect();
-        let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms).map(|_| SmMemory::new(cfg)).collect();
+        let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms)
+            .map(|_| SmMemory::starting_at(cfg, self.cycle))
+            .collect();
         let l2_before = self.l2.stats().clone();
+        // Snooze: the L2's power states before this launch (`None` when off).
+        let l2_power_before = self.l2.power_totals(self.cycle);
         let timed_ctas = l.timed.count(
             emulator::launch::grid_ctas(l.grid),
             u64::from(cfg.gpu.sms) * u64::from(occ.ctas_per_sm),
@@ -246,6 +250,11 @@ impl Gpu {
                 sm.cycle(now, mem, &mut self.l2, &mut done)
                     .map_err(SimError::Fault)?;
                 any_issue |= sm.issued;
+                // Snooze: an SM whose CTAs have all finished, with none to come, switches its
+                // L1 off (a no-op without Snooze, and after the first time).
+                if l2_power_before.is_some() && all_launched && sm.is_idle() && sm.drained() {
+                    mem.switch_off_from(now + 1);
+                }
             }
             for stepper in done.drain(..) {
                 let (counters, shared, warps) = stepper.finish();
@@ -314,6 +323,14 @@ impl Gpu {
             .dram_cycles(stats.gpu_sim_cycle)
             .saturating_mul(u64::from(cfg.mem.dram.channels));
         stats.mem = mem;
+        if let (Some(before), Some(mut l2)) = (l2_power_before, self.l2.power_totals(now)) {
+            let l1: Vec<_> = sm_mem
+                .iter_mut()
+                .filter_map(|m| m.power_totals(now))
+                .collect();
+            l2.cycles = l2.cycles.since(&before.cycles);
+            stats.cache_power = CachePowerReport::new(cfg, now - start, &l1, &l2);
+        }
         stats.energy = EnergyReport::compute(cfg, &stats);
         stats.host.wall_seconds = started.elapsed().as_secs_f64();
         stats.finish(cfg.gpu.sms, cfg.sm.max_warps);

@@ -4,7 +4,7 @@
 use crate::collector::RfStats;
 use crate::decode::OpClass;
 use crate::energy::{EnergyReport, RfComponentCounts};
-use crate::memory::MemStats;
+use crate::memory::{CachePowerReport, MemStats};
 use crate::occupancy::Occupancy;
 use crate::rf::TechniqueReport;
 use serde::Serialize;
@@ -165,6 +165,10 @@ pub struct TimingStats {
     pub insts_by_sources: [u64; 5],
     pub ldst: LdStStats,
     pub mem: MemStats,
+    /// Snooze's power states and leakage of the L1 and L2 data arrays; absent from the JSON
+    /// when `mem.snooze.gating` is off.
+    #[serde(skip_serializing_if = "CachePowerReport::is_empty")]
+    pub cache_power: CachePowerReport,
     /// What ran functionally, not timed (sampling, [`crate::gpu::TimedCtas`]); absent from
     /// the JSON when everything was timed.
     #[serde(skip_serializing_if = "Untimed::is_empty")]
@@ -278,6 +282,7 @@ impl TimingStats {
         self.residency.merge(&o.residency);
         self.cta_scheduler.merge(&o.cta_scheduler);
         self.power.merge(&o.power);
+        self.cache_power.merge(&o.cache_power);
         self.rf_counts.merge(&o.rf_counts);
         self.widths.merge(&o.widths);
         if self.by_class.is_empty() {

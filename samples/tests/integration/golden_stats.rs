@@ -26,13 +26,13 @@ use warpsim::sample::{Sample, Size};
 
 const CONFIGS: [&str; 4] = ["gtx480", "gtx480-4bank", "titanx", "v100"];
 
-fn golden_path() -> PathBuf {
+pub(crate) fn golden_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/timing-small.txt")
 }
 
 /// Flattens a JSON value into `path = value` lines; arrays of per-class entries are keyed by
 /// their class name, other arrays by index.
-fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+pub(crate) fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
     let join = |k: &str| {
         if prefix.is_empty() {
             k.to_string()
@@ -143,7 +143,7 @@ fn measure(preset: &str) -> Vec<String> {
     lines
 }
 
-fn parse(text: &str) -> BTreeMap<&str, &str> {
+pub(crate) fn parse(text: &str) -> BTreeMap<&str, &str> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .filter_map(|l| l.split_once(" = "))

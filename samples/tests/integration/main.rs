@@ -26,6 +26,7 @@ mod rf_techniques;
 mod run_cli;
 mod run_ptx;
 mod saxpy;
+mod snooze;
 mod timing_book;
 mod timing_coalescing;
 mod timing_invariants;

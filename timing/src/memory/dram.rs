@@ -257,6 +257,13 @@ impl Dram {
             .unwrap_or(u64::MAX)
     }
 
+    /// Core cycles (rounded down) from a read's column command to its data being back: CL and
+    /// the burst, which the controller knows when it issues the command.
+    pub fn read_lead(&self) -> u64 {
+        let dram = u128::from(self.t.cl + self.t.burst);
+        u64::try_from(dram * self.core_mhz / self.dram_mhz).unwrap_or(u64::MAX)
+    }
+
     /// Core cycles in `dram` DRAM cycles (rounded up).
     fn core_cycles(&self, dram: u64) -> u64 {
         u64::try_from((u128::from(dram) * self.core_mhz).div_ceil(self.dram_mhz))

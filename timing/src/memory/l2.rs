@@ -3,14 +3,17 @@
 use super::addrmap::{AddressMap, Location};
 use super::cache::{Cache, Victim};
 use super::dram::{Dir, Dram};
+use super::power::{DomainTotals, PowerDomain, Target};
 use super::{AccessKind, MemStats, Transaction, full_mask, request_mask};
 use crate::config::GpuConfig;
 
-/// One L2 slice: its lines and the next cycle it can accept a request.
+/// One L2 slice: its lines, the next cycle it can accept a request, and its data array's
+/// power states (Snooze; `None` when off).
 #[derive(Clone, Debug)]
 struct Slice {
     cache: Cache,
     free: u64,
+    power: Option<PowerDomain>,
 }
 
 /// The GPU-wide memory: interconnect, L2 slices, DRAM.
@@ -37,6 +40,12 @@ pub struct MemorySystem {
     /// L2 line and sector sizes.
     line: u64,
     sector: u64,
+    /// Snooze: the current cycle as the SMs last told it ([`MemorySystem::advance_to`]);
+    /// nothing the L2 is asked from now on starts before it.
+    horizon: u64,
+    /// Snooze: core cycles a DRAM read's data is known to be coming before it is back at the
+    /// slice (CL and the burst after its column command), when the DRAM→L2 queue sees it.
+    dram_lead: u64,
     stats: MemStats,
 }
 
@@ -52,7 +61,15 @@ impl MemorySystem {
                 l2.slice.set_index,
             ),
             free: 0,
+            power: PowerDomain::new(
+                &cfg.mem.snooze,
+                l2.slice.sets.max(1) as usize * l2.slice.ways.max(1) as usize,
+                l2.slice.line,
+                cfg.mem.sector,
+                0,
+            ),
         };
+        let dram = Dram::new(&cfg.mem.dram, cfg.gpu.clock_mhz);
         let txn_line = u64::from(cfg.mem.l1d.line.max(1));
         let sector = u64::from(cfg.mem.sector.max(1));
         MemorySystem {
@@ -62,7 +79,8 @@ impl MemorySystem {
                 .dram
                 .address_map(l2)
                 .expect("a validated configuration has a valid address map"),
-            dram: Dram::new(&cfg.mem.dram, cfg.gpu.clock_mhz),
+            dram_lead: dram.read_lead(),
+            dram,
             icnt: u64::from(cfg.mem.icnt_latency),
             latency: u64::from(l2.slice.latency),
             atomic_latency: u64::from(l2.atomic_latency),
@@ -70,8 +88,25 @@ impl MemorySystem {
             txn_full: full_mask(txn_line, sector),
             line: u64::from(l2.slice.line.max(1)),
             sector,
+            horizon: 0,
             stats: MemStats::default(),
         }
+    }
+
+    /// The SMs are at cycle `now`: nothing asked of the L2 from now on starts earlier, so
+    /// Snooze may count the power states before it.
+    pub fn advance_to(&mut self, now: u64) {
+        self.horizon = self.horizon.max(now);
+    }
+
+    /// The L2's gating units (over every slice) and their state counts up to cycle `until`
+    /// (Snooze; `None` when off).
+    pub fn power_totals(&mut self, until: u64) -> Option<DomainTotals> {
+        let mut totals = DomainTotals::default();
+        for slice in &mut self.slices {
+            totals.merge(&slice.power.as_mut()?.totals_until(until));
+        }
+        Some(totals)
     }
 
     /// A transaction leaving an SM at `now`; returns the cycle its response arrives back at the
@@ -133,19 +168,20 @@ impl MemorySystem {
         let loc = self.map.locate(index.saturating_mul(self.line));
         let (latency, atomic_latency, sector, icnt) =
             (self.latency, self.atomic_latency, self.sector, self.icnt);
+        let (horizon, dram_lead) = (self.horizon, self.dram_lead);
         let stats = &mut self.stats;
         let dram = &mut self.dram;
-        let slice = &mut self.slices[loc.slice];
+        let Slice { cache, free, power } = &mut self.slices[loc.slice];
         let local = loc.local_line;
-
+        // The request enters the ICNT→L2 queue as it leaves the interconnect.
         let arrive = now.saturating_add(icnt);
-        let start = arrive.max(slice.free);
+        let start = arrive.max(*free);
         stats.l2_queue_cycles += start - arrive;
         let occupancy = match kind {
             AccessKind::Atomic => atomic_latency.max(1),
             _ => 1,
         };
-        slice.free = start.saturating_add(occupancy);
+        *free = start.saturating_add(occupancy);
         stats.l2_accesses += 1;
         match kind {
             AccessKind::Atomic => stats.l2_atomics += 1,
@@ -153,25 +189,40 @@ impl MemorySystem {
             AccessKind::Load => {}
         }
         let lookup = start.saturating_add(latency);
-        let cache = &mut slice.cache;
         let read_sectors = |dram: &mut Dram, stats: &mut MemStats, at: u64, sectors: u32| {
             // One DRAM request per sector, in address order (a sectored L2's misses).
             (0..sectors.count_ones())
                 .map(|_| dram.access(at, &loc, Dir::Read, sector, stats))
                 .fold(at, u64::max)
         };
+        // Snooze: an access to the slice's data array, and the cycles it waits for its units
+        // to wake (0 when off). An atomic holds its sectors for its operation.
+        let busy = if kind == AccessKind::Atomic {
+            atomic_latency
+        } else {
+            1
+        };
+        let mut wake = |seen: u64, at: u64, target: Target| match power {
+            Some(p) => p.access(horizon, seen, at, busy, target),
+            None => 0,
+        };
+        // A fill enters the DRAM→L2 queue `dram_lead` before its data is back at `data` (not
+        // before its request left, at `sent`), and is written into the line then.
+        let fill_seen = |sent: u64, data: u64| data.saturating_sub(dram_lead).max(sent);
 
         let done = match cache.find(local, index) {
             Some(way) => {
                 cache.touch(way);
                 let line = cache.line_mut(way);
                 if kind == AccessKind::Store {
+                    let sectors = mask;
+                    let woke = wake(arrive, lookup, Target::Data { way, sectors });
                     stats.l2_hits += 1;
                     line.valid |= mask;
                     line.dirty |= mask;
                     // The store's bytes supersede a fill still on its way.
                     line.pending &= !mask;
-                    lookup
+                    lookup.saturating_add(woke)
                 } else {
                     let in_flight = line.is_pending(start);
                     let wait = if in_flight && mask & line.pending != 0 {
@@ -180,10 +231,19 @@ impl MemorySystem {
                         0
                     };
                     let missing = mask & !line.valid;
+                    let target = match mask & line.valid {
+                        0 => Target::Tags,
+                        sectors => Target::Data { way, sectors },
+                    };
+                    let lookup = lookup.saturating_add(wake(arrive, lookup, target));
                     let mut ready = lookup.max(wait);
                     if missing != 0 {
                         stats.l2_misses += 1;
                         let data = read_sectors(dram, stats, lookup, missing);
+                        let sectors = missing;
+                        let woke =
+                            wake(fill_seen(lookup, data), data, Target::Data { way, sectors });
+                        let data = data.saturating_add(woke);
                         line.valid |= missing;
                         if in_flight {
                             line.pending |= missing;
@@ -213,12 +273,24 @@ impl MemorySystem {
                     Victim::Busy(w) => (w, lookup.max(cache.line(w).ready)),
                 };
                 let old = *cache.line(way);
+                // The lookup reads a dirty victim's sectors for their writeback; a store
+                // writes its own.
+                let dirty = if old.valid != 0 { old.dirty } else { 0 };
+                let written = if kind == AccessKind::Store { mask } else { 0 };
+                let target = match dirty | written {
+                    0 => Target::Tags,
+                    sectors => Target::Data { way, sectors },
+                };
+                let at = at.saturating_add(wake(arrive, at, target));
                 let ready = if kind == AccessKind::Store {
                     cache.install(way, index, mask, 0, at);
                     cache.line_mut(way).dirty = mask;
                     at
                 } else {
                     let data = read_sectors(dram, stats, at, mask);
+                    let sectors = mask;
+                    let woke = wake(fill_seen(at, data), data, Target::Data { way, sectors });
+                    let data = data.saturating_add(woke);
                     cache.install(way, index, mask, mask, data);
                     if kind == AccessKind::Atomic {
                         cache.line_mut(way).dirty = mask;

@@ -16,12 +16,14 @@
 //! - `addrmap.rs`: [`AddressMap`], GPGPU-Sim's address decoding to channel, slice, bank, row.
 //! - `dram.rs`: the DRAM channels: banks, row buffers, FR-FCFS, GDDR5 command timing.
 //! - `stats.rs`: [`MemStats`].
+//! - `power.rs`: Snooze's power states of the L1 and L2 data arrays ([`CachePowerReport`]).
 
 mod addrmap;
 mod cache;
 mod coalesce;
 mod dram;
 mod l2;
+pub mod power;
 mod shared;
 mod sm;
 mod stats;
@@ -29,6 +31,7 @@ mod stats;
 pub use addrmap::{AddressMap, Location};
 pub use coalesce::coalesce;
 pub use l2::MemorySystem;
+pub use power::{CachePowerReport, Gating, SnoozeConfig};
 pub use shared::shared_passes;
 pub use sm::SmMemory;
 pub use stats::MemStats;

@@ -4,6 +4,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::cache::{Cache, Line, Victim};
+use super::power::{DomainTotals, PowerDomain, Target};
 use super::{AccessKind, MemStats, MemorySystem, Outcome, Transaction, full_mask, request_mask};
 use crate::config::GpuConfig;
 
@@ -43,6 +44,11 @@ pub struct SmMemory {
     icache_merge: u32,
     /// Sector size of requests to the L2.
     sector: u64,
+    /// One-way interconnect latency: a response enters the ICNT→L1 queue this long before it
+    /// reaches the L1.
+    icnt: u64,
+    /// The L1 data array's power states (Snooze; `None` when `mem.snooze.gating` is off).
+    power: Option<PowerDomain>,
     stats: MemStats,
 }
 
@@ -86,6 +92,12 @@ impl Mshrs {
 impl SmMemory {
     /// Empty caches for `cfg`.
     pub fn new(cfg: &GpuConfig) -> SmMemory {
+        SmMemory::starting_at(cfg, 0)
+    }
+
+    /// Empty caches for `cfg` in a launch that begins at cycle `start` (from which the L1's
+    /// power states are counted).
+    pub fn starting_at(cfg: &GpuConfig, start: u64) -> SmMemory {
         let l1 = &cfg.mem.l1d;
         let l1_line = u64::from(l1.line.max(1));
         SmMemory {
@@ -119,7 +131,38 @@ impl SmMemory {
             icache_mshrs: Mshrs::new(cfg.sm.icache.mshrs),
             icache_merge: cfg.sm.icache.mshr_merge,
             sector: u64::from(cfg.mem.sector.max(1)),
+            icnt: u64::from(cfg.mem.icnt_latency),
+            power: PowerDomain::new(
+                &cfg.mem.snooze,
+                l1.sets.max(1) as usize * l1.ways.max(1) as usize,
+                l1.line,
+                cfg.mem.sector,
+                start,
+            ),
             stats: MemStats::default(),
+        }
+    }
+
+    /// From cycle `at` on, the L1's idle gating units are OFF rather than asleep (the SM's
+    /// CTAs have all finished and no more will come). The first call counts.
+    pub fn switch_off_from(&mut self, at: u64) {
+        if let Some(p) = &mut self.power {
+            p.switch_off_from(at);
+        }
+    }
+
+    /// The L1's gating units and their state counts up to cycle `until` (Snooze; `None` when
+    /// off).
+    pub fn power_totals(&mut self, until: u64) -> Option<DomainTotals> {
+        Some(self.power.as_mut()?.totals_until(until))
+    }
+
+    /// Wakes the L1 units `target` uses from `at` for a request seen at `seen`, at cycle
+    /// `now`: the cycles the access waits for them (0 without Snooze).
+    fn wake(&mut self, now: u64, seen: u64, at: u64, target: Target) -> u64 {
+        match &mut self.power {
+            Some(p) => p.access(now, seen, at, 1, target),
+            None => 0,
         }
     }
 
@@ -130,6 +173,7 @@ impl SmMemory {
     /// from the L2 (or waits `miss_latency` when one is set), and the line is ready when it
     /// arrives; a fetch of a line being filled waits for the same fill.
     pub fn fetch(&mut self, now: u64, addr: u64, l2: &mut MemorySystem) -> Option<u64> {
+        l2.advance_to(now);
         let index = addr / self.icache_line;
         let hit = now.saturating_add(self.icache_latency);
         if let Some(way) = self.icache.find(index, index) {
@@ -198,6 +242,7 @@ impl SmMemory {
     /// when one is set) and holds up the addresses after it. Returns the cycle the last value
     /// is available (`now` when no lane).
     pub fn constant(&mut self, now: u64, lane_addrs: &[u64], l2: &mut MemorySystem) -> u64 {
+        l2.advance_to(now);
         let mut at = now;
         let mut done = now;
         for (i, &addr) in lane_addrs.iter().enumerate() {
@@ -264,6 +309,7 @@ impl SmMemory {
         kind: AccessKind,
         l2: &mut MemorySystem,
     ) -> Outcome {
+        l2.advance_to(now);
         if self.port_cycle != now {
             self.port_cycle = now;
             self.port_used = 0;
@@ -314,12 +360,15 @@ impl SmMemory {
                 Victim::Free(w) | Victim::Evict(w) => w,
                 Victim::Busy(_) => return Outcome::Stall,
             };
-            let ready = self.request(now, base, mask, l2);
+            // The tags are looked up at the end of the L1's pipeline (Snooze: the request
+            // entered the AGU→L1 queue at `now`).
+            let woke = self.wake(now, now, hit, Target::Tags);
+            let ready = self.request(now, woke, base, mask, way, l2);
             self.l1.install(way, index, mask, mask, ready);
             self.l1.line_mut(way).waiters = 1;
             self.stats.l1d_accesses += 1;
             self.stats.l1d_misses += 1;
-            return Outcome::Ready(ready.max(hit));
+            return Outcome::Ready(ready.max(hit.saturating_add(woke)));
         };
 
         let line = *self.l1.line(way);
@@ -328,24 +377,34 @@ impl SmMemory {
         let missing = mask & !line.valid;
         if missing == 0 {
             if !waits {
+                let sectors = mask;
+                let woke = self.wake(now, now, hit, Target::Data { way, sectors });
                 self.l1.touch(way);
                 self.stats.l1d_accesses += 1;
                 self.stats.l1d_hits += 1;
-                return Outcome::Ready(hit);
+                return Outcome::Ready(hit.saturating_add(woke));
             }
             if !self.l1.join_fill(way, self.mshr_merge) {
                 return Outcome::Stall;
             }
+            // Its data comes with the fill it joins.
+            let woke = self.wake(now, now, hit, Target::Tags);
             self.stats.l1d_accesses += 1;
             self.stats.l1d_mshr_merges += 1;
-            return Outcome::Ready(line.ready.max(hit));
+            return Outcome::Ready(line.ready.max(hit.saturating_add(woke)));
         }
 
         // Sector miss: the line stays, the missing sectors are fetched under a new MSHR.
         if !mshr_free {
             return Outcome::Stall;
         }
-        let ready = self.request(now, base, missing, l2);
+        let present = mask & !missing;
+        let target = match present {
+            0 => Target::Tags,
+            sectors => Target::Data { way, sectors },
+        };
+        let woke = self.wake(now, now, hit, target);
+        let ready = self.request(now, woke, base, missing, way, l2);
         self.l1.touch(way);
         let l = self.l1.line_mut(way);
         l.valid |= missing;
@@ -362,17 +421,31 @@ impl SmMemory {
         self.stats.l1d_misses += 1;
         self.stats.l1d_sector_misses += 1;
         let earlier = if waits { line.ready } else { 0 };
-        Outcome::Ready(ready.max(hit).max(earlier))
+        Outcome::Ready(ready.max(hit.saturating_add(woke)).max(earlier))
     }
 
-    /// Sends the sectors `mask` of the line at `base` to L2 (after the L1's pipeline) under an
-    /// MSHR held until they return; returns that cycle.
-    fn request(&mut self, now: u64, base: u64, mask: u32, l2: &mut MemorySystem) -> u64 {
+    /// Sends the sectors `mask` of the line at `base` to L2 (after the L1's pipeline and
+    /// `woke` cycles of its lookup waiting for Snooze's wake-up) under an MSHR held until they
+    /// are filled into `way`; returns that cycle. Snooze: the response enters the ICNT→L1
+    /// queue when it leaves the L2, `mem.icnt_latency` before it reaches the L1.
+    fn request(
+        &mut self,
+        now: u64,
+        woke: u64,
+        base: u64,
+        mask: u32,
+        way: usize,
+        l2: &mut MemorySystem,
+    ) -> u64 {
         let t = Transaction {
             line: base,
             sectors: mask,
         };
-        let ready = l2.access(now.saturating_add(self.l1_latency), t, AccessKind::Load);
+        let depart = now.saturating_add(self.l1_latency).saturating_add(woke);
+        let back = l2.access(depart, t, AccessKind::Load);
+        let seen = back.saturating_sub(self.icnt).max(now);
+        let ready =
+            back.saturating_add(self.wake(now, seen, back, Target::Data { way, sectors: mask }));
         self.mshrs.hold_until(ready);
         ready
     }
@@ -388,7 +461,10 @@ impl SmMemory {
         } else {
             self.stats.l1d_stores += 1;
         }
-        l2.access(now.saturating_add(self.l1_latency), t, kind)
+        // Write-evict touches the tags only; the data goes on to the L2.
+        let hit = now.saturating_add(self.l1_latency);
+        let woke = self.wake(now, now, hit, Target::Tags);
+        l2.access(hit.saturating_add(woke), t, kind)
     }
 }
 
@@ -713,6 +789,69 @@ mod tests {
             (s.icache_misses, s.icache_pending_hits, s.icache_hits),
             (3, 31, 1)
         );
+    }
+
+    /// Snooze through the L1 and the L2 (32-byte blocks, 2-cycle wake-up). The L1's pipeline
+    /// (35 cycles from the AGU→L1 queue to the array), the interconnect (20 cycles in the
+    /// ICNT→L1 queue) and the DRAM (CL + burst known ahead) all see a request more than the
+    /// wake-up ahead, so every wake-up is hidden: the same cycles as without Snooze. A gating
+    /// logic that sees a request only as it reaches the array (lookahead 0) pays the whole
+    /// wake-up at each sleeping block (the L2's fill, the L1's fill, the later hit), one that
+    /// sees it a cycle ahead the remainder.
+    #[test]
+    fn snooze_wake_ups_are_hidden_or_cost_their_latency() {
+        let run = |o: &[&str]| {
+            let cfg = config(o);
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            let fill = ready(sm.global(0, line(0x1000), AccessKind::Load, &mut l2));
+            let later = fill + 100;
+            let hit = ready(sm.global(later, line(0x1000), AccessKind::Load, &mut l2));
+            let until = later + 1000;
+            let power = (sm.power_totals(until), l2.power_totals(until));
+            ((fill, hit - later), power)
+        };
+        let (base, none) = run(&[]);
+        assert_eq!(base, (L1 + MISS, 35));
+        assert_eq!(none, (None, None));
+        for gating in ["bank", "line"] {
+            let (cycles, (l1, l2)) = run(&[&format!("mem.snooze.gating={gating}")]);
+            assert_eq!(cycles, base, "{gating}");
+            let (l1, l2) = (l1.unwrap().cycles, l2.unwrap().cycles);
+            assert_eq!(
+                (l1.delayed_accesses, l2.delayed_accesses),
+                (0, 0),
+                "{gating}"
+            );
+            assert!(
+                l1.wakeups >= 2 && l2.wakeups >= 1,
+                "{gating}: {l1:?} {l2:?}"
+            );
+        }
+        for (lookahead, late) in [(0, 2), (1, 1)] {
+            let o = [
+                "mem.snooze.gating=line",
+                &format!("mem.snooze.lookahead={lookahead}"),
+            ];
+            let ((fill, hit), (l1, l2)) = run(&o);
+            assert_eq!(
+                fill,
+                base.0 + 2 * late,
+                "lookahead {lookahead}: the L2's and the L1's fills"
+            );
+            assert_eq!(hit, base.1 + late, "lookahead {lookahead}: the hit");
+            let (l1, l2) = (l1.unwrap(), l2.unwrap());
+            // 4 blocks of the line, in the L1 (128 lines) and the L2 (12 slices of 512); the
+            // other blocks never used.
+            assert_eq!((l1.units, l2.units), (128 * 4, 12 * 512 * 4));
+            assert_eq!((l1.unused, l2.unused), (127 * 4, (12 * 512 - 1) * 4));
+            let (l1, l2) = (l1.cycles, l2.cycles);
+            assert_eq!((l1.delayed_accesses, l1.wake_stall_cycles), (2, 2 * late));
+            assert_eq!((l2.delayed_accesses, l2.wake_stall_cycles), (1, late));
+            // The line's four blocks woke for the L1's fill and for the hit, the L2's for
+            // its fill.
+            assert_eq!((l1.wakeups, l2.wakeups), (8, 4));
+            assert_eq!(l1.unit_cycles(), 128 * 4 * (fill + 1100));
+        }
     }
 
     #[test]
