@@ -1,6 +1,9 @@
 //! Helpers shared by the command-line tests.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
+use timing::TimingStats;
 
 /// A fresh directory under the system temp dir, named after the test binary, the process and
 /// `test`, removed when dropped.
@@ -51,4 +54,40 @@ pub fn small_run_on_gtx480(
         outcome.validation
     );
     serde_json::to_value(dev.take_timing().unwrap().total).unwrap()
+}
+
+/// The frozen baseline's statistics on gtx480, by `"<sample> <key>"`.
+pub fn gtx480_golden() -> &'static BTreeMap<String, String> {
+    static GOLDEN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    GOLDEN.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/timing-small.txt");
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix("gtx480 "))
+            .filter_map(|l| l.split_once(" = "))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    })
+}
+
+/// What a technique must share with the baseline: instruction counts and the width
+/// histograms of every register read and written, as `(key, value)` in golden form.
+pub fn functional_stats(t: &TimingStats) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("warp_insts".to_string(), t.warp_insts.to_string()),
+        ("gpu_sim_insn".to_string(), t.gpu_sim_insn.to_string()),
+    ];
+    let w = &t.widths;
+    for (key, h) in [
+        ("reads_all_lanes", &w.reads_all_lanes),
+        ("reads_active_lanes", &w.reads_active_lanes),
+        ("writes_all_lanes", &w.writes_all_lanes),
+        ("writes_active_lanes", &w.writes_active_lanes),
+    ] {
+        for (k, n) in h.iter().enumerate() {
+            out.push((format!("widths.{key}.{k}"), n.to_string()));
+        }
+    }
+    out
 }

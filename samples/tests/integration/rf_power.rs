@@ -7,7 +7,6 @@
 //! on two host threads and cycle by cycle without fast-forward.
 
 use runtime::{Device, DeviceConfig};
-use std::collections::BTreeMap;
 use timing::{ConfigError, GpuConfig, TimingStats};
 use warpsim::registry;
 use warpsim::sample::Size;
@@ -36,19 +35,6 @@ fn run(name: &str, overrides: &[&str], host_threads: usize) -> TimingStats {
     dev.take_timing().unwrap().total
 }
 
-/// The frozen baseline's statistics on gtx480 of `sample`, by key.
-fn golden(sample: &str) -> BTreeMap<String, String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/timing-small.txt");
-    let prefix = format!("gtx480 {sample} ");
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter_map(|l| l.strip_prefix(prefix.as_str()))
-        .filter_map(|l| l.split_once(" = "))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
-
 fn counter(t: &TimingStats, key: &str) -> u64 {
     t.power.counters.get(key).copied().unwrap_or(0)
 }
@@ -58,26 +44,21 @@ fn slumber_on_every_sample_computes_what_the_baseline_does_and_leaks_less() {
     for s in registry::all() {
         let name = s.name();
         let t = run(name, &[SLUMBER], 1);
-        let g = golden(name);
+        let golden = crate::common::gtx480_golden();
         let at = |k: &str| {
-            g.get(k)
+            golden
+                .get(&format!("{name} {k}"))
                 .unwrap_or_else(|| panic!("{name}: golden {k}"))
                 .clone()
         };
-        assert_eq!(t.warp_insts.to_string(), at("warp_insts"), "{name}");
-        assert_eq!(t.gpu_sim_insn.to_string(), at("gpu_sim_insn"), "{name}");
-        if s.values_depend_on_warp_order().is_none() {
-            let w = &t.widths;
-            for (key, h) in [
-                ("reads_all_lanes", &w.reads_all_lanes),
-                ("writes_all_lanes", &w.writes_all_lanes),
-                ("reads_active_lanes", &w.reads_active_lanes),
-                ("writes_active_lanes", &w.writes_active_lanes),
-            ] {
-                for (k, n) in h.iter().enumerate() {
-                    assert_eq!(n.to_string(), at(&format!("widths.{key}.{k}")), "{name}");
-                }
+        // The operand widths are the baseline's too, unless the values themselves depend on
+        // the order warps run in.
+        let same_values = s.values_depend_on_warp_order().is_none();
+        for (key, value) in crate::common::functional_stats(&t) {
+            if key.starts_with("widths.") && !same_values {
+                continue;
             }
+            assert_eq!(value, at(&key), "{name} {key}");
         }
         // The register file is the baseline's: the same accesses.
         assert_eq!(t.rf.reads.to_string(), at("rf.reads"), "{name}");

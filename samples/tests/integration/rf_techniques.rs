@@ -16,8 +16,6 @@
 //! here.
 
 use runtime::{Device, DeviceConfig};
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
 use timing::{GpuConfig, TimingStats};
 use warpsim::registry;
 use warpsim::sample::Size;
@@ -53,42 +51,6 @@ fn run(dev: &Device, name: &str) -> TimingStats {
         outcome.validation
     );
     dev.take_timing().unwrap().total
-}
-
-/// The frozen baseline's statistics on gtx480, by `"<sample> <key>"`.
-fn golden() -> &'static BTreeMap<String, String> {
-    static GOLDEN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    GOLDEN.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/timing-small.txt");
-        std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .filter_map(|l| l.strip_prefix("gtx480 "))
-            .filter_map(|l| l.split_once(" = "))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    })
-}
-
-/// What a technique must share with the baseline: instruction counts and the width
-/// histograms of every register read and written, as `(key, value)` in golden form.
-fn functional(t: &TimingStats) -> Vec<(String, String)> {
-    let mut out = vec![
-        ("warp_insts".to_string(), t.warp_insts.to_string()),
-        ("gpu_sim_insn".to_string(), t.gpu_sim_insn.to_string()),
-    ];
-    let w = &t.widths;
-    for (key, h) in [
-        ("reads_all_lanes", &w.reads_all_lanes),
-        ("reads_active_lanes", &w.reads_active_lanes),
-        ("writes_all_lanes", &w.writes_all_lanes),
-        ("writes_active_lanes", &w.writes_active_lanes),
-    ] {
-        for (k, n) in h.iter().enumerate() {
-            out.push((format!("widths.{key}.{k}"), n.to_string()));
-        }
-    }
-    out
 }
 
 fn counter(t: &TimingStats, key: &str) -> u64 {
@@ -288,11 +250,11 @@ fn every_sample_under(technique: &str, sweep: Sweep) {
         // The operand widths are the baseline's too, unless the values themselves depend on
         // the order warps run in (the technique changes that order).
         let same_values = s.values_depend_on_warp_order().is_none();
-        for (key, value) in functional(&t) {
+        for (key, value) in crate::common::functional_stats(&t) {
             if key.starts_with("widths.") && !same_values {
                 continue;
             }
-            let golden = golden().get(&format!("{name} {key}"));
+            let golden = crate::common::gtx480_golden().get(&format!("{name} {key}"));
             assert_eq!(golden, Some(&value), "{name} {key} under {technique}");
         }
         if RESIDENCY.contains(&technique) {
