@@ -21,6 +21,7 @@ pub mod config;
 pub mod device;
 pub mod error;
 pub mod module;
+mod programs;
 
 pub use args::Arg;
 pub use buffer::{DeviceBuffer, DeviceCopy};

@@ -79,7 +79,18 @@ impl Module {
         granularity: Option<emulator::jit::Granularity>,
         max_registers: u32,
     ) -> Result<Module> {
-        let module = frontend::compile(file, text)?;
+        // A program prepared from the same text before (by this device or another) is
+        // reused when the variables land at the same addresses: see `crate::programs`.
+        let kept = crate::programs::find(file, text);
+        let parsed = match kept {
+            Some(_) => None,
+            None => Some(frontend::compile(file, text)?),
+        };
+        let module = kept
+            .as_ref()
+            .map(|program| &program.module)
+            .or(parsed.as_ref())
+            .expect("a module kept or parsed");
         // `.global` and `.const` variables live in device memory; allocate them, then write
         // their initializers (which may hold each other's addresses).
         let mut addrs = Vec::with_capacity(module.globals.len());
@@ -113,7 +124,15 @@ impl Module {
                     .map_err(|e| Error::HostAccess(e.to_string()))?;
             }
         }
-        let program = Arc::new(Program::new(module, addrs).with_source(text));
+        let program = match kept {
+            Some(program) if program.global_addrs == addrs => program,
+            kept => {
+                let module = parsed.unwrap_or_else(|| kept.expect("kept").module.clone());
+                let program = Arc::new(Program::new(module, addrs).with_source(text));
+                crate::programs::keep(file, text, program.clone());
+                program
+            }
+        };
         Ok(Module {
             program,
             mem,
@@ -153,7 +172,8 @@ impl Module {
     }
 
     /// Seconds the JIT spent compiling this module's kernels that can launch (0 with the
-    /// interpreter).
+    /// interpreter). A program shared with an earlier load (`crate::programs`) reports the
+    /// time its code took to compile then.
     pub fn jit_compile_seconds(&self) -> f64 {
         let Some(granularity) = self.granularity else {
             return 0.0;

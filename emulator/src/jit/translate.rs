@@ -26,6 +26,14 @@ pub(super) fn host_isa() -> Result<OwnedTargetIsa, String> {
             .map_err(|e| format!("cranelift setting {k}: {e}"))
     };
     set(&mut flags, "opt_level", "speed")?;
+    // Cranelift's IR verifier costs a tenth of compilation; the differential tests check
+    // what the code computes, so optimised builds leave it to debug ones.
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
+    set(&mut flags, "enable_verifier", verify)?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
     set(&mut flags, "is_pic", "false")?;
     let isa =
