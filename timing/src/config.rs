@@ -233,6 +233,11 @@ pub struct SmConfig {
     /// Shared memory is allocated per CTA in units of this many bytes.
     pub shared_granularity: u32,
     pub schedulers: u32,
+    /// Sub-cores (Volta on; GPGPU-Sim's `gpgpu_sub_core_model`): each scheduler owns a
+    /// partition of the SM — the warps whose slot falls to it, an equal share of the register
+    /// banks, of the collector units and of every kind of execution unit. `false`: the
+    /// schedulers share all of them (Fermi to Pascal).
+    pub sub_cores: bool,
     pub scheduler: SchedulerPolicy,
     /// Two-level scheduler: warps in each scheduler's active pool.
     pub two_level_active: u32,
@@ -713,6 +718,36 @@ impl GpuConfig {
         toml::to_string(self).expect("a configuration serializes")
     }
 
+    /// With sub-cores, every resource a scheduler owns a share of divides evenly.
+    fn validate_sub_cores(&self) -> Result<(), ConfigError> {
+        let n = self.sm.schedulers;
+        let u = &self.sm.units;
+        let c = &self.sm.rf.collectors;
+        let shared = [
+            ("sm.max_warps", self.sm.max_warps),
+            ("sm.rf.banks", self.sm.rf.banks),
+            ("sm.rf.collectors.sp", c.sp),
+            ("sm.rf.collectors.sfu", c.sfu),
+            ("sm.rf.collectors.int", c.int),
+            ("sm.rf.collectors.dp", c.dp),
+            ("sm.rf.collectors.mem", c.mem),
+            ("sm.rf.collectors.general", c.general),
+            ("sm.units.sp", u.sp),
+            ("sm.units.sfu", u.sfu),
+            ("sm.units.int", u.int),
+            ("sm.units.dp", u.dp),
+        ];
+        for (key, v) in shared {
+            if v % n != 0 {
+                return Err(invalid(
+                    key,
+                    &format!("{v} does not divide among sm.schedulers = {n} sub-cores"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Rejects values no GPU can have, naming the key.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let positive = [
@@ -782,6 +817,9 @@ impl GpuConfig {
                     self.sm.max_threads, self.sm.max_warps
                 ),
             ));
+        }
+        if self.sm.sub_cores {
+            self.validate_sub_cores()?;
         }
         let warp_register_bytes = self.sm.rf.sub_banks * self.sm.rf.sub_bank_bytes;
         if warp_register_bytes != 128 {
