@@ -207,6 +207,9 @@ pub struct OperandCollector {
     /// the units of each class (by `CuClass as usize`).
     free: u64,
     class_units: [u64; 6],
+    /// The units of each sub-core (`sm.sub_cores`; one sub-core holding every unit without):
+    /// a warp takes only its own sub-core's, the one of its scheduler (`warp mod sub-cores`).
+    sub_core_units: Vec<u64>,
     /// Rotating start of the arbitration order, and of the per-warp dispatch order (the unit
     /// after the one that dispatched last; past the last unit means the first).
     rr: usize,
@@ -248,9 +251,18 @@ impl OperandCollector {
             inst: 0,
             unit: Unit::Sp,
         };
+        let sub_cores = crate::rf::sub_cores(cfg) as usize;
+        let mut unit_sub_core = Vec::new();
         let mut units = Vec::new();
         for (class, n) in classes {
-            for _ in 0..n {
+            for j in 0..n as usize {
+                // Pooled, each sub-core gets an equal run of every class (the configuration
+                // checks they divide); per warp, each warp slot's unit is its sub-core's.
+                let sub = match layout {
+                    CollectorLayout::Pooled => j / (n as usize / sub_cores),
+                    CollectorLayout::PerWarp { .. } => j % sub_cores,
+                };
+                unit_sub_core.push(sub);
                 units.push(CollectorUnit {
                     class,
                     entries: vec![entry.clone(); depth],
@@ -264,6 +276,10 @@ impl OperandCollector {
             units.len() <= 64,
             "at most 64 collector units (configuration checks it)"
         );
+        let mut sub_core_units = vec![0u64; sub_cores];
+        for (i, &sub) in unit_sub_core.iter().enumerate() {
+            sub_core_units[sub] |= 1 << i;
+        }
         let has = |c: CuClass| units.iter().any(|u| u.class == c);
         // Integer and double-precision instructions use the SP units' collectors when the
         // configuration has none of their own (Fermi).
@@ -293,6 +309,7 @@ impl OperandCollector {
         OperandCollector {
             free: class_units.iter().fold(0, |m, c| m | c),
             class_units,
+            sub_core_units,
             preferred,
             by_age: Vec::with_capacity(units.len() * depth),
             reading: 0,
@@ -313,11 +330,12 @@ impl OperandCollector {
     pub fn free_unit(&self, warp: usize, unit: Unit) -> Option<usize> {
         let any = match self.layout {
             CollectorLayout::Pooled => {
-                let own = self.free & self.class_units[self.preferred[unit.index()] as usize];
+                let free = self.free & self.sub_core_units[warp % self.sub_core_units.len()];
+                let own = free & self.class_units[self.preferred[unit.index()] as usize];
                 if own != 0 {
                     own
                 } else {
-                    self.free & self.class_units[CuClass::General as usize]
+                    free & self.class_units[CuClass::General as usize]
                 }
             }
             CollectorLayout::PerWarp { .. } => self.free & (1 << warp),
@@ -327,11 +345,15 @@ impl OperandCollector {
 
     /// Which units an instruction of `unit` (by [`Unit::index`]) from warp slot `warp` may
     /// take, as a number below 64: instructions with the same number see the same free units,
-    /// so a refusal holds for all of them until a unit is released.
+    /// so a refusal holds for all of them until a unit is released. (Pooled: the unit class
+    /// within the warp's sub-core, at most 8 of them.)
     #[inline]
     pub fn pool(&self, warp: usize, unit: u8) -> u32 {
         match self.layout {
-            CollectorLayout::Pooled => u32::from(unit),
+            CollectorLayout::Pooled => {
+                let sub = warp % self.sub_core_units.len();
+                u32::from(unit) + 8 * sub as u32
+            }
             CollectorLayout::PerWarp { .. } => warp as u32,
         }
     }
@@ -726,5 +748,29 @@ mod tests {
         pooled.allocate(cu, 1, 3, Unit::Sp, |_| {});
         pooled.ready(2, &mut ready);
         assert_eq!(ready, [ids[1], ids[2], ids[0]]);
+    }
+
+    #[test]
+    fn with_sub_cores_a_warp_takes_only_its_schedulers_units() {
+        // v100: 8 general units, 4 sub-cores: units 2s and 2s + 1 are scheduler s's.
+        let cfg = GpuConfig::preset("v100");
+        assert!(cfg.sm.sub_cores);
+        let mut oc = OperandCollector::new(&cfg);
+        assert_eq!(oc.free_unit(0, Unit::Sp), Some(0));
+        assert_eq!(oc.free_unit(5, Unit::Sfu), Some(2));
+        assert_eq!(oc.free_unit(7, Unit::LdSt), Some(6));
+        assert_ne!(oc.pool(1, 0), oc.pool(2, 0), "sub-cores refuse separately");
+        // Warp 3's sub-core fills up; warp 7 (the same sub-core) finds nothing, warp 6 does.
+        oc.allocate(6, 0, 0, Unit::Sp, |_| {});
+        oc.allocate(7, 0, 1, Unit::Sp, |_| {});
+        assert_eq!(oc.free_unit(7, Unit::Sp), None);
+        assert_eq!(oc.free_unit(6, Unit::Sp), Some(4));
+        // Without sub-cores every warp sees every unit.
+        let mut shared = cfg.clone();
+        shared.sm.sub_cores = false;
+        let mut oc = OperandCollector::new(&shared);
+        oc.allocate(0, 0, 0, Unit::Sp, |_| {});
+        assert_eq!(oc.free_unit(7, Unit::Sp), Some(1));
+        assert_eq!(oc.pool(1, 0), oc.pool(2, 0));
     }
 }

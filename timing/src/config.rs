@@ -721,6 +721,9 @@ impl GpuConfig {
     /// With sub-cores, every resource a scheduler owns a share of divides evenly.
     fn validate_sub_cores(&self) -> Result<(), ConfigError> {
         let n = self.sm.schedulers;
+        if n > 8 {
+            return Err(invalid("sm.schedulers", "at most 8 sub-cores are modelled"));
+        }
         let u = &self.sm.units;
         let c = &self.sm.rf.collectors;
         let shared = [

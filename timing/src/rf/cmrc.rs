@@ -43,6 +43,7 @@ const FULL: u8 = 4;
 /// The CMRC technique (and its limit study).
 pub struct Cmrc {
     map: BankMap,
+    /// Banks one warp's registers spread over ([`BankMap::banks_per_warp`]).
     banks: u32,
     mapping: BankMapping,
     /// The infinite-ports limit study.
@@ -61,9 +62,10 @@ pub struct Cmrc {
 impl Cmrc {
     /// CMRC on `cfg`'s register file; `ideal` for the infinite-ports limit study.
     pub fn new(cfg: &GpuConfig, ideal: bool) -> Cmrc {
+        let map = BankMap::new(cfg);
         Cmrc {
-            map: BankMap::new(cfg),
-            banks: cfg.sm.rf.banks,
+            map,
+            banks: map.banks_per_warp(),
             mapping: cfg.sm.rf.mapping,
             ideal,
             widths: Vec::new(),

@@ -44,7 +44,7 @@ mod residency;
 mod rfc;
 mod slumber;
 
-pub use bank::BankMap;
+pub use bank::{BankMap, sub_cores};
 pub use baseline::Baseline;
 pub use bow::{Bow, WritePolicy};
 pub use cmrc::Cmrc;

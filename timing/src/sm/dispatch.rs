@@ -1,6 +1,7 @@
 //! Dispatch: instructions whose operands are all read leave their collector units, in the
 //! collector's dispatch order (oldest first, or round robin over per-warp units), for a free
-//! pipeline of their execution unit or an LD/ST unit.
+//! pipeline of their execution unit (one of their warp's sub-core's, with `sm.sub_cores`) or
+//! an LD/ST unit (shared by the sub-cores).
 
 use super::{LdStBusy, Sm};
 use crate::decode::Unit;
@@ -35,12 +36,15 @@ impl<'a> Sm<'a> {
             } else {
                 // The unit's class is the collector unit's copy: the in-flight entry is read
                 // only when the instruction goes.
+                let f = &self.inflight[inst];
                 let pipes = &mut self.pipes[unit.index()];
-                let Some(p) = pipes.iter().position(|&free| free <= now) else {
+                // With sub-cores, only the pipelines of the warp's own sub-core.
+                let per = pipes.len() / self.sub_cores;
+                let own = (f.slot % self.sub_cores) * per;
+                let Some(p) = pipes[own..own + per].iter().position(|&free| free <= now) else {
                     continue;
                 };
-                let f = &self.inflight[inst];
-                pipes[p] = now + u64::from(f.initiation);
+                pipes[own + p] = now + u64::from(f.initiation);
                 let done = now + u64::from(f.latency.max(1));
                 self.schedule_writeback(now, done, inst);
             }

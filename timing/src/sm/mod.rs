@@ -79,6 +79,9 @@ pub struct Sm<'a> {
     next_uid: u64,
     /// Cycle each pipeline of each unit class accepts its next instruction.
     pipes: [Vec<u64>; 5],
+    /// The sub-cores ([`crate::rf::sub_cores`]): sub-core `s` owns the `s`-th equal run of
+    /// each class's pipelines, and warp slot `w` is sub-core `w mod sub_cores`'s.
+    sub_cores: usize,
     ldst: Vec<Option<LdStBusy>>,
     inflight: Vec<InFlight>,
     free_inflight: Vec<usize>,
@@ -182,6 +185,7 @@ impl<'a> Sm<'a> {
             regs: Vec::new(),
             next_uid: 0,
             pipes: Unit::ALL.map(|u| vec![0; count(u)]),
+            sub_cores: crate::rf::sub_cores(cfg) as usize,
             ldst: (0..units.ldst).map(|_| None).collect(),
             inflight: Vec::new(),
             free_inflight: Vec::new(),
