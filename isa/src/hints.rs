@@ -11,6 +11,8 @@
 //!   into one physical entry turns two bank reads into one.
 //! - BOW-WR: the registers each instruction writes, and where its straight-line run of
 //!   instructions ends, give the write-back targets of [`crate::writeback`].
+//! - The operand cache of recent NVIDIA cores (docs/modern-rf.md): each read's operand slot
+//!   and reuse bit ([`crate::reuse`]).
 //!
 //! Definitions (all per thread, as a compiler computes them):
 //! - Registers are the 32-bit registers of [`PhysReg::Gpr`]; a 64-bit value is two of them, a
@@ -23,6 +25,11 @@
 //! - `reads(pc)`: the 32-bit registers the instruction reads, in the order of [`Inst::uses`]
 //!   (guard, then sources in operand order, address bases and vector elements in place), each
 //!   once: the same list, in the same order, as the timing model's decoded `reads`.
+//! - `read_slots(pc)`: aligned with `reads(pc)`, the operand slot of each read (the index of
+//!   the first source operand naming the register); `reuse(pc)`: aligned with `reads(pc)`,
+//!   the operand-cache reuse bit NVIDIA's compiler would set (the next instruction of the
+//!   straight-line run reads the same register in the same slot). Both are defined in
+//!   [`crate::reuse`].
 //! - `writes(pc)`: the 32-bit registers the instruction writes, each once, in
 //!   [`Inst::defs`] order; `is_guarded(pc)` whether a guard may skip lanes.
 //! - `ends_run(pc)`: the instruction is the last of its block or a call: the warp's next
@@ -68,6 +75,7 @@ use crate::inst::Op;
 use crate::liveness::{Liveness, killed, transfer};
 use crate::loops::LoopForest;
 use crate::regalloc::PhysReg;
+use crate::reuse::{operand_slots, reads_through_operand_cache, reuse_bits};
 use crate::writeback::WritebackHints;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -178,11 +186,13 @@ pub struct FunctionHints {
     /// `words` words per PC.
     live_in: Vec<u64>,
     live_out: Vec<u64>,
-    /// `reads[read_start[pc]..read_start[pc + 1]]` are the registers read at `pc`; `last_use`
-    /// is aligned with `reads`.
+    /// `reads[read_start[pc]..read_start[pc + 1]]` are the registers read at `pc`; `last_use`,
+    /// `read_slot` and `reuse` are aligned with `reads`.
     read_start: Vec<u32>,
     reads: Vec<u32>,
     last_use: Vec<bool>,
+    read_slot: Vec<u8>,
+    reuse: Vec<bool>,
     /// `writes[write_start[pc]..write_start[pc + 1]]` are the registers written at `pc`.
     write_start: Vec<u32>,
     writes: Vec<u32>,
@@ -289,6 +299,8 @@ impl FunctionHints {
             read_start: Vec::with_capacity(n + 1),
             reads: Vec::new(),
             last_use: Vec::new(),
+            read_slot: Vec::new(),
+            reuse: Vec::new(),
             write_start: Vec::with_capacity(n + 1),
             writes: Vec::new(),
             guarded: Vec::with_capacity(n),
@@ -312,6 +324,8 @@ impl FunctionHints {
         let mut pc = 0usize;
         let mut survivors = vec![0u64; words];
         let mut inst_reads: Vec<u32> = Vec::new();
+        let mut inst_slots: Vec<u8> = Vec::new();
+        let mut cached: Vec<bool> = Vec::with_capacity(n);
         for (bi, block) in f.blocks.iter().enumerate() {
             let b = BlockId(bi as u32);
             let weight = if cfg.is_reachable(b) {
@@ -362,12 +376,15 @@ impl FunctionHints {
                 }
 
                 read_regs(inst, &gprs, &mut inst_reads);
+                operand_slots(inst, &inst_reads, &gprs, &mut inst_slots);
                 h.read_start.push(h.reads.len() as u32);
                 for &r in &inst_reads {
                     h.reads.push(r);
                     h.last_use
                         .push(survivors[r as usize / 64] & (1 << (r % 64)) == 0);
                 }
+                h.read_slot.extend_from_slice(&inst_slots);
+                cached.push(reads_through_operand_cache(&inst.op));
                 h.weight.push(weight);
                 if weight > 0 {
                     for (i, &x) in inst_reads.iter().enumerate() {
@@ -386,6 +403,7 @@ impl FunctionHints {
             .into_iter()
             .map(|((a, b), weight)| AffinityEdge { a, b, weight })
             .collect();
+        h.reuse = reuse_bits(&h, &cached);
         h
     }
 
@@ -441,6 +459,24 @@ impl FunctionHints {
             .iter()
             .position(|&r| r == reg)
             .is_some_and(|i| self.last_use[range.start + i])
+    }
+
+    /// The operand slot of each register of [`FunctionHints::reads`]`(pc)`, in the same order:
+    /// the index of the first source operand naming it ([`crate::reuse`]).
+    pub fn read_slots(&self, pc: u32) -> &[u8] {
+        &self.read_slot[self.read_range(pc)]
+    }
+
+    /// The operand-cache reuse bit of each register of [`FunctionHints::reads`]`(pc)`, in the
+    /// same order: the warp's next instruction reads the register in the same operand slot,
+    /// so the value read here may stay in the cache for it ([`crate::reuse`]).
+    pub fn reuse(&self, pc: u32) -> &[bool] {
+        &self.reuse[self.read_range(pc)]
+    }
+
+    /// The number of registers read at `pc` with the reuse bit set.
+    pub fn reuse_reads(&self, pc: u32) -> usize {
+        self.reuse(pc).iter().filter(|&&bit| bit).count()
     }
 
     /// The 32-bit registers written at `pc`, each once, in [`Inst::defs`] order. Panics if

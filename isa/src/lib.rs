@@ -35,6 +35,7 @@ pub mod loops;
 pub mod pressure;
 pub mod print;
 pub mod regalloc;
+pub mod reuse;
 pub mod schedule;
 pub mod storage;
 pub mod verify;

@@ -1,10 +1,12 @@
 //! Compiler hints over physical registers: live sets, last-use bits and the affinity graph, on
 //! hand-built functions, and on random functions against a brute-force search over paths of
-//! the physical registers themselves (independent of virtual-register liveness).
+//! the physical registers themselves (independent of virtual-register liveness); on the
+//! random functions, operand slots and reuse bits too (`reuse.rs` has the hand-built ones).
 
 use isa::Dim;
 use isa::builder::{FunctionBuilder, addr, imm, reg, vector};
 use isa::hints::LOOP_WEIGHT;
+use isa::reuse::reads_through_operand_cache;
 use isa::{
     AffinityEdge, BlockId, CmpOp, FuncKind, Function, FunctionAnalysis, FunctionHints, Inst,
     MemOrder, Op, Operand, SpecialReg, StateSpace, Type, VReg, regalloc, verify_function,
@@ -537,6 +539,7 @@ fn check(f: &Function) -> Result<(), TestCaseError> {
                 }
             }
             prop_assert_eq!(h.reads(pc), reads.as_slice());
+            check_reuse(f, &a, &h, b, i, &reads)?;
             for &x in &reads {
                 let overwritten = inst.guard.is_none()
                     && inst
@@ -577,6 +580,47 @@ fn check(f: &Function) -> Result<(), TestCaseError> {
             .windows(2)
             .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b))
     );
+    Ok(())
+}
+
+/// The first source operand of `inst` naming physical register `x`.
+fn first_slot(inst: &Inst, a: &FunctionAnalysis, x: u32) -> Option<usize> {
+    inst.srcs.iter().position(|src| {
+        src.regs()
+            .any(|v| a.alloc.get(v).is_some_and(|p| p.gprs().contains(&x)))
+    })
+}
+
+/// Operand slots and reuse bits of instruction `i` of block `b` (reading `reads`), straight
+/// from the definition of `isa::reuse`: the next instruction of the block, both reading
+/// through the operand cache, reads the register in the same slot, and this one does not write
+/// it.
+fn check_reuse(
+    f: &Function,
+    a: &FunctionAnalysis,
+    h: &FunctionHints,
+    b: BlockId,
+    i: usize,
+    reads: &[u32],
+) -> Result<(), TestCaseError> {
+    let insts = &f.blocks[b.index()].insts;
+    let inst = &insts[i];
+    let pc = a.pc(b, i);
+    let next = insts.get(i + 1).filter(|next| {
+        reads_through_operand_cache(&inst.op) && reads_through_operand_cache(&next.op)
+    });
+    prop_assert_eq!(h.read_slots(pc).len(), reads.len());
+    prop_assert_eq!(h.reuse(pc).len(), reads.len());
+    for (k, &x) in reads.iter().enumerate() {
+        let slot = first_slot(inst, a, x);
+        prop_assert_eq!(slot.map(|s| s as u8), Some(h.read_slots(pc)[k]));
+        let written = inst
+            .defs()
+            .any(|v| a.alloc.get(v).is_some_and(|p| p.gprs().contains(&x)));
+        let expected =
+            next.is_some_and(|next| !written && slot.is_some() && first_slot(next, a, x) == slot);
+        prop_assert_eq!(h.reuse(pc)[k], expected, "reuse bit of R{} at pc {}", x, pc);
+    }
     Ok(())
 }
 

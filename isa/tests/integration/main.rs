@@ -8,6 +8,7 @@ mod hints;
 mod liveness_regalloc;
 mod print;
 mod random;
+mod reuse;
 mod saxpy;
 mod storage;
 mod verify;
