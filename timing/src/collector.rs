@@ -13,7 +13,8 @@
 //! GPGPU-Sim's pool of units by class, one instruction each, dispatched oldest first; or one
 //! unit per warp slot holding several of its warp's instructions (BOW's bypassing operand
 //! collectors), which share the unit's one port and the operands it holds, dispatched round
-//! robin over the warps' units. An operand a technique forwards from the unit's own storage
+//! robin over the warps' units; or, without collector units, one operand-read stage per
+//! sub-core (recent NVIDIA cores), whose reads the technique schedules. An operand a technique forwards from the unit's own storage
 //! ([`BankReq::forwarded`]) costs no bank access; it waits only while an older instruction of
 //! the same unit is still reading that register from its bank.
 
@@ -61,6 +62,12 @@ pub enum CollectorLayout {
     /// round robin, each its oldest ready instruction first (BOW's bypassing operand
     /// collectors, seed 000 ch. 3).
     PerWarp { depth: u32 },
+    /// No collector units: each sub-core's operand-read stage, one unit holding two of its
+    /// sub-core's instructions (the Control and Allocate stages of recent NVIDIA cores, which
+    /// have no collector units: docs/modern-rf.md), dispatched oldest first. The technique
+    /// schedules each read's port-cycle itself ([`BankReq::ready_at`]), so the sub-core
+    /// issues one instruction a cycle unless reads do not fit their window.
+    OperandStage,
 }
 
 /// One instruction held by a collector unit.
@@ -239,10 +246,12 @@ impl OperandCollector {
                 (CuClass::General, c.general),
             ],
             CollectorLayout::PerWarp { .. } => vec![(CuClass::General, cfg.sm.max_warps)],
+            CollectorLayout::OperandStage => vec![(CuClass::General, crate::rf::sub_cores(cfg))],
         };
         let depth = match layout {
             CollectorLayout::Pooled => 1,
             CollectorLayout::PerWarp { depth } => depth.max(1) as usize,
+            CollectorLayout::OperandStage => 2,
         };
         let entry = Entry {
             alloc_cycle: 0,
@@ -257,10 +266,13 @@ impl OperandCollector {
         for (class, n) in classes {
             for j in 0..n as usize {
                 // Pooled, each sub-core gets an equal run of every class (the configuration
-                // checks they divide); per warp, each warp slot's unit is its sub-core's.
+                // checks they divide); per warp, each warp slot's unit is its sub-core's; an
+                // operand stage is its sub-core's own.
                 let sub = match layout {
                     CollectorLayout::Pooled => j / (n as usize / sub_cores),
-                    CollectorLayout::PerWarp { .. } => j % sub_cores,
+                    CollectorLayout::PerWarp { .. } | CollectorLayout::OperandStage => {
+                        j % sub_cores
+                    }
                 };
                 unit_sub_core.push(sub);
                 units.push(CollectorUnit {
@@ -339,6 +351,9 @@ impl OperandCollector {
                 }
             }
             CollectorLayout::PerWarp { .. } => self.free & (1 << warp),
+            CollectorLayout::OperandStage => {
+                self.free & self.sub_core_units[warp % self.sub_core_units.len()]
+            }
         };
         (any != 0).then(|| any.trailing_zeros() as usize)
     }
@@ -355,6 +370,7 @@ impl OperandCollector {
                 u32::from(unit) + 8 * sub as u32
             }
             CollectorLayout::PerWarp { .. } => warp as u32,
+            CollectorLayout::OperandStage => (warp % self.sub_core_units.len()) as u32,
         }
     }
 
@@ -527,7 +543,8 @@ impl OperandCollector {
 
     /// The held instructions (entry ids) ready to dispatch this cycle (all operands read,
     /// allocated before `now`), in dispatch order: pooled, oldest first; per warp, round robin
-    /// over the units from the one after the last that dispatched, oldest first within one.
+    /// over the units from the one after the last that dispatched, oldest first within one;
+    /// operand stages, each one's oldest, oldest first.
     pub fn ready(&self, now: u64, out: &mut Vec<usize>) {
         out.clear();
         if self.collected == 0 {
@@ -540,6 +557,19 @@ impl OperandCollector {
         match self.layout {
             CollectorLayout::Pooled => {
                 out.extend(self.by_age.iter().copied().filter(|&id| ready(id)));
+            }
+            CollectorLayout::OperandStage => {
+                // In order within a sub-core: only each stage's oldest instruction.
+                let oldest = |id: usize| {
+                    let (cu, k) = split_id(id);
+                    self.units[cu].held.first() == Some(&(k as u8))
+                };
+                out.extend(
+                    self.by_age
+                        .iter()
+                        .copied()
+                        .filter(|&id| oldest(id) && ready(id)),
+                );
             }
             CollectorLayout::PerWarp { .. } => {
                 let n = self.units.len();

@@ -96,6 +96,11 @@ pub enum Technique {
     Larf,
     /// LARF with an unbounded address mapping table (the paper's limit study).
     LarfInfinite,
+    /// The register file of recent NVIDIA cores (Volta on; docs/modern-rf.md): banks per
+    /// sub-core with one read and one write port each, no collector units (port-cycles
+    /// reserved within a three-cycle read window at allocation, bubbles when they do not
+    /// fit), and the operand cache the compiler's reuse bits fill. Needs `sm.sub_cores`.
+    Modern,
 }
 
 /// How a CTA's registers are held while it is resident (`sm.rf.residency`).
@@ -948,6 +953,12 @@ impl GpuConfig {
             return Err(invalid(
                 "sm.rf.slumber.max_idle",
                 "must be at least 1 cycle",
+            ));
+        }
+        if self.sm.rf.technique == Technique::Modern && !self.sm.sub_cores {
+            return Err(invalid(
+                "sm.rf.technique",
+                "modern models the register file of sub-cores: it needs sm.sub_cores = true",
             ));
         }
         if self.sm.rf.power == RfPower::Slumber {

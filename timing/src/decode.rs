@@ -131,6 +131,9 @@ pub struct Decoded {
     /// A result that comes from memory (global, local): the two-level scheduler demotes warps
     /// waiting on it.
     pub long_latency: bool,
+    /// The instruction reads its registers through the operand cache of recent cores, and its
+    /// reuse bits count ([`isa::reuse::reads_through_operand_cache`]).
+    pub operand_cache: bool,
 }
 
 /// Scoreboard identities of predicates start here, above every 32-bit register of every call
@@ -340,6 +343,7 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         sb_reads: Vec::new(),
         sb_writes: Vec::new(),
         mem: MemOp::None,
+        operand_cache: isa::reuse::reads_through_operand_cache(&inst.op),
         control: match inst.op {
             Op::Bra { .. } => Control::Branch,
             Op::Bar { .. } => Control::Barrier,

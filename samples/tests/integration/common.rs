@@ -59,16 +59,21 @@ pub fn small_run_on_gtx480(
 /// The frozen baseline's statistics on gtx480, by `"<sample> <key>"`.
 pub fn gtx480_golden() -> &'static BTreeMap<String, String> {
     static GOLDEN: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    GOLDEN.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/timing-small.txt");
-        std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .filter_map(|l| l.strip_prefix("gtx480 "))
-            .filter_map(|l| l.split_once(" = "))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    })
+    GOLDEN.get_or_init(|| golden("gtx480"))
+}
+
+/// The frozen baseline's statistics on `preset` (one of the golden file's), by
+/// `"<sample> <key>"`.
+pub fn golden(preset: &str) -> BTreeMap<String, String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/timing-small.txt");
+    let prefix = format!("{preset} ");
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix(prefix.as_str()))
+        .filter_map(|l| l.split_once(" = "))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 /// What a technique must share with the baseline: instruction counts and the width

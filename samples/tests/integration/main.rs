@@ -20,6 +20,7 @@ mod hints_decode;
 mod registers;
 mod rf_cli;
 mod rf_larf;
+mod rf_modern;
 mod rf_power;
 mod rf_residency;
 mod rf_techniques;

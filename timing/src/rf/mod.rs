@@ -38,6 +38,7 @@ mod corf;
 mod deferred;
 mod finereg;
 mod larf;
+mod modern;
 mod power;
 mod regmutex;
 mod residency;
@@ -51,6 +52,7 @@ pub use cmrc::Cmrc;
 pub use corf::{Corf, Placement};
 pub use finereg::{FineReg, LiveInfo};
 pub use larf::Larf;
+pub use modern::Modern;
 pub use power::Power;
 pub use regmutex::{Fallback, RegMutex, RegMutexPlan, RegSplit, SplitInput, choose_split};
 pub use residency::{Residency, ResidencyPolicy, StaticResidency};
@@ -241,6 +243,7 @@ pub enum RfPolicy {
     Bow(Bow),
     Rfc(Rfc),
     Larf(Larf),
+    Modern(Modern),
 }
 
 /// Calls `$call` on whichever policy `$self` holds.
@@ -253,6 +256,7 @@ macro_rules! dispatch {
             RfPolicy::Bow($p) => $call,
             RfPolicy::Rfc($p) => $call,
             RfPolicy::Larf($p) => $call,
+            RfPolicy::Modern($p) => $call,
         }
     };
 }
@@ -273,6 +277,7 @@ impl RfPolicy {
             Technique::Rfc => RfPolicy::Rfc(Rfc::new(cfg)),
             Technique::Larf => RfPolicy::Larf(Larf::new(cfg, false)),
             Technique::LarfInfinite => RfPolicy::Larf(Larf::new(cfg, true)),
+            Technique::Modern => RfPolicy::Modern(Modern::new(cfg)),
         }
     }
 
@@ -291,6 +296,7 @@ impl RfPolicy {
             RfPolicy::Rfc(_) => "rfc",
             RfPolicy::Larf(l) if l.is_infinite() => "larf-infinite",
             RfPolicy::Larf(_) => "larf",
+            RfPolicy::Modern(_) => "modern",
         }
     }
 }
