@@ -709,7 +709,7 @@ pub struct DramTiming {
 }
 
 /// Names of the presets, in the order `--help` lists them.
-pub const PRESETS: [&str; 7] = [
+pub const PRESETS: [&str; 11] = [
     "gtx480",
     "gtx480-4bank",
     "gtx480-cmrc",
@@ -717,6 +717,10 @@ pub const PRESETS: [&str; 7] = [
     "titanx-bow",
     "gtx980",
     "v100",
+    "rtx2060",
+    "rtx3070",
+    "a100",
+    "h100",
 ];
 
 fn preset_text(name: &str) -> Option<&'static str> {
@@ -728,6 +732,10 @@ fn preset_text(name: &str) -> Option<&'static str> {
         "titanx-bow" => include_str!("../configs/titanx-bow.toml"),
         "gtx980" => include_str!("../configs/gtx980.toml"),
         "v100" => include_str!("../configs/v100.toml"),
+        "rtx2060" => include_str!("../configs/rtx2060.toml"),
+        "rtx3070" => include_str!("../configs/rtx3070.toml"),
+        "a100" => include_str!("../configs/a100.toml"),
+        "h100" => include_str!("../configs/h100.toml"),
         _ => return None,
     })
 }
@@ -1436,6 +1444,10 @@ mod tests {
             ("titanx-bow", "6.1"),
             ("gtx980", "5.2"),
             ("v100", "7.0"),
+            ("rtx2060", "7.5"),
+            ("rtx3070", "8.6"),
+            ("a100", "8.0"),
+            ("h100", "9.0"),
         ];
         assert_eq!(expected.len(), PRESETS.len());
         for (name, cc) in expected {
@@ -1443,6 +1455,25 @@ mod tests {
             assert_eq!(c.gpu.compute_capability.to_string(), cc, "{name}");
             let dumped = format!("compute_capability = \"{cc}\"");
             assert!(c.to_toml().contains(&dumped), "{name}");
+        }
+    }
+
+    /// The modern presets split the SM into four sub-cores and fix GPGPU-Sim's adaptive
+    /// L1/shared split at the largest shared carve-out and the L1 of the 64 KB one
+    /// (docs/timing.md, "Modern presets").
+    #[test]
+    fn modern_presets_have_sub_cores_and_a_fixed_carve_out() {
+        for (name, l1_kb, shared_kb) in [
+            ("rtx2060", 32, 64),
+            ("rtx3070", 64, 100),
+            ("a100", 128, 164),
+            ("h100", 192, 228),
+        ] {
+            let c = GpuConfig::preset(name);
+            assert!(c.sm.sub_cores && c.sm.schedulers == 4, "{name}");
+            assert_eq!(c.sm.rf.technique, Technique::Baseline, "{name}");
+            assert_eq!(c.mem.l1d.bytes(), l1_kb * 1024, "{name}");
+            assert_eq!(u64::from(c.sm.shared_memory), shared_kb * 1024, "{name}");
         }
     }
 
