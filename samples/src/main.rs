@@ -111,7 +111,7 @@ enum Command {
         #[arg(long)]
         functional: bool,
         /// The GPU the timing model simulates: a preset (gtx480, gtx480-4bank, gtx480-cmrc,
-        /// titanx, titanx-bow, gtx980, v100) or a TOML file.
+        /// titanx, titanx-bow, gtx980, v100, rtx2060, rtx3070, a100, h100) or a TOML file.
         #[arg(long, default_value = "gtx480", value_name = "PRESET|FILE")]
         config: String,
         /// Override a configuration field, e.g. `--set sm.rf.banks=8 --set sm.scheduler=lrr`

@@ -43,7 +43,8 @@ pub(crate) struct RfArgs {
     /// Problem size of every run.
     #[arg(long, value_enum, default_value_t = Size::Small)]
     size: Size,
-    /// The GPU: a preset (gtx480, gtx480-4bank, gtx480-cmrc, titanx, titanx-bow, gtx980, v100) or a TOML file.
+    /// The GPU: a preset (gtx480, gtx480-4bank, gtx480-cmrc, titanx, titanx-bow, gtx980, v100,
+    /// rtx2060, rtx3070, a100, h100) or a TOML file.
     #[arg(long, default_value = "gtx480", value_name = "PRESET|FILE")]
     config: String,
     /// Override a configuration field for every technique, e.g. `--set sm.rf.banks=8`

@@ -70,8 +70,8 @@ pub(crate) struct RunPtxArgs {
     /// The PTX file.
     file: PathBuf,
     /// Run under the timing model on this GPU (a preset: gtx480, gtx480-4bank, gtx480-cmrc,
-    /// titanx, titanx-bow, gtx980, v100; or a TOML file) and print its summary; default:
-    /// functional only.
+    /// titanx, titanx-bow, gtx980, v100, rtx2060, rtx3070, a100, h100; or a TOML file) and
+    /// print its summary; default: functional only.
     #[arg(long, value_name = "PRESET|FILE")]
     timing: Option<String>,
     /// Override a field of the --timing configuration (repeatable).

@@ -205,6 +205,12 @@ pub struct GpuConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GpuTop {
+    /// The CUDA compute capability of the GPU the configuration describes, written
+    /// `"MAJOR.MINOR"` (`compute_capability = "7.5"`: Turing, `sm_75`), as GPGPU-Sim's
+    /// `-gpgpu_compute_capability_major`/`_minor` give it. Reported (`--dump-config`), never
+    /// used by the timing model: what a configuration models is in its other keys. See
+    /// [`ComputeCapability`].
+    pub compute_capability: ComputeCapability,
     /// Streaming multiprocessors.
     pub sms: u32,
     /// Core clock in MHz (for reporting simulated time).
@@ -220,6 +226,62 @@ pub struct GpuTop {
     /// Which SM each CTA goes to, and when (`round-robin` by default, `bcs`).
     #[serde(default)]
     pub cta_scheduler: crate::cta_scheduler::CtaSchedulerPolicy,
+}
+
+/// A CUDA compute capability (`gpu.compute_capability`): a major version from 1 to 99 and a
+/// minor version from 0 to 9, the pair NVIDIA's `sm_XY` targets name (`sm_75` is 7.5, `sm_90`
+/// 9.0, `sm_120` 12.0). In TOML it is the string `"MAJOR.MINOR"`; anything else (`"7"`,
+/// `"7.10"`, `"sm_75"`) is an error naming the key. On the command line the quotes may be left
+/// out: `--set gpu.compute_capability=8.6`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct ComputeCapability {
+    /// The major version: the architecture generation (7 for Volta and Turing).
+    pub major: u8,
+    /// The minor version: the variant within it (5 for Turing).
+    pub minor: u8,
+}
+
+impl std::fmt::Display for ComputeCapability {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl std::str::FromStr for ComputeCapability {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ComputeCapability, String> {
+        let bad = || {
+            format!(
+                "`{text}` is not a compute capability: expected \"MAJOR.MINOR\", major 1 to 99, minor 0 to 9 (e.g. \"7.5\")"
+            )
+        };
+        let (major, minor) = text.split_once('.').ok_or_else(bad)?;
+        let digits = |s: &str, max_len: usize| {
+            (!s.is_empty() && s.len() <= max_len && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u8>().ok())
+                .flatten()
+        };
+        match (digits(major, 2), digits(minor, 1)) {
+            (Some(major), Some(minor)) if major >= 1 => Ok(ComputeCapability { major, minor }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl TryFrom<String> for ComputeCapability {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<ComputeCapability, String> {
+        text.parse()
+    }
+}
+
+impl From<ComputeCapability> for String {
+    fn from(cc: ComputeCapability) -> String {
+        cc.to_string()
+    }
 }
 
 /// One streaming multiprocessor.
@@ -652,7 +714,7 @@ pub struct DramTiming {
 }
 
 /// Names of the presets, in the order `--help` lists them.
-pub const PRESETS: [&str; 7] = [
+pub const PRESETS: [&str; 11] = [
     "gtx480",
     "gtx480-4bank",
     "gtx480-cmrc",
@@ -660,6 +722,10 @@ pub const PRESETS: [&str; 7] = [
     "titanx-bow",
     "gtx980",
     "v100",
+    "rtx2060",
+    "rtx3070",
+    "a100",
+    "h100",
 ];
 
 fn preset_text(name: &str) -> Option<&'static str> {
@@ -671,6 +737,10 @@ fn preset_text(name: &str) -> Option<&'static str> {
         "titanx-bow" => include_str!("../configs/titanx-bow.toml"),
         "gtx980" => include_str!("../configs/gtx980.toml"),
         "v100" => include_str!("../configs/v100.toml"),
+        "rtx2060" => include_str!("../configs/rtx2060.toml"),
+        "rtx3070" => include_str!("../configs/rtx3070.toml"),
+        "a100" => include_str!("../configs/a100.toml"),
+        "h100" => include_str!("../configs/h100.toml"),
         _ => return None,
     })
 }
@@ -710,6 +780,7 @@ impl GpuConfig {
         for o in overrides {
             apply_override(&mut table, o)?;
         }
+        check_compute_capability(&table)?;
         let cfg: GpuConfig = match toml::Value::Table(table).try_into() {
             Ok(cfg) => cfg,
             Err(e) => return Err(blame_override(base, overrides, &e)),
@@ -1081,6 +1152,31 @@ fn invalid(key: &str, message: &str) -> ConfigError {
     }
 }
 
+/// `gpu.compute_capability`, if the table has it, is a string naming a compute capability: an
+/// error naming the key otherwise (deserialization alone would not name it).
+fn check_compute_capability(table: &toml::Table) -> Result<(), ConfigError> {
+    const KEY: &str = "gpu.compute_capability";
+    let Some(value) = table
+        .get("gpu")
+        .and_then(|gpu| gpu.get("compute_capability"))
+    else {
+        return Ok(());
+    };
+    match value {
+        toml::Value::String(text) => text
+            .parse::<ComputeCapability>()
+            .map(|_| ())
+            .map_err(|message| invalid(KEY, &message)),
+        other => Err(invalid(
+            KEY,
+            &format!(
+                "expected a quoted \"MAJOR.MINOR\" (e.g. \"7.5\"), got the {} `{other}`",
+                other.type_str()
+            ),
+        )),
+    }
+}
+
 /// Fills the keys and sections a configuration may leave out (`gpu.cta_scheduler`; the
 /// techniques' sections `sm.rf.bow`, `sm.rf.rfc`, ..., `mem.snooze`: most presets model none
 /// of them) and their missing fields with the defaults, so that an override such as
@@ -1132,7 +1228,8 @@ fn insert_optional_defaults(table: &mut toml::Table) {
 }
 
 /// Applies `a.b.c=value` to the table: the key must exist; the value is TOML (a number, a
-/// boolean, a quoted string) or, failing that, a bare string (`sm.scheduler=lrr`).
+/// boolean, a quoted string) or, failing that, a bare string (`sm.scheduler=lrr`). A key that
+/// holds a string takes an unquoted value as written (`gpu.compute_capability=8.6`).
 fn apply_override(table: &mut toml::Table, text: &str) -> Result<(), ConfigError> {
     let (key, value) = text
         .split_once('=')
@@ -1160,6 +1257,7 @@ fn apply_override(table: &mut toml::Table, text: &str) -> Result<(), ConfigError
         .parse::<toml::Table>()
         .ok()
         .and_then(|mut t| t.remove("v"))
+        .filter(|parsed| parsed.is_str() || !slot.is_str())
         .unwrap_or_else(|| toml::Value::String(value.to_string()));
     if std::mem::discriminant(&parsed) != std::mem::discriminant(slot) {
         let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
@@ -1348,6 +1446,93 @@ mod tests {
             GpuConfig::from_toml(&text, &[]),
             Err(ConfigError::Parse(m)) if m.contains("extra")
         ));
+    }
+
+    #[test]
+    fn every_preset_has_its_compute_capability() {
+        let expected = [
+            ("gtx480", "2.0"),
+            ("gtx480-4bank", "2.0"),
+            ("gtx480-cmrc", "2.0"),
+            ("titanx", "6.1"),
+            ("titanx-bow", "6.1"),
+            ("gtx980", "5.2"),
+            ("v100", "7.0"),
+            ("rtx2060", "7.5"),
+            ("rtx3070", "8.6"),
+            ("a100", "8.0"),
+            ("h100", "9.0"),
+        ];
+        assert_eq!(expected.len(), PRESETS.len());
+        for (name, cc) in expected {
+            let c = GpuConfig::preset(name);
+            assert_eq!(c.gpu.compute_capability.to_string(), cc, "{name}");
+            let dumped = format!("compute_capability = \"{cc}\"");
+            assert!(c.to_toml().contains(&dumped), "{name}");
+        }
+    }
+
+    /// The modern presets split the SM into four sub-cores and fix GPGPU-Sim's adaptive
+    /// L1/shared split at the largest shared carve-out and the L1 of the 64 KB one
+    /// (docs/timing.md, "Modern presets").
+    #[test]
+    fn modern_presets_have_sub_cores_and_a_fixed_carve_out() {
+        for (name, l1_kb, shared_kb) in [
+            ("rtx2060", 32, 64),
+            ("rtx3070", 64, 100),
+            ("a100", 128, 164),
+            ("h100", 192, 228),
+        ] {
+            let c = GpuConfig::preset(name);
+            assert!(c.sm.sub_cores && c.sm.schedulers == 4, "{name}");
+            assert_eq!(c.sm.rf.technique, Technique::Baseline, "{name}");
+            assert_eq!(c.mem.l1d.bytes(), l1_kb * 1024, "{name}");
+            assert_eq!(u64::from(c.sm.shared_memory), shared_kb * 1024, "{name}");
+        }
+    }
+
+    #[test]
+    fn compute_capabilities_are_checked() {
+        let cc = |o: &str| {
+            GpuConfig::load("gtx480", &[format!("gpu.compute_capability={o}")])
+                .map(|c| c.gpu.compute_capability)
+        };
+        // Quoted or not on the command line.
+        let sm86 = ComputeCapability { major: 8, minor: 6 };
+        assert_eq!(cc("8.6"), Ok(sm86));
+        assert_eq!(cc("\"8.6\""), Ok(sm86));
+        assert_eq!(cc("12.0").unwrap().to_string(), "12.0");
+        for bad in [
+            "7", "7.10", "0.5", "100.0", "sm_75", "7.5.1", "-7.5", "7.", ".5", "x",
+        ] {
+            assert!(
+                matches!(cc(bad), Err(ConfigError::Invalid { key, message })
+                    if key == "gpu.compute_capability" && message.contains("MAJOR.MINOR")),
+                "{bad}: {:?}",
+                cc(bad)
+            );
+        }
+        // In a file it is a quoted string, and required.
+        let gtx480 = preset_text("gtx480").unwrap();
+        let line = gtx480
+            .lines()
+            .find(|l| l.starts_with("compute_capability"))
+            .unwrap();
+        for (replacement, expected) in [
+            (
+                "compute_capability = \"sm_20\"",
+                "key `gpu.compute_capability`: `sm_20` is not a compute capability",
+            ),
+            (
+                "compute_capability = 2.0",
+                "key `gpu.compute_capability`: expected a quoted \"MAJOR.MINOR\"",
+            ),
+            ("", "missing field `compute_capability`"),
+        ] {
+            let text = gtx480.replace(line, replacement);
+            let err = GpuConfig::from_toml(&text, &[]).unwrap_err().to_string();
+            assert!(err.contains(expected), "{replacement}: {err}");
+        }
     }
 
     #[test]
