@@ -14,9 +14,10 @@
 //! unit per warp slot holding several of its warp's instructions (BOW's bypassing operand
 //! collectors), which share the unit's one port and the operands it holds, dispatched round
 //! robin over the warps' units; or, without collector units, one operand-read stage per
-//! sub-core (recent NVIDIA cores), whose reads the technique schedules. An operand a technique forwards from the unit's own storage
-//! ([`BankReq::forwarded`]) costs no bank access; it waits only while an older instruction of
-//! the same unit is still reading that register from its bank.
+//! sub-core (recent NVIDIA cores), whose reads the technique schedules. An operand a
+//! technique forwards from the unit's own storage ([`BankReq::forwarded`]) costs no bank
+//! access; it waits only while an older instruction of the same unit is still reading that
+//! register from its bank.
 
 use crate::config::GpuConfig;
 use crate::decode::Unit;
@@ -64,7 +65,7 @@ pub enum CollectorLayout {
     PerWarp { depth: u32 },
     /// No collector units: each sub-core's operand-read stage, one unit holding two of its
     /// sub-core's instructions (the Control and Allocate stages of recent NVIDIA cores, which
-    /// have no collector units: docs/modern-rf.md), dispatched oldest first. The technique
+    /// have no collector units: docs/modern-rf.md), dispatched in order. The technique
     /// schedules each read's port-cycle itself ([`BankReq::ready_at`]), so the sub-core
     /// issues one instruction a cycle unless reads do not fit their window.
     OperandStage,
