@@ -27,6 +27,15 @@ struct Source {
     text: Arc<str>,
 }
 
+impl Source {
+    fn new(file: &str, text: &str) -> Source {
+        Source {
+            file: file.to_string(),
+            text: text.into(),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Shared {
     programs: HashMap<Source, Arc<Program>>,
@@ -42,21 +51,14 @@ fn shared() -> &'static Mutex<Shared> {
 /// The program prepared from `text` (named `file`), if one is kept.
 pub(crate) fn find(file: &str, text: &str) -> Option<Arc<Program>> {
     let shared = shared().lock().expect("shared programs lock");
-    let key = Source {
-        file: file.to_string(),
-        text: text.into(),
-    };
-    shared.programs.get(&key).cloned()
+    shared.programs.get(&Source::new(file, text)).cloned()
 }
 
 /// Keeps `program`, prepared from `text` (named `file`), in place of any program kept for
 /// them (prepared for other variable addresses).
 pub(crate) fn keep(file: &str, text: &str, program: Arc<Program>) {
     let mut shared = shared().lock().expect("shared programs lock");
-    let key = Source {
-        file: file.to_string(),
-        text: text.into(),
-    };
+    let key = Source::new(file, text);
     if shared.programs.insert(key.clone(), program).is_none() {
         shared.order.push_back(key);
         while shared.order.len() > CAPACITY {

@@ -1,6 +1,7 @@
 //! PTX micro-benchmarks with known answers for the timing model (`gtx480` preset, one SM):
 //! a dependent ALU chain, independent ALU operations, shared-memory bank conflicts, coalesced
-//! and strided global loads, and occupancy limited by each resource in turn.
+//! and strided global loads, and occupancy limited by each resource in turn; and on `v100`,
+//! one SM, a warp's use of its own sub-core's pipelines.
 //!
 //! Loops take their trip count as a parameter: running a kernel for `n` and `2n` iterations
 //! and subtracting removes everything outside the loop (launch, parameter loads, cold

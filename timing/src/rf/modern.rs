@@ -102,10 +102,11 @@ struct Counters {
 impl Modern {
     pub fn new(cfg: &GpuConfig) -> Modern {
         let banks = cfg.sm.rf.banks as usize;
+        let sub_cores = super::sub_cores(cfg);
         Modern {
             map: BankMap::new(cfg),
-            sub_cores: super::sub_cores(cfg),
-            allocate_free: vec![0; super::sub_cores(cfg) as usize],
+            sub_cores,
+            allocate_free: vec![0; sub_cores as usize],
             reserved: vec![Vec::new(); banks],
             cache: OperandCache::new(banks),
             waiting: Vec::new(),
