@@ -94,8 +94,8 @@ pub struct Sm<'a> {
     /// Whether any stage did anything this cycle; a cycle without activity repeats until
     /// [`Sm::next_wake`], so the GPU may skip to it.
     active: bool,
-    /// Warps in slots, and CTAs resident.
-    live_warps: u32,
+    /// Warp slots holding a warp (bit `s`: `warps[s].live`), and CTAs resident.
+    live_mask: u64,
     resident: usize,
     /// Warp slots that need a fetch (live, not exited, instruction buffer empty).
     fetch_mask: u64,
@@ -117,6 +117,9 @@ pub struct Sm<'a> {
     /// registers), to
     /// repeat for skipped cycles.
     cycle_stalls: [u64; 7],
+    /// Whether the last cycle found the SM holding nothing (no CTA, no event pending): its
+    /// per-cycle counters are then the idle ones alone ([`Sm::account_empty`]).
+    empty: bool,
     /// Issue attempts this cycle that found no free collector unit.
     cycle_collector_full: u64,
     /// Collector pools (bit per [`OperandCollector::pool`]) that had no room this cycle:
@@ -194,7 +197,7 @@ impl<'a> Sm<'a> {
             exec: Executed::default(),
             issued: false,
             active: false,
-            live_warps: 0,
+            live_mask: 0,
             resident: 0,
             fetch_mask: 0,
             data_wait_mask: 0,
@@ -211,6 +214,7 @@ impl<'a> Sm<'a> {
             looks_ahead: cfg.sm.scheduler == crate::config::SchedulerPolicy::Las,
             retire_check: false,
             cycle_stalls: [0; 7],
+            empty: true,
             cycle_collector_full: 0,
             cycle_no_cu: 0,
             ready: Vec::new(),
@@ -279,7 +283,7 @@ impl<'a> Sm<'a> {
                 self.fetch_mask |= 1 << s;
                 self.running_mask |= 1 << s;
             }
-            self.live_warps += 1;
+            self.live_mask |= 1 << s;
             self.sync_head(s);
             let n = self.schedulers.len();
             self.schedulers[s % n].launched(s);
@@ -304,15 +308,15 @@ impl<'a> Sm<'a> {
     ) -> Result<(), Box<Fault>> {
         self.issued = false;
         self.active = false;
+        self.empty = self.resident == 0 && self.events.is_empty();
+        if self.empty {
+            // Most SM-cycles of a large GPU running a small grid: touch as little as possible.
+            self.account_empty(1);
+            return Ok(());
+        }
         self.cycle_stalls = [0; 7];
         self.cycle_collector_full = 0;
         self.cycle_no_cu = 0;
-        if self.resident == 0 && self.events.is_empty() {
-            // Nothing here: every scheduler idles (one outcome per scheduler per cycle).
-            self.cycle_stalls[5] = self.schedulers.len() as u64;
-            self.account(1);
-            return Ok(());
-        }
         self.writeback(now);
         self.ldst_cycle(now, mem, l2);
         self.dispatch(now, mem, l2);
@@ -340,14 +344,24 @@ impl<'a> Sm<'a> {
         st.barrier += barrier * cycles;
         st.idle += idle * cycles;
         st.registers += registers * cycles;
-        self.stats.resident_warp_cycles += u64::from(self.live_warps) * cycles;
+        self.stats.resident_warp_cycles += u64::from(self.live_mask.count_ones()) * cycles;
         self.collector.stats.collector_busy_cycles += self.collector.busy_units() * cycles;
         self.collector.stats.collector_full += self.cycle_collector_full * cycles;
     }
 
+    /// Adds `cycles` cycles in which the SM held nothing: every scheduler idles (one outcome
+    /// per scheduler per cycle), and no other per-cycle counter moves (no warp is live, no
+    /// collector unit held).
+    fn account_empty(&mut self, cycles: u64) {
+        debug_assert!(self.live_mask == 0 && !self.collector.is_busy());
+        self.stats.stalls.idle += self.schedulers.len() as u64 * cycles;
+    }
+
     /// Accounts for `cycles` skipped cycles after a cycle without activity.
     pub fn skip(&mut self, cycles: u64) {
-        if cycles > 0 {
+        if self.empty {
+            self.account_empty(cycles);
+        } else if cycles > 0 {
             self.account(cycles);
         }
     }
@@ -358,11 +372,10 @@ impl<'a> Sm<'a> {
     pub fn next_wake(&self, now: u64) -> Option<u64> {
         let later = |c: u64| (c > now).then_some(c);
         let events = self.events.first_cycle();
-        let fetched = self
-            .warps
-            .iter()
-            .filter(|w| w.live)
-            .filter_map(|w| w.ibuf.front().and_then(|&(_, _, at)| later(at)))
+        // The live slots' bits, not a scan of every slot: most SMs of a large GPU running a
+        // small grid hold none, and this runs for each of them after every quiet cycle.
+        let fetched = bits(self.live_mask)
+            .filter_map(|s| self.warps[s].ibuf.front().and_then(|&(_, _, at)| later(at)))
             .min();
         let ldst = self
             .ldst
@@ -412,7 +425,7 @@ impl<'a> Sm<'a> {
                 self.warps[s].live = false;
                 self.running_mask &= !(1 << s);
                 self.sync_head(s);
-                self.live_warps -= 1;
+                self.live_mask &= !(1 << s);
                 self.fetch_mask &= !(1 << s);
                 let n = self.schedulers.len();
                 self.schedulers[s % n].retired(s);
@@ -491,4 +504,15 @@ impl<'a> Sm<'a> {
             ));
         }
     }
+}
+
+/// The indices of the bits set in `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
