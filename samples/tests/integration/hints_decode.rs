@@ -3,6 +3,7 @@
 //! registers the last-use bits describe) is exactly `Decoded::reads` (the bank reads the
 //! baseline plans), in the same order.
 
+use emulator::Engine;
 use runtime::{Device, DeviceConfig};
 use std::path::Path;
 use timing::GpuConfig;
@@ -30,7 +31,13 @@ fn hint_reads_are_the_decoded_bank_reads_of_every_instruction() {
         "committed PTX files found: {}",
         files.len()
     );
-    let dev = Device::new(DeviceConfig::default()).unwrap();
+    // Under the interpreter: the programs are only read, and loading them for the JIT
+    // would compile every kernel (most of this test's time).
+    let dev = Device::new(DeviceConfig {
+        engine: Engine::Interpreter,
+        ..DeviceConfig::default()
+    })
+    .unwrap();
     let cfg = GpuConfig::preset("gtx480");
     let mut checked = 0;
     for file in &files {
