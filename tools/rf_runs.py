@@ -6,6 +6,7 @@ interruption. Only the standard library is needed."""
 
 import argparse
 import concurrent.futures
+import gzip
 import json
 import math
 import os
@@ -52,11 +53,14 @@ def run_job(args, folder, setup, technique, sample):
     counters; absent from runs kept by earlier versions, residency counters too). Kept in `folder` and reused when its
     setup is the same, so an interrupted setup resumes where it stopped."""
     path = os.path.join(folder, f"{sample.replace('/', '__')}--{technique}.json")
-    if os.path.exists(path):
-        with open(path) as f:
-            job = json.load(f)
-        if job.get("setup") == setup:
-            return job
+    # Kept compressed (`.json.gz`, a tenth of the size: an evaluation's kept runs can be
+    # committed, results/); plain `.json` as earlier versions kept them is read too.
+    for kept, opener in [(path + ".gz", gzip.open), (path, open)]:
+        if os.path.exists(kept):
+            with opener(kept, "rt") as f:
+                job = json.load(f)
+            if job.get("setup") == setup:
+                return job
     if args.kept_only:
         return {"technique": technique, "sample": sample, "status": "not run",
                 "message": "(--kept-only)", "stats": None, "launches": [], "setup": setup}
@@ -93,9 +97,11 @@ def run_job(args, folder, setup, technique, sample):
     job = {"technique": technique, "sample": sample, "status": status, "message": message,
            "stats": stats if status != "error" else None, "launches": launches,
            "setup": setup}
-    with open(path + ".tmp", "w") as f:
-        json.dump(job, f)
-    os.replace(path + ".tmp", path)
+    # mtime=0: the same job compresses to the same bytes.
+    with open(path + ".gz.tmp", "wb") as raw, gzip.GzipFile(filename="", fileobj=raw,
+                                                           mode="wb", mtime=0) as f:
+        f.write(json.dumps(job).encode())
+    os.replace(path + ".gz.tmp", path + ".gz")
     if os.path.exists(stats_path):
         os.remove(stats_path)
     print(f"{folder}: {technique} on {sample}: {status}", file=sys.stderr)
@@ -204,17 +210,17 @@ def outcome_share(s, key):
     return st[key] / total if total else None
 
 
-def parse_args(doc, out, minsts, waves, extra=()):
+def parse_args(doc, out, minsts, waves, extra=(), work="target/techniques"):
     """The command line of a table script whose docstring is `doc`: where warpsim is, the size,
     threads, the folder of runs, the output file (default `out`), and the sampling (default
     `minsts` million warp instructions per kernel and `waves` waves per launch at the default
     and large sizes, everything timed at the small size); `extra` adds (flag, keywords)
-    options of the script's own."""
+    options of the script's own; `work` is the default --work."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--warpsim", default="target/release/warpsim")
     ap.add_argument("--size", default="default", choices=["small", "default", "large"])
     ap.add_argument("--threads", type=int, help="simulations at once (default: every core)")
-    ap.add_argument("--work", default="target/techniques")
+    ap.add_argument("--work", default=work)
     ap.add_argument("--out", default=out)
     ap.add_argument("--kernel-minsts", type=int,
                     help=f"warpsim rf --kernel-minsts (default: {minsts} at the default and "
