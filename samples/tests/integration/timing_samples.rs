@@ -58,6 +58,27 @@ fn timing_is_deterministic_and_independent_of_host_threads_and_fast_forward() {
     }
 }
 
+/// Every preset (sub-cores, the modern presets' caches and memory systems) times a sample with
+/// barriers and shared memory identically on two host threads and cycle by cycle.
+#[test]
+fn every_preset_is_deterministic_and_independent_of_host_threads_and_fast_forward() {
+    let name = "rodinia/hotspot";
+    let s = registry::find(name).unwrap();
+    for preset in timing::config::PRESETS {
+        let timed = |overrides: &[String], threads| {
+            let cfg = GpuConfig::load(preset, overrides).unwrap();
+            comparable(&run(&timed_device(cfg, threads), s).1.unwrap())
+        };
+        let reference = timed(&[], 1);
+        assert_eq!(timed(&[], 2), reference, "{preset}: two host threads");
+        assert_eq!(
+            timed(&["gpu.fast_forward=false".into()], 1),
+            reference,
+            "{preset}: cycle by cycle"
+        );
+    }
+}
+
 #[test]
 fn every_preset_runs_and_validates() {
     for preset in timing::config::PRESETS {
