@@ -160,7 +160,7 @@ pub fn compile(
 ) -> Result<JitKernel, String> {
     let start = std::time::Instant::now();
     let mut builder = JITBuilder::with_isa(
-        translate::host_isa()?,
+        translate::host_isa(granularity)?,
         cranelift_module::default_libcall_names(),
     );
     translate::register_helpers(&mut builder);

@@ -18,14 +18,25 @@ use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
 use isa::{FuncId, VReg};
 use std::collections::BTreeMap;
 
-/// The host's instruction set, optimising for speed.
-pub(super) fn host_isa() -> Result<OwnedTargetIsa, String> {
+/// The host's instruction set, for code of `granularity`: runs optimised for speed; single
+/// instructions compiled fast.
+pub(super) fn host_isa(granularity: super::Granularity) -> Result<OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     let set = |f: &mut settings::Builder, k: &str, v: &str| {
         f.set(k, v)
             .map_err(|e| format!("cranelift setting {k}: {e}"))
     };
-    set(&mut flags, "opt_level", "speed")?;
+    match granularity {
+        super::Granularity::Runs => set(&mut flags, "opt_level", "speed")?,
+        // A function per instruction (the timing model's) is one lane loop: Cranelift's
+        // e-graph optimiser and backtracking register allocator find little in it, and cost
+        // a tenth of a small-size timing run (`run --all --size small`: 27.1 -> 24.5 CPU-s,
+        // statistics identical; lavaMD, compiled once and run long, 4.0 against 4.1 s).
+        super::Granularity::Instructions => {
+            set(&mut flags, "opt_level", "none")?;
+            set(&mut flags, "regalloc_algorithm", "single_pass")?;
+        }
+    }
     // Cranelift's IR verifier costs a tenth of compilation; the differential tests check
     // what the code computes, so optimised builds leave it to debug ones.
     let verify = if cfg!(debug_assertions) {
