@@ -210,15 +210,15 @@ def outcome_share(s, key):
     return st[key] / total if total else None
 
 
-def parse_args(doc, out, minsts, waves, extra=(), work="target/techniques"):
+def parse_args(doc, out, minsts, waves, extra=(), work="target/techniques", size="default"):
     """The command line of a table script whose docstring is `doc`: where warpsim is, the size,
     threads, the folder of runs, the output file (default `out`), and the sampling (default
     `minsts` million warp instructions per kernel and `waves` waves per launch at the default
     and large sizes, everything timed at the small size); `extra` adds (flag, keywords)
-    options of the script's own; `work` is the default --work."""
+    options of the script's own; `work` and `size` are the defaults of --work and --size."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--warpsim", default="target/release/warpsim")
-    ap.add_argument("--size", default="default", choices=["small", "default", "large"])
+    ap.add_argument("--size", default=size, choices=["small", "default", "large"])
     ap.add_argument("--threads", type=int, help="simulations at once (default: every core)")
     ap.add_argument("--work", default=work)
     ap.add_argument("--out", default=out)
