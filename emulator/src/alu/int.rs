@@ -158,11 +158,20 @@ pub fn sad(ty: Type, a: u64, b: u64, c: u64) -> u64 {
 /// The carry-chain instructions (`add.cc`, `addc{.cc}`, `sub.cc`, `subc{.cc}`, `mad{c}.lo/hi{.cc}`)
 /// on 32- or 64-bit operands; `cf` is the thread's CC.CF flag.
 ///
-/// The manual's formulas, read literally: `addc` is `a + b + CF` and its CF-out is the carry;
-/// `subc` is `a - (b + CF)` and its CF-out is the *borrow* (1 when `a < b + CF` unsigned);
-/// `madc.lo/hi` is `(a*b).lo/hi + c + CF` with the carry of that addition. So after `sub.cc` CF is
-/// 1 exactly when the subtraction borrowed, and a following `subc` subtracts it again. Carries
-/// are those of the unsigned addition of the operands' bits, for signed types too.
+/// CF is the carry of an adder, as the hardware keeps it, for subtractions too: `addc` is
+/// `a + b + CF`; `madc.lo/hi` is `(a*b).lo/hi + c + CF`; a subtraction adds the complement,
+/// `sub.cc` as `a + !b + 1` and `subc` as `a + !b + CF`, and its CF-out is that addition's
+/// carry, 1 when nothing was borrowed. Each CF-out is the carry of the unsigned addition of the
+/// operands' bits, for signed types too.
+///
+/// The PTX manual words it differently (`subc` as `a - (b + CF)`, CF-out "the borrow"). The two
+/// agree on every chain of subtractions alone (a borrow is a carry of 0, and `subc` subtracts
+/// it), and differ when a chain mixes them: after a borrowing `sub.cc`, `addc` adds 0 on
+/// hardware; after a carrying `add.cc` or `mad.cc`, `subc` subtracts nothing. The evidence is
+/// ZLUDA's tests of mixed chains, whose expected outputs its test suite checks on NVIDIA GPUs
+/// too (`carry_mixed`, `subc_cc2`, `madc_cc2` in its `ptx/src/test/spirv_run`, the fix in its
+/// pull request 197); `emulator/tests/integration/conformance_int.rs` replays them, and the
+/// borrow reading fails them.
 #[allow(clippy::too_many_arguments)]
 pub fn carry(
     op: CarryOp,
@@ -184,8 +193,9 @@ pub fn carry(
             (s, s > m)
         }
         CarryOp::Sub => {
-            let subtrahend = b + cin;
-            (a.wrapping_sub(subtrahend), a < subtrahend)
+            let carry = if carry_in { u128::from(*cf) } else { 1 };
+            let s = a + (!b & m) + carry;
+            (s, s > m)
         }
         CarryOp::MadLo | CarryOp::MadHi => {
             let mode = if op == CarryOp::MadLo {

@@ -363,8 +363,11 @@ fn carry(op: CarryOp, ty: Type, carry_in: bool, carry_out: bool) -> Op {
     }
 }
 
+/// CC.CF is an adder's carry, for subtractions too (`emulator::alu::int::carry` gives the
+/// evidence): `sub.cc` is `a + !b + 1`, `subc` is `a + !b + CF`, and CF-out is 1 when nothing
+/// was borrowed.
 #[test]
-fn carry_flag_follows_the_manuals_formulas() {
+fn carry_flag_is_an_adders_carry_for_subtractions_too() {
     use CarryOp::{Add, MadHi, MadLo, Sub};
     let add_cc = carry(Add, U32, false, true);
     let addc = carry(Add, U32, true, false);
@@ -387,27 +390,31 @@ fn carry_flag_follows_the_manuals_formulas() {
         (addc_cc.clone(), [M32, 0, 0], true, 0, true),
         (addc_cc.clone(), [M32, 0, 0], false, M32, false),
         (addc_cc.clone(), [M32, M32, 0], true, M32, true),
-        // sub.cc/subc: d = a - (b + CF), CF-out is the borrow.
-        (sub_cc.clone(), [0, 1, 0], false, M32, true),
-        (sub_cc.clone(), [5, 3, 0], true, 2, false),
-        (sub_cc.clone(), [3, 3, 0], true, 0, false),
-        (subc_cc.clone(), [5, 3, 0], true, 1, false),
-        (subc_cc.clone(), [0, 0, 0], true, M32, true),
-        (subc_cc.clone(), [3, 3, 0], true, M32, true),
-        (subc_cc.clone(), [3, 3, 0], false, 0, false),
-        (subc.clone(), [0, 0, 0], true, M32, true),
-        (subc.clone(), [0, 0, 0], false, 0, false),
+        // sub.cc: a + !b + 1, whatever CF was; CF-out 0 exactly when it borrowed.
+        (sub_cc.clone(), [0, 1, 0], false, M32, false),
+        (sub_cc.clone(), [5, 3, 0], false, 2, true),
+        (sub_cc.clone(), [3, 3, 0], false, 0, true),
+        (sub_cc.clone(), [3, 3, 0], true, 0, true),
+        // subc: a + !b + CF, so a - b when CF = 1 and a - b - 1 when CF = 0.
+        (subc_cc.clone(), [5, 3, 0], true, 2, true),
+        (subc_cc.clone(), [5, 3, 0], false, 1, true),
+        (subc_cc.clone(), [0, 0, 0], true, 0, true),
+        (subc_cc.clone(), [0, 0, 0], false, M32, false),
+        (subc_cc.clone(), [3, 4, 0], true, M32, false),
+        (subc.clone(), [0, 0, 0], true, 0, true), // CF read, not written
+        (subc.clone(), [0, 0, 0], false, M32, false),
         (carry(Add, U64, false, true), [M64, 1, 0], false, 0, true),
         (carry(Add, S64, true, true), [M64, 0, 0], true, 0, true),
-        (carry(Sub, U64, false, true), [0, 1, 0], false, M64, true),
-        (carry(Sub, S64, true, true), [1, 0, 0], true, 0, false),
+        (carry(Sub, U64, false, true), [0, 1, 0], false, M64, false),
+        (carry(Sub, S64, true, true), [1, 0, 0], true, 1, true),
+        (carry(Sub, S64, true, true), [1, 0, 0], false, 0, true),
         (carry(Add, S32, false, true), [M32, 1, 0], false, 0, true),
         (
             carry(Sub, S32, false, true),
             [neg(1), 1, 0],
             false,
             0xffff_fffe,
-            false,
+            true,
         ),
         (carry(MadLo, U32, false, true), [M32, 2, 3], false, 1, true),
         (carry(MadLo, U32, true, true), [M32, 2, 1], true, 0, true),
@@ -448,6 +455,68 @@ fn carry_flag_follows_the_manuals_formulas() {
             false,
         ),
     ]);
+}
+
+/// Runs `chain` in order on one thread's CC.CF (cleared first; each chain below sets it before
+/// reading it) and returns the results.
+fn run_chain(chain: &[(Op, [u64; 3])]) -> Vec<u64> {
+    let mut cf = false;
+    chain
+        .iter()
+        .map(|(op, srcs)| eval(op, srcs, &mut cf).expect("a carry instruction")[0])
+        .collect()
+}
+
+/// ZLUDA's tests of mixed carry chains (`ptx/src/test/spirv_run/{carry_mixed,subc_cc2,
+/// madc_cc2}.ptx`), instruction for instruction, with the outputs its test suite expects of
+/// NVIDIA GPUs (`test_ptx!` in `spirv_run/mod.rs`, run by its `_cuda` tests). The borrow
+/// reading of the manual gives 2 for the second result of `carry_mixed`, 1 for the third of
+/// `subc_cc2` and 1 for the last of `madc_cc2`.
+#[test]
+fn mixed_carry_chains_compute_what_nvidia_gpus_do() {
+    use CarryOp::{Add, MadLo, Sub};
+    let sub_cc = carry(Sub, S32, false, true);
+    let subc = carry(Sub, S32, true, false);
+    let subc_cc = carry(Sub, S32, true, true);
+    let addc = carry(Add, S32, true, false);
+    // carry_mixed: a borrowing sub.cc, read by subc, then by addc.
+    let carry_mixed = [
+        (sub_cc.clone(), [0, 1, 0]),
+        (subc.clone(), [2, 0, 0]),
+        (sub_cc.clone(), [0, 1, 0]),
+        (addc.clone(), [1, 0, 0]),
+    ];
+    let results = run_chain(&carry_mixed);
+    assert_eq!([results[1], results[3]], [1, 1], "carry_mixed");
+    // subc_cc2: subc.cc whose b + CF overflows, then one that borrows, then one that borrows
+    // with CF = 1; each CF written out by subc, the first also by addc.
+    let subc_cc2 = [
+        (sub_cc.clone(), [0, 1, 0]),
+        (subc_cc.clone(), [0, M32, 0]),
+        (subc.clone(), [2, 0, 0]),
+        (addc.clone(), [0, 0, 0]),
+        (sub_cc.clone(), [0, 1, 0]),
+        (subc_cc.clone(), [0, 0, 0]),
+        (subc.clone(), [2, 0, 0]),
+        (sub_cc.clone(), [0, 0, 0]),
+        (subc_cc.clone(), [0, 1, 0]),
+        (subc.clone(), [2, 0, 0]),
+    ];
+    let r = run_chain(&subc_cc2);
+    assert_eq!(
+        [r[1], r[2], r[3], r[5], r[6], r[8], r[9]],
+        [0, 1, 0, M32, 1, M32, 1],
+        "subc_cc2"
+    );
+    // madc_cc2: a carry out of madc.lo.cc, written out by madc.lo, addc and subc.
+    let madc_cc2 = [
+        (carry(MadLo, U32, false, true), [0, 0, M32]),
+        (carry(MadLo, U32, true, true), [1, 1, M32]),
+        (carry(MadLo, U32, true, false), [0, 0, 0]),
+        (carry(Add, U32, true, false), [0, 0, 0]),
+        (carry(Sub, U32, true, false), [2, 0, 0]),
+    ];
+    assert_eq!(run_chain(&madc_cc2)[1..], [0, 1, 1, 2], "madc_cc2");
 }
 
 /// Multi-word arithmetic written the way PTX code chains carries, checked against `u128`.
