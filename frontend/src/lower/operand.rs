@@ -168,6 +168,8 @@ impl FnLowerer<'_, '_> {
                         o.span,
                         format!("undefined register `{name}`"),
                     )),
+                    // A predefined identifier of PTX: the warp size in threads, a constant.
+                    None if *name == "WARP_SZ" => Ok(Operand::Imm(int_immediate(32, ty, o.span)?)),
                     None => Err(Diagnostic::semantic(
                         o.span,
                         format!("undefined symbol `{name}`"),

@@ -76,6 +76,27 @@ fn inner_scopes_shadow_registers_of_outer_ones() {
 }
 
 #[test]
+fn warp_sz_is_the_constant_32_unless_a_register_takes_the_name() {
+    let m = compile(
+        ".entry k()\n{\n\t.reg .b32 %r<3>;\n\tmov.u32 %r1, WARP_SZ;\n\
+         \tadd.s32 %r2, %r1, WARP_SZ;\n\t{\n\t.reg .b32 WARP_SZ;\n\tmov.b32 %r1, WARP_SZ;\n\t}\n\
+         \tret;\n}\n",
+    );
+    let insts: Vec<_> = m.functions[0]
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .collect();
+    assert_eq!(insts[0].srcs, [Operand::Imm(32)]);
+    assert_eq!(insts[1].srcs[1], Operand::Imm(32));
+    assert!(
+        matches!(insts[2].srcs[0], Operand::Reg(_)),
+        "a register named WARP_SZ shadows the constant: {:?}",
+        insts[2].srcs
+    );
+}
+
+#[test]
 fn vector_registers_have_components() {
     let m = compile(
         ".entry k(.param .u64 p)\n{\n\t.reg .v4 .f32 %v;\n\t.reg .b64 %rd1;\n\
