@@ -226,6 +226,18 @@ impl Module {
             .map_err(|e| Error::HostAccess(e.to_string()))
     }
 
+    /// The element type a module variable is declared with, and its size in bytes.
+    pub fn symbol_type(&self, name: &str) -> Result<(isa::Type, u64)> {
+        let (_, size) = self.symbol(name)?;
+        let m = &self.program.module;
+        let g = m
+            .globals
+            .iter()
+            .find(|g| g.name == name)
+            .expect("found above");
+        Ok((g.ty, size))
+    }
+
     /// Reads a module variable (`cudaMemcpyFromSymbol`).
     pub fn read_symbol(&self, name: &str) -> Result<Vec<u8>> {
         let (addr, size) = self.symbol(name)?;

@@ -25,7 +25,7 @@ pub(crate) mod spec;
 use clap::{Args, Parser};
 use plan::Slot;
 use runtime::{Arg, Device, DeviceBuffer, DeviceConfig, Kernel};
-use spec::{ArgKind, ArgSpec, OutSpec};
+use spec::{ArgKind, ArgSpec, OutSpec, OutSymbolSpec, SymbolSpec};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -63,7 +63,8 @@ const AFTER_HELP: &str = concat!(
     override_usage = "warpsim run-ptx FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] \
         [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] [--time-limit S] \
         [--timing PRESET|FILE [--set KEY=VALUE]... [--regs warpsim|ptxas|N]] [--device-memory MIB] \
-        [--memory-check exact|device] [--then LAUNCH...]",
+        [--memory-check exact|device] [--symbol NAME=VALUE]... [--out-symbol NAME:FILE.npy]... \
+        [--then LAUNCH...]",
     after_long_help = AFTER_HELP
 )]
 pub(crate) struct RunPtxArgs {
@@ -93,6 +94,15 @@ pub(crate) struct RunPtxArgs {
     /// GPGPU-Sim: for kernels that read a little out of bounds by design).
     #[arg(long, value_name = "MODE", default_value = "exact")]
     memory_check: MemoryCheckArg,
+    /// Set a module-scope `.global` or `.const` variable before the first launch
+    /// (repeatable): NAME=TYPE:V, NAME=npy:PATH or NAME=bin:TYPE:PATH, its bytes written from
+    /// the variable's start (fewer bytes than the variable leave the rest as declared).
+    #[arg(long = "symbol", value_name = "NAME=VALUE")]
+    symbols: Vec<SymbolSpec>,
+    /// After the last launch, write a module-scope variable to a .npy file, 1-D in its
+    /// declared element type (repeatable).
+    #[arg(long = "out-symbol", value_name = "NAME:FILE.npy")]
+    out_symbols: Vec<OutSymbolSpec>,
     /// Write the timing statistics, of every launch and in total, to this JSON file (the
     /// format of `warpsim run --stats-json`, one entry named after FILE).
     #[arg(long, value_name = "FILE", requires = "timing")]
@@ -174,6 +184,8 @@ struct Invocation {
     file: PathBuf,
     regs: crate::RegsArg,
     stats_json: Option<PathBuf>,
+    symbols: Vec<SymbolSpec>,
+    out_symbols: Vec<OutSymbolSpec>,
     launches: Vec<LaunchArgs>,
     config: DeviceConfig,
 }
@@ -222,6 +234,8 @@ impl RunPtxArgs {
             file: self.file,
             regs: self.regs,
             stats_json: self.stats_json,
+            symbols: self.symbols,
+            out_symbols: self.out_symbols,
             launches,
             config,
         })
@@ -241,6 +255,8 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
         file,
         regs,
         stats_json,
+        symbols,
+        out_symbols,
         launches,
         config,
     } = args.into_invocation()?;
@@ -274,6 +290,13 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
             Ok(k)
         })
         .collect::<Result<Vec<Kernel>, String>>()?;
+    for symbol in &symbols {
+        let bytes = symbol_bytes(&symbol.value)
+            .map_err(|e| format!("error: --symbol {}: {e}", symbol.text))?;
+        module
+            .write_symbol(&symbol.name, 0, &bytes)
+            .map_err(|e| format!("error: --symbol {}: {e}", symbol.text))?;
+    }
     let buffers = plan
         .buffers
         .iter()
@@ -336,7 +359,37 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
             out.path.display()
         );
     }
+    for out in &out_symbols {
+        let bad = |e: String| format!("error: --out-symbol {}: {e}", out.name);
+        let (ty, size) = module
+            .symbol_type(&out.name)
+            .map_err(|e| bad(e.to_string()))?;
+        let elem = spec::Elem::of_type(ty)
+            .ok_or_else(|| bad(format!("a `.{ty}` variable has no .npy element type")))?;
+        let bytes = module
+            .read_symbol(&out.name)
+            .map_err(|e| bad(e.to_string()))?;
+        let shape = [size / elem.size() as u64];
+        host::write_npy(&out.path, elem, &shape, &bytes).map_err(bad)?;
+        println!(
+            "wrote variable {} ({} {}) to {}",
+            out.name,
+            elem.descr(),
+            host::format_shape(&shape),
+            out.path.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bytes a `--symbol` value writes: a scalar's, or an array file's.
+fn symbol_bytes(value: &ArgKind) -> Result<Vec<u8>, String> {
+    Ok(match value {
+        ArgKind::Scalar(v) => v.bytes(),
+        ArgKind::Npy(path) => host::read_npy(path)?.bytes,
+        ArgKind::Bin(elem, path) => host::read_bin(*elem, path)?.bytes,
+        ArgKind::Zeros(..) | ArgKind::Ref(_) => unreachable!("refused when parsed"),
+    })
 }
 
 /// Prints the timing summary of each launch of a chain and of all together (one summary for a

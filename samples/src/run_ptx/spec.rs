@@ -38,6 +38,25 @@ impl Elem {
         Elem::F64,
     ];
 
+    /// The element type a `.npy` file holds values of PTX type `ty` in: its numeric type, the
+    /// unsigned integer of its size for bit types (`.b32`, `.f16`, ...), none for predicates.
+    pub fn of_type(ty: isa::Type) -> Option<Elem> {
+        let by_size = |e: [Elem; 4]| match ty.bits() {
+            8 => Some(e[0]),
+            16 => Some(e[1]),
+            32 => Some(e[2]),
+            64 => Some(e[3]),
+            _ => None,
+        };
+        match ty {
+            isa::Type::Pred => None,
+            isa::Type::F32 => Some(Elem::F32),
+            isa::Type::F64 => Some(Elem::F64),
+            _ if ty.is_signed() => by_size([Elem::I8, Elem::I16, Elem::I32, Elem::I64]),
+            _ => by_size([Elem::U8, Elem::U16, Elem::U32, Elem::U64]),
+        }
+    }
+
     /// The name used on the command line (`f32`).
     pub fn name(self) -> &'static str {
         match self {
@@ -238,6 +257,58 @@ impl FromStr for OutSpec {
                 path: PathBuf::from(path),
             }),
             _ => Err(expected.to_string()),
+        }
+    }
+}
+
+/// One `--symbol NAME=VALUE`: a module-scope variable set before the first launch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymbolSpec {
+    pub text: String,
+    pub name: String,
+    /// A scalar (`TYPE:V`), `npy:PATH` or `bin:TYPE:PATH`.
+    pub value: ArgKind,
+}
+
+impl FromStr for SymbolSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<SymbolSpec, String> {
+        let (name, value) = text
+            .split_once('=')
+            .filter(|(name, _)| !name.is_empty())
+            .ok_or("expected NAME=VALUE, VALUE one of TYPE:V, npy:PATH, bin:TYPE:PATH")?;
+        let value = parse_arg_kind(value)?;
+        if matches!(value, ArgKind::Zeros(..) | ArgKind::Ref(_)) {
+            return Err(format!(
+                "`{text}`: a variable takes TYPE:V, npy:PATH or bin:TYPE:PATH"
+            ));
+        }
+        Ok(SymbolSpec {
+            text: text.to_string(),
+            name: name.to_string(),
+            value,
+        })
+    }
+}
+
+/// One `--out-symbol NAME:FILE.npy`: a module-scope variable read after the last launch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutSymbolSpec {
+    pub name: String,
+    pub path: PathBuf,
+}
+
+impl FromStr for OutSymbolSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<OutSymbolSpec, String> {
+        match text.split_once(':') {
+            Some((name, path)) if !name.is_empty() && !path.is_empty() => Ok(OutSymbolSpec {
+                name: name.to_string(),
+                path: PathBuf::from(path),
+            }),
+            _ => Err("expected NAME:FILE.npy, NAME a module-scope variable".to_string()),
         }
     }
 }

@@ -170,6 +170,68 @@ const FILL_THEN_SCALE: [&str; 25] = [
     "u32:999",
 ];
 
+const SYMBOLS: &str = "samples/tests/fixtures/run_ptx/symbols.ptx";
+
+#[test]
+fn symbols_are_set_before_the_first_launch_and_read_after_the_last() {
+    let dir = TempDir::new("symbols");
+    let (hits, scale) = (dir.path("hits.npy"), dir.path("scale.npy"));
+    let (out_hits, out_scale) = (format!("hits:{hits}"), format!("scale:{scale}"));
+    let stdout = ok(&run_ptx(&[
+        SYMBOLS,
+        "--kernel",
+        "k",
+        "--grid",
+        "2",
+        "--block",
+        "4",
+        "--symbol",
+        "scale=f32:3.5",
+        "--out-symbol",
+        &out_hits,
+        "--out-symbol",
+        &out_scale,
+    ]));
+    assert!(
+        stdout.contains("wrote variable hits (<u4 (4,))"),
+        "{stdout}"
+    );
+    // Two CTAs of four threads each add 3 to hits[tid], from the initializer's values.
+    let npy = npyz::NpyFile::new(BufReader::new(File::open(&hits).unwrap())).unwrap();
+    assert_eq!(npy.into_vec::<u32>().unwrap(), [16, 26, 36, 46]);
+    assert_eq!(read_f32(&scale).2, [3.5]);
+    let err = fails(&run_ptx(&[
+        SYMBOLS,
+        "--kernel",
+        "k",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--symbol",
+        "nope=u32:1",
+    ]));
+    assert!(
+        err.contains("--symbol nope=u32:1: invalid value: no symbol `nope`"),
+        "{err}"
+    );
+    let err = fails(&run_ptx(&[
+        SYMBOLS,
+        "--kernel",
+        "k",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--symbol",
+        "scale=u64:1",
+    ]));
+    assert!(
+        err.contains("8 bytes at offset 0 overflow symbol `scale` of 4 bytes"),
+        "{err}"
+    );
+}
+
 #[test]
 fn chained_launches_share_a_buffer() {
     let dir = TempDir::new("chain");
