@@ -327,9 +327,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         }
         "vote" => vote(m)?,
         "shfl" => {
-            if !m.flag("sync")? {
-                return Ok(Some(Decoded::Unsupported));
-            }
+            let sync = m.flag("sync")?;
             let mode = m.take(|s| {
                 Some(match s {
                     "up" => ShflMode::Up,
@@ -346,8 +344,14 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                 .opt_d(Slot::Pred { negatable: false })
                 .s(Slot::Val(Type::B32))
                 .s(Slot::Val(Type::B32))
-                .s(Slot::Val(Type::B32))
                 .s(Slot::Val(Type::B32));
+            // The legacy form (deprecated in PTX ISA 6.0) has no member mask: it shuffles among
+            // the active threads, as the `.sync` form does here.
+            let shape = if sync {
+                shape.s(Slot::Val(Type::B32))
+            } else {
+                shape
+            };
             op(Op::Shfl { mode }, shape)
         }
         "match" => {
@@ -1342,9 +1346,7 @@ fn vote(m: &mut Mods) -> Result<Decoded> {
         })
     })?;
     let mode = mode.ok_or_else(|| m.error("missing mode"))?;
-    if !m.flag("sync")? {
-        return Ok(Decoded::Unsupported);
-    }
+    let sync = m.flag("sync")?;
     let ty = typed(
         m,
         "vote",
@@ -1359,9 +1361,13 @@ fn vote(m: &mut Mods) -> Result<Decoded> {
     } else {
         Slot::Val(Type::B32)
     };
-    let shape = Shape::new()
-        .d(d)
-        .s(Slot::Pred { negatable: true })
-        .s(Slot::Val(Type::B32));
+    let shape = Shape::new().d(d).s(Slot::Pred { negatable: true });
+    // The legacy form (deprecated in PTX ISA 6.0) votes among the active threads, which is what
+    // the `.sync` form computes here too: its member mask is read but not needed.
+    let shape = if sync {
+        shape.s(Slot::Val(Type::B32))
+    } else {
+        shape
+    };
     Ok(Decoded::Op(Op::Vote { mode }, shape))
 }

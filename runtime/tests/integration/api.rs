@@ -161,6 +161,36 @@ $END:
     ret;
 }
 
+// The legacy forms without `.sync` (deprecated in PTX ISA 6.0), among the active threads:
+// a ballot of odd lanes taken by lanes 0-15 only, then by every lane a shuffle down by one
+// and a vote on lane 5. Three words per thread.
+.visible .entry legacy_warp_ops(.param .u64 out)
+{
+    .reg .pred %p<5>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    mov.u32 %r1, %laneid;
+    mov.u32 %r5, 0;
+    setp.ge.u32 %p3, %r1, 16;
+    @%p3 bra $L_joined;
+    and.b32 %r2, %r1, 1;
+    setp.ne.u32 %p1, %r2, 0;
+    vote.ballot.b32 %r5, %p1;
+$L_joined:
+    shfl.down.b32 %r3, %r1, 1, 31;
+    setp.eq.u32 %p4, %r1, 5;
+    vote.any.pred %p2, %p4;
+    selp.u32 %r4, 1, 0, %p2;
+    mov.u32 %r6, %tid.x;
+    ld.param.u64 %rd1, [out];
+    mul.wide.u32 %rd2, %r6, 12;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r5;
+    st.global.u32 [%rd3+4], %r3;
+    st.global.u32 [%rd3+8], %r4;
+    ret;
+}
+
 // Barrier reductions and warp-wide match/redux/activemask: six words per thread.
 .visible .entry sync_ops(.param .u64 out)
 {
@@ -279,6 +309,32 @@ fn warp_shuffles_and_ballots() {
     .unwrap();
     assert_eq!(out.to_host().unwrap(), vec![(0..32).sum::<u32>(); 64]);
     assert_eq!(ballots.to_host().unwrap(), vec![0xAAAA_AAAA; 64]);
+}
+
+#[test]
+fn legacy_votes_and_shuffles_work_among_the_active_threads() {
+    let (dev, m) = setup();
+    let out = dev.alloc::<u32>(3 * 32).unwrap();
+    dev.launch(
+        &m.kernel("legacy_warp_ops").unwrap(),
+        1,
+        32,
+        0,
+        &[Arg::from(&out)],
+    )
+    .unwrap();
+    let got = out.to_host().unwrap();
+    for lane in 0..32u32 {
+        let word = |k: u32| got[(3 * lane + k) as usize];
+        let ballot = if lane < 16 { 0x0000_AAAA } else { 0 };
+        assert_eq!(
+            word(0),
+            ballot,
+            "lane {lane}: ballot of the lanes that voted"
+        );
+        assert_eq!(word(1), (lane + 1).min(31), "lane {lane}: shfl.down by one");
+        assert_eq!(word(2), 1, "lane {lane}: vote.any");
+    }
 }
 
 #[test]
