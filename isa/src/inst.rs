@@ -350,6 +350,25 @@ pub enum Op {
     Bmsk {
         mode: ShiftMode,
     },
+    /// `szext.{clamp,wrap}.{u32,s32}`: the low N bits of `a` sign- or zero-extended to 32,
+    /// N from `b` (0 gives 0; 32 or more: `a` with `.clamp`, N mod 32 with `.wrap`).
+    Szext {
+        mode: ShiftMode,
+        signed: bool,
+    },
+    /// `dp4a.atype.btype`: `c` plus the dot product of the four bytes of `a` and of `b`, each
+    /// operand's bytes signed when its type is `.s32`; the sum wraps at 32 bits.
+    Dp4a {
+        a_signed: bool,
+        b_signed: bool,
+    },
+    /// `dp2a.{lo,hi}.atype.btype`: `c` plus the dot product of the two 16-bit halves of `a`
+    /// and two bytes of `b` (bytes 0 and 1 with `.lo`, 2 and 3 with `.hi`).
+    Dp2a {
+        hi: bool,
+        a_signed: bool,
+        b_signed: bool,
+    },
     /// Logic ops also work on predicates (`ty == Pred`).
     And {
         ty: Type,
@@ -630,6 +649,9 @@ impl Op {
             | Op::Prmt { .. }
             | Op::Shf { .. }
             | Op::Bmsk { .. }
+            | Op::Szext { .. }
+            | Op::Dp4a { .. }
+            | Op::Dp2a { .. }
             | Op::And { .. }
             | Op::Or { .. }
             | Op::Xor { .. }

@@ -221,6 +221,31 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             write!(f, "bmsk.{}", shift_mode(*mode))?;
             &[Type::B32]
         }
+        Op::Szext { mode, signed } => {
+            write!(f, "szext.{}", shift_mode(*mode))?;
+            if *signed { &[Type::S32] } else { &[Type::U32] }
+        }
+        Op::Dp4a { a_signed, b_signed } => {
+            return write!(
+                f,
+                "dp4a.{}.{}",
+                s32_or_u32(*a_signed),
+                s32_or_u32(*b_signed)
+            );
+        }
+        Op::Dp2a {
+            hi,
+            a_signed,
+            b_signed,
+        } => {
+            let half = if *hi { "hi" } else { "lo" };
+            return write!(
+                f,
+                "dp2a.{half}.{}.{}",
+                s32_or_u32(*a_signed),
+                s32_or_u32(*b_signed)
+            );
+        }
         Op::And { ty } => named(f, "and", ty)?,
         Op::Or { ty } => named(f, "or", ty)?,
         Op::Xor { ty } => named(f, "xor", ty)?,
@@ -982,4 +1007,9 @@ pub fn disassemble_with(m: &Module, analysis: &ModuleAnalysis) -> String {
         Ok(())
     })
     .to_string()
+}
+
+/// The PTX type name of a 32-bit integer operand of `dp4a`/`dp2a`.
+fn s32_or_u32(signed: bool) -> &'static str {
+    if signed { "s32" } else { "u32" }
 }

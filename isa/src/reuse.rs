@@ -78,6 +78,9 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Prmt { .. }
         | Op::Shf { .. }
         | Op::Bmsk { .. }
+        | Op::Szext { .. }
+        | Op::Dp4a { .. }
+        | Op::Dp2a { .. }
         | Op::And { .. }
         | Op::Or { .. }
         | Op::Xor { .. }

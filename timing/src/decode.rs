@@ -245,6 +245,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Shr { .. }
         | Op::Shf { .. }
         | Op::Bmsk { .. }
+        | Op::Szext { .. }
         | Op::Popc { .. }
         | Op::Clz { .. }
         | Op::Bfind { .. }
@@ -257,6 +258,9 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         Op::IMul { .. } => (int.0, int.1, lat.int.mul),
         Op::Mul24 { .. } => (int.0, int.1, plus_one(lat.int.mul)),
         Op::IMad { .. } => (int.0, int.1, lat.int.mad),
+        // Multiply-accumulates of bytes: an integer `mad`'s unit and latency (no preset
+        // documents the dot-product unit apart).
+        Op::Dp4a { .. } | Op::Dp2a { .. } => (int.0, int.1, lat.int.mad),
         Op::Mad24 { .. } => (int.0, int.1, plus_one(lat.int.mad)),
         Op::IDiv { .. } | Op::IRem { .. } => (Unit::Sfu, OpClass::Int, lat.int.div),
         Op::FAdd { ty, .. } | Op::FSub { ty, .. } => {

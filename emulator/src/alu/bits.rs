@@ -176,6 +176,18 @@ pub fn bmsk(mode: ShiftMode, a: u64, b: u64) -> u64 {
     u64::from(mask0 & !mask1)
 }
 
+/// `szext.mode.{u32,s32}`: the PTX manual's semantics. `b1 = b & 31`; with `.clamp` and
+/// `b >= 32` the value is `a` unchanged; otherwise the bits of `a` from `b1` up are cleared,
+/// or (`.s32`) set to bit `b1 - 1` of `a`; `b1 = 0` gives 0.
+pub fn szext(mode: ShiftMode, signed: bool, a: u64, b: u64) -> u64 {
+    let (a, b) = (a as u32, b as u32);
+    let b1 = b & 0x1f;
+    let too_large = b >= 32 && mode == ShiftMode::Clamp;
+    let mask = if too_large { 0 } else { u32::MAX << b1 };
+    let sign = signed && b1 != 0 && !too_large && (a >> (b1 - 1)) & 1 != 0;
+    u64::from((a & !mask) | if sign { mask } else { 0 })
+}
+
 /// `shl.type`: shift amounts at or past the width give 0.
 pub fn shl(ty: Type, a: u64, b: u64) -> u64 {
     let (n, b) = (ty.bits(), b as u32);

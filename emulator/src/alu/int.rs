@@ -212,3 +212,41 @@ pub fn carry(
     }
     (sum & m) as u64
 }
+
+/// Byte `i` of `x`, sign-extended when `signed`.
+fn byte(x: u64, i: u32, signed: bool) -> i64 {
+    let b = (x >> (8 * i)) as u8;
+    if signed {
+        i64::from(b as i8)
+    } else {
+        i64::from(b)
+    }
+}
+
+/// Half `i` (16 bits) of `x`, sign-extended when `signed`.
+fn half(x: u64, i: u32, signed: bool) -> i64 {
+    let h = (x >> (16 * i)) as u16;
+    if signed {
+        i64::from(h as i16)
+    } else {
+        i64::from(h)
+    }
+}
+
+/// `dp4a.atype.btype`: `c + Σ a.byte[i] × b.byte[i]`, wrapping at 32 bits.
+pub fn dp4a(a_signed: bool, b_signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let dot: i64 = (0..4)
+        .map(|i| byte(a, i, a_signed) * byte(b, i, b_signed))
+        .sum();
+    u64::from((c as u32).wrapping_add(dot as u32))
+}
+
+/// `dp2a.{lo,hi}.atype.btype`: `c + a.half[0] × b.byte[k] + a.half[1] × b.byte[k + 1]`,
+/// `k` 0 with `.lo` and 2 with `.hi`, wrapping at 32 bits.
+pub fn dp2a(hi: bool, a_signed: bool, b_signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let k = if hi { 2 } else { 0 };
+    let dot: i64 = (0..2)
+        .map(|i| half(a, i, a_signed) * byte(b, k + i, b_signed))
+        .sum();
+    u64::from((c as u32).wrapping_add(dot as u32))
+}

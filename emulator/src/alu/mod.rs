@@ -114,6 +114,13 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::Prmt { mode } => one(bits::prmt(mode, a, b, c)),
         Op::Shf { dir, mode } => one(bits::shf(dir, mode, a, b, c)),
         Op::Bmsk { mode } => one(bits::bmsk(mode, a, b)),
+        Op::Szext { mode, signed } => one(bits::szext(mode, signed, a, b)),
+        Op::Dp4a { a_signed, b_signed } => one(int::dp4a(a_signed, b_signed, a, b, c)),
+        Op::Dp2a {
+            hi,
+            a_signed,
+            b_signed,
+        } => one(int::dp2a(hi, a_signed, b_signed, a, b, c)),
         Op::And { ty } => one(trunc(a & b, ty)),
         Op::Or { ty } => one(trunc(a | b, ty)),
         Op::Xor { ty } => one(trunc(a ^ b, ty)),

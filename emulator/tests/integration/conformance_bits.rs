@@ -255,6 +255,28 @@ fn bmsk_follows_the_manuals_pseudo_code() {
     ]);
 }
 
+/// Values from the manual's pseudo-code for `szext`, worked by hand.
+#[test]
+fn szext_follows_the_manuals_pseudo_code() {
+    let szext = |mode, signed| Op::Szext { mode, signed };
+    use ShiftMode::{Clamp, Wrap};
+    check(&[
+        (szext(Wrap, true), &[0xff, 8], M32),
+        (szext(Wrap, false), &[0xff, 8], 0xff),
+        (szext(Clamp, true), &[0x80, 8], 0xffff_ff80),
+        (szext(Clamp, true), &[0x7f, 8], 0x7f),
+        (szext(Wrap, false), &[M32, 0], 0), // the manual's example
+        (szext(Wrap, true), &[M32, 0], 0),
+        (szext(Clamp, true), &[0xffff_0000, 32], 0xffff_0000),
+        (szext(Clamp, false), &[0x1234_5678, 100], 0x1234_5678),
+        (szext(Wrap, true), &[0x180, 40], 0xffff_ff80), // N = 40 mod 32 = 8
+        (szext(Wrap, true), &[1, 1], M32),
+        (szext(Wrap, false), &[0xdead_beef, 16], 0xbeef),
+        (szext(Wrap, true), &[0xdead_beef, 16], 0xffff_beef),
+        (szext(Wrap, true), &[0x7fff_ffff, 31], 0xffff_ffff),
+    ]);
+}
+
 #[test]
 fn logic_on_bits_and_predicates() {
     let and = |ty| Op::And { ty };

@@ -337,6 +337,46 @@ fn abs_neg_min_max_sad() {
     ]);
 }
 
+/// Dot products worked by hand from the manual's definitions: each byte (dp2a: each 16-bit
+/// half of `a`) signed or not as its operand's type says, the sum wrapping at 32 bits.
+#[test]
+fn dp4a_and_dp2a_sum_products_of_bytes_and_halves() {
+    let dp4a = |a_signed, b_signed| Op::Dp4a { a_signed, b_signed };
+    let dp2a = |hi, a_signed, b_signed| Op::Dp2a {
+        hi,
+        a_signed,
+        b_signed,
+    };
+    check(&[
+        (dp4a(false, false), &[0x0102_0304, 0x0101_0101, 10], 20),
+        (dp4a(true, true), &[M32, 0x0102_0304, 0], neg(10) & M32),
+        // a's top byte -128 (signed) times b's 255 (unsigned), plus 5.
+        (
+            dp4a(true, false),
+            &[0x8000_0000, 0xff00_0000, 5],
+            0xffff_8085,
+        ),
+        // 128 (unsigned) times -1 (signed), plus 5.
+        (
+            dp4a(false, true),
+            &[0x8000_0000, 0xff00_0000, 5],
+            0xffff_ff85,
+        ),
+        // 4 × 255 × 255 = 260,100 plus 2^32 - 1 wraps to 260,099.
+        (dp4a(false, false), &[M32, M32, M32], 260_099),
+        (dp2a(false, false, false), &[0x0002_0003, 0x0403_0201, 1], 8),
+        (dp2a(true, false, false), &[0x0002_0003, 0x0403_0201, 1], 18),
+        // -32768 × 127 + (-1) × (-1).
+        (
+            dp2a(false, true, true),
+            &[0xffff_8000, 0x0000_ff7f, 0],
+            0xffc0_8001,
+        ),
+        // -1 × 128 + 1 × 255 (b unsigned, its bytes 2 and 3).
+        (dp2a(true, true, false), &[0x0001_ffff, 0xff80_0000, 0], 127),
+    ]);
+}
+
 /// A carry-chain case: op, sources, CC.CF before, result, CC.CF after.
 type CarryCase = (Op, [u64; 3], bool, u64, bool);
 

@@ -64,10 +64,7 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "tensormap",
     "clusterlaunchcontrol",
     "brx",
-    "dp4a",
-    "dp2a",
     "lop3",
-    "szext",
     "fns",
     "isspacep",
     "st.async",
@@ -177,6 +174,18 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                     .s(Slot::Val(Type::U32)),
             )
         }
+        "szext" => {
+            let mode = shift_mode(m)?;
+            let signed = typed(m, opcode, &[Type::U32, Type::S32])? == Type::S32;
+            op(
+                Op::Szext { mode, signed },
+                Shape::new()
+                    .d(Slot::Val(Type::B32))
+                    .s(Slot::Val(Type::B32))
+                    .s(Slot::Val(Type::U32)),
+            )
+        }
+        "dp4a" | "dp2a" => dot_product(opcode, m)?,
         "and" | "or" | "xor" | "not" | "cnot" => logic(opcode, m)?,
         "shl" | "shr" => {
             let allowed: &[Type] = if opcode == "shl" {
@@ -452,6 +461,9 @@ const KNOWN_OPCODES: &[&str] = &[
     "prmt",
     "shf",
     "bmsk",
+    "szext",
+    "dp4a",
+    "dp2a",
     "and",
     "or",
     "xor",
@@ -574,6 +586,45 @@ fn float_rounding(m: &mut Mods) -> Result<Option<Rounding>> {
         "rp" => Some(Rounding::Rp),
         _ => None,
     })
+}
+
+/// `dp4a.atype.btype` and `dp2a.mode.atype.btype`: `c` and `d` are `.u32` when both inputs
+/// are, else `.s32`.
+fn dot_product(opcode: &str, m: &mut Mods) -> Result<Decoded> {
+    let hi = if opcode == "dp2a" {
+        let half = m.take(|s| match s {
+            "lo" => Some(false),
+            "hi" => Some(true),
+            _ => None,
+        })?;
+        Some(half.ok_or_else(|| m.error("missing mode `.lo` or `.hi`"))?)
+    } else {
+        None
+    };
+    let (a_ty, b_ty) = m.two_types()?;
+    for ty in [a_ty, b_ty] {
+        check_type(m, opcode, ty, &[Type::U32, Type::S32])?;
+    }
+    let (a_signed, b_signed) = (a_ty == Type::S32, b_ty == Type::S32);
+    let acc = if a_signed || b_signed {
+        Type::S32
+    } else {
+        Type::U32
+    };
+    let shape = Shape::new()
+        .d(Slot::Val(acc))
+        .s(Slot::Val(a_ty))
+        .s(Slot::Val(b_ty))
+        .s(Slot::Val(acc));
+    let op = match hi {
+        None => Op::Dp4a { a_signed, b_signed },
+        Some(hi) => Op::Dp2a {
+            hi,
+            a_signed,
+            b_signed,
+        },
+    };
+    Ok(Decoded::Op(op, shape))
 }
 
 fn shift_mode(m: &mut Mods) -> Result<ShiftMode> {
