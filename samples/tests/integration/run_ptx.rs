@@ -200,32 +200,17 @@ fn symbols_are_set_before_the_first_launch_and_read_after_the_last() {
     let npy = npyz::NpyFile::new(BufReader::new(File::open(&hits).unwrap())).unwrap();
     assert_eq!(npy.into_vec::<u32>().unwrap(), [16, 26, 36, 46]);
     assert_eq!(read_f32(&scale).2, [3.5]);
-    let err = fails(&run_ptx(&[
-        SYMBOLS,
-        "--kernel",
-        "k",
-        "--grid",
-        "1",
-        "--block",
-        "1",
-        "--symbol",
-        "nope=u32:1",
-    ]));
+    let refused = |symbol: &str| {
+        fails(&run_ptx(&[
+            SYMBOLS, "--kernel", "k", "--grid", "1", "--block", "1", "--symbol", symbol,
+        ]))
+    };
+    let err = refused("nope=u32:1");
     assert!(
         err.contains("--symbol nope=u32:1: invalid value: no symbol `nope`"),
         "{err}"
     );
-    let err = fails(&run_ptx(&[
-        SYMBOLS,
-        "--kernel",
-        "k",
-        "--grid",
-        "1",
-        "--block",
-        "1",
-        "--symbol",
-        "scale=u64:1",
-    ]));
+    let err = refused("scale=u64:1");
     assert!(
         err.contains("8 bytes at offset 0 overflow symbol `scale` of 4 bytes"),
         "{err}"
