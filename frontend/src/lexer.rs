@@ -327,8 +327,7 @@ fn hex_bits(digits: &str, len: usize) -> Option<u64> {
 
 /// Deepest nesting of `{`/`(`/`[` accepted. Real PTX nests a handful of levels (call-sequence
 /// scopes, `[tex, {coords}]`, initializers of multi-dimensional arrays). The bound keeps the
-/// recursive-ascent parser's stack use small (frames are large in unoptimised builds: 32 levels
-/// take a few hundred KiB there) and the recursive AST shallow for dropping and comparing.
+/// recursive AST shallow for dropping, comparing and lowering, whose recursion uses the stack.
 pub const MAX_NESTING: u32 = 32;
 
 /// The token stream in the form lalrpop's external-lexer interface expects: `(start, token,

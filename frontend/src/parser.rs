@@ -1,6 +1,6 @@
 //! Parsing PTX text into an [`ast::Module`](crate::ast::Module).
 //!
-//! The grammar (`grammar.lalrpop`, turned into two parsers in `$OUT_DIR` by `build.rs`)
+//! The grammar (`grammar.lalrpop`, turned into a parser in `$OUT_DIR` by `build.rs`)
 //! consumes the logos tokens of [`crate::lexer`]. This file holds [`parse`], the helpers the
 //! grammar's actions call, and the translation of lalrpop errors into short diagnostics.
 //!
@@ -43,16 +43,6 @@ lalrpop_util::lalrpop_mod!(
     )]
     grammar
 );
-lalrpop_util::lalrpop_mod!(
-    #[allow(
-        clippy::all,
-        clippy::pedantic,
-        unused_imports,
-        unused_qualifications,
-        missing_docs
-    )]
-    grammar_fast
-);
 
 /// What lalrpop reports: our locations, tokens and diagnostics.
 type Error<'a> = ParseError<usize, Token<'a>, Box<Diagnostic>>;
@@ -65,16 +55,10 @@ pub fn parse<'a>(file: &str, text: &'a str) -> Result<Module<'a>, PtxError> {
         let diag = Diagnostic::syntax(Span::default(), "file too large (4 GiB at most)");
         return Err(PtxError::new(file, "", vec![diag]));
     }
-    let fast_error = match grammar_fast::ModuleParser::new().parse(text, Lexer::new(text)) {
+    let error = match grammar::ModuleParser::new().parse(text, Lexer::new(text)) {
         Ok(module) => return Ok(module),
         Err(error) => error,
     };
-    // Same grammar, so the table-driven parser fails at the same token; unlike the fast one it
-    // knows exactly which tokens would have been accepted there.
-    let error = grammar::ModuleParser::new()
-        .parse(text, Lexer::new(text))
-        .err()
-        .unwrap_or(fast_error);
     Err(PtxError::new(file, text, vec![diagnostic(text, error)]))
 }
 

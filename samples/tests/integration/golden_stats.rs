@@ -10,9 +10,9 @@
 //!
 //! and the commit that changes it says why. Every run also keeps the accounting identities of
 //! `identities.rs`. On the gtx480 each sample is checked against its timed run once more: it
-//! executes the same instructions in functional mode; and every other sample, timed with the
-//! interpreter instead of compiled code, gives every statistic identically (the engine only
-//! executes; the timing model sees the same records).
+//! executes the same instructions in functional mode; and every other light sample
+//! (`common::light_samples`), timed with the interpreter instead of compiled code, gives every
+//! statistic identically (the engine only executes; the timing model sees the same records).
 
 use crate::identities;
 
@@ -107,7 +107,8 @@ fn comparable(r: &TimingReport) -> serde_json::Value {
 /// against its functional run and its run under the interpreter too.
 fn measure(preset: &str) -> Vec<String> {
     let mut lines = Vec::new();
-    for (i, s) in registry::all().into_iter().enumerate() {
+    let light = crate::common::light_samples();
+    for s in registry::all() {
         let (counts, report) = run(s, Some(preset), Engine::default());
         let report = report.expect("a timing report");
         let at = format!("{preset} {}", s.name());
@@ -129,9 +130,13 @@ fn measure(preset: &str) -> Vec<String> {
             );
             assert_eq!(report.total.warp_insts, functional.warp_insts, "{at}");
             assert_eq!(report.total.gpu_sim_insn, functional.thread_insts, "{at}");
-            // Under the interpreter every other sample, which keeps CI fast (the
+            // Under the interpreter every other light sample, which keeps CI fast (the
             // differential tests check the engines instruction by instruction).
-            if i % 2 == 0 {
+            if light
+                .iter()
+                .position(|l| l.name() == s.name())
+                .is_some_and(|i| i % 2 == 0)
+            {
                 let (_, interpreted) = run(s, Some(preset), Engine::Interpreter);
                 assert_eq!(
                     comparable(&interpreted.expect("a timing report")),

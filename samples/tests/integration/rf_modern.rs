@@ -1,6 +1,7 @@
 //! The register file of recent NVIDIA cores (`sm.rf.technique = "modern"`, on v100 with two
 //! banks per sub-core): the operand cache's hits counted exactly on a kernel, and every other
-//! sample computing what the baseline does with the accounting identities kept. (The bubbles'
+//! light sample and a heavy one (`common::HEAVY`) computing what the baseline does with the
+//! accounting identities kept. (The bubbles'
 //! exact cycles are unit tests of `timing/src/rf/modern.rs`.)
 
 use runtime::{Arg, Device, DeviceConfig};
@@ -102,7 +103,13 @@ fn the_operand_cache_serves_each_reuse_marked_read_of_one_warp() {
 fn every_other_sample_computes_what_the_baseline_does() {
     let cfg = config(&[]);
     let golden = crate::common::golden("v100");
-    for s in registry::all().into_iter().step_by(2) {
+    // Every other light sample and one heavy one keep CI fast.
+    let mut samples: Vec<_> = crate::common::light_samples()
+        .into_iter()
+        .step_by(2)
+        .collect();
+    samples.push(crate::common::heavy_sample(0));
+    for s in samples {
         let name = s.name();
         let dev = device(cfg.clone(), 1);
         let outcome = s

@@ -1,6 +1,6 @@
 //! Register power management (`sm.rf.power = "slumber"`) on whole samples (small size,
 //! gtx480): power states change when registers can be read and written, never what the
-//! program computes. Every other sample validates with the frozen baseline's instruction
+//! program computes. Every other light sample and a heavy one (`common::HEAVY`) validate with the frozen baseline's instruction
 //! counts and value widths (`tests/golden/timing-small.txt`; a sample whose values depend on the
 //! order warps run in keeps its instruction counts only); the power states account for exactly
 //! the allocated register-cycles and leak less than the baseline; and a sample times
@@ -41,8 +41,14 @@ fn counter(t: &TimingStats, key: &str) -> u64 {
 
 #[test]
 fn slumber_on_every_other_sample_computes_what_the_baseline_does_and_leaks_less() {
-    // Every other sample keeps CI fast; `tools/slumber_table.py` runs them all.
-    for s in registry::all().into_iter().step_by(2) {
+    // Every other light sample and one heavy one keep CI fast; `tools/slumber_table.py` runs
+    // them all.
+    let mut samples: Vec<_> = crate::common::light_samples()
+        .into_iter()
+        .step_by(2)
+        .collect();
+    samples.push(crate::common::heavy_sample(1));
+    for s in samples {
         let name = s.name();
         let t = run(name, &[SLUMBER], 1);
         let golden = crate::common::gtx480_golden();

@@ -8,8 +8,10 @@
 //! identities of the statistics hold, the general ones and the technique's own; and a sample
 //! times identically on two host threads and cycle by cycle without fast-forward (once per
 //! policy implementation: CMRC, CORF, BOW, the register-file cache, RegMutex, FineReg, LARF).
-//! A variant of an implementation (another placement, window policy or table size) runs every
-//! other sample less the slowest few, which the implementation's own sweep runs.
+//! An implementation runs every light sample and one of the heavy ones (`common::HEAVY`, 70% of
+//! a sweep's time), each implementation another, so that together they run all of them. A
+//! variant of an implementation (another placement, window policy or table size) runs every
+//! other light sample.
 //!
 //! A residency policy (RegMutex, FineReg) runs as `sm.rf.residency`, with the baseline's register
 //! file. One test per technique, so that they run in parallel. A new technique adds its name
@@ -218,33 +220,33 @@ fn technique_identities(technique: &str, name: &str, t: &TimingStats) {
 /// How much of the sweep a technique gets.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Sweep {
-    /// Every sample, and a sample also times identically on two host threads and without
-    /// fast-forward: once per policy implementation.
-    Implementation,
-    /// Every other sample, less the slowest few at the small size ([`SLOWEST`]): a variant of
-    /// an implementation swept in full (a parameter of the same code), kept cheap for CI.
+    /// Every light sample and heavy sample `k` (`common::heavy_sample`), and a sample also times
+    /// identically on two host threads and without fast-forward: once per policy
+    /// implementation, each with its own `k`.
+    Implementation(usize),
+    /// Every other light sample: a variant of an implementation swept in full (a parameter of
+    /// the same code), kept cheap for CI.
     Variant,
 }
 
-/// The samples that take longest at the small size (about half of a sweep's time).
-const SLOWEST: [&str; 5] = [
-    "rodinia/b+tree",
-    "rodinia/hybridsort",
-    "rodinia/huffman",
-    "rodinia/particlefilter_float",
-    "rodinia/heartwall",
-];
-
 /// Every sample under `technique`, as much as `sweep` says.
 fn every_sample_under(technique: &str, sweep: Sweep) {
-    let determinism = sweep == Sweep::Implementation;
+    let determinism = sweep != Sweep::Variant;
     let cfg = GpuConfig::preset("gtx480");
-    let mut reference = None;
-    for (i, s) in registry::all().into_iter().enumerate() {
-        let name = s.name();
-        if sweep == Sweep::Variant && (i % 2 == 1 || SLOWEST.contains(&name)) {
-            continue;
+    let samples = match sweep {
+        Sweep::Implementation(k) => {
+            let mut samples = crate::common::light_samples();
+            samples.push(crate::common::heavy_sample(k));
+            samples
         }
+        Sweep::Variant => crate::common::light_samples()
+            .into_iter()
+            .step_by(2)
+            .collect(),
+    };
+    let mut reference = None;
+    for s in samples {
+        let name = s.name();
         // A fresh device per sample, as the golden baseline was measured.
         let t = run(&device(technique, &[], 1), name);
         // The operand widths are the baseline's too, unless the values themselves depend on
@@ -285,7 +287,7 @@ fn every_sample_under(technique: &str, sweep: Sweep) {
 
 #[test]
 fn cmrc() {
-    every_sample_under("cmrc", Sweep::Implementation);
+    every_sample_under("cmrc", Sweep::Implementation(0));
 }
 
 #[test]
@@ -305,7 +307,7 @@ fn corf() {
 
 #[test]
 fn corf_plus_plus() {
-    every_sample_under("corf++", Sweep::Implementation);
+    every_sample_under("corf++", Sweep::Implementation(1));
 }
 
 #[test]
@@ -320,27 +322,27 @@ fn bow_wr() {
 
 #[test]
 fn bow_half() {
-    every_sample_under("bow-half", Sweep::Implementation);
+    every_sample_under("bow-half", Sweep::Implementation(2));
 }
 
 #[test]
 fn rfc() {
-    every_sample_under("rfc", Sweep::Implementation);
+    every_sample_under("rfc", Sweep::Implementation(3));
 }
 
 #[test]
 fn regmutex() {
-    every_sample_under("regmutex", Sweep::Implementation);
+    every_sample_under("regmutex", Sweep::Implementation(4));
 }
 
 #[test]
 fn finereg() {
-    every_sample_under("finereg", Sweep::Implementation);
+    every_sample_under("finereg", Sweep::Implementation(5));
 }
 
 #[test]
 fn larf() {
-    every_sample_under("larf", Sweep::Implementation);
+    every_sample_under("larf", Sweep::Implementation(6));
 }
 
 #[test]

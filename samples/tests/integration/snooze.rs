@@ -1,5 +1,6 @@
-//! Snooze (`mem.snooze`, issue 18) on whole samples at the small size on gtx480: every sample
-//! validates under bank and line gating with exactly the baseline's statistics (its wake-ups
+//! Snooze (`mem.snooze`, issue 18) on whole samples at the small size on gtx480: every light
+//! sample and two heavy ones (`common::HEAVY`) validate, half under bank and half under line
+//! gating, with exactly the baseline's statistics (its wake-ups
 //! are all seen early enough, as the seed's are: the golden figures, cycle for cycle), and its
 //! report accounts every unit-cycle; with a gating logic that sees requests only at the array
 //! (lookahead 0) the wake-ups cost cycles, deterministically and exactly the same without
@@ -55,13 +56,19 @@ fn check_report(at: &str, total: &Value, gating: &str, stalls: bool) {
     }
 }
 
-/// Every other sample (from `first`) under `gating`: it validates, every statistic of the
-/// baseline is the golden one, and the report holds.
+/// Every other light sample (from `first`) and heavy sample `2 + first` under `gating`: it
+/// validates, every statistic of the baseline is the golden one, and the report holds.
 fn every_other_sample(gating: &str, first: usize) {
     let stored = std::fs::read_to_string(golden_path()).unwrap();
     let golden = parse(&stored);
     let set = format!("mem.snooze.gating={gating}");
-    for s in warpsim::registry::all().into_iter().skip(first).step_by(2) {
+    let mut samples: Vec<_> = crate::common::light_samples()
+        .into_iter()
+        .skip(first)
+        .step_by(2)
+        .collect();
+    samples.push(crate::common::heavy_sample(2 + first));
+    for s in samples {
         let name = s.name();
         let total = run(name, &[&set], 1);
         let mut figures = Vec::new();

@@ -6,11 +6,11 @@ use crate::identities;
 
 use runtime::{Device, DeviceConfig};
 use timing::{GpuConfig, TimingStats};
-use warpsim::registry;
 use warpsim::sample::Size;
 
-/// Runs every other sample on `cfg`, from the `first` (0 or 1: the two tests below take one
-/// half each, which keeps CI fast); returns (name, total statistics) per sample.
+/// Runs every other light sample on `cfg`, from the `first` (0 or 1: the two tests below take
+/// one half each, which keeps CI fast), and heavy sample `4 + first`; returns (name, total
+/// statistics) per sample.
 fn every_other_sample(cfg: GpuConfig, first: usize) -> Vec<(String, TimingStats)> {
     let dev = Device::new(DeviceConfig {
         timing: Some(cfg),
@@ -18,10 +18,14 @@ fn every_other_sample(cfg: GpuConfig, first: usize) -> Vec<(String, TimingStats)
         ..DeviceConfig::default()
     })
     .unwrap();
-    registry::all()
+    let mut samples: Vec<_> = crate::common::light_samples()
         .into_iter()
         .skip(first)
         .step_by(2)
+        .collect();
+    samples.push(crate::common::heavy_sample(4 + first));
+    samples
+        .into_iter()
         .map(|s| {
             let outcome = s
                 .run(&dev, Size::Small)
