@@ -8,9 +8,10 @@ this tool; it is only for changing the corpus.
 
 Setup (NVRTC and ptxas ship as pip wheels)::
 
-    pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12
+    pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12 nvidia-cuda-runtime-cu12
 
-The NVRTC shared library is looked up in, in order: ``$WARPSIM_NVRTC`` (a
+(the last for sources that include cuda_fp16.h or cuda_bf16.h, which NVRTC does not build
+in; their directory is passed as an include path). The NVRTC shared library is looked up in, in order: ``$WARPSIM_NVRTC`` (a
 path to libnvrtc.so*), ``site-packages/nvidia/cuda_nvrtc/lib/libnvrtc.so.12``
 of any importable site directory, then the system loader (``libnvrtc.so``).
 
@@ -58,10 +59,7 @@ QUIET_LOG_RE = re.compile(r"^nvrtc: warning: Architectures prior to .* are depre
 # NVRTC through ctypes
 # ---------------------------------------------------------------------------
 
-def _candidate_libs():
-    env = os.environ.get("WARPSIM_NVRTC")
-    if env:
-        yield env
+def _site_dirs():
     dirs = []
     try:
         dirs.extend(site.getsitepackages())
@@ -72,8 +70,15 @@ def _candidate_libs():
     except AttributeError:
         pass
     dirs.extend(p for p in sys.path if p)
+    return dirs
+
+
+def _candidate_libs():
+    env = os.environ.get("WARPSIM_NVRTC")
+    if env:
+        yield env
     seen = set()
-    for d in dirs:
+    for d in _site_dirs():
         for lib in sorted(glob.glob(os.path.join(d, "nvidia", "cuda_nvrtc", "lib", "libnvrtc.so*"))):
             if "builtins" in lib or ".alt." in lib or lib in seen:
                 continue
@@ -173,10 +178,24 @@ def source_flags(text: str):
     return flags
 
 
+def runtime_include():
+    """The CUDA headers NVRTC does not build in (cuda_fp16.h, cuda_bf16.h), from the
+    nvidia-cuda-runtime-cu12 wheel, or None."""
+    for d in _site_dirs():
+        inc = os.path.join(d, "nvidia", "cuda_runtime", "include")
+        if os.path.isfile(os.path.join(inc, "cuda_fp16.h")):
+            return inc
+    return None
+
+
 def compile_options(text: str):
     extra = source_flags(text)
     has_arch = any(f.startswith(("--gpu-architecture", "-arch")) for f in extra)
-    return ([] if has_arch else [DEFAULT_ARCH]) + extra
+    include = runtime_include() if re.search(r"#include\s*<cuda_(fp16|bf16)\.h>", text) else None
+    if include is None and re.search(r"#include\s*<cuda_(fp16|bf16)\.h>", text):
+        sys.exit("regen_ptx: cuda_fp16.h/cuda_bf16.h need the CUDA runtime headers:\n"
+                 "    pip install nvidia-cuda-runtime-cu12")
+    return ([] if has_arch else [DEFAULT_ARCH]) + extra + ([f"--include-path={include}"] if include else [])
 
 
 def all_sources():

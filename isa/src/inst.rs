@@ -411,12 +411,14 @@ pub enum Op {
         ftz: bool,
         sat: bool,
     },
-    /// `fma` and rounded `mad`: single rounding of a*b+c.
+    /// `fma` and rounded `mad`: single rounding of a*b+c. `relu` (half precision only) clamps
+    /// a negative result to +0.
     Fma {
         ty: Type,
         rnd: Rounding,
         ftz: bool,
         sat: bool,
+        relu: bool,
     },
     FDiv {
         ty: Type,
@@ -503,12 +505,17 @@ pub enum Op {
     Unpack {
         ty: Type,
     },
+    /// `cvt`; a packed `.f16x2`/`.bf16x2` destination converts two sources, the first into the
+    /// upper half. `relu` clamps negative results to +0 and `satfinite` infinite or overflowing
+    /// ones to the largest finite value of their sign (half-precision destinations).
     Cvt {
         dty: Type,
         sty: Type,
         rnd: CvtRounding,
         ftz: bool,
         sat: bool,
+        relu: bool,
+        satfinite: bool,
     },
     /// `cvta.space` (to generic) or `cvta.to.space` (from generic).
     Cvta {

@@ -266,10 +266,17 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             flag(f, *sat, "sat")?;
             std::slice::from_ref(ty)
         }
-        Op::Fma { ty, rnd, ftz, sat } => {
+        Op::Fma {
+            ty,
+            rnd,
+            ftz,
+            sat,
+            relu,
+        } => {
             write!(f, "fma.{}", rnd.name())?;
             flag(f, *ftz, "ftz")?;
             flag(f, *sat, "sat")?;
+            flag(f, *relu, "relu")?;
             std::slice::from_ref(ty)
         }
         Op::FDiv { ty, prec, ftz } | Op::Rcp { ty, prec, ftz } | Op::Sqrt { ty, prec, ftz } => {
@@ -363,6 +370,8 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             rnd,
             ftz,
             sat,
+            relu,
+            satfinite,
         } => {
             f.write_str("cvt")?;
             match rnd {
@@ -372,6 +381,8 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             }
             flag(f, *ftz, "ftz")?;
             flag(f, *sat, "sat")?;
+            flag(f, *relu, "relu")?;
+            flag(f, *satfinite, "satfinite")?;
             return write!(f, ".{dty}.{sty}");
         }
         Op::Cvta {

@@ -122,6 +122,16 @@ impl Type {
         }
     }
 
+    /// The element type of a packed pair (`.f16x2` → `.f16`, `.bf16x2` → `.bf16`), whose first
+    /// element is in the low 16 bits.
+    pub fn packed_element(self) -> Option<Type> {
+        match self {
+            Type::F16x2 => Some(Type::F16),
+            Type::BF16x2 => Some(Type::BF16),
+            _ => None,
+        }
+    }
+
     pub fn is_float(self) -> bool {
         self.kind() == TypeKind::Float
     }

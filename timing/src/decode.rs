@@ -193,6 +193,9 @@ impl DecodedProgram {
     }
 }
 
+/// The latencies of float type `ty`'s family. Half-precision arithmetic (scalar or packed)
+/// takes f32's: it runs on the same cores on every preset's GPU, and no preset documents a
+/// latency of its own.
 fn family(cfg: &GpuConfig, ty: Type) -> &FamilyLatencies {
     if ty == Type::F64 {
         &cfg.latency.dp

@@ -5,7 +5,8 @@
 //! absolute, tanh 2^-11, rcp 1 ulp, div.approx/.full 2 ulp, ...). warpsim computes each one
 //! deterministically and much more accurately than required: division, reciprocal and square
 //! root are correctly rounded, and the functions are evaluated in f64 (with the host libm) and
-//! rounded once to f32. The special values of the manual's tables follow from IEEE arithmetic:
+//! rounded once to f32; the half-precision forms of `ex2` and `tanh` (manual: 2^-9.9 and
+//! 2^-10.7 relative error for f16) round that f32 result to nearest once more. The special values of the manual's tables follow from IEEE arithmetic:
 //! `ex2(-Inf) = +0`, `lg2(±0) = -Inf`, `lg2(x<0) = NaN`, `sin(±Inf) = NaN`, `rsqrt(+0) = +Inf`,
 //! `rsqrt(-0) = -Inf`, `rcp(-0) = -Inf`, `tanh(±Inf) = ±1`, `sqrt(-0) = -0`, ...
 //!
@@ -14,8 +15,8 @@
 //! `rcp.approx.ftz(+subnormal) = +Inf` and `ex2.approx.ftz(subnormal) = 1.0`.
 
 use super::float::{finish, input};
-use super::round::Format;
-use isa::TranscFn;
+use super::round::{self, Format};
+use isa::{Rounding, TranscFn};
 
 /// `2^126` as f32 bits: above it, `div.approx.f32`'s reciprocal of the divisor underflows.
 const F32_2_POW_126: u64 = 0x7e80_0000;
@@ -25,6 +26,14 @@ fn via_f64(ftz: bool, a: u64, f: impl Fn(f64) -> f64) -> u64 {
     let x = f64::from(f32::from_bits(input(Format::F32, ftz, a) as u32));
     let r = u64::from((f(x) as f32).to_bits());
     finish(Format::F32, ftz, false, r)
+}
+
+/// A half-precision function: the f32 one on the (exactly widened) operand, rounded to nearest
+/// once more; `.ftz` flushes the f16 input and result.
+fn via_f32(fmt: Format, ftz: bool, a: u64, f: impl Fn(f64) -> f64) -> u64 {
+    let x = round::convert(fmt, Format::F32, input(fmt, ftz, a), Rounding::Rn);
+    let r = round::convert(Format::F32, fmt, via_f64(false, x, f), Rounding::Rn);
+    finish(fmt, ftz, false, r)
 }
 
 /// An f64 approximate function; its `.ftz` forms (`rcp/rsqrt.approx.ftz.f64`) flush f64
@@ -61,6 +70,7 @@ pub fn div_full(fmt: Format, a: u64, b: u64) -> u64 {
     match fmt {
         Format::F32 => u64::from((f32::from_bits(a as u32) / f32::from_bits(b as u32)).to_bits()),
         Format::F64 => (f64::from_bits(a) / f64::from_bits(b)).to_bits(),
+        Format::F16 | Format::BF16 => round::div(fmt, a, b, Rounding::Rn),
     }
 }
 
@@ -70,6 +80,7 @@ pub fn rcp_approx(fmt: Format, ftz: bool, a: u64) -> u64 {
     match fmt {
         Format::F32 => via_f64(ftz, a, |x| 1.0 / x),
         Format::F64 => f64_approx(ftz, a, |x| 1.0 / x),
+        Format::F16 | Format::BF16 => via_f32(fmt, ftz, a, |x| 1.0 / x),
     }
 }
 
@@ -79,6 +90,7 @@ pub fn sqrt_approx(fmt: Format, ftz: bool, a: u64) -> u64 {
     match fmt {
         Format::F32 => via_f64(ftz, a, f64::sqrt),
         Format::F64 => f64_approx(ftz, a, f64::sqrt),
+        Format::F16 | Format::BF16 => via_f32(fmt, ftz, a, f64::sqrt),
     }
 }
 
@@ -95,5 +107,6 @@ pub fn transc(func: TranscFn, fmt: Format, ftz: bool, a: u64) -> u64 {
     match fmt {
         Format::F32 => via_f64(ftz, a, f),
         Format::F64 => f64_approx(ftz, a, f),
+        Format::F16 | Format::BF16 => via_f32(fmt, ftz, a, f),
     }
 }

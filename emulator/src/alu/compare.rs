@@ -1,7 +1,7 @@
 //! Comparison and selection: setp, set, selp, slct.
 
-use super::round::Format;
-use super::{ext, trunc};
+use super::round::{self, Format};
+use super::{ext, mask, trunc};
 use isa::{BoolOp, CmpOp, Type};
 
 /// `a cmp b` for operands of type `ty`.
@@ -28,6 +28,11 @@ fn compare_float(cmp: CmpOp, fmt: Format, ftz: bool, a: u64, b: u64) -> bool {
             f64::from(f32::from_bits(b as u32)),
         ),
         Format::F64 => (f64::from_bits(a), f64::from_bits(b)),
+        // Exact: f64 holds every half-precision value.
+        Format::F16 | Format::BF16 => {
+            let wide = |x| f64::from_bits(round::convert(fmt, Format::F64, x, isa::Rounding::Rn));
+            (wide(a), wide(b))
+        }
     };
     // Rust's float comparisons are IEEE's: false for NaN operands, -0.0 == +0.0.
     let unordered = x.is_nan() || y.is_nan();
@@ -80,7 +85,8 @@ fn combine(t: bool, op: Option<BoolOp>, c: bool) -> bool {
 }
 
 /// `setp.cmp{.bop}{.ftz}.type p|q, a, b{, c}`: `p = (a cmp b) BOP c` and
-/// `q = !(a cmp b) BOP c`, as 0/1.
+/// `q = !(a cmp b) BOP c`, as 0/1; for a packed `.f16x2`/`.bf16x2` type, `p` compares the low
+/// halves and `q` the high ones, each combined with `c`.
 pub fn setp(
     cmp: CmpOp,
     ty: Type,
@@ -90,13 +96,21 @@ pub fn setp(
     b: u64,
     c: u64,
 ) -> [u64; 2] {
-    let t = compare(cmp, ty, ftz, a, b);
     let c = c != 0;
+    if let Some(elem) = ty.packed_element() {
+        let half = |i: u32| {
+            let t = compare(cmp, elem, ftz, a >> (16 * i), b >> (16 * i));
+            u64::from(combine(t, op, c))
+        };
+        return [half(0), half(1)];
+    }
+    let t = compare(cmp, ty, ftz, a, b);
     [u64::from(combine(t, op, c)), u64::from(combine(!t, op, c))]
 }
 
-/// `set.cmp{.bop}{.ftz}.dtype.stype d, a, b{, c}`: `0xffffffff` (integer `dtype`) or 1.0f
-/// (`.f32`) when `(a cmp b) BOP c`, else 0.
+/// `set.cmp{.bop}{.ftz}.dtype.stype d, a, b{, c}`: all ones (integer `dtype`) or 1.0 (float
+/// `dtype`) when `(a cmp b) BOP c`, else 0. A packed `.f16x2`/`.bf16x2` comparison sets each
+/// half of the result from its own halves.
 #[allow(clippy::too_many_arguments)]
 pub fn set(
     cmp: CmpOp,
@@ -108,13 +122,18 @@ pub fn set(
     b: u64,
     c: u64,
 ) -> u64 {
-    if !combine(compare(cmp, sty, ftz, a, b), op, c != 0) {
-        0
-    } else if dty == Type::F32 {
-        Format::F32.one()
-    } else {
-        0xffff_ffff
-    }
+    let (elem, n) = sty.packed_element().map_or((sty, 1), |e| (e, 2));
+    let width = dty.bits() / n;
+    let truth = Format::element_of(dty).map_or(mask(width), Format::one);
+    (0..n)
+        .filter(|i| {
+            combine(
+                compare(cmp, elem, ftz, a >> (16 * i), b >> (16 * i)),
+                op,
+                c != 0,
+            )
+        })
+        .fold(0, |d, i| d | truth << (width * i))
 }
 
 /// `selp.type d, a, b, c`: `c ? a : b`.

@@ -1,4 +1,4 @@
-//! `cvt`: conversions between every pair of u8..u64, s8..s64, f32 and f64.
+//! `cvt`: conversions between every pair of u8..u64, s8..s64, f16, bf16, f32 and f64.
 //!
 //! The manual's rules, by kind of conversion:
 //! - integer → integer: sign- or zero-extend by the source type, truncate to the destination;
@@ -11,16 +11,47 @@
 //! - same-size float → float with `.rni ...`: rounds to an integral value in floating point.
 //! - widening float → float is exact.
 //! - `.ftz` flushes subnormal f32 inputs and results; `.sat` on a float result clamps it to
-//!   [0.0, 1.0] with NaN giving +0.0.
+//!   [0.0, 1.0] with NaN giving +0.0; `.relu` (to half precision) clamps negative results to
+//!   +0.0 and `.satfinite` infinite ones to the largest finite value, both giving the canonical
+//!   NaN for NaN.
+//!
+//! The half formats convert through the soft-float of [`round`] (every direction, exact);
+//! f16 and bf16 widen exactly into f32 and f64. (A packed `.f16x2`/`.bf16x2` destination is
+//! two of these conversions, put together by [`super::eval`].)
 
-use super::float::{finish, input, saturate};
+use super::float::{self, finish, input, saturate};
 use super::round::{self, Format};
 use super::{AluError, ext, int_range, wrap};
 use isa::{CvtRounding, Rounding, Type};
 
-/// `cvt{.rnd}{.ftz}{.sat}.dtype.stype d, a`: `a` is the source's bits (a wider register's extra
-/// bits are ignored); the result is the destination type's bits, zero-extended.
-pub fn cvt(
+/// The clamping and flushing modifiers of a conversion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clamp {
+    pub ftz: bool,
+    pub sat: bool,
+    pub relu: bool,
+    pub satfinite: bool,
+}
+
+/// `cvt{.rnd}{.ftz}{.sat}{.relu}{.satfinite}.dtype.stype d, a`: `a` is the source's bits (a
+/// wider register's extra bits are ignored); the result is the destination type's bits,
+/// zero-extended.
+pub fn cvt(dty: Type, sty: Type, rnd: CvtRounding, clamp: Clamp, a: u64) -> Result<u64, AluError> {
+    let r = convert_value(dty, sty, rnd, clamp.ftz, clamp.sat, a)?;
+    Ok(match Format::of(dty) {
+        Some(to) if clamp.relu || clamp.satfinite => {
+            let r = if clamp.relu { float::relu(to, r) } else { r };
+            if clamp.satfinite {
+                float::satfinite(to, r)
+            } else {
+                r
+            }
+        }
+        _ => r,
+    })
+}
+
+fn convert_value(
     dty: Type,
     sty: Type,
     rnd: CvtRounding,
@@ -41,10 +72,12 @@ pub fn cvt(
         (None, None) => int_to_int(dty, sty, sat, a),
         (None, Some(to)) => {
             let v = ext(a, sty);
-            let r = match rounding(rnd) {
+            let r = match (rounding(rnd), to) {
                 // Native conversions round to nearest even; the sources are at most 64 bits.
-                Rounding::Rn => native_from_int(to, sty.is_signed(), v),
-                mode => round::from_int(to, v, mode),
+                (Rounding::Rn, Format::F32 | Format::F64) => {
+                    native_from_int(to, sty.is_signed(), v)
+                }
+                (mode, _) => round::from_int(to, v, mode),
             };
             finish(to, ftz, sat, r)
         }
@@ -78,6 +111,18 @@ fn native_from_int(to: Format, signed: bool, v: i128) -> u64 {
         (Format::F32, false) => u64::from((v as u64 as f32).to_bits()),
         (Format::F64, true) => (v as i64 as f64).to_bits(),
         (Format::F64, false) => (v as u64 as f64).to_bits(),
+        (Format::F16 | Format::BF16, _) => unreachable!("no native half conversions"),
+    }
+}
+
+/// The value of `a` (bits of `from`) as an f64, which holds every value of every format.
+fn to_f64(from: Format, a: u64) -> f64 {
+    match from {
+        Format::F32 => f64::from(f32::from_bits(a as u32)),
+        Format::F64 => f64::from_bits(a),
+        Format::F16 | Format::BF16 => {
+            f64::from_bits(round::convert(from, Format::F64, a, Rounding::Rn))
+        }
     }
 }
 
@@ -102,10 +147,7 @@ fn float_to_int(dty: Type, from: Format, rnd: CvtRounding, ftz: bool, a: u64) ->
             0
         };
     }
-    let x = match from {
-        Format::F32 => f64::from(f32::from_bits(a as u32)),
-        Format::F64 => f64::from_bits(a),
-    };
+    let x = to_f64(from, a);
     // Without a modifier (which the front end rejects) truncate, as C does.
     let mode = match rnd {
         CvtRounding::None => Rounding::Rz,
@@ -131,12 +173,8 @@ fn float_to_float(to: Format, from: Format, rnd: CvtRounding, ftz: bool, sat: bo
     let a = input(from, ftz, a);
     let r = match rnd {
         CvtRounding::Int(mode) => {
-            // Rounding to an integral value is exact in either format, so do it in f64.
-            let x = match from {
-                Format::F32 => f64::from(f32::from_bits(a as u32)),
-                Format::F64 => f64::from_bits(a),
-            };
-            let y = integral(x, mode).to_bits();
+            // Rounding to an integral value is exact in every format, so do it in f64.
+            let y = integral(to_f64(from, a), mode).to_bits();
             round::convert(Format::F64, to, y, Rounding::Rn)
         }
         CvtRounding::Float(mode) => convert(from, to, a, mode),
@@ -150,9 +188,9 @@ fn float_to_float(to: Format, from: Format, rnd: CvtRounding, ftz: bool, sat: bo
 /// narrowing.
 fn convert(from: Format, to: Format, a: u64, mode: Rounding) -> u64 {
     match (from, to, mode) {
-        (Format::F32, Format::F32, _) | (Format::F64, Format::F64, _) => a,
+        _ if from == to => a,
         (Format::F32, Format::F64, _) => f64::from(f32::from_bits(a as u32)).to_bits(),
         (Format::F64, Format::F32, Rounding::Rn) => u64::from((f64::from_bits(a) as f32).to_bits()),
-        (Format::F64, Format::F32, mode) => round::convert(from, to, a, mode),
+        (from, to, mode) => round::convert(from, to, a, mode),
     }
 }

@@ -1,20 +1,22 @@
 //! Float arithmetic with IEEE rounding (add, sub, mul, fma/mad, div, rcp, sqrt) and the exact
 //! float operations (abs, neg, min, max, copysign, testp).
 //!
-//! Round-to-nearest-even uses native Rust arithmetic, which is IEEE-correct (`mul_add` is a
-//! fused multiply-add); the directed roundings use the soft-float of [`super::round`]. Every
-//! operation wraps the same three steps: flush `.ftz` inputs, compute, then canonicalise NaNs,
-//! flush `.ftz` results and apply `.sat` (see [`finish`]).
+//! Round-to-nearest-even on f32/f64 uses native Rust arithmetic, which is IEEE-correct
+//! (`mul_add` is a fused multiply-add); the directed roundings and the half formats (f16,
+//! bf16) use the soft-float of [`super::round`]. Every operation wraps the same three steps:
+//! flush `.ftz` inputs, compute, then canonicalise NaNs, flush `.ftz` results and apply `.sat`
+//! (see [`finish`]). Packed `.f16x2`/`.bf16x2` operations apply these per half, in
+//! [`super::packed`].
 
 use super::approx;
 use super::round::{self, Format};
 use isa::{FloatPrecision, Rounding, TestProp};
 
-/// `x` as an operand: truncated to the format's width, and flushed if subnormal f32 under
-/// `.ftz` (the manual's `.ftz` is f32-only).
+/// `x` as an operand: truncated to the format's width, and flushed if subnormal under `.ftz`
+/// in a format the manual defines it for ([`Format::has_ftz`]).
 pub(crate) fn input(fmt: Format, ftz: bool, x: u64) -> u64 {
     let x = x & fmt.mask();
-    if ftz && fmt == Format::F32 {
+    if ftz && fmt.has_ftz() {
         fmt.flush(x)
     } else {
         x
@@ -41,7 +43,31 @@ pub fn saturate(fmt: Format, x: u64) -> u64 {
     }
 }
 
-/// Applies a native f32/f64 operation to bits.
+/// `.relu` on a half-precision result: negative values (-0.0 included) give +0.0, NaN the
+/// canonical NaN.
+pub fn relu(fmt: Format, x: u64) -> u64 {
+    if fmt.is_nan(x) {
+        fmt.canonical_nan()
+    } else if fmt.is_neg(x) {
+        0
+    } else {
+        x
+    }
+}
+
+/// `.satfinite` on a conversion's result: ±Inf (an infinite source, or an overflow rounded to
+/// infinity) gives the largest finite value of its sign, NaN the canonical NaN.
+pub fn satfinite(fmt: Format, x: u64) -> u64 {
+    if fmt.is_nan(x) {
+        fmt.canonical_nan()
+    } else if fmt.is_inf(x) {
+        (x & fmt.sign_bit()) | fmt.max_finite()
+    } else {
+        x
+    }
+}
+
+/// Applies a native f32/f64 operation to bits (the half formats go to [`round`] instead).
 fn native2(
     fmt: Format,
     a: u64,
@@ -54,14 +80,20 @@ fn native2(
             u64::from(f32op(f32::from_bits(a as u32), f32::from_bits(b as u32)).to_bits())
         }
         Format::F64 => f64op(f64::from_bits(a), f64::from_bits(b)).to_bits(),
+        Format::F16 | Format::BF16 => unreachable!("no native half arithmetic"),
     }
+}
+
+/// Whether Rust computes in `fmt` natively (and so rounds to nearest even in hardware).
+fn native(fmt: Format) -> bool {
+    matches!(fmt, Format::F32 | Format::F64)
 }
 
 /// `add{.rnd}{.ftz}{.sat}.type` (no rounding modifier means `.rn`).
 pub fn add(fmt: Format, rnd: Rounding, ftz: bool, sat: bool, a: u64, b: u64) -> u64 {
     let (a, b) = (input(fmt, ftz, a), input(fmt, ftz, b));
     let r = match rnd {
-        Rounding::Rn => native2(fmt, a, b, |x, y| x + y, |x, y| x + y),
+        Rounding::Rn if native(fmt) => native2(fmt, a, b, |x, y| x + y, |x, y| x + y),
         _ => round::add(fmt, a, b, rnd),
     };
     finish(fmt, ftz, sat, r)
@@ -77,7 +109,7 @@ pub fn sub(fmt: Format, rnd: Rounding, ftz: bool, sat: bool, a: u64, b: u64) -> 
 pub fn mul(fmt: Format, rnd: Rounding, ftz: bool, sat: bool, a: u64, b: u64) -> u64 {
     let (a, b) = (input(fmt, ftz, a), input(fmt, ftz, b));
     let r = match rnd {
-        Rounding::Rn => native2(fmt, a, b, |x, y| x * y, |x, y| x * y),
+        Rounding::Rn if native(fmt) => native2(fmt, a, b, |x, y| x * y, |x, y| x * y),
         _ => round::mul(fmt, a, b, rnd),
     };
     finish(fmt, ftz, sat, r)
@@ -108,7 +140,7 @@ pub fn fma(fmt: Format, rnd: Rounding, ftz: bool, sat: bool, a: u64, b: u64, c: 
 /// `a / b` correctly rounded in direction `rnd`.
 fn div_rounded(fmt: Format, rnd: Rounding, a: u64, b: u64) -> u64 {
     match rnd {
-        Rounding::Rn => native2(fmt, a, b, |x, y| x / y, |x, y| x / y),
+        Rounding::Rn if native(fmt) => native2(fmt, a, b, |x, y| x / y, |x, y| x / y),
         _ => round::div(fmt, a, b, rnd),
     }
 }

@@ -130,23 +130,48 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::Shr { ty } => one(bits::shr(ty, a, b)),
 
         Op::FAdd { ty, rnd, ftz, sat } => {
-            one(float::add(fmt(ty, "add")?, rnd_or_rn(rnd), ftz, sat, a, b))
+            one(elementwise(ty, "add", [a, b, c], |f, [a, b, _]| {
+                float::add(f, rnd_or_rn(rnd), ftz, sat, a, b)
+            })?)
         }
         Op::FSub { ty, rnd, ftz, sat } => {
-            one(float::sub(fmt(ty, "sub")?, rnd_or_rn(rnd), ftz, sat, a, b))
+            one(elementwise(ty, "sub", [a, b, c], |f, [a, b, _]| {
+                float::sub(f, rnd_or_rn(rnd), ftz, sat, a, b)
+            })?)
         }
         Op::FMul { ty, rnd, ftz, sat } => {
-            one(float::mul(fmt(ty, "mul")?, rnd_or_rn(rnd), ftz, sat, a, b))
+            one(elementwise(ty, "mul", [a, b, c], |f, [a, b, _]| {
+                float::mul(f, rnd_or_rn(rnd), ftz, sat, a, b)
+            })?)
         }
-        Op::Fma { ty, rnd, ftz, sat } => one(float::fma(fmt(ty, "fma")?, rnd, ftz, sat, a, b, c)),
+        Op::Fma {
+            ty,
+            rnd,
+            ftz,
+            sat,
+            relu,
+        } => one(elementwise(ty, "fma", [a, b, c], |f, [a, b, c]| {
+            let r = float::fma(f, rnd, ftz, sat, a, b, c);
+            if relu { float::relu(f, r) } else { r }
+        })?),
         Op::FDiv { ty, prec, ftz } => one(float::div(fmt(ty, "div")?, prec, ftz, a, b)),
         Op::Rcp { ty, prec, ftz } => one(float::rcp(fmt(ty, "rcp")?, prec, ftz, a)),
         Op::Sqrt { ty, prec, ftz } => one(float::sqrt(fmt(ty, "sqrt")?, prec, ftz, a)),
-        Op::Transc { func, ty, ftz } => one(approx::transc(func, fmt(ty, "transc")?, ftz, a)),
-        Op::FAbs { ty, ftz } => one(float::abs(fmt(ty, "abs")?, ftz, a)),
-        Op::FNeg { ty, ftz } => one(float::neg(fmt(ty, "neg")?, ftz, a)),
-        Op::FMin { ty, ftz, nan } => one(float::min(fmt(ty, "min")?, ftz, nan, a, b)),
-        Op::FMax { ty, ftz, nan } => one(float::max(fmt(ty, "max")?, ftz, nan, a, b)),
+        Op::Transc { func, ty, ftz } => one(elementwise(ty, "transc", [a, b, c], |f, [a, ..]| {
+            approx::transc(func, f, ftz, a)
+        })?),
+        Op::FAbs { ty, ftz } => one(elementwise(ty, "abs", [a, b, c], |f, [a, ..]| {
+            float::abs(f, ftz, a)
+        })?),
+        Op::FNeg { ty, ftz } => one(elementwise(ty, "neg", [a, b, c], |f, [a, ..]| {
+            float::neg(f, ftz, a)
+        })?),
+        Op::FMin { ty, ftz, nan } => one(elementwise(ty, "min", [a, b, c], |f, [a, b, _]| {
+            float::min(f, ftz, nan, a, b)
+        })?),
+        Op::FMax { ty, ftz, nan } => one(elementwise(ty, "max", [a, b, c], |f, [a, b, _]| {
+            float::max(f, ftz, nan, a, b)
+        })?),
         Op::Copysign { ty } => one(float::copysign(fmt(ty, "copysign")?, a, b)),
         Op::Testp { prop, ty } => one(u64::from(float::testp(fmt(ty, "testp")?, prop, a))),
 
@@ -167,7 +192,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
             ftz,
         } => {
             check_compare(sty, "set")?;
-            if !matches!(dty, Type::U32 | Type::S32 | Type::F32 | Type::B32) {
+            if !(dty.is_integer() || round::Format::element_of(dty).is_some()) {
                 return Err(AluError::UnsupportedType { op: "set", ty: dty });
             }
             one(compare::set(cmp, dty, sty, combine, ftz, a, b, c))
@@ -190,7 +215,27 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
             rnd,
             ftz,
             sat,
-        } => one(cvt::cvt(dty, sty, rnd, ftz, sat, a)?),
+            relu,
+            satfinite,
+        } => {
+            let clamp = cvt::Clamp {
+                ftz,
+                sat,
+                relu,
+                satfinite,
+            };
+            match dty.packed_element() {
+                // Two sources, the first converted into the upper half.
+                Some(elem) => {
+                    let (hi, lo) = (
+                        cvt::cvt(elem, sty, rnd, clamp, a)?,
+                        cvt::cvt(elem, sty, rnd, clamp, b)?,
+                    );
+                    one(hi << 16 | lo)
+                }
+                None => one(cvt::cvt(dty, sty, rnd, clamp, a)?),
+            }
+        }
 
         Op::Pack { .. }
         | Op::Unpack { .. }
@@ -223,14 +268,33 @@ fn rnd_or_rn(rnd: Option<isa::Rounding>) -> isa::Rounding {
     rnd.unwrap_or(isa::Rounding::Rn)
 }
 
-/// The float format of a float-only operation's type.
+/// The float format of an operation warpsim computes in f32 and f64 only (division, square
+/// root, the approximations, `copysign`, `testp`).
 fn fmt(ty: Type, op: &'static str) -> Result<round::Format, AluError> {
-    round::Format::of(ty).ok_or(AluError::UnsupportedType { op, ty })
+    round::Format::of(ty)
+        .filter(|f| matches!(f, round::Format::F32 | round::Format::F64))
+        .ok_or(AluError::UnsupportedType { op, ty })
 }
 
-/// Comparisons take integers of any width and f32/f64, not half precision.
+/// Applies `f` to the sources of an operation of float type `ty`, with its format: once for a
+/// scalar type, and to each half of a packed `.f16x2`/`.bf16x2` (low halves into the low half).
+fn elementwise(
+    ty: Type,
+    op: &'static str,
+    srcs: [u64; 3],
+    f: impl Fn(round::Format, [u64; 3]) -> u64,
+) -> Result<u64, AluError> {
+    let format = round::Format::element_of(ty).ok_or(AluError::UnsupportedType { op, ty })?;
+    if ty.packed_element().is_none() {
+        return Ok(f(format, srcs));
+    }
+    let half = |i: u32| srcs.map(|x| x >> (16 * i) & 0xffff);
+    Ok(f(format, half(1)) << 16 | f(format, half(0)))
+}
+
+/// Comparisons take integers of any width and every float type.
 fn check_compare(ty: Type, op: &'static str) -> Result<(), AluError> {
-    if ty.is_float() && round::Format::of(ty).is_none() {
+    if ty.is_float() && round::Format::element_of(ty).is_none() {
         return Err(AluError::UnsupportedType { op, ty });
     }
     Ok(())

@@ -1,5 +1,5 @@
-//! Correctly rounded f32/f64 arithmetic under every IEEE rounding direction, in integer
-//! soft-float.
+//! Correctly rounded f16/bf16/f32/f64 arithmetic under every IEEE rounding direction, in
+//! integer soft-float.
 //!
 //! Rust and Cranelift only compute round-to-nearest-even, but PTX's `.rz .rm .rp` (and cvt's
 //! `.rna`) must be exact as well. Each operation here forms its exact result as an integer
@@ -11,39 +11,66 @@
 //!
 //! Round-to-nearest-even results of these functions are identical to the hardware's (and
 //! Rust's), which the unit tests check against native arithmetic; [`super::float`] uses native
-//! arithmetic for `.rn` and this module for the other directions.
+//! arithmetic for f32/f64 `.rn` and this module for the other directions and for the half
+//! formats, which Rust does not compute in.
 
 use isa::{Rounding, Type};
 use std::cmp::Ordering;
 
-/// A binary interchange format PTX computes in.
+/// A binary format PTX computes in: IEEE binary16 (`.f16`), bfloat16 (`.bf16`: binary32's
+/// exponent, 8 significand bits), binary32 and binary64.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
+    F16,
+    BF16,
     F32,
     F64,
 }
 
 impl Format {
-    /// The format of a float type, if warpsim computes in it.
+    /// The format of a scalar float type (a packed `.f16x2`/`.bf16x2` is two values of
+    /// [`Format::element_of`]).
     pub fn of(ty: Type) -> Option<Format> {
         match ty {
+            Type::F16 => Some(Format::F16),
+            Type::BF16 => Some(Format::BF16),
             Type::F32 => Some(Format::F32),
             Type::F64 => Some(Format::F64),
             _ => None,
         }
     }
 
+    /// The format of each element of a scalar or packed float type.
+    pub fn element_of(ty: Type) -> Option<Format> {
+        match ty {
+            Type::F16x2 => Some(Format::F16),
+            Type::BF16x2 => Some(Format::BF16),
+            _ => Format::of(ty),
+        }
+    }
+
+    /// Width in bits.
+    pub const fn bits(self) -> u32 {
+        match self {
+            Format::F16 | Format::BF16 => 16,
+            Format::F32 => 32,
+            Format::F64 => 64,
+        }
+    }
+
     /// All ones in the format's width.
     pub const fn mask(self) -> u64 {
         match self {
-            Format::F32 => 0xffff_ffff,
             Format::F64 => !0,
+            _ => (1 << self.bits()) - 1,
         }
     }
 
     /// Significand bits, the hidden bit included.
     pub const fn precision(self) -> u32 {
         match self {
+            Format::F16 => 11,
+            Format::BF16 => 8,
             Format::F32 => 24,
             Format::F64 => 53,
         }
@@ -57,6 +84,8 @@ impl Format {
     /// Exponent of the smallest subnormal's (only) bit.
     const fn min_lsb(self) -> i32 {
         match self {
+            Format::F16 => -24,
+            Format::BF16 => -133,
             Format::F32 => -149,
             Format::F64 => -1074,
         }
@@ -65,25 +94,20 @@ impl Format {
     /// Exponent of the largest finite value's msb.
     const fn max_exp(self) -> i32 {
         match self {
-            Format::F32 => 127,
+            Format::F16 => 15,
+            Format::BF16 | Format::F32 => 127,
             Format::F64 => 1023,
         }
     }
 
     /// The sign bit.
     pub const fn sign_bit(self) -> u64 {
-        match self {
-            Format::F32 => 1 << 31,
-            Format::F64 => 1 << 63,
-        }
+        1 << (self.bits() - 1)
     }
 
     /// The exponent field, which is also +Inf's encoding.
     pub const fn exp_mask(self) -> u64 {
-        match self {
-            Format::F32 => 0x7f80_0000,
-            Format::F64 => 0x7ff0_0000_0000_0000,
-        }
+        self.mask() >> 1 & !(self.min_normal() - 1)
     }
 
     /// +Inf.
@@ -104,6 +128,8 @@ impl Format {
     /// +1.0.
     pub const fn one(self) -> u64 {
         match self {
+            Format::F16 => 0x3c00,
+            Format::BF16 => 0x3f80,
             Format::F32 => 0x3f80_0000,
             Format::F64 => 0x3ff0_0000_0000_0000,
         }
@@ -112,9 +138,17 @@ impl Format {
     /// The NaN warpsim's float arithmetic returns (see the module docs of [`super`]).
     pub const fn canonical_nan(self) -> u64 {
         match self {
+            // CUDA's CUDART_NAN_FP16 and CUDART_NAN_BF16, which the half-precision units return.
+            Format::F16 | Format::BF16 => 0x7fff,
             Format::F32 => 0x7fff_ffff,
             Format::F64 => 0xfff8_0000_0000_0000,
         }
+    }
+
+    /// Whether `.ftz` applies to this format: the manual defines it for f32 and f16 (bf16
+    /// always keeps subnormals; f64 ignores it, apart from two approximations).
+    pub const fn has_ftz(self) -> bool {
+        matches!(self, Format::F16 | Format::F32)
     }
 
     /// Whether `x` (bits of this format) is a NaN.

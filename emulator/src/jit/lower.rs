@@ -397,6 +397,12 @@ fn float_cc(cmp: CmpOp) -> Option<FloatCC> {
     })
 }
 
+/// Whether Cranelift computes in float type `ty` (f32, f64); the half-precision types go
+/// through the numerics' soft-float ([`alu_helper`]).
+fn native_float(ty: Type) -> bool {
+    matches!(ty, Type::F32 | Type::F64)
+}
+
 /// A float operand as a Cranelift float value.
 fn to_float(b: &mut FunctionBuilder, v: Value, ty: Type) -> Value {
     if ty == Type::F32 {
@@ -559,7 +565,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
         } => {
             let (x, y) = (src(b, cx, 0), src(b, cx, 1));
             let raw = if ty.is_float() {
-                let Some(cc) = float_cc(cmp) else {
+                let (true, Some(cc)) = (native_float(ty), float_cc(cmp)) else {
                     return false;
                 };
                 let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
@@ -598,6 +604,8 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             rnd: isa::CvtRounding::None,
             ftz: false,
             sat: false,
+            relu: false,
+            satfinite: false,
         } if dty.is_integer() && sty.is_integer() => {
             let x = src(b, cx, 0);
             let x = extend(b, x, sty);
@@ -621,7 +629,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             rnd: None | Some(Rounding::Rn),
             ftz: false,
             sat: false,
-        } => {
+        } if native_float(ty) => {
             let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
             let fy = cx.float_src(b, &inst.srcs[1], pc, ty);
             let r = match inst.op {
@@ -636,7 +644,8 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             rnd: Rounding::Rn,
             ftz: false,
             sat: false,
-        } => {
+            relu: false,
+        } if native_float(ty) => {
             let fx = cx.float_src(b, &inst.srcs[0], pc, ty);
             let fy = cx.float_src(b, &inst.srcs[1], pc, ty);
             let fz = cx.float_src(b, &inst.srcs[2], pc, ty);
@@ -701,6 +710,8 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             rnd: isa::CvtRounding::None,
             ftz: false,
             sat: false,
+            relu: false,
+            satfinite: false,
         } => {
             let fx = cx.float_src(b, &inst.srcs[0], pc, Type::F32);
             let r = b.ins().fpromote(types::F64, fx);
@@ -712,6 +723,8 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             rnd: isa::CvtRounding::Float(Rounding::Rn),
             ftz: false,
             sat: false,
+            relu: false,
+            satfinite: false,
         } => {
             let fx = cx.float_src(b, &inst.srcs[0], pc, Type::F64);
             let r = b.ins().fdemote(types::F32, fx);
@@ -723,7 +736,9 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             rnd: isa::CvtRounding::Float(Rounding::Rn),
             ftz: false,
             sat: false,
-        } if dty.is_float() && matches!(sty, Type::S32 | Type::U32 | Type::S64 | Type::U64) => {
+            relu: false,
+            satfinite: false,
+        } if native_float(dty) && matches!(sty, Type::S32 | Type::U32 | Type::S64 | Type::U64) => {
             let x = src(b, cx, 0);
             let x = extend(b, x, sty);
             let fty = if dty == Type::F32 {
@@ -763,7 +778,7 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             let v = b.ins().uextend(types::I64, i);
             cx.write(b, dst, v, dty);
         }
-        Op::FNeg { ty, ftz: false } | Op::FAbs { ty, ftz: false } => {
+        Op::FNeg { ty, ftz: false } | Op::FAbs { ty, ftz: false } if native_float(ty) => {
             // Sign-bit operations: NaN payloads pass through, as in the numerics.
             let x = src(b, cx, 0);
             let sign = if ty == Type::F32 {

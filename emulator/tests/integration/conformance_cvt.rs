@@ -45,6 +45,8 @@ fn cvt(dty: Type, sty: Type, rnd: CvtRounding, ftz: bool, sat: bool) -> Op {
         rnd,
         ftz,
         sat,
+        relu: false,
+        satfinite: false,
     }
 }
 /// An integer-to-integer (or exact) conversion.

@@ -88,6 +88,7 @@ fn fma(ty: Type, ftz: bool, sat: bool) -> Op {
         rnd: Rounding::Rn,
         ftz,
         sat,
+        relu: false,
     }
 }
 fn rn(ty: Type, prec_op: fn(Type, FloatPrecision, bool) -> Op, ftz: bool) -> Op {

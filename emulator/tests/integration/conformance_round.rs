@@ -78,6 +78,7 @@ fn fma(ty: Type, rnd: Rounding) -> Op {
         rnd,
         ftz: false,
         sat: false,
+        relu: false,
     }
 }
 fn div(ty: Type, rnd: Rounding) -> Op {

@@ -9,6 +9,7 @@ mod conformance_bits;
 mod conformance_compare;
 mod conformance_cvt;
 mod conformance_float;
+mod conformance_half;
 mod conformance_int;
 mod conformance_round;
 mod differential;

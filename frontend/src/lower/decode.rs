@@ -71,15 +71,31 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "red.async",
 ];
 
-/// Type modifiers of the half- and reduced-precision formats, which warpsim does not execute yet.
+/// Type modifiers of the half- and reduced-precision formats.
 const HALF_PRECISION_TYPES: &[&str] = &[
     "f16", "f16x2", "bf16", "bf16x2", "tf32", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2",
     "ue8m0x2",
 ];
 
+/// Type modifiers of the reduced-precision formats warpsim does not execute yet (tf32, fp8,
+/// fp6, fp4).
+const NARROW_FLOAT_TYPES: &[&str] = &[
+    "tf32", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2",
+];
+
+/// The opcodes whose half-precision forms (`.f16`, `.f16x2`, `.bf16`, `.bf16x2`) warpsim
+/// executes; the others (atomics, `ld`/`st` of PTX 8.x, ...) lower to [`Decoded::Unsupported`].
+const HALF_PRECISION_OPCODES: &[&str] = &[
+    "add", "sub", "mul", "fma", "neg", "abs", "min", "max", "setp", "set", "cvt", "mov", "ex2",
+    "tanh",
+];
+
 /// Decodes `opcode` with its modifiers. `Ok(None)` means the opcode is unknown.
 pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
-    if m.any(|s| HALF_PRECISION_TYPES.contains(&s)) && KNOWN_OPCODES.contains(&opcode) {
+    let half = m.any(|s| HALF_PRECISION_TYPES.contains(&s));
+    let executed =
+        HALF_PRECISION_OPCODES.contains(&opcode) && !m.any(|s| NARROW_FLOAT_TYPES.contains(&s));
+    if half && !executed && KNOWN_OPCODES.contains(&opcode) {
         return Ok(Some(Decoded::Unsupported));
     }
     let decoded = match opcode {
@@ -216,9 +232,24 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         }
         "fma" => {
             let rnd = float_rounding(m)?.ok_or_else(|| m.error("missing rounding modifier"))?;
-            let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
-            let ty = float_type(m, opcode, ftz || sat)?;
-            op(Op::Fma { ty, rnd, ftz, sat }, Shape::ternary(ty))
+            let (ftz, sat, relu) = (m.flag("ftz")?, m.flag("sat")?, m.flag("relu")?);
+            let ty = m.one_type()?;
+            arith_float(m, opcode, ty, Some(rnd), ftz, sat)?;
+            if relu && (!is_half(ty) || sat) {
+                return Err(
+                    m.error("`.relu` applies only to half-precision types, and not with `.sat`")
+                );
+            }
+            op(
+                Op::Fma {
+                    ty,
+                    rnd,
+                    ftz,
+                    sat,
+                    relu,
+                },
+                Shape::ternary(ty),
+            )
         }
         "rcp" | "sqrt" => rcp_sqrt(opcode == "sqrt", m)?,
         "rsqrt" | "sin" | "cos" | "ex2" | "lg2" | "tanh" => transcendental(opcode, m)?,
@@ -267,7 +298,10 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             )
         }
         "mov" => {
-            let ty = typed(m, opcode, &VALUE_TYPES_AND_PRED)?;
+            let ty = m.one_type()?;
+            if !is_half(ty) {
+                check_type(m, opcode, ty, &VALUE_TYPES_AND_PRED)?;
+            }
             // Pack/unpack are told apart from plain moves by their operands (see `body`).
             op(
                 Op::Mov { ty },
@@ -572,12 +606,6 @@ fn int_type(m: &mut Mods, opcode: &str) -> Result<Type> {
     typed(m, opcode, &INTS)
 }
 
-/// A float type; `ftz`/`sat` are only valid on f32.
-fn float_type(m: &mut Mods, opcode: &str, f32_only_mods: bool) -> Result<Type> {
-    let ty = m.one_type()?;
-    float_check(m, opcode, ty, f32_only_mods)
-}
-
 fn float_rounding(m: &mut Mods) -> Result<Option<Rounding>> {
     m.take(|s| match s {
         "rn" => Some(Rounding::Rn),
@@ -647,7 +675,7 @@ fn add_sub(sub: bool, m: &mut Mods) -> Result<Decoded> {
     if ty.is_float() {
         let rnd = float_rounding(m)?;
         let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
-        float_check(m, name, ty, ftz || sat)?;
+        arith_float(m, name, ty, rnd, ftz, sat)?;
         let op = if sub {
             Op::FSub { ty, rnd, ftz, sat }
         } else {
@@ -710,7 +738,7 @@ fn mul(m: &mut Mods) -> Result<Decoded> {
     if ty.is_float() {
         let rnd = float_rounding(m)?;
         let (ftz, sat) = (m.flag("ftz")?, m.flag("sat")?);
-        let ty = float_check(m, "mul", ty, ftz || sat)?;
+        arith_float(m, "mul", ty, rnd, ftz, sat)?;
         return Ok(Decoded::Op(
             Op::FMul { ty, rnd, ftz, sat },
             Shape::binary(ty),
@@ -733,6 +761,41 @@ fn wide_shape(m: &Mods, ty: Type) -> Result<Shape> {
         .d(Slot::Val(widened(ty)))
         .s(Slot::Val(ty))
         .s(Slot::Val(ty)))
+}
+
+/// The half-precision types: `.f16`, `.bf16` and their packed pairs.
+fn is_half(ty: Type) -> bool {
+    matches!(ty, Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2)
+}
+
+/// Checks the float type and modifiers of `add sub mul fma`: f32 and f64 round in every
+/// direction, f16 and bf16 (scalar or packed) to nearest only; `.ftz` and `.sat` apply to
+/// f32, f16 and f16x2.
+fn arith_float(
+    m: &Mods,
+    opcode: &str,
+    ty: Type,
+    rnd: Option<Rounding>,
+    ftz: bool,
+    sat: bool,
+) -> Result<()> {
+    if !is_half(ty) {
+        float_check(m, opcode, ty, ftz || sat)?;
+        return Ok(());
+    }
+    if rnd.is_some_and(|r| r != Rounding::Rn) {
+        return Err(m.error(format!("`.{ty}` rounds to nearest only (`.rn`)")));
+    }
+    half_ftz_check(m, ty, ftz || sat)
+}
+
+/// `.ftz` (and `.sat`, where `mods` says it was given) apply to `.f16` and `.f16x2`, not to
+/// bf16.
+fn half_ftz_check(m: &Mods, ty: Type, mods: bool) -> Result<()> {
+    if mods && matches!(ty, Type::BF16 | Type::BF16x2) {
+        return Err(m.error(format!("`.ftz` and `.sat` do not apply to `.{ty}`")));
+    }
+    Ok(())
 }
 
 fn float_check(m: &Mods, opcode: &str, ty: Type, f32_only_mods: bool) -> Result<Type> {
@@ -772,7 +835,13 @@ fn mad(m: &mut Mods, madc: bool) -> Result<Decoded> {
         let rnd =
             rnd.ok_or_else(|| m.error("missing rounding modifier (required for sm_20 and later)"))?;
         return Ok(Decoded::Op(
-            Op::Fma { ty, rnd, ftz, sat },
+            Op::Fma {
+                ty,
+                rnd,
+                ftz,
+                sat,
+                relu: false,
+            },
             Shape::ternary(ty),
         ));
     }
@@ -872,10 +941,13 @@ fn transcendental(opcode: &str, m: &mut Mods) -> Result<Decoded> {
         return Err(m.error("missing `.approx`"));
     }
     let ftz = m.flag("ftz")?;
-    let allowed: &[Type] = if func == TranscFn::Rsqrt {
-        &[Type::F32, Type::F64]
-    } else {
-        &[Type::F32]
+    // `ex2` and `tanh` have half-precision forms too (scalar and packed).
+    let allowed: &[Type] = match func {
+        TranscFn::Rsqrt => &[Type::F32, Type::F64],
+        TranscFn::Ex2 | TranscFn::Tanh => {
+            &[Type::F32, Type::F16, Type::F16x2, Type::BF16, Type::BF16x2]
+        }
+        _ => &[Type::F32],
     };
     let ty = typed(m, opcode, allowed)?;
     if func == TranscFn::Tanh && ftz {
@@ -890,7 +962,11 @@ fn abs_neg(neg: bool, m: &mut Mods) -> Result<Decoded> {
     let ty = m.one_type()?;
     if ty.is_float() {
         let ftz = m.flag("ftz")?;
-        let ty = float_check(m, name, ty, ftz)?;
+        if is_half(ty) {
+            half_ftz_check(m, ty, ftz)?;
+        } else {
+            float_check(m, name, ty, ftz)?;
+        }
         let op = if neg {
             Op::FNeg { ty, ftz }
         } else {
@@ -914,9 +990,16 @@ fn min_max(max: bool, m: &mut Mods) -> Result<Decoded> {
     // The type tells the integer form from the float form.
     let ty = m.one_type()?;
     if ty.is_float() {
+        if m.flag("xorsign")? {
+            return Ok(Decoded::Unsupported);
+        }
         let ftz = m.flag("ftz")?;
         let nan = m.flag("NaN")?;
-        let ty = float_check(m, name, ty, ftz || nan)?;
+        if is_half(ty) {
+            half_ftz_check(m, ty, ftz)?;
+        } else {
+            float_check(m, name, ty, ftz || nan)?;
+        }
         let op = if max {
             Op::FMax { ty, ftz, nan }
         } else {
@@ -990,10 +1073,13 @@ fn setp(m: &mut Mods) -> Result<Decoded> {
         .ok_or_else(|| m.error("missing comparison"))?;
     let combine = m.take(BoolOp::from_name)?;
     let ftz = m.flag("ftz")?;
-    let ty = typed(m, "setp", VALUE_TYPES)?;
+    let ty = m.one_type()?;
+    if !is_half(ty) {
+        check_type(m, "setp", ty, VALUE_TYPES)?;
+    }
     check_comparison(m, cmp, ty)?;
-    if ftz && ty != Type::F32 {
-        return Err(m.error("`.ftz` applies only to `.f32`"));
+    if ftz && !matches!(ty, Type::F32 | Type::F16 | Type::F16x2) {
+        return Err(m.error("`.ftz` applies only to `.f32`, `.f16` and `.f16x2`"));
     }
     let mut shape = Shape::new()
         .d(Slot::Pred { negatable: false })
@@ -1021,8 +1107,25 @@ fn set(m: &mut Mods) -> Result<Decoded> {
     let combine = m.take(BoolOp::from_name)?;
     let ftz = m.flag("ftz")?;
     let (dty, sty) = m.two_types()?;
-    check_type(m, "set", dty, &[Type::U32, Type::S32, Type::F32])?;
-    check_type(m, "set", sty, VALUE_TYPES)?;
+    if !is_half(sty) {
+        check_type(m, "set", sty, VALUE_TYPES)?;
+    }
+    // A packed comparison gives a packed result (of its own type or as 32 bits); a scalar one
+    // a 32-bit, or a half-precision, value, and a half-precision one a 16-bit integer too.
+    let results: &[Type] = match sty {
+        Type::F16x2 | Type::BF16x2 => &[sty, Type::U32, Type::S32],
+        Type::F16 | Type::BF16 => &[
+            Type::U16,
+            Type::S16,
+            Type::U32,
+            Type::S32,
+            Type::F32,
+            Type::F16,
+            Type::BF16,
+        ],
+        _ => &[Type::U32, Type::S32, Type::F32, Type::F16, Type::BF16],
+    };
+    check_type(m, "set", dty, results)?;
     check_comparison(m, cmp, sty)?;
     let mut shape = Shape::new()
         .d(Slot::Val(dty))
@@ -1043,12 +1146,23 @@ fn set(m: &mut Mods) -> Result<Decoded> {
     ))
 }
 
+/// Whether converting `sty` to `dty` (both floats) is exact: the destination's format holds
+/// every value of the source's.
+fn widens(sty: Type, dty: Type) -> bool {
+    matches!(
+        (sty, dty),
+        (Type::F16 | Type::BF16, Type::F32 | Type::F64) | (Type::F32, Type::F64)
+    )
+}
+
 fn cvt(m: &mut Mods) -> Result<Decoded> {
     let rnd = m.take(Rounding::from_name)?;
     let ftz = m.flag("ftz")?;
     let sat = m.flag("sat")?;
+    let relu = m.flag("relu")?;
+    let satfinite = m.flag("satfinite")?;
     let (dty, sty) = m.two_types()?;
-    const CONVERTIBLE: [Type; 10] = [
+    const CONVERTIBLE: [Type; 12] = [
         Type::U8,
         Type::U16,
         Type::U32,
@@ -1057,11 +1171,24 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
         Type::S16,
         Type::S32,
         Type::S64,
+        Type::F16,
+        Type::BF16,
         Type::F32,
         Type::F64,
     ];
-    check_type(m, "cvt", dty, &CONVERTIBLE)?;
-    check_type(m, "cvt", sty, &CONVERTIBLE)?;
+    // `.f16x2`/`.bf16x2` results pack two converted f32 sources.
+    let packed = matches!(dty, Type::F16x2 | Type::BF16x2);
+    if packed {
+        check_type(m, "cvt", sty, &[Type::F32])?;
+    } else {
+        check_type(m, "cvt", dty, &CONVERTIBLE)?;
+        check_type(m, "cvt", sty, &CONVERTIBLE)?;
+    }
+    if (relu || satfinite) && !(is_half(dty) && sty == Type::F32) {
+        return Err(m.error(
+            "`.relu` and `.satfinite` apply only to conversions from `.f32` to half precision",
+        ));
+    }
     let rnd = match rnd {
         None => CvtRounding::None,
         Some((r, false)) => CvtRounding::Float(r),
@@ -1073,7 +1200,7 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
     let required = match (sty.is_float(), dty.is_float()) {
         (true, false) => Some("an integer rounding modifier (`.rni`, `.rzi`, `.rmi`, `.rpi`)"),
         (false, true) => Some("a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)"),
-        (true, true) if dty.bits() < sty.bits() => {
+        (true, true) if !widens(sty, dty) && dty != sty => {
             Some("a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`)")
         }
         _ => None,
@@ -1081,11 +1208,11 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
     let valid = match (rnd, sty.is_float(), dty.is_float()) {
         (CvtRounding::None, ..) => required.is_none(),
         (CvtRounding::Int(_), true, false) => true,
-        (CvtRounding::Int(_), true, true) => dty.bits() >= sty.bits() || dty == sty,
+        (CvtRounding::Int(_), true, true) => widens(sty, dty) || dty == sty,
         (CvtRounding::Float(Rounding::Rna), false, true)
         | (CvtRounding::Float(Rounding::Rna), true, true) => dty == Type::F32 && sty != Type::F32,
         (CvtRounding::Float(_), false, true) => true,
-        (CvtRounding::Float(_), true, true) => dty.bits() < sty.bits(),
+        (CvtRounding::Float(_), true, true) => !widens(sty, dty) && dty != sty,
         _ => false,
     };
     if !valid {
@@ -1097,7 +1224,14 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
     if ftz && sty != Type::F32 && dty != Type::F32 {
         return Err(m.error("`.ftz` applies only to `.f32` conversions"));
     }
-    let shape = Shape::new().d(Slot::Wide(dty)).s(Slot::Wide(sty));
+    let shape = if packed {
+        Shape::new()
+            .d(Slot::Val(dty))
+            .s(Slot::Val(sty))
+            .s(Slot::Val(sty))
+    } else {
+        Shape::new().d(Slot::Wide(dty)).s(Slot::Wide(sty))
+    };
     Ok(Decoded::Op(
         Op::Cvt {
             dty,
@@ -1105,6 +1239,8 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
             rnd,
             ftz,
             sat,
+            relu,
+            satfinite,
         },
         shape,
     ))

@@ -334,6 +334,7 @@ impl FnLowerer<'_, '_> {
 /// converted by value for float types.
 fn int_immediate(bits: u64, ty: Type, span: Span) -> Result<u64> {
     match ty {
+        Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 => Err(half_immediate(ty, span)),
         Type::F32 => Ok(u64::from((bits as i64 as f32).to_bits())),
         Type::F64 => Ok((bits as i64 as f64).to_bits()),
         Type::Pred if bits > 1 => Err(Diagnostic::semantic(
@@ -353,9 +354,23 @@ fn float_immediate(value: f64, bits: u64, size: u32, ty: Type, span: Span) -> Re
         Type::F32 => Ok(u64::from((value as f32).to_bits())),
         Type::F64 => Ok(value.to_bits()),
         t if t.kind() == TypeKind::Bits && t.bits() == size => Ok(bits),
+        Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 => Err(half_immediate(ty, span)),
         t => Err(Diagnostic::semantic(
             span,
             format!("float literal for a `.{t}` operand"),
         )),
     }
+}
+
+/// PTX has no literals of the half-precision types: their bits are moved into a register.
+fn half_immediate(ty: Type, span: Span) -> Diagnostic {
+    let via = if ty.bits() == 16 {
+        "mov.b16"
+    } else {
+        "mov.b32"
+    };
+    Diagnostic::semantic(
+        span,
+        format!("immediate operand of type `.{ty}`: move its bits into a register with `{via}`"),
+    )
 }

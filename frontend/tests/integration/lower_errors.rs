@@ -453,3 +453,62 @@ fn texture_instruction_lowers_as_unsupported() {
         )]
     );
 }
+
+/// Half precision: the forms the manual does not define, and literals of half types.
+#[test]
+fn half_precision_misuse() {
+    let h = "\t.reg .b16 %h<3>;\n";
+    check(
+        &format!("{h}\tadd.rz.f16 %h1, %h2, %h0;"),
+        "t.ptx:13:2: error: `.f16` rounds to nearest only (`.rn`) in `add.rz.f16`",
+    );
+    check(
+        &format!("{h}\tfma.rn.sat.bf16 %h1, %h2, %h0, %h1;"),
+        "t.ptx:13:2: error: `.ftz` and `.sat` do not apply to `.bf16` in `fma.rn.sat.bf16`",
+    );
+    check(
+        &format!("{h}\tfma.rn.relu.f32 %f1, %f2, %f3, %f1;"),
+        "t.ptx:13:2: error: `.relu` applies only to half-precision types, and not with `.sat` in `fma.rn.relu.f32`",
+    );
+    check(
+        &format!("{h}\tcvt.f16.f32 %h1, %f1;"),
+        "t.ptx:13:2: error: missing a rounding modifier (`.rn`, `.rz`, `.rm`, `.rp`) in `cvt.f16.f32`",
+    );
+    check(
+        &format!("{h}\tcvt.rn.relu.f32.f16 %f1, %h1;"),
+        "t.ptx:13:2: error: `.relu` and `.satfinite` apply only to conversions from `.f32` to half precision in `cvt.rn.relu.f32.f16`",
+    );
+    check(
+        &format!("{h}\tcvt.rn.f16x2.f64 %r1, %f1, %f2;"),
+        "t.ptx:13:2: error: invalid type `.f64` for `cvt`",
+    );
+    check(
+        &format!("{h}\tsetp.lt.ftz.bf16 %p1, %h1, %h2;"),
+        "t.ptx:13:2: error: `.ftz` applies only to `.f32`, `.f16` and `.f16x2` in `setp.lt.ftz.bf16`",
+    );
+    check(
+        &format!("{h}\tadd.f16 %h1, %h2, 0f3F800000;"),
+        "t.ptx:13:20: error: immediate operand of type `.f16`: move its bits into a register with `mov.b16`",
+    );
+    check(
+        &format!("{h}\tmul.f16x2 %r1, %r2, 1;"),
+        "t.ptx:13:22: error: immediate operand of type `.f16x2`: move its bits into a register with `mov.b32`",
+    );
+    check(
+        &format!("{h}\tadd.f16 %h1, %h2, %f1;"),
+        "t.ptx:13:20: error: type mismatch: `%f1` is `.f32`, expected `.f16`",
+    );
+}
+
+/// Half-precision forms warpsim does not execute yet lower as unsupported.
+#[test]
+fn unexecuted_half_precision_forms_lower_as_unsupported() {
+    let text = TEMPLATE.replace(
+        "BODY",
+        "\t.reg .b16 %h<3>;\n\tmin.xorsign.abs.bf16 %h1, %h2, %h0;\n\
+         \tatom.global.add.noftz.f16 %h1, [%rd1], %h2;\n\tcvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;",
+    );
+    let module = frontend::compile("t.ptx", &text).expect("unsupported forms lower");
+    let lines: Vec<_> = module.unsupported().map(|(_, i)| i.loc.line).collect();
+    assert_eq!(lines, vec![13, 14, 15]);
+}

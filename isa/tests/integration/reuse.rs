@@ -16,6 +16,7 @@ fn fma() -> Op {
         rnd: Rounding::Rn,
         ftz: false,
         sat: false,
+        relu: false,
     }
 }
 

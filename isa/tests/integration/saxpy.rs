@@ -65,6 +65,7 @@ fn saxpy() -> Module {
             rnd: Rounding::Rn,
             ftz: false,
             sat: false,
+            relu: false,
         },
         vec![reg(f[3])],
         vec![reg(f[1]), reg(f[0]), reg(f[2])],

@@ -16,6 +16,7 @@ mod dis_golden;
 mod divergence;
 mod fuzz_corpus;
 mod golden_stats;
+mod half_corpus;
 mod hints_decode;
 mod registers;
 mod rf_cli;
