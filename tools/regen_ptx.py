@@ -31,6 +31,10 @@ Usage::
     python3 tools/regen_ptx.py --check         # exit 1 if a committed .ptx is stale
     python3 tools/regen_ptx.py --coverage      # report PTX instruction families
                                                # not found in any committed .ptx
+    python3 tools/regen_ptx.py --arch-sweep target/release/warpsim
+                                               # compile samples/corpus for every
+                                               # architecture of ARCH_SWEEP and list
+                                               # what `warpsim check` finds unsupported
 
 The exact output depends on the NVRTC version; the committed corpus was
 produced by the version recorded in samples/corpus/README.md.
@@ -423,6 +427,48 @@ def coverage(ptx_files):
 
 # ---------------------------------------------------------------------------
 
+# The virtual architectures of issue 20's bar: NVRTC 12.x's output for each must run.
+ARCH_SWEEP = ["compute_70", "compute_75", "compute_80", "compute_86", "compute_89", "compute_90"]
+
+
+def arch_sweep(nvrtc: Nvrtc, warpsim: str):
+    """Compiles every samples/corpus source for each architecture of ARCH_SWEEP at or above
+    its own into a temporary directory, runs `warpsim check` on the result, and tabulates
+    the unsupported instructions per architecture. Returns 1 if any is found."""
+    import subprocess
+    import tempfile
+    found = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for cu in sorted((SAMPLES / "corpus").glob("*.cu")):
+            text = cu.read_text()
+            opts = compile_options(text)
+            own = next((o.split("=", 1)[1] for o in opts if o.startswith("--gpu-architecture")),
+                       DEFAULT_ARCH.split("=", 1)[1])
+            rest = [o for o in opts if not o.startswith(("--gpu-architecture", "-arch"))]
+            for arch in ARCH_SWEEP:
+                if int(arch.split("_")[1]) < int(own.split("_")[1]):
+                    continue
+                try:
+                    ptx, _ = nvrtc.compile(text, cu.name, [f"--gpu-architecture={arch}"] + rest)
+                except CompileError as e:
+                    sys.exit(f"regen_ptx: NVRTC failed on {rel(cu)} for {arch}:\n{e}")
+                out = Path(tmp) / f"{cu.stem}.{arch}.ptx"
+                out.write_text(ptx)
+                check = subprocess.run([warpsim, "check", str(out)], capture_output=True, text=True)
+                report = check.stdout + check.stderr
+                for m in re.finditer(r"unsupported: (\S+)", report):
+                    found.setdefault(arch, {}).setdefault(m.group(1), set()).add(cu.name)
+                if check.returncode != 0 and "unsupported" not in report:
+                    print(f"{arch} {cu.name}: {report.strip()}")
+                    found.setdefault(arch, {}).setdefault("(error)", set()).add(cu.name)
+    for arch in ARCH_SWEEP:
+        entries = found.get(arch, {})
+        print(f"{arch}: {'nothing unsupported' if not entries else ''}")
+        for op, files in sorted(entries.items()):
+            print(f"    {op:40s} {', '.join(sorted(files))}")
+    return 1 if found else 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", type=Path, help=".cu files (default: every .cu under samples/)")
@@ -430,10 +476,15 @@ def main(argv=None):
                     help="regenerate in memory; exit 1 if any committed .ptx differs")
     ap.add_argument("--coverage", action="store_true",
                     help="report instruction families missing from the committed .ptx")
+    ap.add_argument("--arch-sweep", metavar="WARPSIM",
+                    help="compile samples/corpus for every architecture of ARCH_SWEEP and run "
+                         "this warpsim binary's `check` on each (nothing is written)")
     args = ap.parse_args(argv)
 
     if args.coverage:
         return coverage(sorted(SAMPLES.rglob("*.ptx")))
+    if args.arch_sweep:
+        return arch_sweep(Nvrtc(), args.arch_sweep)
 
     sources = [p if p.suffix == ".cu" else p.with_suffix(".cu") for p in args.files] or all_sources()
     nvrtc = Nvrtc()
