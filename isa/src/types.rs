@@ -25,6 +25,8 @@ pub enum Type {
     F16x2,
     BF16,
     BF16x2,
+    /// TensorFloat-32: f32's encoding with the 13 low fraction bits zero (a `cvt` result).
+    TF32,
     F32,
     F64,
 }
@@ -61,6 +63,7 @@ impl Type {
             "f16x2" => Type::F16x2,
             "bf16" => Type::BF16,
             "bf16x2" => Type::BF16x2,
+            "tf32" => Type::TF32,
             "f32" => Type::F32,
             "f64" => Type::F64,
             _ => return None,
@@ -88,6 +91,7 @@ impl Type {
             Type::F16x2 => "f16x2",
             Type::BF16 => "bf16",
             Type::BF16x2 => "bf16x2",
+            Type::TF32 => "tf32",
             Type::F32 => "f32",
             Type::F64 => "f64",
         }
@@ -99,7 +103,13 @@ impl Type {
             Type::Pred => 1,
             Type::B8 | Type::U8 | Type::S8 => 8,
             Type::B16 | Type::U16 | Type::S16 | Type::F16 | Type::BF16 => 16,
-            Type::B32 | Type::U32 | Type::S32 | Type::F32 | Type::F16x2 | Type::BF16x2 => 32,
+            Type::B32
+            | Type::U32
+            | Type::S32
+            | Type::F32
+            | Type::F16x2
+            | Type::BF16x2
+            | Type::TF32 => 32,
             Type::B64 | Type::U64 | Type::S64 | Type::F64 => 64,
             Type::B128 => 128,
         }
@@ -116,9 +126,13 @@ impl Type {
             Type::B8 | Type::B16 | Type::B32 | Type::B64 | Type::B128 => TypeKind::Bits,
             Type::U8 | Type::U16 | Type::U32 | Type::U64 => TypeKind::Unsigned,
             Type::S8 | Type::S16 | Type::S32 | Type::S64 => TypeKind::Signed,
-            Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 | Type::F32 | Type::F64 => {
-                TypeKind::Float
-            }
+            Type::F16
+            | Type::F16x2
+            | Type::BF16
+            | Type::BF16x2
+            | Type::TF32
+            | Type::F32
+            | Type::F64 => TypeKind::Float,
         }
     }
 

@@ -37,6 +37,9 @@ pub struct Clamp {
 /// wider register's extra bits are ignored); the result is the destination type's bits,
 /// zero-extended.
 pub fn cvt(dty: Type, sty: Type, rnd: CvtRounding, clamp: Clamp, a: u64) -> Result<u64, AluError> {
+    if dty == Type::TF32 {
+        return Ok(to_tf32(a as u32, rounding(rnd), clamp));
+    }
     let r = convert_value(dty, sty, rnd, clamp.ftz, clamp.sat, a)?;
     Ok(match Format::of(dty) {
         Some(to) if clamp.relu || clamp.satfinite => {
@@ -84,6 +87,41 @@ fn convert_value(
         (Some(from), None) => float_to_int(dty, from, rnd, ftz, a),
         (Some(from), Some(to)) => float_to_float(to, from, rnd, ftz, sat, a),
     })
+}
+
+/// The 13 fraction bits of an f32 that TensorFloat-32 drops.
+const TF32_DROPPED: u32 = 0x1fff;
+
+/// `cvt.rnd{.relu}{.satfinite}.tf32.f32`: the f32 `a` rounded to 10 fraction bits in direction
+/// `mode`, in f32's encoding with the dropped bits zero (as CUTLASS's software conversion
+/// leaves them). Rounding the encoding is rounding the value: f32 encodings are monotonic in
+/// magnitude, subnormals included, and a carry out of the fraction steps the exponent (up to
+/// +Inf from the largest finite value). A NaN gives 0x7fffe000, the canonical f32 NaN with the
+/// dropped bits zero.
+fn to_tf32(a: u32, mode: Rounding, clamp: Clamp) -> u64 {
+    let f = Format::F32;
+    let x = u64::from(a);
+    if f.is_nan(x) {
+        return u64::from(0x7fff_ffff & !TF32_DROPPED);
+    }
+    let (low, kept) = (a & TF32_DROPPED, a & !TF32_DROPPED);
+    let half = TF32_DROPPED / 2 + 1;
+    let neg = f.is_neg(x);
+    let up = match mode {
+        Rounding::Rna => low >= half,
+        Rounding::Rn => low > half || (low == half && kept & (TF32_DROPPED + 1) != 0),
+        Rounding::Rz => false,
+        Rounding::Rm => neg && low != 0,
+        Rounding::Rp => !neg && low != 0,
+    };
+    let mut r = u64::from(if up { kept + TF32_DROPPED + 1 } else { kept });
+    if clamp.relu && neg {
+        r = 0;
+    }
+    if clamp.satfinite && f.is_inf(r) {
+        r = (r & f.sign_bit()) | (f.max_finite() & !u64::from(TF32_DROPPED));
+    }
+    r
 }
 
 /// The rounding direction of a conversion. The front end requires one wherever it matters;

@@ -492,3 +492,38 @@ proptest! {
         }
     }
 }
+
+/// `cvt.rnd.tf32.f32`: 10 fraction bits kept, the 13 below them zero. Worked by hand on the
+/// encodings: 1 + 2^-11 (0x3f80_1000) is exactly halfway between 1 and 1 + 2^-10.
+#[test]
+fn tf32_conversions_table() {
+    use Rounding::{Rn, Rna, Rz};
+    let tf32 = |rnd, relu, satfinite| Op::Cvt {
+        dty: Type::TF32,
+        sty: Type::F32,
+        rnd: CvtRounding::Float(rnd),
+        ftz: false,
+        sat: false,
+        relu,
+        satfinite,
+    };
+    check(&[
+        (tf32(Rna, false, false), &[0x3f80_1000], 0x3f80_2000), // tie: away from zero
+        (tf32(Rn, false, false), &[0x3f80_1000], ONE),          // tie: to even
+        (tf32(Rn, false, false), &[0x3f80_3000], 0x3f80_4000),  // tie: to even, upwards
+        (tf32(Rn, false, false), &[0x3f80_1001], 0x3f80_2000),  // above halfway
+        (tf32(Rz, false, false), &[0x3f80_1fff], ONE),
+        (tf32(Rna, false, false), &[0xbf80_1000], 0xbf80_2000),
+        // The largest finite f32 rounds up to +Inf, or saturates to the largest tf32.
+        (tf32(Rna, false, false), &[MAX], INF),
+        (tf32(Rna, false, true), &[MAX], 0x7f7f_e000),
+        (tf32(Rna, false, true), &[NEG_INF], 0xff7f_e000),
+        (tf32(Rz, false, false), &[MAX], 0x7f7f_e000),
+        // Subnormals round on the same encoding: 0x1000 is halfway between 0 and 0x2000.
+        (tf32(Rna, false, false), &[0x0000_1000], 0x0000_2000),
+        (tf32(Rn, false, false), &[0x0000_1000], 0),
+        (tf32(Rn, true, false), &[0xbf80_0000], 0),
+        (tf32(Rna, false, false), &[QNAN], 0x7fff_e000),
+        (tf32(Rna, false, false), &[INF], INF),
+    ]);
+}

@@ -116,6 +116,8 @@ const TEMPLATES: &[&str] = &[
     "ex2.approx.f16x2 {r}, {r};",
     "tanh.approx.bf16 {h}, {h};",
     "mov.b32 {r}, {{{h}, {h}}};",
+    "cvt.rna.satfinite.tf32.f32 {r}, {f};",
+    "cvt.rn.relu.tf32.f32 {r}, {f};",
     "and.b32 {r}, {r}, {r};",
     "or.b32 {r}, {r}, {k};",
     "xor.b32 {r}, {r}, {r};",

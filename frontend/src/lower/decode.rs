@@ -77,8 +77,8 @@ const HALF_PRECISION_TYPES: &[&str] = &[
     "ue8m0x2",
 ];
 
-/// Type modifiers of the reduced-precision formats warpsim does not execute yet (tf32, fp8,
-/// fp6, fp4).
+/// Type modifiers of the reduced-precision formats warpsim does not execute yet (fp8, fp6,
+/// fp4, and tf32 outside `cvt`).
 const NARROW_FLOAT_TYPES: &[&str] = &[
     "tf32", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2",
 ];
@@ -93,8 +93,9 @@ const HALF_PRECISION_OPCODES: &[&str] = &[
 /// Decodes `opcode` with its modifiers. `Ok(None)` means the opcode is unknown.
 pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
     let half = m.any(|s| HALF_PRECISION_TYPES.contains(&s));
-    let executed =
-        HALF_PRECISION_OPCODES.contains(&opcode) && !m.any(|s| NARROW_FLOAT_TYPES.contains(&s));
+    // Of the narrow formats, only conversions to tf32 execute.
+    let narrow = m.any(|s| NARROW_FLOAT_TYPES.contains(&s) && !(opcode == "cvt" && s == "tf32"));
+    let executed = HALF_PRECISION_OPCODES.contains(&opcode) && !narrow;
     if half && !executed && KNOWN_OPCODES.contains(&opcode) {
         return Ok(Some(Decoded::Unsupported));
     }
@@ -1162,6 +1163,9 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
     let relu = m.flag("relu")?;
     let satfinite = m.flag("satfinite")?;
     let (dty, sty) = m.two_types()?;
+    if dty == Type::TF32 {
+        return cvt_tf32(m, rnd, sty, ftz || sat, relu, satfinite);
+    }
     const CONVERTIBLE: [Type; 12] = [
         Type::U8,
         Type::U16,
@@ -1243,6 +1247,39 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
             satfinite,
         },
         shape,
+    ))
+}
+
+/// `cvt.rna{.satfinite}.tf32.f32` (sm_80) and `cvt.{rn,rz}{.relu}{.satfinite}.tf32.f32`
+/// (sm_90): an f32 rounded to TensorFloat-32's 10 fraction bits, in a 32-bit register.
+fn cvt_tf32(
+    m: &Mods,
+    rnd: Option<(Rounding, bool)>,
+    sty: Type,
+    ftz_or_sat: bool,
+    relu: bool,
+    satfinite: bool,
+) -> Result<Decoded> {
+    check_type(m, "cvt", sty, &[Type::F32])?;
+    let rnd = match rnd {
+        Some((r @ (Rounding::Rna | Rounding::Rn | Rounding::Rz), false)) => r,
+        None => return Err(m.error("missing a rounding modifier (`.rna`, `.rn`, `.rz`)")),
+        _ => return Err(m.error("invalid rounding modifier")),
+    };
+    if ftz_or_sat || (relu && rnd == Rounding::Rna) {
+        return Err(m.error("`.tf32` takes `.relu` (with `.rn`, `.rz`) and `.satfinite` only"));
+    }
+    Ok(Decoded::Op(
+        Op::Cvt {
+            dty: Type::TF32,
+            sty,
+            rnd: CvtRounding::Float(rnd),
+            ftz: false,
+            sat: false,
+            relu,
+            satfinite,
+        },
+        Shape::new().d(Slot::Val(Type::TF32)).s(Slot::Val(sty)),
     ))
 }
 

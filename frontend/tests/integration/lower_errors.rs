@@ -495,6 +495,14 @@ fn half_precision_misuse() {
         "t.ptx:13:22: error: immediate operand of type `.f16x2`: move its bits into a register with `mov.b32`",
     );
     check(
+        &format!("{h}\tcvt.rm.tf32.f32 %r1, %f1;"),
+        "t.ptx:13:2: error: invalid rounding modifier in `cvt.rm.tf32.f32`",
+    );
+    check(
+        &format!("{h}\tcvt.rna.relu.tf32.f32 %r1, %f1;"),
+        "t.ptx:13:2: error: `.tf32` takes `.relu` (with `.rn`, `.rz`) and `.satfinite` only in `cvt.rna.relu.tf32.f32`",
+    );
+    check(
         &format!("{h}\tadd.f16 %h1, %h2, %f1;"),
         "t.ptx:13:20: error: type mismatch: `%f1` is `.f32`, expected `.f16`",
     );
