@@ -70,8 +70,18 @@ pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Functi
         }
         let mut out = Vec::with_capacity(decls.len());
         for decl in decls {
-            let dt = vars::decl_type(decl)?;
-            if dt.space != StateSpace::Param {
+            let mut dt = vars::decl_type(decl)?;
+            if dt.space == StateSpace::Reg && f.kind == ast::FuncKind::Func {
+                // A `.reg` parameter of a device function travels in the frame like a `.param`
+                // one; the body reads it into its register (`lower_body`).
+                if dt.ty == Type::Pred || dt.vec != 1 {
+                    return Err(Diagnostic::unsupported(
+                        decl.space.span,
+                        "`.reg` parameters of predicate or vector type",
+                    ));
+                }
+                dt.space = StateSpace::Param;
+            } else if dt.space != StateSpace::Param {
                 return Err(Diagnostic::unsupported(
                     decl.space.span,
                     format!("`.{}` parameters (only `.param`)", dt.space),
@@ -183,6 +193,14 @@ fn signature_layout(
     Ok(frame)
 }
 
+/// A lowered `call`: the call, and the copies of register arguments into their slots before it
+/// and of register results out of theirs after it.
+struct Call {
+    op: Op,
+    before: Vec<Inst>,
+    after: Vec<Inst>,
+}
+
 /// State while lowering one function body.
 pub(super) struct FnLowerer<'a, 'm> {
     pub(super) module: &'m ModuleScope<'a>,
@@ -200,6 +218,9 @@ pub(super) struct FnLowerer<'a, 'm> {
     frame: Layout,
     /// Registers declared by the functions lowered before this one.
     module_regs: usize,
+    /// The `.reg` return values of a device function: each register and its return slot,
+    /// stored to the slot before every `ret`.
+    reg_rets: Vec<(VReg, u32, Type)>,
 }
 
 /// Lowers the body of function `id` (whose signature is already in `isa_module`);
@@ -223,15 +244,47 @@ pub(crate) fn lower_body<'a>(
             .flat_map(|d| d.names.iter().map(|n| n.name.value))
             .collect()
     };
+    // `.reg` parameters and return values are registers of the body, copied from and to their
+    // frame slots (`signature` made them `.param` variables there).
+    let regs = |decls: &[ast::VarDecl<'a>]| -> Vec<bool> {
+        decls
+            .iter()
+            .flat_map(|d| d.names.iter().map(|_| d.space.value == "reg"))
+            .collect()
+    };
+    let (reg_params, reg_rets) = (regs(&f.params), regs(&f.rets));
+    let mut copies = Vec::new();
     for (i, name) in names(&f.params).into_iter().enumerate() {
-        params
-            .names
-            .insert(name, LocalName::Var(SymbolRef::Param(i as u32)));
+        let slot = SymbolRef::Param(i as u32);
+        if reg_params[i] {
+            let ty = func.params[i].ty;
+            let r = VReg(func.regs.len() as u32);
+            func.regs.push(RegInfo {
+                name: name.to_string(),
+                ty,
+            });
+            params.names.insert(name, LocalName::Reg(r));
+            copies.push(param_copy(false, slot, Operand::Reg(r), ty, func.loc));
+        } else {
+            params.names.insert(name, LocalName::Var(slot));
+        }
     }
+    let mut ret_regs = Vec::new();
     for (i, name) in names(&f.rets).into_iter().enumerate() {
-        params
-            .names
-            .insert(name, LocalName::Var(SymbolRef::Ret(i as u32)));
+        if reg_rets[i] {
+            let ty = func.rets[i].ty;
+            let r = VReg(func.regs.len() as u32);
+            func.regs.push(RegInfo {
+                name: name.to_string(),
+                ty,
+            });
+            params.names.insert(name, LocalName::Reg(r));
+            ret_regs.push((r, i as u32, ty));
+        } else {
+            params
+                .names
+                .insert(name, LocalName::Var(SymbolRef::Ret(i as u32)));
+        }
     }
     func.blocks.clear();
     let mut l = FnLowerer {
@@ -245,7 +298,11 @@ pub(crate) fn lower_body<'a>(
         diags: Vec::new(),
         frame,
         module_regs,
+        reg_rets: ret_regs,
     };
+    for copy in copies {
+        l.push(copy);
+    }
     l.collect_labels(stmts);
     l.statements(stmts);
     l.finish(f.span);
@@ -253,6 +310,46 @@ pub(crate) fn lower_body<'a>(
         Ok(l.func)
     } else {
         Err(l.diags)
+    }
+}
+
+/// `ld.param` of frame slot `slot` into `value`, a register (`store`: `st.param` of `value`, a
+/// register or an immediate, into the slot): the copy a `.reg` parameter, argument or return
+/// value makes.
+fn param_copy(store: bool, slot: SymbolRef, value: Operand, ty: Type, loc: SrcLoc) -> Inst {
+    let addr = Operand::Address(isa::Address {
+        base: isa::AddrBase::Symbol(slot),
+        offset: 0,
+    });
+    let (space, vec, order, scope, cache) = (StateSpace::Param, 1, isa::MemOrder::Weak, None, None);
+    let (op, dsts, srcs) = if store {
+        let op = Op::St {
+            space,
+            ty,
+            vec,
+            order,
+            scope,
+            cache,
+        };
+        (op, vec![], vec![addr, value])
+    } else {
+        let op = Op::Ld {
+            space,
+            ty,
+            vec,
+            order,
+            scope,
+            cache,
+            nc: false,
+        };
+        (op, vec![value], vec![addr])
+    };
+    Inst {
+        guard: None,
+        op,
+        dsts,
+        srcs,
+        loc,
     }
 }
 
@@ -409,6 +506,7 @@ impl<'a> FnLowerer<'a, '_> {
             {
                 self.open = false;
             }
+            self.store_reg_rets(None, loc);
             self.push(Inst {
                 guard: None,
                 op: Op::Ret { uni: false },
@@ -629,14 +727,30 @@ impl<'a> FnLowerer<'a, '_> {
             }
             Decoded::Call { uni } => {
                 mods.finish()?;
-                let (op, srcs) = self.call(inst, uni, &mods.full_name())?;
-                (op, vec![], srcs)
+                let call = self.call(inst, uni, &mods.full_name(), loc)?;
+                for copy in call.before {
+                    self.push(Inst { guard, ..copy });
+                }
+                self.push(Inst {
+                    guard,
+                    op: call.op,
+                    dsts: vec![],
+                    srcs: vec![],
+                    loc,
+                });
+                for copy in call.after {
+                    self.push(Inst { guard, ..copy });
+                }
+                return Ok(());
             }
             Decoded::Op(op, shape) => {
                 mods.finish()?;
                 self.operands(inst, op, shape)?
             }
         };
+        if matches!(op, Op::Ret { .. }) {
+            self.store_reg_rets(guard, loc);
+        }
         self.push(Inst {
             guard,
             op,
@@ -645,6 +759,14 @@ impl<'a> FnLowerer<'a, '_> {
             loc,
         });
         Ok(())
+    }
+
+    /// Before a `ret` (guarded by `guard`): stores the `.reg` return values to their slots.
+    fn store_reg_rets(&mut self, guard: Option<Guard>, loc: SrcLoc) {
+        for (r, i, ty) in self.reg_rets.clone() {
+            let copy = param_copy(true, SymbolRef::Ret(i), Operand::Reg(r), ty, loc);
+            self.push(Inst { guard, ..copy });
+        }
     }
 
     /// Resolves a guard or predicate operand.
@@ -703,13 +825,16 @@ impl<'a> FnLowerer<'a, '_> {
         }
     }
 
-    /// Checks the remaining operands against the call target's signature.
+    /// Checks the remaining operands against the call target's signature. Arguments and
+    /// return values given as registers (or immediate arguments) travel through temporary
+    /// `.param` variables of the caller, copied before and after the call.
     fn call(
         &mut self,
         inst: &ast::Instruction<'a>,
         uni: bool,
         full_name: &str,
-    ) -> Result<(Op, Vec<Operand>)> {
+        loc: SrcLoc,
+    ) -> Result<Call> {
         use ast::OperandKind as K;
         let ops = &inst.operands;
         let (rets, rest) = match ops.first().map(|o| &o.kind) {
@@ -736,12 +861,13 @@ impl<'a> FnLowerer<'a, '_> {
             } => match self.module_name(name) {
                 Some(ModuleName::Func(f)) => f,
                 _ if self.lookup(name).is_some() => {
-                    return Ok((
-                        Op::Unsupported {
+                    return Ok(Call {
+                        op: Op::Unsupported {
                             text: format!("{full_name} (indirect)"),
                         },
-                        vec![],
-                    ));
+                        before: vec![],
+                        after: vec![],
+                    });
                 }
                 _ => {
                     return Err(Diagnostic::semantic(
@@ -777,40 +903,85 @@ impl<'a> FnLowerer<'a, '_> {
                 ),
             ));
         }
-        let param_var = |o: &ast::Operand| -> Result<SymbolRef> {
-            match &o.kind {
-                K::Name {
-                    name,
-                    component: None,
-                } => match self.lookup(name) {
-                    Some(LocalName::Var(s)) => Ok(s),
-                    Some(_) => Err(Diagnostic::unsupported(
-                        o.span,
-                        "call arguments in registers (only `.param` variables)",
-                    )),
-                    None => Err(Diagnostic::semantic(
-                        o.span,
-                        format!("undefined parameter `{name}`"),
-                    )),
-                },
-                K::Int { .. } | K::F32 { .. } | K::F64 { .. } => Err(Diagnostic::unsupported(
-                    o.span,
-                    "immediate call arguments (only `.param` variables)",
-                )),
-                _ => Err(Diagnostic::semantic(o.span, "expected a `.param` variable")),
-            }
-        };
-        let args = args.iter().map(param_var).collect::<Result<Vec<_>>>()?;
-        let rets = rets.iter().map(param_var).collect::<Result<Vec<_>>>()?;
-        Ok((
-            Op::Call {
-                callee: callee_id,
-                uni,
-                args,
-                rets,
+        let (params, results) = (target.params.clone(), target.rets.clone());
+        let mut call = Call {
+            op: Op::Unsupported {
+                text: String::new(),
             },
-            vec![],
-        ))
+            before: Vec::new(),
+            after: Vec::new(),
+        };
+        let mut arg_slots = Vec::with_capacity(args.len());
+        for (o, param) in args.iter().zip(&params) {
+            if let Some(var) = self.param_variable(o)? {
+                arg_slots.push(var);
+                continue;
+            }
+            let value = self.src(o, Slot::Val(param.ty))?;
+            let slot = self.call_slot(param, o.span)?;
+            call.before
+                .push(param_copy(true, slot, value, param.ty, loc));
+            arg_slots.push(slot);
+        }
+        let mut ret_slots = Vec::with_capacity(rets.len());
+        for (o, ret) in rets.iter().zip(&results) {
+            if let Some(var) = self.param_variable(o)? {
+                ret_slots.push(var);
+                continue;
+            }
+            let value = self.dst(o, Slot::Val(ret.ty))?;
+            let slot = self.call_slot(ret, o.span)?;
+            call.after.push(param_copy(false, slot, value, ret.ty, loc));
+            ret_slots.push(slot);
+        }
+        call.op = Op::Call {
+            callee: callee_id,
+            uni,
+            args: arg_slots,
+            rets: ret_slots,
+        };
+        Ok(call)
+    }
+
+    /// A call operand naming a `.param` variable, or `None` for a register or an immediate.
+    fn param_variable(&self, o: &ast::Operand) -> Result<Option<SymbolRef>> {
+        use ast::OperandKind as K;
+        match &o.kind {
+            K::Name {
+                name,
+                component: None,
+            } => match self.lookup(name) {
+                Some(LocalName::Var(s)) => Ok(Some(s)),
+                Some(_) => Ok(None),
+                None => Err(Diagnostic::semantic(
+                    o.span,
+                    format!("undefined parameter `{name}`"),
+                )),
+            },
+            K::Name { .. } | K::Int { .. } | K::F32 { .. } | K::F64 { .. } => Ok(None),
+            _ => Err(Diagnostic::semantic(
+                o.span,
+                "expected a `.param` variable, a register or an immediate",
+            )),
+        }
+    }
+
+    /// A new `.param` variable of the caller's frame for one register argument or return value
+    /// of type `like`'s.
+    fn call_slot(&mut self, like: &isa::Variable, span: Span) -> Result<SymbolRef> {
+        let id = LocalId(self.func.locals.len() as u32);
+        let v = isa::Variable {
+            name: format!("__call_slot{}", id.0),
+            space: StateSpace::Param,
+            count: None,
+            init: None,
+            linkage: isa::Linkage::Internal,
+            loc: self.loc(span),
+            ..like.clone()
+        };
+        self.frame.place(&self.func.name, &v, span)?;
+        self.func.locals.push(v);
+        Ok(SymbolRef::Local(id))
     }
 
     /// Matches AST operands against the decoded shape and lowers them.

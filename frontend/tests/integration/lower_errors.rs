@@ -520,3 +520,17 @@ fn unexecuted_half_precision_forms_lower_as_unsupported() {
     let lines: Vec<_> = module.unsupported().map(|(_, i)| i.loc.line).collect();
     assert_eq!(lines, vec![13, 14, 15]);
 }
+
+#[test]
+fn reg_parameters_of_predicate_type_and_of_kernels_are_refused() {
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n\
+         .func f(.reg .pred %p)\n{\n\tret;\n}\n",
+        "m.ptx:4:10: error: unsupported: `.reg` parameters of predicate or vector type",
+    );
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n\
+         .entry k(.reg .u32 %a)\n{\n\tret;\n}\n",
+        "m.ptx:4:11: error: unsupported: `.reg` parameters (only `.param`)",
+    );
+}

@@ -355,3 +355,70 @@ fn barrier_reductions_and_warp_collectives() {
         );
     }
 }
+
+/// A device function with `.reg` parameters and two `.reg` return values (one returned early
+/// under a predicate), called with registers and an immediate.
+const REG_PARAMS: &str = r#"
+.version 7.8
+.target sm_70
+.address_size 64
+
+.func (.reg .u32 %sum, .reg .f32 %scaled) combine(.reg .u32 %a, .reg .u32 %b, .reg .f32 %x)
+{
+    .reg .pred %p;
+    add.u32 %sum, %a, %b;
+    setp.gt.u32 %p, %sum, 100;
+    mul.f32 %scaled, %x, 0f40000000;
+    @%p ret;
+    add.u32 %sum, %sum, 1000;
+}
+
+.visible .entry k(.param .u64 out)
+{
+    .reg .u32 %r<4>;
+    .reg .f32 %f<3>;
+    .reg .u64 %rd<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    cvt.rn.f32.u32 %f1, %r1;
+    call.uni (%r2, %f2), combine, (%r1, 95, %f1);
+    mul.wide.u32 %rd2, %r1, 8;
+    add.u64 %rd2, %rd1, %rd2;
+    st.global.u32 [%rd2], %r2;
+    st.global.f32 [%rd2+4], %f2;
+    ret;
+}
+"#;
+
+#[test]
+fn reg_parameters_and_multiple_return_values() {
+    let expected: Vec<u32> = (0..32u32)
+        .flat_map(|t| {
+            let sum = t + 95;
+            [
+                if sum > 100 { sum } else { sum + 1000 },
+                (2.0 * t as f32).to_bits(),
+            ]
+        })
+        .collect();
+    for (engine, timing) in [
+        (emulator::Engine::Jit, None),
+        (emulator::Engine::Interpreter, None),
+        (
+            emulator::Engine::Jit,
+            Some(timing::GpuConfig::preset("gtx480")),
+        ),
+    ] {
+        let dev = Device::new(DeviceConfig {
+            engine,
+            timing,
+            ..DeviceConfig::default()
+        })
+        .unwrap();
+        let m = dev.load_ptx("reg_params.ptx", REG_PARAMS).unwrap();
+        let out = dev.alloc::<u32>(64).unwrap();
+        dev.launch(&m.kernel("k").unwrap(), 1, 32, 0, &[(&out).into()])
+            .unwrap();
+        assert_eq!(out.to_host().unwrap(), expected, "{engine:?}");
+    }
+}
