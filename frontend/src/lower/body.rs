@@ -30,9 +30,10 @@ pub(super) enum LocalName {
 #[derive(Default)]
 struct Scope<'a> {
     names: HashMap<&'a str, LocalName>,
-    /// Prefix → (first register, count). A prefix has one range per scope, so a lookup costs
-    /// the same however many ranges a scope declares.
-    ranges: HashMap<&'a str, (VReg, u32)>,
+    /// Prefix → (first register, count, vector width). A prefix has one range per scope, so a
+    /// lookup costs the same however many ranges a scope declares. A range of `.vN` vector
+    /// registers takes `N` consecutive registers per name.
+    ranges: HashMap<&'a str, (VReg, u32, u8)>,
 }
 
 impl Scope<'_> {
@@ -46,8 +47,14 @@ impl Scope<'_> {
             return None;
         }
         let index: u32 = digits.parse().ok()?;
-        let &(first, count) = self.ranges.get(prefix)?;
-        (index < count).then_some(LocalName::Reg(VReg(first.0 + index)))
+        let &(first, count, n) = self.ranges.get(prefix)?;
+        (index < count).then_some(match n {
+            1 => LocalName::Reg(VReg(first.0 + index)),
+            n => LocalName::VecReg {
+                first: VReg(first.0 + index * u32::from(n)),
+                n,
+            },
+        })
     }
 }
 
@@ -522,6 +529,17 @@ impl<'a> FnLowerer<'a, '_> {
         }
     }
 
+    /// The registers of one declared name: itself, or its `.x .y .z .w` components.
+    fn add_components(&mut self, name: &str, dt: &DeclType) {
+        if dt.vec == 1 {
+            self.add_reg(name.to_string(), dt.ty);
+            return;
+        }
+        for c in ["x", "y", "z", "w"].iter().take(dt.vec as usize) {
+            self.add_reg(format!("{name}.{c}"), dt.ty);
+        }
+    }
+
     fn add_reg(&mut self, name: String, ty: Type) -> VReg {
         let r = VReg(self.func.regs.len() as u32);
         self.func.regs.push(RegInfo { name, ty });
@@ -578,9 +596,6 @@ impl<'a> FnLowerer<'a, '_> {
                 ));
             }
             if let Some(count) = name.range {
-                if dt.vec != 1 {
-                    return Err(Diagnostic::unsupported(name.span, "vector register ranges"));
-                }
                 if count.value > limits::MAX_REG_RANGE {
                     return Err(Diagnostic::semantic(
                         count.span,
@@ -600,22 +615,21 @@ impl<'a> FnLowerer<'a, '_> {
                         format!("duplicate declaration of `{}<>`", name.name.value),
                     ));
                 }
-                self.reserve_regs(count.value as usize, name.name.span)?;
+                let per_name = u32::from(dt.vec);
+                self.reserve_regs((count.value * per_name) as usize, name.name.span)?;
                 let first = VReg(self.func.regs.len() as u32);
                 for i in 0..count.value {
-                    self.add_reg(format!("{}{i}", name.name.value), dt.ty);
+                    self.add_components(&format!("{}{i}", name.name.value), dt);
                 }
                 self.scopes
                     .last_mut()
                     .expect("at least the parameter scope")
                     .ranges
-                    .insert(name.name.value, (first, count.value));
+                    .insert(name.name.value, (first, count.value, dt.vec));
             } else if dt.vec > 1 {
                 self.reserve_regs(dt.vec as usize, name.name.span)?;
                 let first = VReg(self.func.regs.len() as u32);
-                for c in ["x", "y", "z", "w"].iter().take(dt.vec as usize) {
-                    self.add_reg(format!("{}.{c}", name.name.value), dt.ty);
-                }
+                self.add_components(name.name.value, dt);
                 self.insert_name(name.name, LocalName::VecReg { first, n: dt.vec })?;
             } else {
                 self.reserve_regs(1, name.name.span)?;
@@ -743,6 +757,10 @@ impl<'a> FnLowerer<'a, '_> {
                 }
                 return Ok(());
             }
+            Decoded::VectorMov { ty, vec } => {
+                mods.finish()?;
+                return self.vector_mov(inst, ty, vec, guard, loc);
+            }
             Decoded::Op(op, shape) => {
                 mods.finish()?;
                 self.operands(inst, op, shape)?
@@ -758,6 +776,58 @@ impl<'a> FnLowerer<'a, '_> {
             srcs,
             loc,
         });
+        Ok(())
+    }
+
+    /// `mov.vN.type d, a`: one scalar `mov` per element. When a destination element is also a
+    /// later source (`{%a, %b}` from `{%b, %a}`), the sources are first copied to fresh
+    /// registers, so every element reads its value from before the move.
+    fn vector_mov(
+        &mut self,
+        inst: &ast::Instruction<'a>,
+        ty: Type,
+        vec: u8,
+        guard: Option<Guard>,
+        loc: SrcLoc,
+    ) -> Result<()> {
+        let [d, a] = inst.operands.as_slice() else {
+            return Err(Diagnostic::semantic(
+                inst_span(inst),
+                format!("`mov` takes 2 operands, found {}", inst.operands.len()),
+            ));
+        };
+        let slot = Slot::Data { ty, vec };
+        let (Operand::Vector(dsts), Operand::Vector(mut srcs)) =
+            (self.dst(d, slot)?, self.src(a, slot)?)
+        else {
+            unreachable!("a vector slot lowers to a vector operand");
+        };
+        let mov = |dst: Operand, src: Operand| Inst {
+            guard,
+            op: Op::Mov { ty },
+            dsts: vec![dst],
+            srcs: vec![src],
+            loc,
+        };
+        let overlaps = dsts
+            .iter()
+            .enumerate()
+            .any(|(i, d)| *d != Operand::Sink && srcs[i + 1..].contains(d));
+        if overlaps {
+            self.reserve_regs(srcs.len(), inst_span(inst))?;
+            for src in &mut srcs {
+                if let Operand::Reg(_) = src {
+                    let tmp = self.add_reg(format!("%vmov{}", self.func.regs.len()), ty);
+                    self.push(mov(Operand::Reg(tmp), src.clone()));
+                    *src = Operand::Reg(tmp);
+                }
+            }
+        }
+        for (dst, src) in dsts.into_iter().zip(srcs) {
+            if dst != Operand::Sink {
+                self.push(mov(dst, src));
+            }
+        }
         Ok(())
     }
 

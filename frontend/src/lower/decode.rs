@@ -19,6 +19,9 @@ pub(crate) enum Decoded {
     Bra { uni: bool },
     /// A `call`: operands are resolved by the caller.
     Call { uni: bool },
+    /// `mov.vN.type d, a`: a move of `vec` elements (vector registers or `{...}` lists), lowered
+    /// as one scalar `mov` per element.
+    VectorMov { ty: Type, vec: u8 },
     /// Valid PTX that warpsim does not execute; operands are not checked.
     Unsupported,
 }
@@ -299,7 +302,16 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             )
         }
         "mov" => {
+            let vec = m.vector()?;
             let ty = m.one_type()?;
+            if vec > 1 {
+                if vec > 4 || ty == Type::Pred || is_half(ty) && ty.bits() != 16 {
+                    return Err(m.error(format!("invalid vector move `.v{vec}.{ty}`")));
+                }
+                check_type(m, opcode, ty, &VALUE_TYPES_AND_PRED)
+                    .or_else(|e| if is_half(ty) { Ok(()) } else { Err(e) })?;
+                return Ok(Some(Decoded::VectorMov { ty, vec }));
+            }
             if !is_half(ty) {
                 check_type(m, opcode, ty, &VALUE_TYPES_AND_PRED)?;
             }

@@ -62,6 +62,13 @@ impl FnLowerer<'_, '_> {
                 })
             }
             (K::Vector(items), Slot::Elems(ty)) => self.elems(items, o.span, ty, true),
+            (
+                K::Name {
+                    name,
+                    component: None,
+                },
+                Slot::Data { ty, vec },
+            ) if vec > 1 => self.vector_reg(name, ty, vec, o.span),
             (K::Name { name, component }, Slot::Data { ty, vec: 1 } | Slot::Wide(ty)) => Ok(
                 Operand::Reg(self.typed_reg(name, *component, ty, true, o.span)?),
             ),
@@ -109,6 +116,10 @@ impl FnLowerer<'_, '_> {
                 K::Vector(items) => {
                     self.vector(items, o.span, ty, vec, |it| self.src(it, Slot::Wide(ty)))
                 }
+                K::Name {
+                    name,
+                    component: None,
+                } => self.vector_reg(name, ty, vec, o.span),
                 _ => Err(Diagnostic::semantic(
                     o.span,
                     format!("expected a vector of {vec} elements"),
@@ -241,6 +252,36 @@ impl FnLowerer<'_, '_> {
         Ok(Operand::Vector(
             items.iter().map(each).collect::<Result<_>>()?,
         ))
+    }
+
+    /// A `.vN` vector register named whole where an instruction moves `vec` elements of `ty`:
+    /// its components, in order.
+    fn vector_reg(&self, name: &str, ty: Type, vec: u8, span: Span) -> Result<Operand> {
+        let Some(LocalName::VecReg { first, n }) = self.lookup(name) else {
+            return Err(Diagnostic::semantic(
+                span,
+                format!("expected a vector of {vec} registers"),
+            ));
+        };
+        if n != vec {
+            return Err(Diagnostic::semantic(
+                span,
+                format!("`{name}` is a vector of {n} registers, expected {vec}"),
+            ));
+        }
+        let components = (0..u32::from(n)).map(|i| {
+            let r = VReg(first.0 + i);
+            let have = self.func.reg(r).ty;
+            if have.bits() == ty.bits() || (have.bits() > ty.bits() && !have.is_float()) {
+                Ok(Operand::Reg(r))
+            } else {
+                Err(Diagnostic::semantic(
+                    span,
+                    format!("type mismatch: `{name}` is `.v{n}.{have}`, expected `.{ty}` elements"),
+                ))
+            }
+        });
+        Ok(Operand::Vector(components.collect::<Result<_>>()?))
     }
 
     /// The `{a, b}` of a pack/unpack `mov`: elements of equal size that add up to `ty`.

@@ -534,3 +534,24 @@ fn reg_parameters_of_predicate_type_and_of_kernels_are_refused() {
         "m.ptx:4:11: error: unsupported: `.reg` parameters (only `.param`)",
     );
 }
+
+#[test]
+fn vector_registers_must_match_the_instruction_width() {
+    let v = "\t.reg .v2 .f32 %v<2>;\n\t.reg .v4 .f32 %q;\n";
+    check(
+        &format!("{v}\tld.global.v4.f32 %v1, [%rd1];"),
+        "t.ptx:14:19: error: `%v1` is a vector of 2 registers, expected 4",
+    );
+    check(
+        &format!("{v}\tst.global.v2.u64 [%rd1], %v0;"),
+        "t.ptx:14:27: error: type mismatch: `%v0` is `.v2.f32`, expected `.u64` elements",
+    );
+    check(
+        &format!("{v}\tmov.v4.f32 %q, %v0;"),
+        "t.ptx:14:17: error: `%v0` is a vector of 2 registers, expected 4",
+    );
+    check(
+        &format!("{v}\tmov.v2.pred %v0, %v1;"),
+        "t.ptx:14:2: error: invalid vector move `.v2.pred` in `mov.v2.pred`",
+    );
+}

@@ -422,3 +422,45 @@ fn reg_parameters_and_multiple_return_values() {
         assert_eq!(out.to_host().unwrap(), expected, "{engine:?}");
     }
 }
+
+/// Vector registers: a `.v4` loaded and stored whole and by component, a range of `.v2`
+/// registers, and vector moves from a list, from a vector and between overlapping elements.
+const VECTOR_REGS: &str = r#"
+.version 7.8
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+    .reg .v4 .f32 %v;
+    .reg .v2 .u32 %w<2>;
+    .reg .u32 %r<3>;
+    .reg .u64 %rd<3>;
+    ld.param.u64 %rd1, [out];
+    ld.global.v4.f32 %v, [%rd1];
+    add.f32 %v.x, %v.y, %v.z;
+    mov.u32 %r1, %tid.x;
+    mov.v2.u32 %w0, {%r1, 7};
+    mov.v2.u32 %w1, %w0;
+    mov.v2.u32 {%w1.x, %w1.y}, {%w1.y, %w1.x};
+    st.global.v4.f32 [%rd1+16], %v;
+    mul.wide.u32 %rd2, %r1, 8;
+    add.u64 %rd2, %rd1, %rd2;
+    st.global.v2.u32 [%rd2+32], %w1;
+    ret;
+}
+"#;
+
+#[test]
+fn vector_registers_load_store_and_move_whole() {
+    let dev = Device::new(DeviceConfig::default()).unwrap();
+    let m = dev.load_ptx("vectors.ptx", VECTOR_REGS).unwrap();
+    let mut init = vec![0u32; 16];
+    init[..4].copy_from_slice(&[1.0f32, 2.0, 3.0, 4.0].map(f32::to_bits));
+    let out = dev.alloc_from(&init).unwrap();
+    dev.launch(&m.kernel("k").unwrap(), 1, 4, 0, &[(&out).into()])
+        .unwrap();
+    let got = out.to_host().unwrap();
+    assert_eq!(got[4..8], [5.0f32, 2.0, 3.0, 4.0].map(f32::to_bits));
+    // Each thread's %w1 is {7, tid}: the swap read both elements before writing either.
+    assert_eq!(got[8..16], [7, 0, 7, 1, 7, 2, 7, 3]);
+}
