@@ -356,6 +356,13 @@ pub enum Op {
         mode: ShiftMode,
         signed: bool,
     },
+    /// `cvt.pack.sat.{u,s}N.s32{.b32}`: `a` and `b` saturated to N-bit integers and packed,
+    /// `b` in the low N bits and `a` above it; for N < 16 the bits above them come from `c`
+    /// (`d = c << 2N | a << N | b`).
+    CvtPack {
+        bits: u8,
+        signed: bool,
+    },
     /// `dp4a.atype.btype`: `c` plus the dot product of the four bytes of `a` and of `b`, each
     /// operand's bytes signed when its type is `.s32`; the sum wraps at 32 bits.
     Dp4a {
@@ -657,6 +664,7 @@ impl Op {
             | Op::Shf { .. }
             | Op::Bmsk { .. }
             | Op::Szext { .. }
+            | Op::CvtPack { .. }
             | Op::Dp4a { .. }
             | Op::Dp2a { .. }
             | Op::And { .. }

@@ -249,6 +249,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Shf { .. }
         | Op::Bmsk { .. }
         | Op::Szext { .. }
+        | Op::CvtPack { .. }
         | Op::Popc { .. }
         | Op::Clz { .. }
         | Op::Bfind { .. }

@@ -233,6 +233,26 @@ fn half(x: u64, i: u32, signed: bool) -> i64 {
     }
 }
 
+/// `cvt.pack.sat.{u,s}N.s32{.b32}`: the manual's pseudo-code. The `.s32` sources saturate to
+/// the N-bit range; `b` fills bits 0..N, `a` bits N..2N, and for N < 16 `c` the bits from 2N up
+/// (shifted out past bit 31).
+pub fn cvt_pack(bits: u8, signed: bool, a: u64, b: u64, c: u64) -> u64 {
+    let n = u32::from(bits);
+    let (lo, hi) = if signed {
+        (-(1i64 << (n - 1)), (1i64 << (n - 1)) - 1)
+    } else {
+        (0, (1i64 << n) - 1)
+    };
+    let field = |x: u64| (i64::from(x as u32 as i32).clamp(lo, hi) as u64) & ((1 << n) - 1);
+    let packed = field(a) << n | field(b);
+    let above = if n < 16 {
+        (c as u32 as u64) << (2 * n)
+    } else {
+        0
+    };
+    (packed | above) & 0xffff_ffff
+}
+
 /// `dp4a.atype.btype`: `c + Σ a.byte[i] × b.byte[i]`, wrapping at 32 bits.
 pub fn dp4a(a_signed: bool, b_signed: bool, a: u64, b: u64, c: u64) -> u64 {
     let dot: i64 = (0..4)

@@ -115,6 +115,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::Shf { dir, mode } => one(bits::shf(dir, mode, a, b, c)),
         Op::Bmsk { mode } => one(bits::bmsk(mode, a, b)),
         Op::Szext { mode, signed } => one(bits::szext(mode, signed, a, b)),
+        Op::CvtPack { bits, signed } => one(int::cvt_pack(bits, signed, a, b, c)),
         Op::Dp4a { a_signed, b_signed } => one(int::dp4a(a_signed, b_signed, a, b, c)),
         Op::Dp2a {
             hi,

@@ -625,3 +625,33 @@ fn extended_precision_chains_match_u128() {
         }
     }
 }
+
+/// `cvt.pack.sat`, worked by hand from the manual's pseudo-code: saturate `a` and `b` to the
+/// N-bit type, `b` in the low N bits, `a` above, then `c` from bit 2N up (N < 16).
+#[test]
+fn cvt_pack_saturates_and_packs() {
+    let pack = |bits, signed| Op::CvtPack { bits, signed };
+    let neg = |x: i32| u64::from(x as u32);
+    let cases: &[(Op, &[u64], u64)] = &[
+        // u16: 70000 saturates to 0xffff, -5 to 0.
+        (pack(16, false), &[70000, neg(-5)], 0xffff_0000),
+        (pack(16, false), &[0x1234, 0x5678], 0x1234_5678),
+        // s16: -40000 to -32768 (0x8000), 40000 to 32767; -2 stays 0xfffe.
+        (pack(16, true), &[neg(-40000), 40000], 0x8000_7fff),
+        (pack(16, true), &[neg(-2), 1], 0xfffe_0001),
+        // u8 with c: d = c << 16 | a << 8 | b.
+        (pack(8, false), &[300, 7, 0xabcd], 0xabcd_ff07),
+        // s8: -129 to 0x80, 127 kept; c's top byte shifted out.
+        (pack(8, true), &[neg(-129), 127, 0x1234_5678], 0x5678_807f),
+        // s4: 9 to 7, -9 to -8 (0x8); u2: 5 to 3, -1 to 0.
+        (pack(4, true), &[9, neg(-9), 0xf], 0xf78),
+        (pack(2, false), &[5, neg(-1), 1], 0x1c),
+    ];
+    for (op, srcs, want) in cases {
+        assert_eq!(
+            eval(op, srcs, &mut false),
+            Ok([*want, 0]),
+            "{op:?} {srcs:x?}"
+        );
+    }
+}

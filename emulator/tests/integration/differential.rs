@@ -117,6 +117,8 @@ const TEMPLATES: &[&str] = &[
     "tanh.approx.bf16 {h}, {h};",
     "mov.b32 {r}, {{{h}, {h}}};",
     "cvt.rna.satfinite.tf32.f32 {r}, {f};",
+    "cvt.pack.sat.s16.s32 {r}, {r}, {r};",
+    "cvt.pack.sat.u4.s32.b32 {r}, {r}, {r}, {r};",
     "cvt.rn.relu.tf32.f32 {r}, {f};",
     "and.b32 {r}, {r}, {r};",
     "or.b32 {r}, {r}, {k};",

@@ -47,7 +47,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "stmatrix",
     "movmatrix",
     "wgmma",
-    "cvt.pack",
     "brkpt",
     "nanosleep",
     "pmevent",
@@ -1168,7 +1167,44 @@ fn widens(sty: Type, dty: Type) -> bool {
     )
 }
 
+/// `cvt.pack.sat.convertType.s32{.b32} d, a, b{, c}`: `.u16`/`.s16` pack two values; the
+/// narrower `.u8 .s8 .u4 .s4 .u2 .s2` take `c` for the bits above.
+fn cvt_pack(m: &mut Mods) -> Result<Decoded> {
+    if !m.flag("sat")? {
+        return Err(m.error("`cvt.pack` needs `.sat`"));
+    }
+    let convert = m.take(|s| {
+        let signed = s.starts_with('s');
+        let bits = s.strip_prefix(['u', 's'])?.parse::<u8>().ok()?;
+        matches!(bits, 2 | 4 | 8 | 16).then_some((bits, signed))
+    })?;
+    let (bits, signed) =
+        convert.ok_or_else(|| m.error("missing `.u16 .s16 .u8 .s8 .u4 .s4 .u2 .s2`"))?;
+    if !m.flag("s32")? {
+        return Err(m.error("missing source type `.s32`"));
+    }
+    let with_c = m.flag("b32")?;
+    if with_c != (bits < 16) {
+        return Err(m.error(if with_c {
+            "`.b32` (a third operand) applies only to conversions narrower than 16 bits"
+        } else {
+            "missing `.b32`: conversions narrower than 16 bits take a third operand"
+        }));
+    }
+    let mut shape = Shape::new()
+        .d(Slot::Val(Type::B32))
+        .s(Slot::Val(Type::S32))
+        .s(Slot::Val(Type::S32));
+    if with_c {
+        shape = shape.s(Slot::Val(Type::B32));
+    }
+    Ok(Decoded::Op(Op::CvtPack { bits, signed }, shape))
+}
+
 fn cvt(m: &mut Mods) -> Result<Decoded> {
+    if m.flag("pack")? {
+        return cvt_pack(m);
+    }
     let rnd = m.take(Rounding::from_name)?;
     let ftz = m.flag("ftz")?;
     let sat = m.flag("sat")?;

@@ -495,6 +495,10 @@ fn half_precision_misuse() {
         "t.ptx:13:22: error: immediate operand of type `.f16x2`: move its bits into a register with `mov.b32`",
     );
     check(
+        &format!("{h}\tcvt.pack.sat.u16.s32.b32 %r1, %r2, %r3, %r1;"),
+        "t.ptx:13:2: error: `.b32` (a third operand) applies only to conversions narrower than 16 bits in `cvt.pack.sat.u16.s32.b32`",
+    );
+    check(
         &format!("{h}\tcvt.rm.tf32.f32 %r1, %f1;"),
         "t.ptx:13:2: error: invalid rounding modifier in `cvt.rm.tf32.f32`",
     );
