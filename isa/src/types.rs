@@ -27,6 +27,12 @@ pub enum Type {
     BF16x2,
     /// TensorFloat-32: f32's encoding with the 13 low fraction bits zero (a `cvt` result).
     TF32,
+    /// The 8-bit float formats (OCP FP8): `E4M3` (no infinities, one NaN per sign, largest
+    /// 448) and `E5M2` (IEEE-like); PTX names only their packed pairs, `.e4m3x2`/`.e5m2x2`.
+    E4M3,
+    E5M2,
+    E4M3x2,
+    E5M2x2,
     F32,
     F64,
 }
@@ -64,6 +70,8 @@ impl Type {
             "bf16" => Type::BF16,
             "bf16x2" => Type::BF16x2,
             "tf32" => Type::TF32,
+            "e4m3x2" => Type::E4M3x2,
+            "e5m2x2" => Type::E5M2x2,
             "f32" => Type::F32,
             "f64" => Type::F64,
             _ => return None,
@@ -92,6 +100,10 @@ impl Type {
             Type::BF16 => "bf16",
             Type::BF16x2 => "bf16x2",
             Type::TF32 => "tf32",
+            Type::E4M3 => "e4m3",
+            Type::E5M2 => "e5m2",
+            Type::E4M3x2 => "e4m3x2",
+            Type::E5M2x2 => "e5m2x2",
             Type::F32 => "f32",
             Type::F64 => "f64",
         }
@@ -101,8 +113,14 @@ impl Type {
     pub fn bits(self) -> u32 {
         match self {
             Type::Pred => 1,
-            Type::B8 | Type::U8 | Type::S8 => 8,
-            Type::B16 | Type::U16 | Type::S16 | Type::F16 | Type::BF16 => 16,
+            Type::B8 | Type::U8 | Type::S8 | Type::E4M3 | Type::E5M2 => 8,
+            Type::B16
+            | Type::U16
+            | Type::S16
+            | Type::F16
+            | Type::BF16
+            | Type::E4M3x2
+            | Type::E5M2x2 => 16,
             Type::B32
             | Type::U32
             | Type::S32
@@ -131,17 +149,23 @@ impl Type {
             | Type::BF16
             | Type::BF16x2
             | Type::TF32
+            | Type::E4M3
+            | Type::E5M2
+            | Type::E4M3x2
+            | Type::E5M2x2
             | Type::F32
             | Type::F64 => TypeKind::Float,
         }
     }
 
-    /// The element type of a packed pair (`.f16x2` → `.f16`, `.bf16x2` → `.bf16`), whose first
-    /// element is in the low 16 bits.
+    /// The element type of a packed pair (`.f16x2` → `.f16`, `.e4m3x2` → `.e4m3`, ...), whose
+    /// first element is in the low half.
     pub fn packed_element(self) -> Option<Type> {
         match self {
             Type::F16x2 => Some(Type::F16),
             Type::BF16x2 => Some(Type::BF16),
+            Type::E4M3x2 => Some(Type::E4M3),
+            Type::E5M2x2 => Some(Type::E5M2),
             _ => None,
         }
     }

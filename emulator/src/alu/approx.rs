@@ -70,7 +70,9 @@ pub fn div_full(fmt: Format, a: u64, b: u64) -> u64 {
     match fmt {
         Format::F32 => u64::from((f32::from_bits(a as u32) / f32::from_bits(b as u32)).to_bits()),
         Format::F64 => (f64::from_bits(a) / f64::from_bits(b)).to_bits(),
-        Format::F16 | Format::BF16 => round::div(fmt, a, b, Rounding::Rn),
+        Format::F16 | Format::BF16 | Format::E4M3 | Format::E5M2 => {
+            round::div(fmt, a, b, Rounding::Rn)
+        }
     }
 }
 
@@ -80,7 +82,9 @@ pub fn rcp_approx(fmt: Format, ftz: bool, a: u64) -> u64 {
     match fmt {
         Format::F32 => via_f64(ftz, a, |x| 1.0 / x),
         Format::F64 => f64_approx(ftz, a, |x| 1.0 / x),
-        Format::F16 | Format::BF16 => via_f32(fmt, ftz, a, |x| 1.0 / x),
+        Format::F16 | Format::BF16 | Format::E4M3 | Format::E5M2 => {
+            via_f32(fmt, ftz, a, |x| 1.0 / x)
+        }
     }
 }
 
@@ -90,7 +94,7 @@ pub fn sqrt_approx(fmt: Format, ftz: bool, a: u64) -> u64 {
     match fmt {
         Format::F32 => via_f64(ftz, a, f64::sqrt),
         Format::F64 => f64_approx(ftz, a, f64::sqrt),
-        Format::F16 | Format::BF16 => via_f32(fmt, ftz, a, f64::sqrt),
+        Format::F16 | Format::BF16 | Format::E4M3 | Format::E5M2 => via_f32(fmt, ftz, a, f64::sqrt),
     }
 }
 
@@ -107,6 +111,6 @@ pub fn transc(func: TranscFn, fmt: Format, ftz: bool, a: u64) -> u64 {
     match fmt {
         Format::F32 => via_f64(ftz, a, f),
         Format::F64 => f64_approx(ftz, a, f),
-        Format::F16 | Format::BF16 => via_f32(fmt, ftz, a, f),
+        Format::F16 | Format::BF16 | Format::E4M3 | Format::E5M2 => via_f32(fmt, ftz, a, f),
     }
 }

@@ -28,8 +28,8 @@ fn compare_float(cmp: CmpOp, fmt: Format, ftz: bool, a: u64, b: u64) -> bool {
             f64::from(f32::from_bits(b as u32)),
         ),
         Format::F64 => (f64::from_bits(a), f64::from_bits(b)),
-        // Exact: f64 holds every half-precision value.
-        Format::F16 | Format::BF16 => {
+        // Exact: f64 holds every value of the narrower formats.
+        Format::F16 | Format::BF16 | Format::E4M3 | Format::E5M2 => {
             let wide = |x| f64::from_bits(round::convert(fmt, Format::F64, x, isa::Rounding::Rn));
             (wide(a), wide(b))
         }

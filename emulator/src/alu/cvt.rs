@@ -149,7 +149,9 @@ fn native_from_int(to: Format, signed: bool, v: i128) -> u64 {
         (Format::F32, false) => u64::from((v as u64 as f32).to_bits()),
         (Format::F64, true) => (v as i64 as f64).to_bits(),
         (Format::F64, false) => (v as u64 as f64).to_bits(),
-        (Format::F16 | Format::BF16, _) => unreachable!("no native half conversions"),
+        (Format::F16 | Format::BF16 | Format::E4M3 | Format::E5M2, _) => {
+            unreachable!("no native half conversions")
+        }
     }
 }
 
@@ -158,7 +160,7 @@ fn to_f64(from: Format, a: u64) -> f64 {
     match from {
         Format::F32 => f64::from(f32::from_bits(a as u32)),
         Format::F64 => f64::from_bits(a),
-        Format::F16 | Format::BF16 => {
+        Format::F16 | Format::BF16 | Format::E4M3 | Format::E5M2 => {
             f64::from_bits(round::convert(from, Format::F64, a, Rounding::Rn))
         }
     }

@@ -80,7 +80,9 @@ fn native2(
             u64::from(f32op(f32::from_bits(a as u32), f32::from_bits(b as u32)).to_bits())
         }
         Format::F64 => f64op(f64::from_bits(a), f64::from_bits(b)).to_bits(),
-        Format::F16 | Format::BF16 => unreachable!("no native half arithmetic"),
+        Format::F16 | Format::BF16 | Format::E4M3 | Format::E5M2 => {
+            unreachable!("no native half arithmetic")
+        }
     }
 }
 

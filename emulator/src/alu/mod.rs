@@ -225,17 +225,21 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
                 relu,
                 satfinite,
             };
-            match dty.packed_element() {
-                // Two sources, the first converted into the upper half.
-                Some(elem) => {
-                    let (hi, lo) = (
-                        cvt::cvt(elem, sty, rnd, clamp, a)?,
-                        cvt::cvt(elem, sty, rnd, clamp, b)?,
-                    );
-                    one(hi << 16 | lo)
-                }
-                None => one(cvt::cvt(dty, sty, rnd, clamp, a)?),
-            }
+            let half = |x: u64, ty: Type| x & mask(ty.bits() / 2);
+            let (hi, lo) = match (dty.packed_element(), sty.packed_element()) {
+                (None, _) => return one(cvt::cvt(dty, sty, rnd, clamp, a)?),
+                // Two scalar sources, the first converted into the upper half.
+                (Some(d), None) => (
+                    cvt::cvt(d, sty, rnd, clamp, a)?,
+                    cvt::cvt(d, sty, rnd, clamp, b)?,
+                ),
+                // One packed source, half by half.
+                (Some(d), Some(s)) => (
+                    cvt::cvt(d, s, rnd, clamp, a >> (sty.bits() / 2))?,
+                    cvt::cvt(d, s, rnd, clamp, half(a, sty))?,
+                ),
+            };
+            one(hi << (dty.bits() / 2) | lo)
         }
 
         Op::Pack { .. }

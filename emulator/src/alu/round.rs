@@ -25,6 +25,11 @@ pub enum Format {
     BF16,
     F32,
     F64,
+    /// OCP FP8 E4M3: no infinities; only S.1111.111 is NaN, so the top binade is finite up to
+    /// 448 and overflow saturates (PTX converts to it only with `.satfinite`).
+    E4M3,
+    /// OCP FP8 E5M2: IEEE binary16's top byte.
+    E5M2,
 }
 
 impl Format {
@@ -34,6 +39,8 @@ impl Format {
         match ty {
             Type::F16 => Some(Format::F16),
             Type::BF16 => Some(Format::BF16),
+            Type::E4M3 => Some(Format::E4M3),
+            Type::E5M2 => Some(Format::E5M2),
             Type::F32 => Some(Format::F32),
             Type::F64 => Some(Format::F64),
             _ => None,
@@ -45,6 +52,8 @@ impl Format {
         match ty {
             Type::F16x2 => Some(Format::F16),
             Type::BF16x2 => Some(Format::BF16),
+            Type::E4M3x2 => Some(Format::E4M3),
+            Type::E5M2x2 => Some(Format::E5M2),
             _ => Format::of(ty),
         }
     }
@@ -52,6 +61,7 @@ impl Format {
     /// Width in bits.
     pub const fn bits(self) -> u32 {
         match self {
+            Format::E4M3 | Format::E5M2 => 8,
             Format::F16 | Format::BF16 => 16,
             Format::F32 => 32,
             Format::F64 => 64,
@@ -69,6 +79,8 @@ impl Format {
     /// Significand bits, the hidden bit included.
     pub const fn precision(self) -> u32 {
         match self {
+            Format::E5M2 => 3,
+            Format::E4M3 => 4,
             Format::F16 => 11,
             Format::BF16 => 8,
             Format::F32 => 24,
@@ -84,6 +96,8 @@ impl Format {
     /// Exponent of the smallest subnormal's (only) bit.
     const fn min_lsb(self) -> i32 {
         match self {
+            Format::E4M3 => -9,
+            Format::E5M2 => -16,
             Format::F16 => -24,
             Format::BF16 => -133,
             Format::F32 => -149,
@@ -94,7 +108,8 @@ impl Format {
     /// Exponent of the largest finite value's msb.
     const fn max_exp(self) -> i32 {
         match self {
-            Format::F16 => 15,
+            Format::E4M3 => 8,
+            Format::F16 | Format::E5M2 => 15,
             Format::BF16 | Format::F32 => 127,
             Format::F64 => 1023,
         }
@@ -110,14 +125,20 @@ impl Format {
         self.mask() >> 1 & !(self.min_normal() - 1)
     }
 
-    /// +Inf.
+    /// +Inf; for E4M3, which has none, the largest finite value (where it saturates).
     pub const fn infinity(self) -> u64 {
-        self.exp_mask()
+        match self {
+            Format::E4M3 => self.max_finite(),
+            _ => self.exp_mask(),
+        }
     }
 
     /// The largest finite value.
     pub const fn max_finite(self) -> u64 {
-        self.exp_mask() - 1
+        match self {
+            Format::E4M3 => 0x7e,
+            _ => self.exp_mask() - 1,
+        }
     }
 
     /// The smallest normal value.
@@ -128,6 +149,8 @@ impl Format {
     /// +1.0.
     pub const fn one(self) -> u64 {
         match self {
+            Format::E4M3 => 0x38,
+            Format::E5M2 => 0x3c,
             Format::F16 => 0x3c00,
             Format::BF16 => 0x3f80,
             Format::F32 => 0x3f80_0000,
@@ -140,6 +163,7 @@ impl Format {
         match self {
             // CUDA's CUDART_NAN_FP16 and CUDART_NAN_BF16, which the half-precision units return.
             Format::F16 | Format::BF16 => 0x7fff,
+            Format::E4M3 | Format::E5M2 => 0x7f,
             Format::F32 => 0x7fff_ffff,
             Format::F64 => 0xfff8_0000_0000_0000,
         }
@@ -153,12 +177,15 @@ impl Format {
 
     /// Whether `x` (bits of this format) is a NaN.
     pub const fn is_nan(self, x: u64) -> bool {
-        x & !self.sign_bit() > self.exp_mask()
+        match self {
+            Format::E4M3 => x & 0x7f == 0x7f,
+            _ => x & !self.sign_bit() > self.exp_mask(),
+        }
     }
 
     /// Whether `x` is ±Inf.
     pub const fn is_inf(self, x: u64) -> bool {
-        x & !self.sign_bit() == self.exp_mask()
+        !matches!(self, Format::E4M3) && x & !self.sign_bit() == self.exp_mask()
     }
 
     /// Whether `x` is ±0.
@@ -223,12 +250,11 @@ fn decode(fmt: Format, x: u64) -> Class {
     let neg = fmt.is_neg(x);
     let biased = (x & fmt.exp_mask()) >> fmt.frac_bits();
     let frac = x & (fmt.min_normal() - 1);
-    if x & fmt.exp_mask() == fmt.exp_mask() {
-        return if frac != 0 {
-            Class::Nan
-        } else {
-            Class::Inf(neg)
-        };
+    if fmt.is_nan(x) {
+        return Class::Nan;
+    }
+    if fmt.is_inf(x) {
+        return Class::Inf(neg);
     }
     if biased == 0 && frac == 0 {
         return Class::Zero(neg);
@@ -249,6 +275,8 @@ fn decode(fmt: Format, x: u64) -> Class {
 /// The result of an overflow: ±Inf or the largest finite value, by rounding direction.
 fn overflow(fmt: Format, neg: bool, mode: Rounding) -> u64 {
     let to_inf = match mode {
+        // E4M3 has no infinity: it saturates.
+        _ if fmt == Format::E4M3 => false,
         Rounding::Rn | Rounding::Rna => true,
         Rounding::Rz => false,
         Rounding::Rm => neg,
@@ -313,7 +341,12 @@ fn round(fmt: Format, x: Exact, mode: Rounding) -> u64 {
     }
     // Subnormals have lsb == min_lsb and q < 2^(p-1); normals carry the hidden bit in q, which
     // adds the 1 that the biased exponent needs.
-    fmt.zero(x.neg) | ((((lsb - fmt.min_lsb()) as u64) << (p - 1)) + q as u64)
+    let bits = fmt.zero(x.neg) | ((((lsb - fmt.min_lsb()) as u64) << (p - 1)) + q as u64);
+    if fmt.is_nan(bits) {
+        // Only E4M3 gets here: its would-be 480 is its NaN, so the value has overflowed.
+        return overflow(fmt, x.neg, mode);
+    }
+    bits
 }
 
 /// `x` shifted left so that its msb is bit `top` (its msb must be at most `top`).

@@ -579,3 +579,138 @@ proptest! {
         }
     }
 }
+
+/// The 8-bit formats of `cvt` (sm_89), by their bit layout alone: E4M3 (bias 7, no
+/// infinities, S.1111.111 is NaN) and E5M2 (bias 15, IEEE-like).
+fn fp8_value(e4m3: bool, bits: u8) -> f64 {
+    let (frac_bits, bias) = if e4m3 { (3, 7) } else { (2, 15) };
+    let neg = bits & 0x80 != 0;
+    let exp = i32::from((bits & 0x7f) >> frac_bits);
+    let frac = f64::from(bits & ((1 << frac_bits) - 1));
+    let max_exp = (1 << (7 - frac_bits)) - 1;
+    let magnitude = if e4m3 && bits & 0x7f == 0x7f {
+        f64::NAN
+    } else if !e4m3 && exp == max_exp {
+        if frac == 0.0 { f64::INFINITY } else { f64::NAN }
+    } else if exp == 0 {
+        frac * 2f64.powi(1 - bias - frac_bits)
+    } else {
+        (frac + 2f64.powi(frac_bits)) * 2f64.powi(exp - bias - frac_bits)
+    };
+    if neg { -magnitude } else { magnitude }
+}
+
+fn to_fp8(dty: Type, sty: Type, relu: bool) -> Op {
+    Op::Cvt {
+        dty,
+        sty,
+        rnd: CvtRounding::Float(Rn),
+        ftz: false,
+        sat: false,
+        relu,
+        satfinite: true,
+    }
+}
+
+fn from_fp8(sty: Type) -> Op {
+    Op::Cvt {
+        dty: F16x2,
+        sty,
+        rnd: CvtRounding::Float(Rn),
+        ftz: false,
+        sat: false,
+        relu: false,
+        satfinite: false,
+    }
+}
+
+#[test]
+fn fp8_conversions_table() {
+    use Type::{E4M3x2, E5M2x2};
+    let f = |x: f32| u64::from(x.to_bits());
+    let pair = |hi: f32, lo: f32| [f(hi), f(lo)];
+    check(&[
+        // a into the upper byte, b into the lower.
+        (to_fp8(E4M3x2, F32, false), &pair(2.0, 1.0), 0x4038),
+        // E4M3: 448 is the largest; 464 (halfway to the NaN's 480) and beyond saturate.
+        (to_fp8(E4M3x2, F32, false), &pair(448.0, 464.0), 0x7e7e),
+        (
+            to_fp8(E4M3x2, F32, false),
+            &pair(1e9, f32::NEG_INFINITY),
+            0x7efe,
+        ),
+        (to_fp8(E4M3x2, F32, false), &pair(f32::NAN, 0.0), 0x7f00),
+        // 2^-9 is the smallest subnormal; 2^-10 ties to 0, 1.5 × 2^-9 to 2 × 2^-9.
+        (
+            to_fp8(E4M3x2, F32, false),
+            &pair(2f32.powi(-9), 2f32.powi(-10)),
+            0x0100,
+        ),
+        (
+            to_fp8(E4M3x2, F32, false),
+            &pair(1.5 * 2f32.powi(-9), 0.0),
+            0x0200,
+        ),
+        // E5M2: 57344 is the largest; 61440 would round to infinity, which saturates.
+        (to_fp8(E5M2x2, F32, false), &pair(1.0, 57344.0), 0x3c7b),
+        (
+            to_fp8(E5M2x2, F32, false),
+            &pair(61440.0, f32::INFINITY),
+            0x7b7b,
+        ),
+        (to_fp8(E5M2x2, F32, true), &pair(-1.0, f32::NAN), 0x007f),
+        // From f16x2, half by half: {1.0, -2.0}.
+        (to_fp8(E4M3x2, F16x2, false), &[0xc000_3c00], 0xc038),
+        // To f16x2, exact: E4M3 {1.0, -448}; E5M2 {2^-16, +Inf}.
+        (from_fp8(E4M3x2), &[0xfe38], 0xdf00_3c00),
+        (from_fp8(E5M2x2), &[0x7c01], 0x7c00_0100),
+        (from_fp8(E4M3x2), &[0x7f7f], 0x7fff_7fff),
+    ]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// f32 to E4M3 and E5M2 (round to nearest even, saturating) against the grid of every
+    /// finite non-negative encoding; and every encoding widens exactly to f16.
+    #[test]
+    fn fp8_conversions_match_the_reference(bits in any::<u32>(), byte in any::<u8>()) {
+        let x = f32::from_bits(bits);
+        for (e4m3, ty) in [(true, Type::E4M3x2), (false, Type::E5M2x2)] {
+            let top: u8 = if e4m3 { 0x7e } else { 0x7b };
+            let got = eval(&to_fp8(ty, F32, false), &[0, u64::from(bits)], &mut false).unwrap()[0];
+            let want = if x.is_nan() {
+                0x7f
+            } else {
+                let m = f64::from(x.abs());
+                let sign = if x.is_sign_negative() { 0x80 } else { 0 };
+                let grid: Vec<f64> = (0..=top).map(|b| fp8_value(e4m3, b)).collect();
+                let code = if m >= grid[usize::from(top)] {
+                    top
+                } else {
+                    let i = grid.partition_point(|v| *v <= m) - 1;
+                    let (lo, hi) = (grid[i], grid[i + 1]);
+                    let mid = (lo + hi) / 2.0;
+                    let up = m > mid || (m == mid && i % 2 == 1);
+                    (i + usize::from(up)) as u8
+                };
+                u64::from(sign | code)
+            };
+            prop_assert_eq!(got, want, "{:?} {:#x}", ty, bits);
+            // Widening to f16 is exact (NaN to the canonical f16 NaN).
+            let widened = eval(
+                &from_fp8(ty),
+                &[u64::from(byte)],
+                &mut false,
+            )
+            .unwrap()[0];
+            let v = fp8_value(e4m3, byte);
+            if v.is_nan() {
+                prop_assert_eq!(widened, H_NAN);
+            } else {
+                prop_assert_eq!(F16_LAYOUT.value(widened as u16), v);
+                prop_assert_eq!(widened >> 15, u64::from(byte >> 7));
+            }
+        }
+    }
+}

@@ -79,8 +79,8 @@ const HALF_PRECISION_TYPES: &[&str] = &[
     "ue8m0x2",
 ];
 
-/// Type modifiers of the reduced-precision formats warpsim does not execute yet (fp8, fp6,
-/// fp4, and tf32 outside `cvt`).
+/// Type modifiers of the reduced-precision formats warpsim does not execute yet (fp6, fp4,
+/// and tf32 and fp8 outside `cvt`).
 const NARROW_FLOAT_TYPES: &[&str] = &[
     "tf32", "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2",
 ];
@@ -95,8 +95,11 @@ const HALF_PRECISION_OPCODES: &[&str] = &[
 /// Decodes `opcode` with its modifiers. `Ok(None)` means the opcode is unknown.
 pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
     let half = m.any(|s| HALF_PRECISION_TYPES.contains(&s));
-    // Of the narrow formats, only conversions to tf32 execute.
-    let narrow = m.any(|s| NARROW_FLOAT_TYPES.contains(&s) && !(opcode == "cvt" && s == "tf32"));
+    // Of the narrow formats, only conversions to tf32 and to and from fp8 execute.
+    let narrow = m.any(|s| {
+        NARROW_FLOAT_TYPES.contains(&s)
+            && !(opcode == "cvt" && matches!(s, "tf32" | "e4m3x2" | "e5m2x2"))
+    });
     let executed = HALF_PRECISION_OPCODES.contains(&opcode) && !narrow;
     if half && !executed && KNOWN_OPCODES.contains(&opcode) {
         return Ok(Some(Decoded::Unsupported));
@@ -1214,6 +1217,15 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
     if dty == Type::TF32 {
         return cvt_tf32(m, rnd, sty, ftz || sat, relu, satfinite);
     }
+    let fp8 = |ty: Type| matches!(ty, Type::E4M3x2 | Type::E5M2x2);
+    if fp8(dty) || fp8(sty) {
+        let clamps = Clamps {
+            ftz_or_sat: ftz || sat,
+            relu,
+            satfinite,
+        };
+        return cvt_fp8(m, rnd, dty, sty, clamps);
+    }
     const CONVERTIBLE: [Type; 12] = [
         Type::U8,
         Type::U16,
@@ -1293,6 +1305,57 @@ fn cvt(m: &mut Mods) -> Result<Decoded> {
             sat,
             relu,
             satfinite,
+        },
+        shape,
+    ))
+}
+
+/// The clamping modifiers of a narrow-format `cvt`.
+struct Clamps {
+    ftz_or_sat: bool,
+    relu: bool,
+    satfinite: bool,
+}
+
+/// The fp8 conversions of sm_89: `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b` (`a`
+/// into the upper byte), `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a` (half by half)
+/// and `cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a` (byte by byte, exact).
+fn cvt_fp8(
+    m: &Mods,
+    rnd: Option<(Rounding, bool)>,
+    dty: Type,
+    sty: Type,
+    clamps: Clamps,
+) -> Result<Decoded> {
+    let to_fp8 = matches!(dty, Type::E4M3x2 | Type::E5M2x2);
+    if to_fp8 {
+        check_type(m, "cvt", sty, &[Type::F32, Type::F16x2])?;
+    } else {
+        check_type(m, "cvt", dty, &[Type::F16x2])?;
+    }
+    if rnd != Some((Rounding::Rn, false)) {
+        return Err(m.error("fp8 conversions round to nearest (`.rn`)"));
+    }
+    if clamps.ftz_or_sat || clamps.satfinite != to_fp8 {
+        return Err(m.error(if to_fp8 {
+            "conversions to fp8 take `.satfinite` (required) and `.relu` only"
+        } else {
+            "conversions from fp8 take `.relu` only"
+        }));
+    }
+    let mut shape = Shape::new().d(Slot::Val(dty)).s(Slot::Val(sty));
+    if sty == Type::F32 {
+        shape = shape.s(Slot::Val(sty));
+    }
+    Ok(Decoded::Op(
+        Op::Cvt {
+            dty,
+            sty,
+            rnd: CvtRounding::Float(Rounding::Rn),
+            ftz: false,
+            sat: false,
+            relu: clamps.relu,
+            satfinite: clamps.satfinite,
         },
         shape,
     ))

@@ -499,6 +499,18 @@ fn half_precision_misuse() {
         "t.ptx:13:2: error: `.b32` (a third operand) applies only to conversions narrower than 16 bits in `cvt.pack.sat.u16.s32.b32`",
     );
     check(
+        &format!("{h}\tcvt.rn.e4m3x2.f32 %h1, %f1, %f2;"),
+        "t.ptx:13:2: error: conversions to fp8 take `.satfinite` (required) and `.relu` only in `cvt.rn.e4m3x2.f32`",
+    );
+    check(
+        &format!("{h}\tcvt.rz.satfinite.e5m2x2.f32 %h1, %f1, %f2;"),
+        "t.ptx:13:2: error: fp8 conversions round to nearest (`.rn`) in `cvt.rz.satfinite.e5m2x2.f32`",
+    );
+    check(
+        &format!("{h}\tcvt.rn.f32.e4m3x2 %f1, %h1;"),
+        "t.ptx:13:2: error: invalid type `.f32` for `cvt`",
+    );
+    check(
         &format!("{h}\tcvt.rm.tf32.f32 %r1, %f1;"),
         "t.ptx:13:2: error: invalid rounding modifier in `cvt.rm.tf32.f32`",
     );
@@ -518,7 +530,7 @@ fn unexecuted_half_precision_forms_lower_as_unsupported() {
     let text = TEMPLATE.replace(
         "BODY",
         "\t.reg .b16 %h<3>;\n\tmin.xorsign.abs.bf16 %h1, %h2, %h0;\n\
-         \tatom.global.add.noftz.f16 %h1, [%rd1], %h2;\n\tcvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2;",
+         \tatom.global.add.noftz.f16 %h1, [%rd1], %h2;\n\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;",
     );
     let module = frontend::compile("t.ptx", &text).expect("unsupported forms lower");
     let lines: Vec<_> = module.unsupported().map(|(_, i)| i.loc.line).collect();

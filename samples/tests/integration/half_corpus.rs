@@ -1,6 +1,7 @@
-//! The half-precision corpus (`samples/corpus/half*.cu`, NVRTC's PTX of cuda_fp16.h and
-//! cuda_bf16.h): every kernel checks the intrinsics against f32/f64 arithmetic rounded once and
-//! counts disagreements; none may disagree, under the JIT, the interpreter and the timing
+//! The half-precision corpus (`samples/corpus/half*.cu`, NVRTC's PTX of cuda_fp16.h,
+//! cuda_bf16.h and cuda_fp8.h): every kernel checks the intrinsics against f32/f64 arithmetic
+//! rounded once (fp8: against consistency and error bounds) and counts disagreements; none may
+//! disagree, under the JIT, the interpreter and the timing
 //! model, which must also compute the same outputs.
 
 use emulator::Engine;
@@ -85,6 +86,7 @@ fn half_precision_kernels_agree_with_single_rounding_everywhere() {
         ("half.ptx", "half_convert"),
         ("half_bf16.ptx", "bf16_arith"),
         ("half_bf16.ptx", "half_sm80"),
+        ("half_fp8.ptx", "fp8_convert"),
     ];
     for (file, kernel) in kernels {
         let (errors, jit) = run(&device(Engine::Jit, None), file, kernel);
