@@ -282,7 +282,8 @@ fn fmt(ty: Type, op: &'static str) -> Result<round::Format, AluError> {
 }
 
 /// Applies `f` to the sources of an operation of float type `ty`, with its format: once for a
-/// scalar type, and to each half of a packed `.f16x2`/`.bf16x2` (low halves into the low half).
+/// scalar type, and to each half of a packed pair such as `.f16x2` (low halves into the low
+/// half).
 fn elementwise(
     ty: Type,
     op: &'static str,
@@ -293,8 +294,9 @@ fn elementwise(
     if ty.packed_element().is_none() {
         return Ok(f(format, srcs));
     }
-    let half = |i: u32| srcs.map(|x| x >> (16 * i) & 0xffff);
-    Ok(f(format, half(1)) << 16 | f(format, half(0)))
+    let w = ty.bits() / 2;
+    let half = |i: u32| srcs.map(|x| x >> (w * i) & mask(w));
+    Ok(f(format, half(1)) << w | f(format, half(0)))
 }
 
 /// Comparisons take integers of any width and every float type.

@@ -800,7 +800,10 @@ impl<'a> FnLowerer<'a, '_> {
         let (Operand::Vector(dsts), Operand::Vector(mut srcs)) =
             (self.dst(d, slot)?, self.src(a, slot)?)
         else {
-            unreachable!("a vector slot lowers to a vector operand");
+            return Err(Diagnostic::semantic(
+                inst_span(inst),
+                format!("`mov.v{vec}` moves between vectors of {vec} elements"),
+            ));
         };
         let mov = |dst: Operand, src: Operand| Inst {
             guard,
@@ -974,13 +977,7 @@ impl<'a> FnLowerer<'a, '_> {
             ));
         }
         let (params, results) = (target.params.clone(), target.rets.clone());
-        let mut call = Call {
-            op: Op::Unsupported {
-                text: String::new(),
-            },
-            before: Vec::new(),
-            after: Vec::new(),
-        };
+        let (mut before, mut after) = (Vec::new(), Vec::new());
         let mut arg_slots = Vec::with_capacity(args.len());
         for (o, param) in args.iter().zip(&params) {
             if let Some(var) = self.param_variable(o)? {
@@ -989,8 +986,7 @@ impl<'a> FnLowerer<'a, '_> {
             }
             let value = self.src(o, Slot::Val(param.ty))?;
             let slot = self.call_slot(param, o.span)?;
-            call.before
-                .push(param_copy(true, slot, value, param.ty, loc));
+            before.push(param_copy(true, slot, value, param.ty, loc));
             arg_slots.push(slot);
         }
         let mut ret_slots = Vec::with_capacity(rets.len());
@@ -1001,16 +997,16 @@ impl<'a> FnLowerer<'a, '_> {
             }
             let value = self.dst(o, Slot::Val(ret.ty))?;
             let slot = self.call_slot(ret, o.span)?;
-            call.after.push(param_copy(false, slot, value, ret.ty, loc));
+            after.push(param_copy(false, slot, value, ret.ty, loc));
             ret_slots.push(slot);
         }
-        call.op = Op::Call {
+        let op = Op::Call {
             callee: callee_id,
             uni,
             args: arg_slots,
             rets: ret_slots,
         };
-        Ok(call)
+        Ok(Call { op, before, after })
     }
 
     /// A call operand naming a `.param` variable, or `None` for a register or an immediate.

@@ -567,6 +567,10 @@ fn vector_registers_must_match_the_instruction_width() {
         "t.ptx:14:17: error: `%v0` is a vector of 2 registers, expected 4",
     );
     check(
+        &format!("{v}\tmov.v2.f32 _, %v1;"),
+        "t.ptx:14:2: error: `mov.v2` moves between vectors of 2 elements",
+    );
+    check(
         &format!("{v}\tmov.v2.pred %v0, %v1;"),
         "t.ptx:14:2: error: invalid vector move `.v2.pred` in `mov.v2.pred`",
     );
