@@ -74,6 +74,18 @@ fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     (0..WARP_SIZE).filter(move |l| mask & (1 << l) != 0)
 }
 
+/// How long the warp sleeps at `inst` when it is a `nanosleep` run by the lanes of `exec`: the
+/// largest requested duration, in nanoseconds, capped at the manual's 1 ms; 0 otherwise.
+pub(crate) fn sleep_ns(env: &CtaEnv, w: &Warp, inst: &Inst, exec: u32) -> u32 {
+    if inst.op != Op::Nanosleep {
+        return 0;
+    }
+    lanes(exec)
+        .map(|l| env.read(w, &inst.srcs[0], l).min(1_000_000) as u32)
+        .max()
+        .unwrap_or(0)
+}
+
 fn first_lane(mask: u32) -> usize {
     mask.trailing_zeros().min(31) as usize
 }
@@ -745,6 +757,8 @@ fn execute(
             // A warp runs its lanes in lock step and CTAs see memory in program order here, so
             // fences and warp synchronisation have nothing left to order.
         }
+        // A sleep takes time, which only the timing model has (`stepper::Executed::sleep_ns`).
+        Op::Nanosleep => {}
         Op::Vote { mode } => {
             let ballot = lanes(exec)
                 .filter(|&l| env.read(w, &inst.srcs[0], l) & 1 != 0)

@@ -42,7 +42,7 @@ use crate::cta::{
     run_compiled, try_release,
 };
 use crate::error::{Fault, FaultKind};
-use crate::exec::{CtaEnv, Step, Target, guard_mask, memory_targets, step};
+use crate::exec::{CtaEnv, Step, Target, guard_mask, memory_targets, sleep_ns, step};
 use crate::gpr_operands::GprOperand;
 use crate::jit::JitKernel;
 use crate::jit::ctx::JitCtx;
@@ -152,6 +152,9 @@ pub struct Executed {
     pub next_frame: FrameBase,
     /// Whether this instruction ended the warp.
     pub exited: bool,
+    /// Nanoseconds a `nanosleep` asked the warp to sleep (the largest of its lanes'); 0 for
+    /// every other instruction.
+    pub sleep_ns: u32,
 }
 
 impl Default for Executed {
@@ -172,6 +175,7 @@ impl Default for Executed {
             next: None,
             next_frame: FrameBase::default(),
             exited: false,
+            sleep_ns: 0,
         }
     }
 }
@@ -293,6 +297,7 @@ impl<'a> CtaStepper<'a> {
         out.live = w.live();
         out.memory = memory_targets(env, w, inst, out.exec, &mut out.targets);
         out.frame = FrameBase::of(env.program, w);
+        out.sleep_ns = sleep_ns(env, w, inst, out.exec);
         record_reads(code.gprs.srcs(top.pc), &w.phys, out);
         out.writes.clear();
         out.released = 0;

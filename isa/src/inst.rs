@@ -356,6 +356,9 @@ pub enum Op {
         mode: ShiftMode,
         signed: bool,
     },
+    /// `nanosleep.u32 t`: the warp sleeps about `t` nanoseconds (at most 1 ms), the largest `t`
+    /// of its lanes; nothing else happens.
+    Nanosleep,
     /// `cvt.pack.sat.{u,s}N.s32{.b32}`: `a` and `b` saturated to N-bit integers and packed,
     /// `b` in the low N bits and `a` above it; for N < 16 the bits above them come from `c`
     /// (`d = c << 2N | a << N | b`).
@@ -707,6 +710,7 @@ impl Op {
             | Op::BarWarpSync
             | Op::Membar { .. }
             | Op::Fence { .. }
+            | Op::Nanosleep
             | Op::Vote { .. }
             | Op::Shfl { .. }
             | Op::Match { .. }

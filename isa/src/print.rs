@@ -225,6 +225,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             write!(f, "szext.{}", shift_mode(*mode))?;
             if *signed { &[Type::S32] } else { &[Type::U32] }
         }
+        Op::Nanosleep => return f.write_str("nanosleep.u32"),
         Op::CvtPack { bits, signed } => {
             let sign = if *signed { 's' } else { 'u' };
             let c = if *bits < 16 { ".b32" } else { "" };

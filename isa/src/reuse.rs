@@ -123,6 +123,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::BarWarpSync
         | Op::Membar { .. }
         | Op::Fence { .. }
+        | Op::Nanosleep
         | Op::Vote { .. }
         | Op::Shfl { .. }
         | Op::Match { .. }

@@ -326,6 +326,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Exit
         | Op::Trap
         | Op::Bar { .. }
+        | Op::Nanosleep
         | Op::Unsupported { .. } => (Unit::Sp, OpClass::Control, lat.branch),
     }
 }

@@ -286,16 +286,22 @@ impl Gpu {
                 }
                 now = wake;
             }
+            // Quiet cycles count from the last issue, or from the end of the latest
+            // `nanosleep` (looked up only once issues alone have been quiet that long).
             if now - last_issue > cfg.gpu.watchdog_cycles {
-                let mut detail = Vec::new();
-                for sm in &sms {
-                    sm.describe_warps(&mut detail);
+                let asleep = sms.iter().map(|s| s.sleeps_until).max().unwrap_or(0);
+                let idle = now - last_issue.max(asleep).min(now);
+                if idle > cfg.gpu.watchdog_cycles {
+                    let mut detail = Vec::new();
+                    for sm in &sms {
+                        sm.describe_warps(&mut detail);
+                    }
+                    return Err(SimError::Watchdog {
+                        cycle: now,
+                        idle,
+                        detail: detail.join("; "),
+                    });
                 }
-                return Err(SimError::Watchdog {
-                    cycle: now,
-                    idle: now - last_issue,
-                    detail: detail.join("; "),
-                });
             }
         }
         stats.untimed = self.run_untimed(l, timed_ctas)?;

@@ -254,6 +254,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::BarWarpSync
         | Op::Membar { .. }
         | Op::Fence { .. }
+        | Op::Nanosleep
         | Op::Vote { .. }
         | Op::Shfl { .. }
         | Op::Match { .. }

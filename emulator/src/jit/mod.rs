@@ -136,7 +136,8 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::Redux { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }
-        | Op::Fence { .. } => Placement::Warp,
+        | Op::Fence { .. }
+        | Op::Nanosleep => Placement::Warp,
         _ => Placement::Lane,
     }
 }

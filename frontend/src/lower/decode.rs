@@ -48,7 +48,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "movmatrix",
     "wgmma",
     "brkpt",
-    "nanosleep",
     "pmevent",
     "applypriority",
     "discard",
@@ -324,6 +323,10 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             )
         }
         "cvt" => cvt(m)?,
+        "nanosleep" => {
+            typed(m, opcode, &[Type::U32])?;
+            op(Op::Nanosleep, Shape::new().s(Slot::Val(Type::U32)))
+        }
         "cvta" => {
             let to_generic = !m.flag("to")?;
             let space = m

@@ -464,3 +464,54 @@ fn vector_registers_load_store_and_move_whole() {
     // Each thread's %w1 is {7, tid}: the swap read both elements before writing either.
     assert_eq!(got[8..16], [7, 0, 7, 1, 7, 2, 7, 3]);
 }
+
+/// Every thread sleeps `t` nanoseconds, then stores its index.
+const NANOSLEEP: &str = r#"
+.version 7.8
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 t)
+{
+    .reg .u32 %r<4>;
+    .reg .u64 %rd<3>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r2, [t];
+    mov.u32 %r1, %tid.x;
+    nanosleep.u32 %r2;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd2, %rd1, %rd2;
+    st.global.u32 [%rd2], %r1;
+    ret;
+}
+"#;
+
+/// `nanosleep` holds the warp for its duration at the preset's core clock (gtx480: 700 MHz,
+/// so 9,000 ns more are 6,300 cycles more), the same cycle by cycle, and computes nothing.
+#[test]
+fn nanosleep_holds_the_warp_for_its_duration() {
+    let cycles = |t: u32, fast_forward: bool| {
+        let set = [format!("gpu.fast_forward={fast_forward}")];
+        let dev = Device::new(DeviceConfig {
+            timing: Some(timing::GpuConfig::load("gtx480", &set).unwrap()),
+            ..DeviceConfig::default()
+        })
+        .unwrap();
+        let m = dev.load_ptx("nanosleep.ptx", NANOSLEEP).unwrap();
+        let out = dev.alloc::<u32>(32).unwrap();
+        dev.launch(
+            &m.kernel("k").unwrap(),
+            1,
+            32,
+            0,
+            &[(&out).into(), Arg::U32(t)],
+        )
+        .unwrap();
+        assert_eq!(out.to_host().unwrap(), (0..32).collect::<Vec<u32>>());
+        dev.take_timing().unwrap().total.gpu_sim_cycle
+    };
+    let (short, long) = (cycles(1_000, true), cycles(10_000, true));
+    assert_eq!(long - short, 6_300);
+    assert_eq!(cycles(10_000, false), long);
+    // The manual's bound: at most 1 ms (700,000 cycles at 700 MHz).
+    assert_eq!(cycles(u32::MAX, true) - cycles(1_000_000, true), 0);
+}

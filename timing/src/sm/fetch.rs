@@ -39,8 +39,8 @@ impl<'a> Sm<'a> {
             let Some(at) = mem.fetch(now, addr, l2) else {
                 return;
             };
-            let ready = at + 1; // + decode
             let w = &mut self.warps[s];
+            let ready = (at + 1).max(w.sleep_until); // + decode; a sleeping warp waits
             let count = self.cfg.sm.fetch_width.min(self.cfg.sm.ibuffer_entries);
             let pcs = pc..(pc + count).min(len);
             for p in pcs.clone() {

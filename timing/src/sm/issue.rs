@@ -276,6 +276,16 @@ impl<'a> Sm<'a> {
         }
         w.next = exec.next;
         w.frame = exec.next_frame;
+        if exec.sleep_ns > 0 {
+            // `nanosleep`: nothing after it is available before the sleep ends.
+            let cycles =
+                (u64::from(exec.sleep_ns) * u64::from(self.cfg.gpu.clock_mhz)).div_ceil(1000);
+            w.sleep_until = now + cycles;
+            for entry in &mut w.ibuf {
+                entry.2 = entry.2.max(w.sleep_until);
+            }
+            self.sleeps_until = self.sleeps_until.max(w.sleep_until);
+        }
         if d.control != Control::None && w.ibuf.front().map(|&(f, p, _)| (f, p)) != w.next {
             // Control flow resolved at issue: drop buffered instructions from the old path.
             w.ibuf.clear();

@@ -91,6 +91,9 @@ pub struct Sm<'a> {
     exec: Executed,
     /// Whether anything issued this cycle (for the watchdog).
     pub issued: bool,
+    /// The end of the latest `nanosleep` issued here: a sleeping warp is not a deadlock (for
+    /// the watchdog).
+    pub sleeps_until: u64,
     /// Whether any stage did anything this cycle; a cycle without activity repeats until
     /// [`Sm::next_wake`], so the GPU may skip to it.
     active: bool,
@@ -168,6 +171,7 @@ impl<'a> Sm<'a> {
                     sb_wait: None,
                     sb_ok: None,
                     exited: false,
+                    sleep_until: 0,
                 })
                 .collect(),
             ctas: (0..cfg.sm.max_ctas).map(|_| None).collect(),
@@ -196,6 +200,7 @@ impl<'a> Sm<'a> {
             fetch_rr: 0,
             exec: Executed::default(),
             issued: false,
+            sleeps_until: 0,
             active: false,
             live_mask: 0,
             resident: 0,
@@ -274,6 +279,7 @@ impl<'a> Sm<'a> {
             w.outstanding = 0;
             w.sb_wait = None;
             w.sb_ok = None;
+            w.sleep_until = 0;
             self.data_wait_mask &= !(1 << s);
             w.exited = stepper.has_exited(index);
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));

@@ -31,6 +31,8 @@ pub(super) struct WarpSlot {
     pub(super) sb_ok: Option<Unit>,
     /// The warp executed its last instruction.
     pub(super) exited: bool,
+    /// A `nanosleep` keeps the warp's next instructions unavailable before this cycle.
+    pub(super) sleep_until: u64,
 }
 
 /// No unit (in [`Heads::ok`]).
