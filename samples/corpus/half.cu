@@ -104,3 +104,25 @@ extern "C" __global__ void half_convert(const float *in, float *out, int *errors
     expect(errors, hexp2(__float2half_rn(0.5f * (float)(i % 8))), exp2f(0.5f * (float)(i % 8)));
     out[i] = rn;
 }
+
+// Atomic additions of halves: every thread adds 1 to a shared __half and {1, 2} to a shared
+// __half2 (exact sums: integers well inside f16's range), and thread 0 checks the totals.
+extern "C" __global__ void half_atomics(const float *in, float *out, int *errors, int n) {
+    __shared__ __half one;
+    __shared__ __half2 pair;
+    if (threadIdx.x == 0) {
+        one = __float2half_rn(0.0f);
+        pair = __floats2half2_rn(0.0f, 0.0f);
+    }
+    __syncthreads();
+    atomicAdd(&one, __float2half_rn(1.0f));
+    atomicAdd(&pair, __floats2half2_rn(1.0f, 2.0f));
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float t = (float)blockDim.x;
+        if (__half2float(one) != t || __low2float(pair) != t || __high2float(pair) != 2.0f * t) {
+            atomicAdd(errors, 1);
+        }
+        out[blockIdx.x] = __half2float(one) + __high2float(pair);
+    }
+}

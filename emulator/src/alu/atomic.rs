@@ -13,7 +13,8 @@ use isa::{AtomOp, ReduxOp, Rounding, StateSpace, Type};
 ///
 /// `inc` is `old >= b ? 0 : old + 1` and `dec` is `old == 0 || old > b ? b : old - 1`
 /// (unsigned); `cas` is `old == b ? c : old`. `add.f32` rounds to nearest and, as on shared
-/// memory, keeps subnormals; use [`atomic_update_in`] for the global-memory behaviour.
+/// memory, keeps subnormals; use [`atomic_update_in`] for the global-memory behaviour. The
+/// half-precision additions (`.noftz`, scalar or packed) keep subnormals everywhere.
 pub fn atomic_update(op: AtomOp, ty: Type, old: u64, b: u64, c: u64) -> u64 {
     update(op, ty, false, old, b, c)
 }
@@ -27,10 +28,17 @@ pub fn atomic_update_in(space: StateSpace, op: AtomOp, ty: Type, old: u64, b: u6
 
 fn update(op: AtomOp, ty: Type, ftz: bool, old: u64, b: u64, c: u64) -> u64 {
     let (old, b, c) = (trunc(old, ty), trunc(b, ty), trunc(c, ty));
+    // Only f32 additions flush (half precision ones are `.noftz`).
+    let ftz = ftz && ty == Type::F32;
     match op {
-        AtomOp::Add => match Format::of(ty) {
-            Some(fmt) => float::add(fmt, Rounding::Rn, ftz, false, old, b),
-            None => wrap(ext(old, ty) + ext(b, ty), ty),
+        AtomOp::Add => match (ty.packed_element().and_then(Format::of), Format::of(ty)) {
+            // A packed pair adds half by half.
+            (Some(fmt), _) => {
+                let add = |i: u32| float::add(fmt, Rounding::Rn, false, false, old >> i, b >> i);
+                add(16) << 16 | add(0)
+            }
+            (None, Some(fmt)) => float::add(fmt, Rounding::Rn, ftz, false, old, b),
+            (None, None) => wrap(ext(old, ty) + ext(b, ty), ty),
         },
         AtomOp::Inc => {
             if old >= b {

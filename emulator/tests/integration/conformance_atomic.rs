@@ -170,3 +170,23 @@ fn non_alu_operations_are_refused() {
         })
     );
 }
+
+/// `atom.add.noftz` on half precision: rounded to nearest, subnormals kept on global memory
+/// too, packed pairs half by half; `atom.cas.b16` compares 16 bits.
+#[test]
+fn half_precision_additions_and_16_bit_cas() {
+    use Type::{B16, BF16, BF16x2, F16, F16x2};
+    check(&[
+        (Add, F16, 0x3c00, 0x3c00, 0, 0x4000),                  // 1 + 1
+        (Add, F16, 0x7bff, 0x4c00, 0, 0x7c00),                  // 65504 + 16 ties up to +Inf
+        (Add, F16, 1, 1, 0, 2),                                 // subnormals kept
+        (Add, BF16, 0x3f80, 0x3b80, 0, 0x3f80),                 // 1 + 2^-8 ties to even
+        (Add, F16x2, 0x3c00_4000, 0x3c00_4000, 0, 0x4000_4400), // {2, 1} + {2, 1}
+        (Add, BF16x2, 0x7fc0_3f80, 0x3f80_3f80, 0, 0x7fff_4000), // NaN half, 1 + 1
+        (Cas, B16, 0x1234, 0x1234, 0xbeef, 0xbeef),
+        (Cas, B16, 0x1234, 0x4321, 0xbeef, 0x1234),
+    ]);
+    let global = |ty, old, b| atomic_update_in(StateSpace::Global, Add, ty, old, b, 0);
+    assert_eq!(global(F16, 1, 1), 2, "no flushing on global memory");
+    assert_eq!(global(F16x2, 0x0001_0001, 0x0001_0001), 0x0002_0002);
+}

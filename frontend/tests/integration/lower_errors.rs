@@ -511,6 +511,10 @@ fn half_precision_misuse() {
         "t.ptx:13:2: error: invalid type `.f32` for `cvt`",
     );
     check(
+        &format!("{h}\tatom.global.add.f16 %h1, [%rd1], %h2;"),
+        "t.ptx:13:2: error: `.f16` additions need `.noftz` in `atom.global.add.f16`",
+    );
+    check(
         &format!("{h}\tcvt.rm.tf32.f32 %r1, %f1;"),
         "t.ptx:13:2: error: invalid rounding modifier in `cvt.rm.tf32.f32`",
     );
@@ -530,7 +534,7 @@ fn unexecuted_half_precision_forms_lower_as_unsupported() {
     let text = TEMPLATE.replace(
         "BODY",
         "\t.reg .b16 %h<3>;\n\tmin.xorsign.abs.bf16 %h1, %h2, %h0;\n\
-         \tatom.global.add.noftz.f16 %h1, [%rd1], %h2;\n\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;",
+         \tatom.global.max.bf16 %h1, [%rd1], %h2;\n\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;",
     );
     let module = frontend::compile("t.ptx", &text).expect("unsupported forms lower");
     let lines: Vec<_> = module.unsupported().map(|(_, i)| i.loc.line).collect();

@@ -84,6 +84,7 @@ fn half_precision_kernels_agree_with_single_rounding_everywhere() {
         ("half.ptx", "half_arith"),
         ("half.ptx", "half2_arith"),
         ("half.ptx", "half_convert"),
+        ("half.ptx", "half_atomics"),
         ("half_bf16.ptx", "bf16_arith"),
         ("half_bf16.ptx", "half_sm80"),
         ("half_fp8.ptx", "fp8_convert"),
