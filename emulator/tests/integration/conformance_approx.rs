@@ -33,19 +33,8 @@ const D_NEG_INF: u64 = 0xfff0_0000_0000_0000;
 const D_NAN: u64 = 0xfff8_0000_0000_0000;
 const D_NEG_ZERO: u64 = 0x8000_0000_0000_0000;
 
+use crate::eval_cases::check;
 use Type::{F32, F64};
-
-/// Runs every case, reporting all mismatches at once.
-fn check(cases: &[(Op, &[u64], u64)]) {
-    let mut failures = Vec::new();
-    for (op, srcs, want) in cases {
-        match eval(op, srcs, &mut false) {
-            Ok([got, _]) if got == *want => {}
-            other => failures.push(format!("{op:?} {srcs:x?}: got {other:x?}, want {want:#x}")),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
 
 fn transc(func: TranscFn, ftz: bool) -> Op {
     Op::Transc { func, ty: F32, ftz }

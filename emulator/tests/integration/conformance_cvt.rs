@@ -26,18 +26,6 @@ const D_ONE: u64 = 0x3ff0_0000_0000_0000;
 const D_NAN: u64 = 0xfff8_0000_0000_0000;
 const D_QNAN: u64 = 0x7ff8_0000_0000_0001;
 
-/// Runs every case, reporting all mismatches at once.
-fn check(cases: &[(Op, &[u64], u64)]) {
-    let mut failures = Vec::new();
-    for (op, srcs, want) in cases {
-        match eval(op, srcs, &mut false) {
-            Ok([got, _]) if got == *want => {}
-            other => failures.push(format!("{op:?} {srcs:x?}: got {other:x?}, want {want:#x}")),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
 fn cvt(dty: Type, sty: Type, rnd: CvtRounding, ftz: bool, sat: bool) -> Op {
     Op::Cvt {
         dty,
@@ -69,6 +57,7 @@ fn d(x: f64) -> u64 {
     x.to_bits()
 }
 
+use crate::eval_cases::check;
 use Rounding::{Rm, Rn, Rna, Rp, Rz};
 use Type::{F32, F64, S8, S16, S32, S64, U8, U16, U32, U64};
 

@@ -45,19 +45,6 @@ fn f(x: f32) -> u64 {
     u64::from(x.to_bits())
 }
 
-/// Runs every case, reporting all mismatches at once.
-fn check(cases: &[(Op, &[u64], u64)]) {
-    let mut failures = Vec::new();
-    for (op, srcs, want) in cases {
-        let mut carry = false;
-        match eval(op, srcs, &mut carry) {
-            Ok([got, _]) if got == *want => {}
-            other => failures.push(format!("{op:?} {srcs:x?}: got {other:x?}, want {want:#x}")),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
 fn add(ty: Type, ftz: bool, sat: bool) -> Op {
     Op::FAdd {
         ty,
@@ -104,6 +91,7 @@ fn sqrt_op(ty: Type, prec: FloatPrecision, ftz: bool) -> Op {
     Op::Sqrt { ty, prec, ftz }
 }
 
+use crate::eval_cases::check;
 use Type::{F32, F64};
 
 #[test]

@@ -13,20 +13,9 @@ use emulator::alu::eval;
 use isa::{BoolOp, CmpOp, CvtRounding, Op, Rounding, Type};
 use proptest::prelude::*;
 
+use crate::eval_cases::check;
 use Rounding::{Rm, Rn, Rp, Rz};
 use Type::{BF16, BF16x2, F16, F16x2, F32, F64, S32};
-
-/// Runs every case, reporting all mismatches at once.
-fn check(cases: &[(Op, &[u64], u64)]) {
-    let mut failures = Vec::new();
-    for (op, srcs, want) in cases {
-        match eval(op, srcs, &mut false) {
-            Ok([got, _]) if got == *want => {}
-            other => failures.push(format!("{op:?} {srcs:x?}: got {other:x?}, want {want:#x}")),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
 
 fn add(ty: Type, ftz: bool, sat: bool) -> Op {
     Op::FAdd {

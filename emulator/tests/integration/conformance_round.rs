@@ -33,20 +33,9 @@ const D_THREE: u64 = 0x4008_0000_0000_0000;
 const D_MAX: u64 = 0x7fef_ffff_ffff_ffff;
 const D_INF: u64 = 0x7ff0_0000_0000_0000;
 
+use crate::eval_cases::check;
 use Rounding::{Rm, Rn, Rp, Rz};
 use Type::{F32, F64};
-
-/// Runs every case, reporting all mismatches at once.
-fn check(cases: &[(Op, &[u64], u64)]) {
-    let mut failures = Vec::new();
-    for (op, srcs, want) in cases {
-        match eval(op, srcs, &mut false) {
-            Ok([got, _]) if got == *want => {}
-            other => failures.push(format!("{op:?} {srcs:x?}: got {other:x?}, want {want:#x}")),
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
 
 fn add(ty: Type, rnd: Rounding) -> Op {
     Op::FAdd {

@@ -13,4 +13,5 @@ mod conformance_half;
 mod conformance_int;
 mod conformance_round;
 mod differential;
+mod eval_cases;
 mod schedule;

@@ -978,28 +978,8 @@ impl<'a> FnLowerer<'a, '_> {
         }
         let (params, results) = (target.params.clone(), target.rets.clone());
         let (mut before, mut after) = (Vec::new(), Vec::new());
-        let mut arg_slots = Vec::with_capacity(args.len());
-        for (o, param) in args.iter().zip(&params) {
-            if let Some(var) = self.param_variable(o)? {
-                arg_slots.push(var);
-                continue;
-            }
-            let value = self.src(o, Slot::Val(param.ty))?;
-            let slot = self.call_slot(param, o.span)?;
-            before.push(param_copy(true, slot, value, param.ty, loc));
-            arg_slots.push(slot);
-        }
-        let mut ret_slots = Vec::with_capacity(rets.len());
-        for (o, ret) in rets.iter().zip(&results) {
-            if let Some(var) = self.param_variable(o)? {
-                ret_slots.push(var);
-                continue;
-            }
-            let value = self.dst(o, Slot::Val(ret.ty))?;
-            let slot = self.call_slot(ret, o.span)?;
-            after.push(param_copy(false, slot, value, ret.ty, loc));
-            ret_slots.push(slot);
-        }
+        let arg_slots = self.call_slots(args, &params, true, loc, &mut before)?;
+        let ret_slots = self.call_slots(rets, &results, false, loc, &mut after)?;
         let op = Op::Call {
             callee: callee_id,
             uni,
@@ -1007,6 +987,35 @@ impl<'a> FnLowerer<'a, '_> {
             rets: ret_slots,
         };
         Ok(Call { op, before, after })
+    }
+
+    /// The frame slots of a call's arguments (`args`: copies stored before the call) or
+    /// results (loaded after it) against the callee's `decls`: a `.param` variable is its own
+    /// slot; a register or an immediate gets a new slot and a copy into `copies`.
+    fn call_slots(
+        &mut self,
+        operands: &[ast::Operand],
+        decls: &[isa::Variable],
+        args: bool,
+        loc: SrcLoc,
+        copies: &mut Vec<Inst>,
+    ) -> Result<Vec<SymbolRef>> {
+        let mut slots = Vec::with_capacity(operands.len());
+        for (o, decl) in operands.iter().zip(decls) {
+            if let Some(var) = self.param_variable(o)? {
+                slots.push(var);
+                continue;
+            }
+            let value = if args {
+                self.src(o, Slot::Val(decl.ty))?
+            } else {
+                self.dst(o, Slot::Val(decl.ty))?
+            };
+            let slot = self.call_slot(decl, o.span)?;
+            copies.push(param_copy(args, slot, value, decl.ty, loc));
+            slots.push(slot);
+        }
+        Ok(slots)
     }
 
     /// A call operand naming a `.param` variable, or `None` for a register or an immediate.
