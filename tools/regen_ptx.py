@@ -8,10 +8,12 @@ this tool; it is only for changing the corpus.
 
 Setup (NVRTC and ptxas ship as pip wheels)::
 
-    pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12 nvidia-cuda-runtime-cu12
+    pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12 nvidia-cuda-runtime-cu12 \
+        nvidia-cuda-cccl-cu12
 
-(the last for sources that include cuda_fp16.h or cuda_bf16.h, which NVRTC does not build
-in; their directory is passed as an include path). The NVRTC shared library is looked up in, in order: ``$WARPSIM_NVRTC`` (a
+(the last two for sources that include CUDA headers NVRTC does not build in, such as
+cuda_fp16.h, cuda_pipeline_primitives.h or cooperative_groups.h; their directories are passed
+as include paths). The NVRTC shared library is looked up in, in order: ``$WARPSIM_NVRTC`` (a
 path to libnvrtc.so*), ``site-packages/nvidia/cuda_nvrtc/lib/libnvrtc.so.12``
 of any importable site directory, then the system loader (``libnvrtc.so``).
 
@@ -182,24 +184,35 @@ def source_flags(text: str):
     return flags
 
 
-def runtime_include():
-    """The CUDA headers NVRTC does not build in (cuda_fp16.h, cuda_bf16.h), from the
-    nvidia-cuda-runtime-cu12 wheel, or None."""
-    for d in _site_dirs():
-        inc = os.path.join(d, "nvidia", "cuda_runtime", "include")
-        if os.path.isfile(os.path.join(inc, "cuda_fp16.h")):
-            return inc
-    return None
+def cuda_includes():
+    """The CUDA headers NVRTC does not build in (cuda_fp16.h, cuda_bf16.h,
+    cuda_pipeline_primitives.h, cooperative_groups, ...) from the nvidia-cuda-runtime-cu12
+    wheel, and those they include from the nvidia-cuda-cccl-cu12 wheel (nv/target): the
+    include directories found, the runtime's first."""
+    found = []
+    for wheel, probe in (("cuda_runtime", "cuda_fp16.h"), ("cuda_cccl", "nv/target")):
+        for d in _site_dirs():
+            inc = os.path.join(d, "nvidia", wheel, "include")
+            if os.path.isfile(os.path.join(inc, probe)):
+                found.append(inc)
+                break
+    return found
+
+
+# Sources including any CUDA header get the wheels' include directories.
+CUDA_INCLUDE_RE = re.compile(r"#include\s*<(cuda_|cooperative_groups)")
 
 
 def compile_options(text: str):
     extra = source_flags(text)
     has_arch = any(f.startswith(("--gpu-architecture", "-arch")) for f in extra)
-    include = runtime_include() if re.search(r"#include\s*<cuda_(fp16|bf16)\.h>", text) else None
-    if include is None and re.search(r"#include\s*<cuda_(fp16|bf16)\.h>", text):
-        sys.exit("regen_ptx: cuda_fp16.h/cuda_bf16.h need the CUDA runtime headers:\n"
-                 "    pip install nvidia-cuda-runtime-cu12")
-    return ([] if has_arch else [DEFAULT_ARCH]) + extra + ([f"--include-path={include}"] if include else [])
+    includes = []
+    if CUDA_INCLUDE_RE.search(text):
+        includes = cuda_includes()
+        if not includes:
+            sys.exit("regen_ptx: this source includes CUDA headers; they come from wheels:\n"
+                     "    pip install nvidia-cuda-runtime-cu12 nvidia-cuda-cccl-cu12")
+    return ([] if has_arch else [DEFAULT_ARCH]) + extra + [f"--include-path={i}" for i in includes]
 
 
 def all_sources():

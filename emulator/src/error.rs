@@ -20,6 +20,8 @@ pub enum FaultKind {
     BudgetExceeded { budget: u64 },
     /// An instruction warpsim cannot execute.
     Unsupported { what: String },
+    /// An operand value the instruction does not allow (`cp.async`'s src-size above its size).
+    InvalidOperand { detail: String },
     /// `trap` was executed.
     Trap,
     /// Calls nested deeper than the limit (runaway recursion).
@@ -53,6 +55,7 @@ impl fmt::Display for FaultKind {
                 )
             }
             FaultKind::Unsupported { what } => write!(f, "unsupported: {what}"),
+            FaultKind::InvalidOperand { detail } => write!(f, "invalid operand: {detail}"),
             FaultKind::Trap => write!(f, "trap instruction executed"),
             FaultKind::TimeLimit { limit } => write!(
                 f,

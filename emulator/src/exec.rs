@@ -559,15 +559,17 @@ pub fn memory_targets(
     exec: u32,
     out: &mut [Target; WARP_SIZE],
 ) -> bool {
-    let space = match &inst.op {
+    // `cp.async`'s memory access, as the timing model sees it, is its global read.
+    let (space, addr) = match &inst.op {
         Op::Ld { space, .. }
         | Op::Ldu { space, .. }
         | Op::St { space, .. }
         | Op::Atom { space, .. }
-        | Op::Red { space, .. } => *space,
+        | Op::Red { space, .. } => (*space, inst.srcs.first()),
+        Op::CpAsync { .. } => (StateSpace::Global, inst.srcs.get(1)),
         _ => return false,
     };
-    let Some(Operand::Address(addr)) = inst.srcs.first() else {
+    let Some(Operand::Address(addr)) = addr else {
         return false;
     };
     for (l, t) in out.iter_mut().enumerate() {
@@ -599,7 +601,7 @@ fn execute(
             for l in lanes(exec) {
                 let t = env.target(w, *space, addr, l).map_err(at(l))?;
                 check_vector_alignment(t, size * n).map_err(at(l))?;
-                let mut values = [0u64; 4];
+                let mut values = [0u64; 8];
                 for (i, v) in values.iter_mut().enumerate().take(n as usize) {
                     *v = env
                         .load(w, offset(t, i as u32 * size), l, size)
@@ -628,7 +630,7 @@ fn execute(
                     Operand::Vector(elems) => elems.as_slice(),
                     v => std::slice::from_ref(v),
                 };
-                let mut values = [0u64; 4];
+                let mut values = [0u64; 8];
                 for (slot, e) in values.iter_mut().zip(elems) {
                     *slot = env.read(w, e, l);
                 }
@@ -679,6 +681,11 @@ fn execute(
                 }
             }
         }
+        Op::CpAsync {
+            size, ignore_src, ..
+        } => cp_async(env, w, inst, exec, u32::from(*size), *ignore_src)?,
+        // The copies complete at issue (see `cp_async`): only the timing model has groups.
+        Op::CpAsyncCommit | Op::CpAsyncWait { .. } => {}
         Op::Mov { ty } => {
             for l in lanes(exec) {
                 let v = env.read(w, &inst.srcs[0], l);
@@ -918,6 +925,58 @@ fn offset(t: Target, by: u32) -> Target {
 }
 
 /// Vector accesses must be aligned to the whole vector's size.
+/// `cp.async`, performed at issue: each lane copies `size` bytes from global to shared memory,
+/// the first src-size of them read (none when ignore-src holds) and the rest zeros. Completing
+/// the copy at once is one of the orders the manual allows: until a `cp.async.wait_group`
+/// covers it, a thread may not rely on the destination, and the source was read after the
+/// instruction issued.
+fn cp_async(
+    env: &mut CtaEnv,
+    w: &mut Warp,
+    inst: &Inst,
+    exec: u32,
+    size: u32,
+    ignore_src: bool,
+) -> Result<(), (FaultKind, u32)> {
+    let (Operand::Address(dst), Operand::Address(src)) = (&inst.srcs[0], &inst.srcs[1]) else {
+        unreachable!("verified cp.async shape")
+    };
+    for l in lanes(exec) {
+        let read = match inst.srcs.get(3) {
+            None => size,
+            Some(p) if ignore_src => {
+                if env.read(w, p, l) & 1 != 0 {
+                    0
+                } else {
+                    size
+                }
+            }
+            Some(n) => {
+                let n = env.read(w, n, l);
+                if n > u64::from(size) {
+                    let detail = format!("`cp.async` src-size {n} exceeds its copy size {size}");
+                    return Err((FaultKind::InvalidOperand { detail }, l as u32));
+                }
+                n as u32
+            }
+        };
+        let to = env.target(w, StateSpace::Shared, dst, l).map_err(at(l))?;
+        check_vector_alignment(to, size).map_err(at(l))?;
+        let mut bytes = [0u64; 16];
+        if read > 0 {
+            let from = env.target(w, StateSpace::Global, src, l).map_err(at(l))?;
+            check_vector_alignment(from, size).map_err(at(l))?;
+            for (i, b) in bytes.iter_mut().enumerate().take(read as usize) {
+                *b = env.load(w, offset(from, i as u32), l, 1).map_err(at(l))?;
+            }
+        }
+        for (i, &b) in bytes.iter().enumerate().take(size as usize) {
+            env.store(w, offset(to, i as u32), l, 1, b).map_err(at(l))?;
+        }
+    }
+    Ok(())
+}
+
 fn check_vector_alignment(t: Target, bytes: u32) -> Result<(), FaultKind> {
     let (space, a) = match t {
         Target::Global(a) => ("global", a),

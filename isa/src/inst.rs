@@ -459,15 +459,20 @@ pub enum Op {
         ty: Type,
         ftz: bool,
     },
+    /// `min{.ftz}{.NaN}{.xorsign.abs}`: with `xorsign`, the smaller magnitude with the XOR of
+    /// the operands' signs.
     FMin {
         ty: Type,
         ftz: bool,
         nan: bool,
+        xorsign: bool,
     },
+    /// `max{.ftz}{.NaN}{.xorsign.abs}`, as `FMin`.
     FMax {
         ty: Type,
         ftz: bool,
         nan: bool,
+        xorsign: bool,
     },
     Copysign {
         ty: Type,
@@ -570,6 +575,26 @@ pub enum Op {
         ty: Type,
         order: MemOrder,
         scope: Option<Scope>,
+    },
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src-size | ignore-src}`: copies
+    /// `size` bytes (4, 8 or 16) from global to shared memory, asynchronously: the copy belongs
+    /// to the thread's open group until `cp.async.commit_group`, and is complete for it after
+    /// a `cp.async.wait_group` that covers that group. Only the first `src-size` bytes are read,
+    /// the rest filled with zeros (none read when `ignore_src` and its predicate holds).
+    /// `bypass_l1` is `.cg`. srcs: shared address, global address, then src-size (a `.u32`;
+    /// `size` when absent) or, with `ignore_src`, the predicate.
+    CpAsync {
+        size: u8,
+        bypass_l1: bool,
+        ignore_src: bool,
+    },
+    /// `cp.async.commit_group`: the thread's copies since the last commit become a group.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n`: waits until at most the `n` most recent groups are incomplete.
+    /// `cp.async.wait_all` is `all` (a commit, then a wait for every group).
+    CpAsyncWait {
+        n: u32,
+        all: bool,
     },
 
     // ---- synchronisation
@@ -706,6 +731,9 @@ impl Op {
             | Op::Ldu { .. }
             | Op::Atom { .. }
             | Op::Red { .. }
+            | Op::CpAsync { .. }
+            | Op::CpAsyncCommit
+            | Op::CpAsyncWait { .. }
             | Op::Bar { .. }
             | Op::BarWarpSync
             | Op::Membar { .. }

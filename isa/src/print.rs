@@ -226,6 +226,18 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             if *signed { &[Type::S32] } else { &[Type::U32] }
         }
         Op::Nanosleep => return f.write_str("nanosleep.u32"),
+        Op::CpAsync { bypass_l1, .. } => {
+            let level = if *bypass_l1 { "cg" } else { "ca" };
+            return write!(f, "cp.async.{level}.shared.global");
+        }
+        Op::CpAsyncCommit => return f.write_str("cp.async.commit_group"),
+        Op::CpAsyncWait { all, .. } => {
+            return f.write_str(if *all {
+                "cp.async.wait_all"
+            } else {
+                "cp.async.wait_group"
+            });
+        }
         Op::CvtPack { bits, signed } => {
             let sign = if *signed { 's' } else { 'u' };
             let c = if *bits < 16 { ".b32" } else { "" };
@@ -317,7 +329,18 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             flag(f, *ftz, "ftz")?;
             std::slice::from_ref(ty)
         }
-        Op::FMin { ty, ftz, nan } | Op::FMax { ty, ftz, nan } => {
+        Op::FMin {
+            ty,
+            ftz,
+            nan,
+            xorsign,
+        }
+        | Op::FMax {
+            ty,
+            ftz,
+            nan,
+            xorsign,
+        } => {
             f.write_str(if matches!(op, Op::FMin { .. }) {
                 "min"
             } else {
@@ -325,6 +348,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             })?;
             flag(f, *ftz, "ftz")?;
             flag(f, *nan, "NaN")?;
+            flag(f, *xorsign, "xorsign.abs")?;
             std::slice::from_ref(ty)
         }
         Op::Copysign { ty } => named(f, "copysign", ty)?,

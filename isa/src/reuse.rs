@@ -119,6 +119,9 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Ldu { .. }
         | Op::Atom { .. }
         | Op::Red { .. }
+        | Op::CpAsync { .. }
+        | Op::CpAsyncCommit
+        | Op::CpAsyncWait { .. }
         | Op::Bar { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }

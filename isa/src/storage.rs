@@ -225,6 +225,8 @@ fn reads_low32(inst: &Inst, k: usize, op: &Operand, dst_low32: bool) -> bool {
                 | Op::Ldu { space, .. }
                 | Op::Atom { space, .. }
                 | Op::Red { space, .. } => window(space),
+                // `cp.async`'s destination is in shared memory.
+                Op::CpAsync { .. } => k == 0,
                 _ => false,
             };
     }

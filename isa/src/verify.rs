@@ -65,9 +65,10 @@ pub enum ViolationKind {
     SinkAsSource,
     /// A vector nested in a vector, or an empty vector.
     BadVector,
-    /// A memory instruction whose first source is not an address.
+    /// A memory instruction whose first source (`cp.async`: first two) is not an address.
     MissingAddress,
-    /// An address operand anywhere but a memory instruction's first source.
+    /// An address operand anywhere but a memory instruction's first source (`cp.async`: first
+    /// two).
     MisplacedAddress,
     /// A `.vN` access whose data is not a vector of N elements.
     VectorWidth {
@@ -109,10 +110,10 @@ impl fmt::Display for ViolationKind {
             ViolationKind::SinkAsSource => f.write_str("`_` used as a source"),
             ViolationKind::BadVector => f.write_str("vector is empty or nested"),
             ViolationKind::MissingAddress => {
-                f.write_str("memory instruction has no address as its first source")
+                f.write_str("memory instruction has no address as its first source(s)")
             }
             ViolationKind::MisplacedAddress => {
-                f.write_str("address operand outside a memory instruction's first source")
+                f.write_str("address operand outside a memory instruction's first source(s)")
             }
             ViolationKind::VectorWidth { expected, found } => {
                 write!(
@@ -275,15 +276,21 @@ impl Checker<'_> {
         for d in &inst.dsts {
             self.check_operand(d, true, false);
         }
-        let memory = matches!(
-            inst.op,
-            Op::Ld { .. } | Op::Ldu { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. }
-        );
-        if memory && !matches!(inst.srcs.first(), Some(Operand::Address(_))) {
+        // Memory instructions lead with their address; `cp.async` with its two.
+        let addresses = match inst.op {
+            Op::Ld { .. } | Op::Ldu { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => 1,
+            Op::CpAsync { .. } => 2,
+            _ => 0,
+        };
+        if inst.srcs.len() < addresses
+            || !inst.srcs[..addresses]
+                .iter()
+                .all(|s| matches!(s, Operand::Address(_)))
+        {
             self.report(ViolationKind::MissingAddress);
         }
         for (i, s) in inst.srcs.iter().enumerate() {
-            self.check_operand(s, false, memory && i == 0);
+            self.check_operand(s, false, i < addresses);
         }
         let (vec, data) = match &inst.op {
             Op::Ld { vec, .. } | Op::Ldu { vec, .. } => (*vec, inst.dsts.first()),

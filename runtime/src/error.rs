@@ -77,6 +77,7 @@ impl From<Box<Fault>> for Error {
             FaultKind::BudgetExceeded { .. } => Error::BudgetExceeded(f),
             FaultKind::TimeLimit { .. } => Error::TimeLimit(f.to_string()),
             FaultKind::Unsupported { .. }
+            | FaultKind::InvalidOperand { .. }
             | FaultKind::Trap
             | FaultKind::CallDepthExceeded { .. } => Error::LaunchFailure(f),
         }

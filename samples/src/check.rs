@@ -31,8 +31,13 @@ pub(crate) fn run(files: &[PathBuf]) -> Result<ExitCode, String> {
                     }
                 }
                 let kernels = module.kernels().count();
+                let status = if violations.is_empty() {
+                    "ok"
+                } else {
+                    "FAILED"
+                };
                 println!(
-                    "{}: ok: {} kernel(s), {} function(s), {} instruction(s), {} unsupported",
+                    "{}: {status}: {} kernel(s), {} function(s), {} instruction(s), {} unsupported",
                     path.display(),
                     kernels,
                     module.functions.len() - kernels,

@@ -99,6 +99,21 @@ impl MemOp {
     }
 }
 
+/// What an instruction is to the `cp.async` machinery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncCopyRole {
+    None,
+    /// `cp.async`: a copy in the open group.
+    Copy,
+    /// `cp.async.commit_group`.
+    Commit,
+    /// `cp.async.wait_group n`, or `cp.async.wait_all` (`all`).
+    Wait {
+        n: u32,
+        all: bool,
+    },
+}
+
 /// Control-flow roles the fetch stage and the statistics care about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {
@@ -134,6 +149,8 @@ pub struct Decoded {
     /// The instruction reads its registers through the operand cache of recent cores, and its
     /// reuse bits count ([`isa::reuse::reads_through_operand_cache`]).
     pub operand_cache: bool,
+    /// Its part in `cp.async`'s groups.
+    pub async_copy: AsyncCopyRole,
 }
 
 /// Scoreboard identities of predicates start here, above every 32-bit register of every call
@@ -312,6 +329,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::St { .. }
         | Op::Atom { .. }
         | Op::Red { .. }
+        | Op::CpAsync { .. }
         | Op::Membar { .. }
         | Op::Fence { .. } => (Unit::LdSt, OpClass::Memory, lat.branch),
         Op::Vote { .. }
@@ -327,6 +345,8 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Trap
         | Op::Bar { .. }
         | Op::Nanosleep
+        | Op::CpAsyncCommit
+        | Op::CpAsyncWait { .. }
         | Op::Unsupported { .. } => (Unit::Sp, OpClass::Control, lat.branch),
     }
 }
@@ -353,6 +373,12 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         sb_writes: Vec::new(),
         mem: MemOp::None,
         operand_cache: isa::reuse::reads_through_operand_cache(&inst.op),
+        async_copy: match inst.op {
+            Op::CpAsync { .. } => AsyncCopyRole::Copy,
+            Op::CpAsyncCommit => AsyncCopyRole::Commit,
+            Op::CpAsyncWait { n, all } => AsyncCopyRole::Wait { n, all },
+            _ => AsyncCopyRole::None,
+        },
         control: match inst.op {
             Op::Bra { .. } => Control::Branch,
             Op::Bar { .. } => Control::Barrier,
@@ -409,6 +435,12 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         Op::Atom { space, ty, .. } | Op::Red { space, ty, .. } => {
             access(AccessKind::Atomic, *ty, 1, *space)
         }
+        // Timed as its global read (`sm::async_copies`).
+        Op::CpAsync { size, .. } => MemOp::Access {
+            kind: AccessKind::Load,
+            bytes: u32::from(*size),
+            constant: false,
+        },
         _ => MemOp::None,
     };
     d.long_latency = matches!(

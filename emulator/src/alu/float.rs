@@ -237,6 +237,28 @@ pub fn max(fmt: Format, ftz: bool, nan: bool, a: u64, b: u64) -> u64 {
     min_max(fmt, ftz, nan, a, b, |x, y| x > y)
 }
 
+/// `min/max.xorsign.abs` when `xorsign`: `pick` (the min or max) of the magnitudes of `a` and
+/// `b`, given the XOR of their sign bits; a NaN result stays `pick`'s canonical NaN. Without
+/// `xorsign`, `pick(a, b)`.
+pub fn xorsign_abs_if(
+    xorsign: bool,
+    fmt: Format,
+    a: u64,
+    b: u64,
+    pick: impl Fn(u64, u64) -> u64,
+) -> u64 {
+    if !xorsign {
+        return pick(a, b);
+    }
+    let magnitude = fmt.mask() & !fmt.sign_bit();
+    let r = pick(a & magnitude, b & magnitude);
+    if fmt.is_nan(r) {
+        r
+    } else {
+        r | ((a ^ b) & fmt.sign_bit())
+    }
+}
+
 /// `copysign.type d, a, b`: the value of **b** with the sign of **a** (the manual's operand
 /// order), a pure bit operation.
 pub fn copysign(fmt: Format, a: u64, b: u64) -> u64 {

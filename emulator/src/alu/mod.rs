@@ -167,11 +167,21 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::FNeg { ty, ftz } => one(elementwise(ty, "neg", [a, b, c], |f, [a, ..]| {
             float::neg(f, ftz, a)
         })?),
-        Op::FMin { ty, ftz, nan } => one(elementwise(ty, "min", [a, b, c], |f, [a, b, _]| {
-            float::min(f, ftz, nan, a, b)
+        Op::FMin {
+            ty,
+            ftz,
+            nan,
+            xorsign,
+        } => one(elementwise(ty, "min", [a, b, c], |f, [a, b, _]| {
+            float::xorsign_abs_if(xorsign, f, a, b, |a, b| float::min(f, ftz, nan, a, b))
         })?),
-        Op::FMax { ty, ftz, nan } => one(elementwise(ty, "max", [a, b, c], |f, [a, b, _]| {
-            float::max(f, ftz, nan, a, b)
+        Op::FMax {
+            ty,
+            ftz,
+            nan,
+            xorsign,
+        } => one(elementwise(ty, "max", [a, b, c], |f, [a, b, _]| {
+            float::xorsign_abs_if(xorsign, f, a, b, |a, b| float::max(f, ftz, nan, a, b))
         })?),
         Op::Copysign { ty } => one(float::copysign(fmt(ty, "copysign")?, a, b)),
         Op::Testp { prop, ty } => one(u64::from(float::testp(fmt(ty, "testp")?, prop, a))),
@@ -250,6 +260,9 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::Ldu { .. }
         | Op::Atom { .. }
         | Op::Red { .. }
+        | Op::CpAsync { .. }
+        | Op::CpAsyncCommit
+        | Op::CpAsyncWait { .. }
         | Op::Bar { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }

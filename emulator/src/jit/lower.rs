@@ -1018,8 +1018,8 @@ fn access(
     let host = match space {
         Space::Global => {
             // Inside the mapping and inside the valid bytes of its granule (see
-            // `GlobalMemory::valid`); the vector is aligned to its size (at most 16 bytes), so
-            // it never crosses a granule.
+            // `GlobalMemory::valid`); the vector is aligned to its size (at most 32 bytes), so
+            // it never crosses a 256-byte granule.
             let rel = b.ins().iadd_imm_s(a, (GLOBAL_BASE as i64).wrapping_neg());
             let fields = match cx.global {
                 Some(f) => f,

@@ -137,7 +137,10 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::BarWarpSync
         | Op::Membar { .. }
         | Op::Fence { .. }
-        | Op::Nanosleep => Placement::Warp,
+        | Op::Nanosleep
+        | Op::CpAsync { .. }
+        | Op::CpAsyncCommit
+        | Op::CpAsyncWait { .. } => Placement::Warp,
         _ => Placement::Lane,
     }
 }

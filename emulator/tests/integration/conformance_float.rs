@@ -92,7 +92,7 @@ fn sqrt_op(ty: Type, prec: FloatPrecision, ftz: bool) -> Op {
 }
 
 use crate::eval_cases::check;
-use Type::{F32, F64};
+use Type::{BF16, F16, F16x2, F32, F64};
 
 #[test]
 fn add_sub_special_values_ftz_and_sat() {
@@ -320,8 +320,18 @@ fn abs_neg_copysign_are_bit_operations() {
 
 #[test]
 fn min_max_nan_and_signed_zero_rules() {
-    let min = |ty, ftz, nan| Op::FMin { ty, ftz, nan };
-    let max = |ty, ftz, nan| Op::FMax { ty, ftz, nan };
+    let min = |ty, ftz, nan| Op::FMin {
+        ty,
+        ftz,
+        nan,
+        xorsign: false,
+    };
+    let max = |ty, ftz, nan| Op::FMax {
+        ty,
+        ftz,
+        nan,
+        xorsign: false,
+    };
     check(&[
         (min(F32, false, false), &[ONE, TWO], ONE),
         (max(F32, false, false), &[ONE, TWO], TWO),
@@ -355,6 +365,55 @@ fn min_max_nan_and_signed_zero_rules() {
             0x8000_0000_0000_0000,
         ),
         (max(F64, false, false), &[D_ONE, D_TWO], D_TWO),
+    ]);
+}
+
+/// `.xorsign.abs` (sm_86): the smaller or larger magnitude, signed with the XOR of the operands'
+/// signs; a NaN result is the canonical NaN, unsigned. The four sign combinations are the
+/// ones NVIDIA's forum thread ran on hardware (min of 5 and 3: 3, -3, -3, 3).
+#[test]
+fn min_max_xorsign_abs() {
+    const FIVE: u64 = 0x40a0_0000;
+    let min = |ty, ftz, nan| Op::FMin {
+        ty,
+        ftz,
+        nan,
+        xorsign: true,
+    };
+    let max = |ty, ftz, nan| Op::FMax {
+        ty,
+        ftz,
+        nan,
+        xorsign: true,
+    };
+    let neg = |x: u64| x ^ NEG_ZERO;
+    check(&[
+        (min(F32, false, false), &[FIVE, THREE], THREE),
+        (min(F32, false, false), &[FIVE, neg(THREE)], neg(THREE)),
+        (min(F32, false, false), &[neg(FIVE), THREE], neg(THREE)),
+        (min(F32, false, false), &[neg(FIVE), neg(THREE)], THREE),
+        (max(F32, false, false), &[FIVE, neg(THREE)], neg(FIVE)),
+        (max(F32, false, false), &[neg(ONE), neg(TWO)], TWO),
+        (max(F32, false, false), &[NEG_INF, ONE], NEG_INF),
+        // Magnitudes compare equal for ±0: the sign still comes from the XOR.
+        (min(F32, false, false), &[NEG_ZERO, ZERO], NEG_ZERO),
+        (max(F32, false, false), &[NEG_ZERO, NEG_ZERO], ZERO),
+        // One NaN: the other magnitude, the NaN's sign bit in the XOR.
+        (min(F32, false, false), &[QNAN, NEG_TWO], NEG_TWO),
+        (min(F32, false, false), &[NEG_NAN, NEG_TWO], TWO),
+        (min(F32, false, true), &[NEG_NAN, TWO], NAN),
+        (max(F32, false, false), &[NEG_NAN, NEG_NAN], NAN),
+        // `.ftz` flushes the magnitude; the sign is the operands'.
+        (min(F32, true, false), &[NEG_MIN_SUB, TWO], NEG_ZERO),
+        (min(F32, false, false), &[NEG_MIN_SUB, TWO], NEG_MIN_SUB),
+        // Half types, scalar and packed (each half on its own).
+        (min(F16, false, false), &[0xc000, 0x3c00], 0xbc00),
+        (max(BF16, false, false), &[0xc000, 0xbf80], 0x4000),
+        (
+            min(F16x2, false, false),
+            &[0xc000_4000, 0x3c00_bc00],
+            0xbc00_bc00,
+        ),
     ]);
 }
 
@@ -472,8 +531,8 @@ proptest! {
     fn min_max_match_ieee_minimum_number(a in any::<u32>(), b in any::<u32>()) {
         let (x, y) = (f32::from_bits(a), f32::from_bits(b));
         let (ua, ub) = (u64::from(a), u64::from(b));
-        let min = run(Op::FMin { ty: F32, ftz: false, nan: false }, &[ua, ub]);
-        let max = run(Op::FMax { ty: F32, ftz: false, nan: false }, &[ua, ub]);
+        let min = run(Op::FMin { ty: F32, ftz: false, nan: false, xorsign: false }, &[ua, ub]);
+        let max = run(Op::FMax { ty: F32, ftz: false, nan: false, xorsign: false }, &[ua, ub]);
         match (x.is_nan(), y.is_nan()) {
             (true, true) => { prop_assert_eq!(min, NAN); prop_assert_eq!(max, NAN); }
             (true, false) => { prop_assert_eq!(min, ub); prop_assert_eq!(max, ub); }

@@ -100,6 +100,8 @@ const TEMPLATES: &[&str] = &[
     "abs.bf16 {h}, {h};",
     "min.NaN.f16x2 {r}, {r}, {r};",
     "max.bf16 {h}, {h}, {h};",
+    "min.xorsign.abs.f32 {f}, {f}, {f};",
+    "max.NaN.xorsign.abs.f16x2 {r}, {r}, {r};",
     "setp.ltu.f16 {p}, {h}, {h};",
     "setp.eq.and.f16x2 {p}|{p}, {r}, {r}, {p};",
     "set.gt.u32.f16x2 {r}, {r}, {r};",

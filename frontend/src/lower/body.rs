@@ -1092,6 +1092,22 @@ impl<'a> FnLowerer<'a, '_> {
             shape.srcs.insert(1, Slot::Val(Type::U32));
             shape.min_srcs += 1;
         }
+        // `cp.async`'s fourth operand is src-size, or ignore-src when it names a predicate.
+        if let Op::CpAsync { ignore_src, .. } = &mut op
+            && let Some(K::Name { name, component }) = ops.get(3).map(|o| &o.kind)
+            && self
+                .reg(name, *component, ops[3].span)
+                .is_ok_and(|r| self.func.regs[r.0 as usize].ty == Type::Pred)
+        {
+            *ignore_src = true;
+            shape.srcs = Slots::of(&[
+                Slot::Addr,
+                Slot::Addr,
+                Slot::Val(Type::U32),
+                Slot::Pred { negatable: false },
+                Slot::Val(Type::B64),
+            ]);
+        }
         let mut dsts = Vec::with_capacity(shape.dsts.len());
         let mut rest = &ops[..];
         if shape.min_dsts > 0 {
@@ -1136,6 +1152,7 @@ impl<'a> FnLowerer<'a, '_> {
             .zip(shape.srcs.iter())
             .map(|(o, slot)| self.src(o, *slot))
             .collect::<Result<Vec<_>>>()?;
+        let op = immediate_counts(op, &srcs, rest)?;
         Ok((op, dsts, srcs))
     }
 
@@ -1160,4 +1177,51 @@ impl<'a> FnLowerer<'a, '_> {
             ),
         )
     }
+}
+
+/// The counts `cp.async` and `cp.async.wait_group` take as immediates, moved into the operation
+/// (they stay operands too, as written): the copy size (4, 8 or 16 bytes; `.cg` copies 16)
+/// and the number of groups that may stay incomplete.
+fn immediate_counts(op: Op, srcs: &[Operand], ops: &[ast::Operand]) -> Result<Op> {
+    let immediate = |i: usize, what: &str| match srcs.get(i) {
+        Some(Operand::Imm(v)) => Ok(*v),
+        _ => Err(Diagnostic::semantic(
+            ops[i].span,
+            format!("{what} must be an immediate"),
+        )),
+    };
+    Ok(match op {
+        Op::CpAsync {
+            bypass_l1,
+            ignore_src,
+            ..
+        } => {
+            let size = immediate(2, "the copy size of `cp.async`")?;
+            let allowed: &[u64] = if bypass_l1 { &[16] } else { &[4, 8, 16] };
+            if !allowed.contains(&size) {
+                let sizes = if bypass_l1 {
+                    "16 (`.cg`)"
+                } else {
+                    "4, 8 or 16"
+                };
+                return Err(Diagnostic::semantic(
+                    ops[2].span,
+                    format!("`cp.async` copies {sizes} bytes, not {size}"),
+                ));
+            }
+            Op::CpAsync {
+                size: size as u8,
+                bypass_l1,
+                ignore_src,
+            }
+        }
+        Op::CpAsyncWait { all: false, .. } => {
+            let n = immediate(0, "the group count of `cp.async.wait_group`")?;
+            Op::CpAsyncWait {
+                n: u32::try_from(n).unwrap_or(u32::MAX),
+                all: false,
+            }
+        }
+        op => op,
+    })
 }

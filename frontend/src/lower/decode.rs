@@ -479,6 +479,9 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         ),
         "exit" => op(Op::Exit, Shape::new()),
         "trap" => op(Op::Trap, Shape::new()),
+        "cp" if m.any(|s| s == "async") && !m.any(|s| matches!(s, "bulk" | "mbarrier")) => {
+            cp_async(m)?
+        }
         _ if is_unsupported_opcode(opcode, m) => Decoded::Unsupported,
         _ => return Ok(None),
     };
@@ -1008,20 +1011,35 @@ fn min_max(max: bool, m: &mut Mods) -> Result<Decoded> {
     // The type tells the integer form from the float form.
     let ty = m.one_type()?;
     if ty.is_float() {
-        if m.flag("xorsign")? {
-            return Ok(Decoded::Unsupported);
-        }
         let ftz = m.flag("ftz")?;
         let nan = m.flag("NaN")?;
+        // `.xorsign.abs` (sm_86) is one modifier written in two parts.
+        let xorsign = m.flag("xorsign")?;
+        if xorsign != m.flag("abs")? {
+            return Err(m.error(format!("`{name}` takes `.xorsign` and `.abs` together")));
+        }
         if is_half(ty) {
             half_ftz_check(m, ty, ftz)?;
         } else {
             float_check(m, name, ty, ftz || nan)?;
+            if ty == Type::F64 && xorsign {
+                return Err(m.error("`.xorsign.abs` applies only to `.f32` and the half types"));
+            }
         }
         let op = if max {
-            Op::FMax { ty, ftz, nan }
+            Op::FMax {
+                ty,
+                ftz,
+                nan,
+                xorsign,
+            }
         } else {
-            Op::FMin { ty, ftz, nan }
+            Op::FMin {
+                ty,
+                ftz,
+                nan,
+                xorsign,
+            }
         };
         return Ok(Decoded::Op(op, Shape::binary(ty)));
     }
@@ -1473,7 +1491,7 @@ fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
     if cache.is_some_and(|c| matches!(c, CacheOp::Wb | CacheOp::Wt)) {
         return Err(m.error("store cache operator on a load"));
     }
-    check_vector(m, vec, ty)?;
+    check_vector(m, vec, ty, space)?;
     let shape = Shape::new().d(Slot::Data { ty, vec }).s(Slot::Addr);
     Ok(if ldu {
         if order != MemOrder::Weak || cache.is_some() || nc {
@@ -1496,9 +1514,17 @@ fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
     })
 }
 
-fn check_vector(m: &Mods, vec: u8, ty: Type) -> Result<()> {
-    if vec == 8 || u32::from(vec) * ty.bits() > 128 {
-        return Err(m.error(format!("vector `.v{vec}` of `.{ty}` exceeds 128 bits")));
+/// A vector access moves at most 128 bits (so `.v8` takes elements of up to 16 bits), or
+/// exactly 256 in global memory: sm_100's `.v8` of 32-bit and `.v4` of 64-bit elements.
+fn check_vector(m: &Mods, vec: u8, ty: Type, space: StateSpace) -> Result<()> {
+    let bits = u32::from(vec) * ty.bits();
+    if bits == 256 && space == StateSpace::Global {
+        return Ok(());
+    }
+    if bits > 128 {
+        return Err(m.error(format!(
+            "vector `.v{vec}` of `.{ty}` exceeds 128 bits (256-bit accesses are `.global` only)"
+        )));
     }
     Ok(())
 }
@@ -1519,7 +1545,7 @@ fn store(m: &mut Mods) -> Result<Decoded> {
     if cache.is_some_and(|c| matches!(c, CacheOp::Ca | CacheOp::Lu | CacheOp::Cv)) {
         return Err(m.error("load cache operator on a store"));
     }
-    check_vector(m, vec, ty)?;
+    check_vector(m, vec, ty, space)?;
     let shape = Shape::new().s(Slot::Addr).s(Slot::Data { ty, vec });
     Ok(Decoded::Op(
         Op::St {
@@ -1630,6 +1656,58 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
             scope,
         },
         shape,
+    ))
+}
+
+/// `cp.async` (sm_80) and its group operations. The bulk (TMA) and mbarrier forms of sm_90
+/// are left to [`UNSUPPORTED_OPCODES`].
+fn cp_async(m: &mut Mods) -> Result<Decoded> {
+    m.flag("async")?;
+    if m.flag("commit_group")? {
+        return Ok(Decoded::Op(Op::CpAsyncCommit, Shape::new()));
+    }
+    if m.flag("wait_all")? {
+        return Ok(Decoded::Op(
+            Op::CpAsyncWait { n: 0, all: true },
+            Shape::new(),
+        ));
+    }
+    if m.flag("wait_group")? {
+        // The count is an immediate; `body` moves it into the operation.
+        return Ok(Decoded::Op(
+            Op::CpAsyncWait { n: 0, all: false },
+            Shape::new().s(Slot::Val(Type::U32)),
+        ));
+    }
+    let bypass_l1 = match m.take(|s| match s {
+        "ca" => Some(false),
+        "cg" => Some(true),
+        _ => None,
+    })? {
+        Some(cg) => cg,
+        None => return Err(m.error("missing `.ca` or `.cg`")),
+    };
+    let to = m.take(|s| matches!(s, "shared" | "shared::cta").then_some(()))?;
+    let from = m.flag("global")?;
+    if to.is_none() || !from {
+        return Err(m.error("copies from `.global` to `.shared` only (`.shared.global`)"));
+    }
+    skip_cache_hints(m)?;
+    // The size, an immediate, is checked and moved into the operation by `body`; the fourth
+    // operand is src-size (`.u32`) or, when it names a predicate, ignore-src; a cache policy
+    // may follow.
+    Ok(Decoded::Op(
+        Op::CpAsync {
+            size: 0,
+            bypass_l1,
+            ignore_src: false,
+        },
+        Shape::new()
+            .s(Slot::Addr)
+            .s(Slot::Addr)
+            .s(Slot::Val(Type::U32))
+            .opt_s(Slot::Val(Type::U32))
+            .opt_s(Slot::Val(Type::B64)),
     ))
 }
 

@@ -193,6 +193,21 @@ fn floating_point() {
         ("abs.ftz.f32 %f1, %f2;", "abs.ftz.f32 %f1, %f2;"),
         ("neg.f64 %fd1, %fd2;", "neg.f64 %fd1, %fd2;"),
         ("min.NaN.f32 %f1, %f2, %f3;", "min.NaN.f32 %f1, %f2, %f3;"),
+        (
+            "max.xorsign.abs.bf16x2 %r1, %r2, %r3;",
+            "max.xorsign.abs.bf16x2 %r1, %r2, %r3;",
+        ),
+        (
+            "cp.async.ca.shared::cta.global.L2::128B [%r1], [%rd1], 8, %r2;",
+            "cp.async.ca.shared.global [%r1], [%rd1], 8, %r2;",
+        ),
+        (
+            "cp.async.cg.shared.global [%r1+16], [%rd1], 16, %p1;",
+            "cp.async.cg.shared.global [%r1+16], [%rd1], 16, %p1;",
+        ),
+        ("cp.async.commit_group;", "cp.async.commit_group;"),
+        ("cp.async.wait_group 2;", "cp.async.wait_group 2;"),
+        ("cp.async.wait_all;", "cp.async.wait_all;"),
         ("max.ftz.f32 %f1, %f2, %f3;", "max.ftz.f32 %f1, %f2, %f3;"),
         (
             "copysign.f64 %fd1, %fd2, %fd3;",

@@ -173,6 +173,7 @@ fn mnemonics_in_canonical_order() {
                 ty: Type::F32,
                 ftz: true,
                 nan: true,
+                xorsign: false,
             },
             "min.ftz.NaN.f32",
         ),

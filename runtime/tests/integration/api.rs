@@ -401,25 +401,14 @@ fn reg_parameters_and_multiple_return_values() {
             ]
         })
         .collect();
-    for (engine, timing) in [
-        (emulator::Engine::Jit, None),
-        (emulator::Engine::Interpreter, None),
-        (
-            emulator::Engine::Jit,
-            Some(timing::GpuConfig::preset("gtx480")),
-        ),
-    ] {
-        let dev = Device::new(DeviceConfig {
-            engine,
-            timing,
-            ..DeviceConfig::default()
-        })
-        .unwrap();
+    for config in each_engine() {
+        let what = format!("{:?}, timing {}", config.engine, config.timing.is_some());
+        let dev = Device::new(config).unwrap();
         let m = dev.load_ptx("reg_params.ptx", REG_PARAMS).unwrap();
         let out = dev.alloc::<u32>(64).unwrap();
         dev.launch(&m.kernel("k").unwrap(), 1, 32, 0, &[(&out).into()])
             .unwrap();
-        assert_eq!(out.to_host().unwrap(), expected, "{engine:?}");
+        assert_eq!(out.to_host().unwrap(), expected, "{what}");
     }
 }
 
@@ -463,6 +452,95 @@ fn vector_registers_load_store_and_move_whole() {
     assert_eq!(got[4..8], [5.0f32, 2.0, 3.0, 4.0].map(f32::to_bits));
     // Each thread's %w1 is {7, tid}: the swap read both elements before writing either.
     assert_eq!(got[8..16], [7, 0, 7, 1, 7, 2, 7, 3]);
+}
+
+/// The JIT, the interpreter, and the timing model (gtx480).
+fn each_engine() -> [DeviceConfig; 3] {
+    let with = |engine, timing| DeviceConfig {
+        engine,
+        timing,
+        ..DeviceConfig::default()
+    };
+    [
+        with(emulator::Engine::Jit, None),
+        with(emulator::Engine::Interpreter, None),
+        with(
+            emulator::Engine::Jit,
+            Some(timing::GpuConfig::preset("gtx480")),
+        ),
+    ]
+}
+
+/// `.v8` accesses: 256-bit global ones (sm_100's `.v8.f32` and `.v4.u64`), each thread's 64
+/// bytes written back with the elements reversed, and 128- and 64-bit ones (`.v8.b16` through
+/// shared memory, `.v8.u8`).
+const V8_ACCESSES: &str = r#"
+.version 8.8
+.target sm_100
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u64 bytes)
+{
+    .shared .align 16 .b8 s[512];
+    .reg .f32 %f<9>;
+    .reg .b16 %h<9>;
+    .reg .u32 %r<3>;
+    .reg .u64 %rd<10>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    ld.param.u64 %rd3, [bytes];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd8, %r1, 64;
+    add.u64 %rd1, %rd1, %rd8;
+    add.u64 %rd2, %rd2, %rd8;
+    ld.global.v8.f32 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd1];
+    st.global.v8.f32 [%rd2+32], {%f8, %f7, %f6, %f5, %f4, %f3, %f2, %f1};
+    ld.global.v4.u64 {%rd4, %rd5, %rd6, %rd7}, [%rd1+32];
+    st.global.v4.u64 [%rd2], {%rd7, %rd6, %rd5, %rd4};
+    ld.global.v8.u8 {%h1, %h2, %h3, %h4, %h5, %h6, %h7, %h8}, [%rd1];
+    mul.lo.u32 %r2, %r1, 16;
+    mov.u32 %r0, s;
+    add.u32 %r2, %r2, %r0;
+    st.shared.v8.b16 [%r2], {%h8, %h7, %h6, %h5, %h4, %h3, %h2, %h1};
+    ld.shared.v8.b16 {%h1, %h2, %h3, %h4, %h5, %h6, %h7, %h8}, [%r2];
+    mul.wide.u32 %rd9, %r1, 8;
+    add.u64 %rd3, %rd3, %rd9;
+    st.global.v8.u8 [%rd3], {%h1, %h2, %h3, %h4, %h5, %h6, %h7, %h8};
+    ret;
+}
+"#;
+
+#[test]
+fn v8_and_256_bit_accesses() {
+    let input: Vec<u32> = (0..32 * 16)
+        .map(|i| i * 0x0101_0101 + 0x0403_0201)
+        .collect();
+    let mut expected = vec![0u32; 32 * 16];
+    let mut bytes = Vec::new();
+    for (t, chunk) in input.chunks(16).enumerate() {
+        let out = &mut expected[t * 16..][..16];
+        // Words 8..16 were four u64s; they come back in reverse order of u64s.
+        for (i, pair) in chunk[8..].chunks(2).rev().enumerate() {
+            out[2 * i..][..2].copy_from_slice(pair);
+        }
+        for (i, w) in chunk[..8].iter().rev().enumerate() {
+            out[8 + i] = *w;
+        }
+        let first: Vec<u8> = chunk[..2].iter().flat_map(|w| w.to_le_bytes()).collect();
+        bytes.extend(first.iter().rev());
+    }
+    for config in each_engine() {
+        let what = format!("{:?}, timing {}", config.engine, config.timing.is_some());
+        let dev = Device::new(config).unwrap();
+        let m = dev.load_ptx("v8.ptx", V8_ACCESSES).unwrap();
+        let inp = dev.alloc_from(&input).unwrap();
+        let out = dev.alloc::<u32>(32 * 16).unwrap();
+        let b = dev.alloc::<u8>(32 * 8).unwrap();
+        let args = [(&inp).into(), (&out).into(), (&b).into()];
+        dev.launch(&m.kernel("k").unwrap(), 1, 32, 0, &args)
+            .unwrap();
+        assert_eq!(out.to_host().unwrap(), expected, "{what}");
+        assert_eq!(b.to_host().unwrap(), bytes, "{what}");
+    }
 }
 
 /// Every thread sleeps `t` nanoseconds, then stores its index.

@@ -115,6 +115,20 @@ $L_loop:
     call recurse, ();
     ret;
 }
+
+// cp.async of 8 bytes with src-size n: more than 8 is an error.
+.visible .entry cp_async_src_size(.param .u64 p, .param .u32 n)
+{
+    .shared .align 8 .b8 s[8];
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.param.u32 %r1, [n];
+    mov.u32 %r2, s;
+    cp.async.ca.shared.global [%r2], [%rd1], 8, %r1;
+    cp.async.wait_all;
+    ret;
+}
 "#;
 
 /// A functional device and one with the timing model: every fault must be reported the same
@@ -327,6 +341,28 @@ fn misaligned_vector_load() {
 }
 
 #[test]
+fn cp_async_src_size_past_its_copy_size() {
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let k = m.kernel("cp_async_src_size").unwrap();
+        let buf = dev.alloc::<u32>(2).unwrap();
+        dev.launch(&k, 1, 32, 0, &[(&buf).into(), Arg::U32(8)])
+            .unwrap();
+        let err = dev
+            .launch(&k, 1, 32, 0, &[(&buf).into(), Arg::U32(12)])
+            .unwrap_err();
+        let Error::LaunchFailure(f) = &err else {
+            panic!("expected a launch failure, got {err}")
+        };
+        assert_eq!(
+            f.kind.to_string(),
+            "invalid operand: `cp.async` src-size 12 exceeds its copy size 8"
+        );
+        still_works(&dev, &m);
+    }
+}
+
+#[test]
 fn dynamic_shared_memory_over_the_limit() {
     for dev in devices() {
         let m = dev.load_ptx("faults.ptx", PTX).unwrap();
@@ -487,7 +523,7 @@ fn bad_launches_are_rejected_before_running() {
         assert_eq!(
             m.kernel("nope").err().map(|e| e.to_string()).as_deref(),
             Some(
-                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid, count_up, recursion"
+                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid, count_up, recursion, cp_async_src_size"
             )
         );
         still_works(&dev, &m);

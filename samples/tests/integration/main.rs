@@ -9,6 +9,7 @@ mod identities;
 
 // The tests, one area per module.
 mod all_samples;
+mod async_corpus;
 mod characterize;
 mod corpus_runs;
 mod cta_schedulers;

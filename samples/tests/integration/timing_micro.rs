@@ -197,6 +197,66 @@ $LOOP:
     ret;
 }
 
+// Two cp.async groups, each one 4-byte copy: the first from `in` (a line the warm-up launch
+// left in the L2), the second from `in + 4096 * cold` (a line no launch read before). Then,
+// by `mode`, `cp.async.wait_group 0` (0), `cp.async.wait_group 1` (1) or no wait (2), and a
+// dependent chain of 16 x 16 adds, longer than a DRAM access, before the result is stored.
+.visible .entry async_wait(.param .u64 out, .param .u64 in, .param .u32 cold, .param .u32 mode)
+{
+    .shared .align 4 .b8 s[8];
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u32 %r1, [cold];
+    ld.param.u32 %r2, [mode];
+    mul.wide.u32 %rd2, %r1, 4096;
+    add.u64 %rd2, %rd1, %rd2;
+    mov.u32 %r3, s;
+    cp.async.ca.shared.global [%r3], [%rd1], 4;
+    cp.async.commit_group;
+    cp.async.ca.shared.global [%r3+4], [%rd2], 4;
+    cp.async.commit_group;
+    setp.eq.u32 %p1, %r2, 0;
+    @%p1 bra $ALL;
+    setp.eq.u32 %p1, %r2, 1;
+    @%p1 bra $ONE;
+    bra $CHAIN;
+$ALL:
+    cp.async.wait_group 0;
+    bra $CHAIN;
+$ONE:
+    cp.async.wait_group 1;
+$CHAIN:
+    mov.u32 %r5, 0;
+    mov.u32 %r6, 0;
+$LOOP:
+    add.s32 %r6, %r6, 1;
+    add.s32 %r5, %r5, 1;
+    setp.lt.u32 %p1, %r6, 16;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    add.s32 %r5, %r5, 1;
+    @%p1 bra $LOOP;
+    ld.shared.u32 %r4, [%r3+4];
+    add.s32 %r4, %r4, %r5;
+    ld.param.u64 %rd3, [out];
+    st.global.u32 [%rd3], %r4;
+    ret;
+}
+
 // A counted loop: every CTA does the same work.
 .visible .entry spin(.param .u32 iters)
 {
@@ -458,6 +518,43 @@ fn coalesced_and_strided_global_loads() {
         cycles.push(s.gpu_sim_cycle);
     }
     assert!(cycles[0] < cycles[3], "{cycles:?}");
+}
+
+/// `cp.async.wait_group n` holds the warp until at most its `n` most recent groups are
+/// incomplete, and copies not waited for overlap the work after them: with a first group
+/// whose line is in the L2 and a second whose line is cold, waiting for both (`wait_group 0`)
+/// costs about a DRAM access more than not waiting, and waiting for the first only
+/// (`wait_group 1`) an L2 access. (Without a wait the kernel still lasts until its copies
+/// complete, which the 256-add chain after them outlasts.) Each copy is one global request.
+#[test]
+fn cp_async_wait_group_waits_for_the_older_groups_only() {
+    let dev = device(&config(&["gpu.sms=1"]));
+    let input: Vec<u32> = (0..4 * 1024).collect();
+    let input = dev.alloc_from(&input).unwrap();
+    let args = |cold: u32, mode: u32, out: &runtime::DeviceBuffer<u32>| {
+        [
+            (out).into(),
+            (&input).into(),
+            Arg::U32(cold),
+            Arg::U32(mode),
+        ]
+    };
+    let out = dev.alloc_from(&[0u32]).unwrap();
+    warm_up(&dev, "async_wait", 1, 32, &args(0, 2, &out));
+    let mut cycles = Vec::new();
+    for (cold, mode) in [(1u32, 2u32), (2, 1), (3, 0)] {
+        let s = run(&dev, "async_wait", 1, 32, 0, &args(cold, mode, &out));
+        // The second copy's word, plus the chain's 256.
+        assert_eq!(out.to_host().unwrap(), [cold * 1024 + 256], "mode {mode}");
+        // The two copies and the store.
+        assert_eq!(s.ldst.global_requests, 3, "mode {mode}");
+        cycles.push(s.gpu_sim_cycle);
+    }
+    eprintln!("no wait, wait_group 1, wait_group 0: {cycles:?} cycles");
+    let (none, one, all) = (cycles[0], cycles[1], cycles[2]);
+    assert!(none < one && one < all, "{cycles:?}");
+    // A DRAM access takes far longer than an L2 hit.
+    assert!(all - none > 2 * (one - none), "{cycles:?}");
 }
 
 /// One limiter case: a block shape, dynamic shared memory, registers per thread (as

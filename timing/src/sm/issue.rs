@@ -5,7 +5,7 @@
 use super::ldst::memory_work;
 use super::{InFlight, NO_UNIT, Sm};
 use crate::config::ReadDuplicates;
-use crate::decode::{Control, Decoded, MemOp, Unit};
+use crate::decode::{AsyncCopyRole, Control, Decoded, MemOp, Unit};
 use crate::rf::{IssueView, RegisterFilePolicy, ResidencyPolicy};
 use crate::scheduler::Stall;
 use crate::scoreboard::Hazard;
@@ -211,6 +211,11 @@ impl<'a> Sm<'a> {
         if after.is_some_and(|u| u == d.unit) {
             return Err(Issue::Stall(Stall::Structural));
         }
+        if let AsyncCopyRole::Wait { n, all } = d.async_copy
+            && !w.copies.wait_may_pass(n, all)
+        {
+            return Err(Issue::Stall(Stall::Data));
+        }
         let wait = match (w.sb_wait, w.sb_ok) {
             (Some(long), _) => Some(long),
             (None, Some(_)) => None,
@@ -264,6 +269,7 @@ impl<'a> Sm<'a> {
         count_issued(&mut self.stats, d, exec, self.cfg.sm.rf.read_duplicates);
         w.sb.reserve(&d.sb_writes, d.long_latency);
         w.outstanding += 1;
+        let async_group = w.copies.on_issue(d.async_copy);
         if exec.exited {
             self.residency.on_exit(slot as u32, now);
             self.power.on_exit(slot as u32, now);
@@ -320,6 +326,7 @@ impl<'a> Sm<'a> {
         f.latency = d.timing.latency;
         f.initiation = d.timing.initiation;
         f.writes.clone_from(&d.sb_writes);
+        f.async_group = async_group;
         let view = IssueView {
             uid,
             now,

@@ -62,13 +62,15 @@ impl<'a> Sm<'a> {
                 }
             }
             if busy.next == work.global.len() {
-                // Stores and reductions complete for the warp once accepted.
-                let done =
-                    if kind == AccessKind::Store || self.inflight[busy.inst].writes.is_empty() {
-                        now + 1
-                    } else {
-                        busy.ready.max(now + 1)
-                    };
+                // Stores and reductions complete for the warp once accepted; loads and
+                // `cp.async` copies when their data is back.
+                let f = &self.inflight[busy.inst];
+                let waits_for_data = !f.writes.is_empty() || f.async_group.is_some();
+                let done = if kind == AccessKind::Store || !waits_for_data {
+                    now + 1
+                } else {
+                    busy.ready.max(now + 1)
+                };
                 let inst = busy.inst;
                 self.ldst[u] = None;
                 self.schedule_writeback(now, done, inst);

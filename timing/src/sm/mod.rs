@@ -11,6 +11,7 @@
 //! [`issue`] and [`fetch`]. What is particular to a register-file technique lives behind the
 //! policies of [`crate::rf`], never in a stage.
 
+mod async_copies;
 mod dispatch;
 mod fetch;
 mod issue;
@@ -30,6 +31,7 @@ use crate::rf::{
 use crate::scheduler::Scheduler;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TimingStats;
+use async_copies::AsyncCopies;
 use emulator::Fault;
 use emulator::stepper::FrameBase;
 use emulator::stepper::{CtaStepper, Executed};
@@ -53,6 +55,8 @@ struct InFlight {
     initiation: u32,
     writes: Vec<u32>,
     mem: MemWork,
+    /// A `cp.async`'s group, released when its data is back.
+    async_group: Option<u64>,
 }
 
 /// The SM.
@@ -172,6 +176,7 @@ impl<'a> Sm<'a> {
                     sb_ok: None,
                     exited: false,
                     sleep_until: 0,
+                    copies: AsyncCopies::default(),
                 })
                 .collect(),
             ctas: (0..cfg.sm.max_ctas).map(|_| None).collect(),
@@ -280,6 +285,7 @@ impl<'a> Sm<'a> {
             w.sb_wait = None;
             w.sb_ok = None;
             w.sleep_until = 0;
+            w.copies.clear();
             self.data_wait_mask &= !(1 << s);
             w.exited = stepper.has_exited(index);
             w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));

@@ -1,5 +1,6 @@
 //! The state of one warp slot, and the compact copies of it the schedulers read.
 
+use super::async_copies::AsyncCopies;
 use crate::decode::Unit;
 use crate::scoreboard::Scoreboard;
 use emulator::stepper::FrameBase;
@@ -33,6 +34,8 @@ pub(super) struct WarpSlot {
     pub(super) exited: bool,
     /// A `nanosleep` keeps the warp's next instructions unavailable before this cycle.
     pub(super) sleep_until: u64,
+    /// Its `cp.async` copies in flight.
+    pub(super) copies: AsyncCopies,
 }
 
 /// No unit (in [`Heads::ok`]).

@@ -33,6 +33,9 @@ impl<'a> Sm<'a> {
             }
             let w = &mut self.warps[slot];
             w.sb.release(&f.writes);
+            if let Some(group) = f.async_group {
+                w.copies.complete(group);
+            }
             if w.sb_wait == Some(true) {
                 self.residency.on_wait_over(slot as u32, now);
             }
