@@ -350,6 +350,12 @@ pub enum Op {
     Bmsk {
         mode: ShiftMode,
     },
+    /// `lop3{.BoolOp}.b32 d{|p}, a, b, c, immLut{, q}`: bit i of `d` is bit
+    /// (a_i·4 + b_i·2 + c_i) of the look-up table `immLut` (an immediate source); with a
+    /// combiner, `p = (d != 0) BoolOp q`.
+    Lop3 {
+        combine: Option<BoolOp>,
+    },
     /// `szext.{clamp,wrap}.{u32,s32}`: the low N bits of `a` sign- or zero-extended to 32,
     /// N from `b` (0 gives 0; 32 or more: `a` with `.clamp`, N mod 32 with `.wrap`).
     Szext {
@@ -691,6 +697,7 @@ impl Op {
             | Op::Prmt { .. }
             | Op::Shf { .. }
             | Op::Bmsk { .. }
+            | Op::Lop3 { .. }
             | Op::Szext { .. }
             | Op::CvtPack { .. }
             | Op::Dp4a { .. }

@@ -221,6 +221,11 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             write!(f, "bmsk.{}", shift_mode(*mode))?;
             &[Type::B32]
         }
+        Op::Lop3 { combine } => {
+            f.write_str("lop3")?;
+            opt(f, combine.map(crate::BoolOp::name))?;
+            &[Type::B32]
+        }
         Op::Szext { mode, signed } => {
             write!(f, "szext.{}", shift_mode(*mode))?;
             if *signed { &[Type::S32] } else { &[Type::U32] }
@@ -754,7 +759,7 @@ impl<'a> Printer<'a> {
         }
         let pair = matches!(
             inst.op,
-            Op::Setp { .. } | Op::Shfl { .. } | Op::Match { .. }
+            Op::Setp { .. } | Op::Shfl { .. } | Op::Match { .. } | Op::Lop3 { .. }
         );
         for (i, d) in inst.dsts.iter().enumerate() {
             f.write_str(if first {

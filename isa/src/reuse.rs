@@ -78,6 +78,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Prmt { .. }
         | Op::Shf { .. }
         | Op::Bmsk { .. }
+        | Op::Lop3 { .. }
         | Op::Szext { .. }
         | Op::CvtPack { .. }
         | Op::Dp4a { .. }

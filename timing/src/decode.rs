@@ -265,6 +265,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Shr { .. }
         | Op::Shf { .. }
         | Op::Bmsk { .. }
+        | Op::Lop3 { .. }
         | Op::Szext { .. }
         | Op::CvtPack { .. }
         | Op::Popc { .. }

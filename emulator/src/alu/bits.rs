@@ -147,6 +147,15 @@ pub fn shf(dir: ShiftDir, mode: ShiftMode, a: u64, b: u64, c: u64) -> u64 {
     }
 }
 
+/// `lop3.b32 d, a, b, c, immLut`: bit i of `d` is bit (a_i·4 + b_i·2 + c_i) of `lut` (the
+/// manual's `immLut = F(0xF0, 0xCC, 0xAA)` encodes F that way).
+pub fn lop3(a: u64, b: u64, c: u64, lut: u64) -> u64 {
+    (0..32).fold(0, |d, i| {
+        let index = (a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1);
+        d | (lut >> index & 1) << i
+    })
+}
+
 /// `bmsk.mode.b32 d, a, b`: a mask of `b` ones starting at bit `a`, following the manual's
 /// pseudo-code: the mask is 0 when `b` (wrapped, for `.wrap`) is 0 or when `.clamp` and
 /// `a >= 32`; it is cut at bit 31 when `a + b` reaches 32, and with `.clamp` a width `b >= 32`

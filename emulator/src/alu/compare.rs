@@ -75,7 +75,7 @@ fn compare_int(cmp: CmpOp, ty: Type, a: u64, b: u64) -> bool {
 }
 
 /// `t BOP c`, or `t` without a combining operation.
-fn combine(t: bool, op: Option<BoolOp>, c: bool) -> bool {
+pub(crate) fn combine(t: bool, op: Option<BoolOp>, c: bool) -> bool {
     match op {
         None => t,
         Some(BoolOp::And) => t && c,

@@ -114,6 +114,13 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::Prmt { mode } => one(bits::prmt(mode, a, b, c)),
         Op::Shf { dir, mode } => one(bits::shf(dir, mode, a, b, c)),
         Op::Bmsk { mode } => one(bits::bmsk(mode, a, b)),
+        Op::Lop3 { combine } => {
+            let r = bits::lop3(a, b, c, d);
+            Ok([
+                r,
+                u64::from(compare::combine(r != 0, combine, s(4) & 1 != 0)),
+            ])
+        }
         Op::Szext { mode, signed } => one(bits::szext(mode, signed, a, b)),
         Op::CvtPack { bits, signed } => one(int::cvt_pack(bits, signed, a, b, c)),
         Op::Dp4a { a_signed, b_signed } => one(int::dp4a(a_signed, b_signed, a, b, c)),

@@ -1179,9 +1179,10 @@ impl<'a> FnLowerer<'a, '_> {
     }
 }
 
-/// The counts `cp.async` and `cp.async.wait_group` take as immediates, moved into the operation
-/// (they stay operands too, as written): the copy size (4, 8 or 16 bytes; `.cg` copies 16)
-/// and the number of groups that may stay incomplete.
+/// The operands that must be immediates: `lop3`'s look-up table (8 bits), and the counts
+/// `cp.async` and `cp.async.wait_group` take, moved into the operation (they stay operands
+/// too, as written): the copy size (4, 8 or 16 bytes; `.cg` copies 16) and the number of
+/// groups that may stay incomplete.
 fn immediate_counts(op: Op, srcs: &[Operand], ops: &[ast::Operand]) -> Result<Op> {
     let immediate = |i: usize, what: &str| match srcs.get(i) {
         Some(Operand::Imm(v)) => Ok(*v),
@@ -1214,6 +1215,16 @@ fn immediate_counts(op: Op, srcs: &[Operand], ops: &[ast::Operand]) -> Result<Op
                 bypass_l1,
                 ignore_src,
             }
+        }
+        Op::Lop3 { .. } => {
+            let lut = immediate(3, "the look-up table of `lop3`")?;
+            if lut > 0xff {
+                return Err(Diagnostic::semantic(
+                    ops[3].span,
+                    format!("the look-up table of `lop3` is 8 bits, not {lut:#x}"),
+                ));
+            }
+            op
         }
         Op::CpAsyncWait { all: false, .. } => {
             let n = immediate(0, "the group count of `cp.async.wait_group`")?;

@@ -65,7 +65,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "tensormap",
     "clusterlaunchcontrol",
     "brx",
-    "lop3",
     "fns",
     "isspacep",
     "st.async",
@@ -194,6 +193,21 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                     .s(Slot::Val(Type::U32))
                     .s(Slot::Val(Type::U32)),
             )
+        }
+        "lop3" => {
+            let combine = m.take(|s| match s {
+                "and" => Some(BoolOp::And),
+                "or" => Some(BoolOp::Or),
+                _ => None,
+            })?;
+            typed(m, opcode, &[Type::B32])?;
+            // The look-up table is an immediate (checked by `body`).
+            let mut shape = Shape::ternary(Type::B32).s(Slot::Val(Type::B32));
+            if combine.is_some() {
+                shape = shape.d(Slot::Pred { negatable: false });
+                shape = shape.s(Slot::Pred { negatable: true });
+            }
+            op(Op::Lop3 { combine }, shape)
         }
         "szext" => {
             let mode = shift_mode(m)?;

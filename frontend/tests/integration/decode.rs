@@ -206,6 +206,14 @@ fn floating_point() {
             "cp.async.cg.shared.global [%r1+16], [%rd1], 16, %p1;",
         ),
         ("cp.async.commit_group;", "cp.async.commit_group;"),
+        (
+            "lop3.b32 %r1, %r2, %r3, %r4, 0x80;",
+            "lop3.b32 %r1, %r2, %r3, %r4, 128;",
+        ),
+        (
+            "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 63, %p2;",
+            "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 63, %p2;",
+        ),
         ("cp.async.wait_group 2;", "cp.async.wait_group 2;"),
         ("cp.async.wait_all;", "cp.async.wait_all;"),
         ("max.ftz.f32 %f1, %f2, %f3;", "max.ftz.f32 %f1, %f2, %f3;"),

@@ -546,6 +546,18 @@ fn half_precision_misuse() {
 
 /// Half-precision forms warpsim does not execute yet lower as unsupported.
 #[test]
+fn lop3_table_is_an_8_bit_immediate() {
+    check(
+        "\tlop3.b32 %r1, %r2, %r3, %r0, 256;",
+        "t.ptx:12:31: error: the look-up table of `lop3` is 8 bits, not 0x100",
+    );
+    check(
+        "\tlop3.b32 %r1, %r2, %r3, %r0, %r1;",
+        "t.ptx:12:31: error: the look-up table of `lop3` must be an immediate",
+    );
+}
+
+#[test]
 fn cp_async_misuse() {
     check(
         "\tcp.async.ca.shared.global [%r1], [%rd1], 12;",
