@@ -185,12 +185,17 @@ def source_flags(text: str):
 
 
 def cuda_includes():
-    """The CUDA headers NVRTC does not build in (cuda_fp16.h, cuda_bf16.h,
+    """The CUDA headers NVRTC does not build in (cuda_fp16.h, cuda_bf16.h, mma.h,
     cuda_pipeline_primitives.h, cooperative_groups, ...) from the nvidia-cuda-runtime-cu12
-    wheel, and those they include from the nvidia-cuda-cccl-cu12 wheel (nv/target): the
-    include directories found, the runtime's first."""
+    wheel, and those they include from the nvidia-cuda-cccl-cu12 (nv/target) and
+    nvidia-cuda-nvcc-cu12 (crt/mma.h) wheels: the include directories found, the runtime's
+    first."""
     found = []
-    for wheel, probe in (("cuda_runtime", "cuda_fp16.h"), ("cuda_cccl", "nv/target")):
+    for wheel, probe in (
+        ("cuda_runtime", "cuda_fp16.h"),
+        ("cuda_cccl", "nv/target"),
+        ("cuda_nvcc", "crt/mma.h"),
+    ):
         for d in _site_dirs():
             inc = os.path.join(d, "nvidia", wheel, "include")
             if os.path.isfile(os.path.join(inc, probe)):
@@ -199,8 +204,9 @@ def cuda_includes():
     return found
 
 
-# Sources including any CUDA header get the wheels' include directories.
-CUDA_INCLUDE_RE = re.compile(r"#include\s*<(cuda_|cooperative_groups)")
+# Sources including any header get the wheels' include directories (NVRTC builds in only a
+# few of CUDA's headers).
+CUDA_INCLUDE_RE = re.compile(r"#include\s*<")
 
 
 def compile_options(text: str):

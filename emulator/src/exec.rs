@@ -6,6 +6,8 @@
 //! addresses), loads, stores, atomics, control flow through the SIMT stack, calls, barriers and
 //! warp-wide operations.
 
+mod wmma;
+
 use crate::alu;
 use crate::error::FaultKind;
 use crate::memory::{GenericTarget, LOCAL_WINDOW, MemFault, SHARED_WINDOW, classify_generic};
@@ -567,6 +569,20 @@ pub fn memory_targets(
         | Op::Atom { space, .. }
         | Op::Red { space, .. } => (*space, inst.srcs.first()),
         Op::CpAsync { .. } => (StateSpace::Global, inst.srcs.get(1)),
+        // Each lane one segment of the matrix (`Fragment::lane_segment`).
+        Op::WmmaLoad {
+            frag,
+            layout,
+            space,
+        }
+        | Op::WmmaStore {
+            frag,
+            layout,
+            space,
+        } => {
+            wmma::lane_targets(env, w, inst, (*frag, *layout, *space), exec, out);
+            return true;
+        }
         _ => return false,
     };
     let Some(Operand::Address(addr)) = addr else {
@@ -684,6 +700,17 @@ fn execute(
         Op::CpAsync {
             size, ignore_src, ..
         } => cp_async(env, w, inst, exec, u32::from(*size), *ignore_src)?,
+        Op::WmmaLoad {
+            frag,
+            layout,
+            space,
+        } => wmma::load(env, w, inst, exec, (*frag, *layout, *space))?,
+        Op::WmmaStore {
+            frag,
+            layout,
+            space,
+        } => wmma::store(env, w, inst, exec, (*frag, *layout, *space))?,
+        Op::WmmaMma { .. } => wmma::mma(env, w, inst, exec)?,
         // The copies complete at issue (see `cp_async`): only the timing model has groups.
         Op::CpAsyncCommit | Op::CpAsyncWait { .. } => {}
         Op::Mov { ty } => {

@@ -8,6 +8,7 @@
 //!   IEEE bits of the operand's own float type (an `f32` operand holds f32 bits).
 
 use crate::function::{BlockId, FuncId, SymbolRef, VReg};
+use crate::matrix::{Fragment, Layout, MatrixShape};
 use crate::special::SpecialReg;
 use crate::types::{BoolOp, CacheOp, CmpOp, MemOrder, Rounding, Scope, StateSpace, Type};
 
@@ -594,6 +595,35 @@ pub enum Op {
         bypass_l1: bool,
         ignore_src: bool,
     },
+    /// `wmma.load.{a,b,c}.sync.aligned.layout.shape{.space}.type r, [p]{, stride}`: the warp
+    /// loads a matrix into the fragment `r`, a vector of registers ([`crate::matrix`]).
+    /// srcs: address (, stride in elements).
+    WmmaLoad {
+        frag: Fragment,
+        layout: Layout,
+        space: StateSpace,
+    },
+    /// `wmma.store.d.sync.aligned.layout.shape{.space}.type [p], r{, stride}`: the warp stores
+    /// fragment `r`. srcs: address, fragment (, stride in elements).
+    WmmaStore {
+        frag: Fragment,
+        layout: Layout,
+        space: StateSpace,
+    },
+    /// `wmma.mma.sync.aligned.alayout.blayout.shape...`: `D = A · B + C` over the warp's
+    /// fragments; `satfinite` clamps integer results to `.s32` (and float ones to finite),
+    /// `rnd` rounds `.f64`'s multiply-adds. dsts: d; srcs: a, b, c (fragments).
+    WmmaMma {
+        shape: MatrixShape,
+        a_layout: Layout,
+        b_layout: Layout,
+        d: Type,
+        a: Type,
+        b: Type,
+        c: Type,
+        satfinite: bool,
+        rnd: Option<Rounding>,
+    },
     /// `cp.async.commit_group`: the thread's copies since the last commit become a group.
     CpAsyncCommit,
     /// `cp.async.wait_group n`: waits until at most the `n` most recent groups are incomplete.
@@ -741,6 +771,9 @@ impl Op {
             | Op::CpAsync { .. }
             | Op::CpAsyncCommit
             | Op::CpAsyncWait { .. }
+            | Op::WmmaLoad { .. }
+            | Op::WmmaStore { .. }
+            | Op::WmmaMma { .. }
             | Op::Bar { .. }
             | Op::BarWarpSync
             | Op::Membar { .. }

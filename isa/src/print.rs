@@ -236,6 +236,61 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             return write!(f, "cp.async.{level}.shared.global");
         }
         Op::CpAsyncCommit => return f.write_str("cp.async.commit_group"),
+        Op::WmmaLoad {
+            frag,
+            layout,
+            space,
+        } => {
+            let m = match frag.matrix {
+                crate::MatrixUse::A => "a",
+                crate::MatrixUse::B => "b",
+                crate::MatrixUse::C => "c",
+            };
+            write!(
+                f,
+                "wmma.load.{m}.sync.aligned.{}.{}",
+                layout.name(),
+                frag.shape
+            )?;
+            opt(f, space_name(*space))?;
+            std::slice::from_ref(&frag.ty)
+        }
+        Op::WmmaStore {
+            frag,
+            layout,
+            space,
+        } => {
+            write!(
+                f,
+                "wmma.store.d.sync.aligned.{}.{}",
+                layout.name(),
+                frag.shape
+            )?;
+            opt(f, space_name(*space))?;
+            std::slice::from_ref(&frag.ty)
+        }
+        Op::WmmaMma {
+            shape,
+            a_layout,
+            b_layout,
+            d,
+            a,
+            b,
+            c,
+            satfinite,
+            rnd,
+        } => {
+            let (al, bl) = (a_layout.name(), b_layout.name());
+            write!(f, "wmma.mma.sync.aligned.{al}.{bl}.{shape}")?;
+            opt(f, rnd.map(|r| r.name()))?;
+            // The `.f16` form names only the accumulators' types.
+            if *a == Type::F16 {
+                write!(f, ".{d}.{c}")?;
+            } else {
+                write!(f, ".{d}.{a}.{b}.{c}")?;
+            }
+            return flag(f, *satfinite, "satfinite");
+        }
         Op::CpAsyncWait { all, .. } => {
             return f.write_str(if *all {
                 "cp.async.wait_all"

@@ -123,6 +123,9 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::CpAsync { .. }
         | Op::CpAsyncCommit
         | Op::CpAsyncWait { .. }
+        | Op::WmmaLoad { .. }
+        | Op::WmmaStore { .. }
+        | Op::WmmaMma { .. }
         | Op::Bar { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }

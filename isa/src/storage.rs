@@ -224,7 +224,9 @@ fn reads_low32(inst: &Inst, k: usize, op: &Operand, dst_low32: bool) -> bool {
                 | Op::St { space, .. }
                 | Op::Ldu { space, .. }
                 | Op::Atom { space, .. }
-                | Op::Red { space, .. } => window(space),
+                | Op::Red { space, .. }
+                | Op::WmmaLoad { space, .. }
+                | Op::WmmaStore { space, .. } => window(space),
                 // `cp.async`'s destination is in shared memory.
                 Op::CpAsync { .. } => k == 0,
                 _ => false,

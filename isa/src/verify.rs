@@ -278,7 +278,13 @@ impl Checker<'_> {
         }
         // Memory instructions lead with their address; `cp.async` with its two.
         let addresses = match inst.op {
-            Op::Ld { .. } | Op::Ldu { .. } | Op::St { .. } | Op::Atom { .. } | Op::Red { .. } => 1,
+            Op::Ld { .. }
+            | Op::Ldu { .. }
+            | Op::St { .. }
+            | Op::Atom { .. }
+            | Op::Red { .. }
+            | Op::WmmaLoad { .. }
+            | Op::WmmaStore { .. } => 1,
             Op::CpAsync { .. } => 2,
             _ => 0,
         };

@@ -204,7 +204,7 @@ pub struct OperandCollector {
     /// Entries per unit (1 when pooled); entry `k` of unit `u` has id [`entry_id`]`(u, k)`.
     depth: usize,
     /// For each execution unit class: the collector-unit class it uses first.
-    preferred: [CuClass; 5],
+    preferred: [CuClass; Unit::ALL.len()],
     /// Held entries in allocation order (oldest first: the pooled dispatch order).
     by_age: Vec<usize>,
     /// Units with an operand still to read (bit per unit).
@@ -295,14 +295,15 @@ impl OperandCollector {
         }
         let has = |c: CuClass| units.iter().any(|u| u.class == c);
         // Integer and double-precision instructions use the SP units' collectors when the
-        // configuration has none of their own (Fermi).
+        // configuration has none of their own (Fermi); tensor instructions always do (no
+        // preset has tensor-core collectors of their own).
         let preferred = Unit::ALL.map(|unit| match unit {
             Unit::Sp => CuClass::Sp,
             Unit::Sfu => CuClass::Sfu,
             Unit::LdSt => CuClass::Mem,
             Unit::Int if has(CuClass::Int) => CuClass::Int,
             Unit::Dp if has(CuClass::Dp) => CuClass::Dp,
-            Unit::Int | Unit::Dp => CuClass::Sp,
+            Unit::Int | Unit::Dp | Unit::Tensor => CuClass::Sp,
         });
         let class_units = [
             CuClass::Sp,

@@ -517,6 +517,9 @@ pub struct UnitsConfig {
     /// Double-precision units; 0 runs them on the SP units.
     pub dp: u32,
     pub ldst: u32,
+    /// Tensor-core pipelines; 0 runs tensor instructions on the SP units.
+    #[serde(default)]
+    pub tensor: u32,
 }
 
 /// Latency and initiation interval (cycles) of one operation class.
@@ -555,6 +558,19 @@ pub struct Latencies {
     pub shfl: Timing,
     /// Branches, moves of special registers, and other control instructions.
     pub branch: Timing,
+    /// An m16n16k16 tensor-core multiply-add (`wmma.mma`); other shapes' initiation interval
+    /// scales with their multiply-adds. GPGPU-Sim's default (64, 64) when absent.
+    #[serde(default = "Latencies::default_tensor")]
+    pub tensor: Timing,
+}
+
+impl Latencies {
+    fn default_tensor() -> Timing {
+        Timing {
+            latency: 64,
+            initiation: 64,
+        }
+    }
 }
 
 /// A set-associative cache.
@@ -815,6 +831,7 @@ impl GpuConfig {
             ("sm.units.sfu", u.sfu),
             ("sm.units.int", u.int),
             ("sm.units.dp", u.dp),
+            ("sm.units.tensor", u.tensor),
         ];
         for (key, v) in shared {
             if v % n != 0 {

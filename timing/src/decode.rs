@@ -18,10 +18,19 @@ pub enum Unit {
     Int,
     Dp,
     LdSt,
+    /// Tensor cores (`wmma.mma`).
+    Tensor,
 }
 
 impl Unit {
-    pub const ALL: [Unit; 5] = [Unit::Sp, Unit::Sfu, Unit::Int, Unit::Dp, Unit::LdSt];
+    pub const ALL: [Unit; 6] = [
+        Unit::Sp,
+        Unit::Sfu,
+        Unit::Int,
+        Unit::Dp,
+        Unit::LdSt,
+        Unit::Tensor,
+    ];
 
     pub fn index(self) -> usize {
         self as usize
@@ -39,10 +48,12 @@ pub enum OpClass {
     Memory,
     Warp,
     Control,
+    /// Matrix multiply-adds on the tensor cores.
+    Tensor,
 }
 
 impl OpClass {
-    pub const ALL: [OpClass; 8] = [
+    pub const ALL: [OpClass; 9] = [
         OpClass::Int,
         OpClass::Fp32,
         OpClass::Fp64,
@@ -51,6 +62,7 @@ impl OpClass {
         OpClass::Memory,
         OpClass::Warp,
         OpClass::Control,
+        OpClass::Tensor,
     ];
 
     pub fn index(self) -> usize {
@@ -67,6 +79,7 @@ impl OpClass {
             OpClass::Memory => "memory",
             OpClass::Warp => "warp",
             OpClass::Control => "control",
+            OpClass::Tensor => "tensor",
         }
     }
 }
@@ -331,8 +344,20 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Atom { .. }
         | Op::Red { .. }
         | Op::CpAsync { .. }
+        | Op::WmmaLoad { .. }
+        | Op::WmmaStore { .. }
         | Op::Membar { .. }
         | Op::Fence { .. } => (Unit::LdSt, OpClass::Memory, lat.branch),
+        // `latency.tensor` times an m16n16k16 multiply-add (4096 of them); another shape's
+        // initiation interval scales with its multiply-adds.
+        Op::WmmaMma { shape, .. } => (
+            Unit::Tensor,
+            OpClass::Tensor,
+            Timing {
+                latency: lat.tensor.latency,
+                initiation: (lat.tensor.initiation * shape.macs()).div_ceil(4096).max(1),
+            },
+        ),
         Op::Vote { .. }
         | Op::Shfl { .. }
         | Op::Match { .. }
@@ -353,11 +378,14 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
 }
 
 /// Where a unit class runs when the configuration has none of it, as in GPGPU-Sim (Fermi:
-/// integer instructions on the SP pipelines, double precision on the SFU).
+/// integer instructions on the SP pipelines, double precision on the SFU); tensor
+/// instructions on a GPU without tensor cores run on the SP pipelines (with the tensor
+/// timing).
 pub fn effective_unit(unit: Unit, cfg: &GpuConfig) -> Unit {
     match unit {
         Unit::Int if cfg.sm.units.int == 0 => Unit::Sp,
         Unit::Dp if cfg.sm.units.dp == 0 => Unit::Sfu,
+        Unit::Tensor if cfg.sm.units.tensor == 0 => Unit::Sp,
         u => u,
     }
 }
@@ -436,6 +464,26 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         Op::Atom { space, ty, .. } | Op::Red { space, ty, .. } => {
             access(AccessKind::Atomic, *ty, 1, *space)
         }
+        Op::WmmaLoad {
+            frag,
+            layout,
+            space,
+        } => access(
+            AccessKind::Load,
+            Type::B8,
+            frag.lane_segment(*layout, 0, 0).0 as u8,
+            *space,
+        ),
+        Op::WmmaStore {
+            frag,
+            layout,
+            space,
+        } => access(
+            AccessKind::Store,
+            Type::B8,
+            frag.lane_segment(*layout, 0, 0).0 as u8,
+            *space,
+        ),
         // Timed as its global read (`sm::async_copies`).
         Op::CpAsync { size, .. } => MemOp::Access {
             kind: AccessKind::Load,
@@ -446,7 +494,7 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
     };
     d.long_latency = matches!(
         &inst.op,
-        Op::Ld { space, .. } | Op::Ldu { space, .. } | Op::Atom { space, .. }
+        Op::Ld { space, .. } | Op::Ldu { space, .. } | Op::Atom { space, .. } | Op::WmmaLoad { space, .. }
             if matches!(space, StateSpace::Global | StateSpace::Local | StateSpace::Generic)
     );
     d

@@ -32,6 +32,7 @@ pub mod compare;
 pub mod cvt;
 pub mod float;
 pub mod int;
+pub mod matrix;
 pub mod round;
 
 pub use atomic::{atomic_update, atomic_update_in, redux_combine};
@@ -270,6 +271,9 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::CpAsync { .. }
         | Op::CpAsyncCommit
         | Op::CpAsyncWait { .. }
+        | Op::WmmaLoad { .. }
+        | Op::WmmaStore { .. }
+        | Op::WmmaMma { .. }
         | Op::Bar { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }

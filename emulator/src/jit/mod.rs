@@ -140,7 +140,10 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::Nanosleep
         | Op::CpAsync { .. }
         | Op::CpAsyncCommit
-        | Op::CpAsyncWait { .. } => Placement::Warp,
+        | Op::CpAsyncWait { .. }
+        | Op::WmmaLoad { .. }
+        | Op::WmmaStore { .. }
+        | Op::WmmaMma { .. } => Placement::Warp,
         _ => Placement::Lane,
     }
 }

@@ -42,7 +42,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "prefetchu",
     "cp",
     "mma",
-    "wmma",
     "ldmatrix",
     "stmatrix",
     "movmatrix",
@@ -493,6 +492,8 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         ),
         "exit" => op(Op::Exit, Shape::new()),
         "trap" => op(Op::Trap, Shape::new()),
+        // Sub-byte and single-bit fragments are not executed.
+        "wmma" if !m.any(|s| matches!(s, "s4" | "u4" | "b1" | "popc")) => wmma(m)?,
         "cp" if m.any(|s| s == "async") && !m.any(|s| matches!(s, "bulk" | "mbarrier")) => {
             cp_async(m)?
         }
@@ -1671,6 +1672,160 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
         },
         shape,
     ))
+}
+
+/// `wmma.load`, `wmma.store` and `wmma.mma` ([`isa::matrix`]): the fragments' register
+/// counts are checked against the manual's table.
+fn wmma(m: &mut Mods) -> Result<Decoded> {
+    #[derive(PartialEq)]
+    enum Kind {
+        Load(MatrixUse),
+        Store,
+        Mma,
+    }
+    let kind = m.take(|s| {
+        Some(match s {
+            "load" => Kind::Load(MatrixUse::A),
+            "store" => Kind::Store,
+            "mma" => Kind::Mma,
+            _ => return None,
+        })
+    })?;
+    let kind = match kind {
+        Some(Kind::Load(_)) => Kind::Load(
+            m.take(|s| match s {
+                "a" => Some(MatrixUse::A),
+                "b" => Some(MatrixUse::B),
+                "c" => Some(MatrixUse::C),
+                _ => None,
+            })?
+            .ok_or_else(|| m.error("missing the matrix `.a`, `.b` or `.c`"))?,
+        ),
+        Some(Kind::Store) => {
+            if !m.flag("d")? {
+                return Err(m.error("missing the matrix `.d`"));
+            }
+            Kind::Store
+        }
+        Some(k) => k,
+        None => return Err(m.error("missing `.load`, `.store` or `.mma`")),
+    };
+    if !m.flag("sync")? {
+        return Err(m.error("missing `.sync`"));
+    }
+    // Required from PTX 6.3, implicit before.
+    m.flag("aligned")?;
+    let shape = m
+        .take(MatrixShape::from_name)?
+        .ok_or_else(|| m.error("missing the shape (`.m16n16k16`, ...)"))?;
+    let layouts = m.take_all(|s| match s {
+        "row" => Some(Layout::Row),
+        "col" => Some(Layout::Col),
+        _ => None,
+    });
+    let registers = |m: &Mods, frag: Fragment| {
+        let regs = frag.wmma_registers().ok_or_else(|| {
+            m.error(format!(
+                "`wmma` has no `.{shape}` fragment of `.{}` for that matrix",
+                frag.ty
+            ))
+        })?;
+        // Packed elements travel in `.b32` registers.
+        let ty = match frag.ty {
+            Type::F16 | Type::BF16 | Type::TF32 | Type::S8 | Type::U8 => Type::B32,
+            ty => ty,
+        };
+        Ok(Slot::Fragment {
+            ty,
+            regs: regs as u8,
+        })
+    };
+    if kind == Kind::Mma {
+        let [a_layout, b_layout] = layouts[..] else {
+            return Err(m.error("expected the layouts of A and B (`.row.col`, ...)"));
+        };
+        let satfinite = m.flag("satfinite")?;
+        let rnd = m
+            .take(|s| Rounding::from_name(s).filter(|(r, i)| !i && *r != Rounding::Rna))?
+            .map(|(r, _)| r);
+        let (d, a, b, c) = match *m.types().as_slice() {
+            [d, c] => (d, Type::F16, Type::F16, c),
+            [d, a, b, c] => (d, a, b, c),
+            _ => {
+                return Err(
+                    m.error("expected the types `.dtype.ctype` or `.dtype.atype.btype.ctype`")
+                );
+            }
+        };
+        let valid = match (d, a, b, c) {
+            (Type::F16 | Type::F32, Type::F16, Type::F16, Type::F16 | Type::F32) => true,
+            (Type::S32, Type::S8 | Type::U8, Type::S8 | Type::U8, Type::S32) => true,
+            (Type::F32, Type::BF16, Type::BF16, Type::F32)
+            | (Type::F32, Type::TF32, Type::TF32, Type::F32) => !satfinite,
+            (Type::F64, Type::F64, Type::F64, Type::F64) => !satfinite,
+            _ => false,
+        };
+        if !valid {
+            return Err(m.error("invalid combination of types or `.satfinite`"));
+        }
+        if rnd.is_some() && d != Type::F64 {
+            return Err(m.error("a rounding modifier applies only to `.f64`"));
+        }
+        let frag = |matrix, ty| Fragment { matrix, shape, ty };
+        let shape_of = Shape::new()
+            .d(registers(m, frag(MatrixUse::C, d))?)
+            .s(registers(m, frag(MatrixUse::A, a))?)
+            .s(registers(m, frag(MatrixUse::B, b))?)
+            .s(registers(m, frag(MatrixUse::C, c))?);
+        let op = Op::WmmaMma {
+            shape,
+            a_layout,
+            b_layout,
+            d,
+            a,
+            b,
+            c,
+            satfinite,
+            rnd: rnd.or((d == Type::F64).then_some(Rounding::Rn)),
+        };
+        return Ok(Decoded::Op(op, shape_of));
+    }
+    let [layout] = layouts[..] else {
+        return Err(m.error("expected one layout, `.row` or `.col`"));
+    };
+    let space = memory_space(m)?;
+    if !matches!(
+        space,
+        StateSpace::Global | StateSpace::Shared | StateSpace::Generic
+    ) {
+        return Err(m.error(format!("invalid state space `.{space}` for `wmma`")));
+    }
+    let ty = m.one_type()?;
+    let matrix = match kind {
+        Kind::Load(matrix) => matrix,
+        _ => MatrixUse::C,
+    };
+    let frag = Fragment { matrix, shape, ty };
+    let data = registers(m, frag)?;
+    let stride = Slot::Val(Type::U32);
+    Ok(match kind {
+        Kind::Load(_) => Decoded::Op(
+            Op::WmmaLoad {
+                frag,
+                layout,
+                space,
+            },
+            Shape::new().d(data).s(Slot::Addr).opt_s(stride),
+        ),
+        _ => Decoded::Op(
+            Op::WmmaStore {
+                frag,
+                layout,
+                space,
+            },
+            Shape::new().s(Slot::Addr).s(data).opt_s(stride),
+        ),
+    })
 }
 
 /// `cp.async` (sm_80) and its group operations. The bulk (TMA) and mbarrier forms of sm_90

@@ -82,11 +82,25 @@ impl<'m, 'a> Mods<'m, 'a> {
         Ok(found)
     }
 
-    /// Consumes every type modifier, in order. More than three is an error in every
+    /// Consumes every modifier `parse` accepts, in order (`wmma.mma`'s two layouts).
+    pub(crate) fn take_all<T>(&mut self, parse: impl Fn(&str) -> Option<T>) -> Vec<T> {
+        let mut out = Vec::new();
+        for (i, m) in self.list.iter().enumerate() {
+            if self.used & (1 << i) == 0
+                && let Some(v) = parse(m.value)
+            {
+                self.used |= 1 << i;
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    /// Consumes every type modifier, in order. More than four is an error in every
     /// instruction, so only the count is kept past that.
     pub(crate) fn types(&mut self) -> TypeList {
         let mut out = TypeList {
-            items: [Type::Pred; 3],
+            items: [Type::Pred; 4],
             len: 0,
         };
         for (i, m) in self.list.iter().enumerate() {
@@ -156,14 +170,14 @@ impl<'m, 'a> Mods<'m, 'a> {
 
 /// The type modifiers of an instruction, without allocating.
 pub(crate) struct TypeList {
-    items: [Type; 3],
+    items: [Type; 4],
     len: usize,
 }
 
 impl TypeList {
-    /// The types; a list of more than three shows as four (enough for every "expected N" check).
+    /// The types; a list of more than four shows as five (enough for every "expected N" check).
     pub(crate) fn as_slice(&self) -> &[Type] {
-        const TOO_MANY: [Type; 4] = [Type::Pred; 4];
+        const TOO_MANY: [Type; 5] = [Type::Pred; 5];
         if self.len > self.items.len() {
             &TOO_MANY
         } else {

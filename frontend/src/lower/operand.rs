@@ -62,6 +62,12 @@ impl FnLowerer<'_, '_> {
                 })
             }
             (K::Vector(items), Slot::Elems(ty)) => self.elems(items, o.span, ty, true),
+            (K::Vector(items), Slot::Fragment { ty, regs }) => {
+                self.vector(items, o.span, ty, regs, |it| {
+                    self.dst(it, Slot::Data { ty, vec: 1 })
+                })
+            }
+            (_, Slot::Fragment { regs, .. }) => Err(fragment_expected(o.span, regs)),
             (
                 K::Name {
                     name,
@@ -128,6 +134,17 @@ impl FnLowerer<'_, '_> {
             Slot::Elems(ty) => match &o.kind {
                 K::Vector(items) => self.elems(items, o.span, ty, false),
                 _ => Err(Diagnostic::semantic(o.span, "expected a vector")),
+            },
+            Slot::Fragment { ty, regs } => match &o.kind {
+                K::Vector(items) => self.vector(items, o.span, ty, regs, |it| {
+                    Ok(Operand::Reg(match &it.kind {
+                        K::Name { name, component } => {
+                            self.typed_reg(name, *component, ty, true, it.span)?
+                        }
+                        _ => return Err(Diagnostic::semantic(it.span, "expected a register")),
+                    }))
+                }),
+                _ => Err(fragment_expected(o.span, regs)),
             },
             Slot::Data { ty, .. } | Slot::Wide(ty) => self.value(o, ty, true, false),
             Slot::Val(ty) => self.value(o, ty, false, false),
@@ -413,5 +430,13 @@ fn half_immediate(ty: Type, span: Span) -> Diagnostic {
     Diagnostic::semantic(
         span,
         format!("immediate operand of type `.{ty}`: move its bits into a register with `{via}`"),
+    )
+}
+
+/// The error for a matrix fragment written otherwise than as a `{...}` of its registers.
+fn fragment_expected(span: Span, regs: u8) -> Diagnostic {
+    Diagnostic::semantic(
+        span,
+        format!("expected a matrix fragment: a `{{...}}` of {regs} registers"),
     )
 }

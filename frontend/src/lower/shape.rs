@@ -23,6 +23,8 @@ pub(crate) enum Slot {
     CvtaSrc(Type),
     /// A `{...}` of elements splitting the type's bits (pack/unpack `mov`).
     Elems(Type),
+    /// A matrix fragment: a `{...}` of exactly `regs` registers of the type, even one.
+    Fragment { ty: Type, regs: u8 },
 }
 
 /// A short list of slots kept inline: decoding runs once per instruction, on the hot path of

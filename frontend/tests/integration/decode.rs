@@ -207,6 +207,22 @@ fn floating_point() {
         ),
         ("cp.async.commit_group;", "cp.async.commit_group;"),
         (
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r0;",
+            "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r0;",
+        ),
+        (
+            "wmma.store.d.sync.aligned.col.m16n16k16.f32 [%rd1], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};",
+            "wmma.store.d.sync.aligned.col.m16n16k16.f32 [%rd1], {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};",
+        ),
+        (
+            "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};",
+            "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};",
+        ),
+        (
+            "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2};",
+            "wmma.mma.sync.aligned.row.col.m8n8k4.rn.f64.f64.f64.f64 {%fd1, %fd2}, {%fd3}, {%fd4}, {%fd1, %fd2};",
+        ),
+        (
             "lop3.b32 %r1, %r2, %r3, %r4, 0x80;",
             "lop3.b32 %r1, %r2, %r3, %r4, 128;",
         ),

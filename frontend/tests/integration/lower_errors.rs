@@ -558,6 +558,47 @@ fn lop3_table_is_an_8_bit_immediate() {
 }
 
 #[test]
+fn wmma_misuse() {
+    let frag8 = "{%r1, %r1, %r1, %r1, %r1, %r1, %r1, %r1}";
+    check(
+        "\twmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r1, %r2}, [%rd1];",
+        "t.ptx:12:52: error: expected a vector of 8 elements, found 2",
+    );
+    check(
+        "\twmma.load.a.sync.aligned.row.m16n16k16.global.f16 %r1, [%rd1];",
+        "t.ptx:12:52: error: expected a matrix fragment: a `{...}` of 8 registers",
+    );
+    check(
+        &format!("\twmma.load.a.sync.aligned.row.m16n16k8.f16 {frag8}, [%rd1];"),
+        "t.ptx:12:2: error: `wmma` has no `.m16n16k8` fragment of `.f16` for that matrix in `wmma.load.a.sync.aligned.row.m16n16k8.f16`",
+    );
+    check(
+        &format!("\twmma.load.a.sync.aligned.m16n16k16.f16 {frag8}, [%rd1];"),
+        "t.ptx:12:2: error: expected one layout, `.row` or `.col` in `wmma.load.a.sync.aligned.m16n16k16.f16`",
+    );
+    check(
+        &format!("\twmma.load.sync.aligned.row.m16n16k16.f16 {frag8}, [%rd1];"),
+        "t.ptx:12:2: error: missing the matrix `.a`, `.b` or `.c` in `wmma.load.sync.aligned.row.m16n16k16.f16`",
+    );
+    check(
+        &format!(
+            "\twmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.f16.f32 {frag8}, {frag8}, {frag8}, {frag8};"
+        ),
+        "t.ptx:12:2: error: invalid combination of types or `.satfinite` in `wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.f16.f32`",
+    );
+    check(
+        &format!(
+            "\twmma.mma.sync.aligned.row.col.m16n16k16.rz.f32.f32 {frag8}, {frag8}, {frag8}, {frag8};"
+        ),
+        "t.ptx:12:2: error: a rounding modifier applies only to `.f64` in `wmma.mma.sync.aligned.row.col.m16n16k16.rz.f32.f32`",
+    );
+    check(
+        &format!("\twmma.store.d.sync.aligned.row.m16n16k16.local.f32 [%rd1], {frag8};"),
+        "t.ptx:12:2: error: invalid state space `.local` for `wmma` in `wmma.store.d.sync.aligned.row.m16n16k16.local.f32`",
+    );
+}
+
+#[test]
 fn cp_async_misuse() {
     check(
         "\tcp.async.ca.shared.global [%r1], [%rd1], 12;",

@@ -129,6 +129,16 @@ $L_loop:
     cp.async.wait_all;
     ret;
 }
+
+// A warp-wide matrix load; launched with 16 threads, half the warp is missing.
+.visible .entry wmma_half_warp(.param .u64 p)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];
+    ret;
+}
 "#;
 
 /// A functional device and one with the timing model: every fault must be reported the same
@@ -363,6 +373,25 @@ fn cp_async_src_size_past_its_copy_size() {
 }
 
 #[test]
+fn wmma_needs_the_whole_warp() {
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let k = m.kernel("wmma_half_warp").unwrap();
+        let buf = dev.alloc::<u16>(256).unwrap();
+        dev.launch(&k, 1, 32, 0, &[(&buf).into()]).unwrap();
+        let err = dev.launch(&k, 1, 16, 0, &[(&buf).into()]).unwrap_err();
+        let Error::LaunchFailure(f) = &err else {
+            panic!("expected a launch failure, got {err}")
+        };
+        assert_eq!(
+            f.kind.to_string(),
+            "invalid operand: `wmma.load.a.sync.aligned.row.m16n16k16.global.f16` executed by 16 of the warp's 32 threads (`.sync.aligned` needs all of them)"
+        );
+        still_works(&dev, &m);
+    }
+}
+
+#[test]
 fn dynamic_shared_memory_over_the_limit() {
     for dev in devices() {
         let m = dev.load_ptx("faults.ptx", PTX).unwrap();
@@ -523,7 +552,7 @@ fn bad_launches_are_rejected_before_running() {
         assert_eq!(
             m.kernel("nope").err().map(|e| e.to_string()).as_deref(),
             Some(
-                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid, count_up, recursion, cp_async_src_size"
+                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid, count_up, recursion, cp_async_src_size, wmma_half_warp"
             )
         );
         still_works(&dev, &m);

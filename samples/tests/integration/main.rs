@@ -37,3 +37,4 @@ mod timing_micro;
 mod timing_samples;
 mod timing_sampling;
 mod timing_widths;
+mod wmma_corpus;

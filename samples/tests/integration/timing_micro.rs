@@ -257,6 +257,60 @@ $LOOP:
     ret;
 }
 
+// Four independent m16n16k16 multiply-adds an iteration (same A, B and C, four destinations,
+// all summed at the end so that each keeps registers of its own).
+.visible .entry tensor_rate(.param .u64 out, .param .u32 iters)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<24>;
+    .reg .f32 %f<48>;
+    .reg .b64 %rd<2>;
+    ld.param.u32 %r1, [iters];
+    mov.u32 %r2, 0;
+$LOOP:
+    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%f40, %f41, %f42, %f43, %f44, %f45, %f46, %f47};
+    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f8, %f9, %f10, %f11, %f12, %f13, %f14, %f15}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%f40, %f41, %f42, %f43, %f44, %f45, %f46, %f47};
+    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f16, %f17, %f18, %f19, %f20, %f21, %f22, %f23}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%f40, %f41, %f42, %f43, %f44, %f45, %f46, %f47};
+    wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f24, %f25, %f26, %f27, %f28, %f29, %f30, %f31}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%f40, %f41, %f42, %f43, %f44, %f45, %f46, %f47};
+    add.s32 %r2, %r2, 1;
+    setp.lt.u32 %p1, %r2, %r1;
+    @%p1 bra $LOOP;
+    add.f32 %f0, %f0, %f1;
+    add.f32 %f0, %f0, %f2;
+    add.f32 %f0, %f0, %f3;
+    add.f32 %f0, %f0, %f4;
+    add.f32 %f0, %f0, %f5;
+    add.f32 %f0, %f0, %f6;
+    add.f32 %f0, %f0, %f7;
+    add.f32 %f0, %f0, %f8;
+    add.f32 %f0, %f0, %f9;
+    add.f32 %f0, %f0, %f10;
+    add.f32 %f0, %f0, %f11;
+    add.f32 %f0, %f0, %f12;
+    add.f32 %f0, %f0, %f13;
+    add.f32 %f0, %f0, %f14;
+    add.f32 %f0, %f0, %f15;
+    add.f32 %f0, %f0, %f16;
+    add.f32 %f0, %f0, %f17;
+    add.f32 %f0, %f0, %f18;
+    add.f32 %f0, %f0, %f19;
+    add.f32 %f0, %f0, %f20;
+    add.f32 %f0, %f0, %f21;
+    add.f32 %f0, %f0, %f22;
+    add.f32 %f0, %f0, %f23;
+    add.f32 %f0, %f0, %f24;
+    add.f32 %f0, %f0, %f25;
+    add.f32 %f0, %f0, %f26;
+    add.f32 %f0, %f0, %f27;
+    add.f32 %f0, %f0, %f28;
+    add.f32 %f0, %f0, %f29;
+    add.f32 %f0, %f0, %f30;
+    add.f32 %f0, %f0, %f31;
+    ld.param.u64 %rd1, [out];
+    st.global.f32 [%rd1], %f0;
+    ret;
+}
+
 // A counted loop: every CTA does the same work.
 .visible .entry spin(.param .u32 iters)
 {
@@ -555,6 +609,45 @@ fn cp_async_wait_group_waits_for_the_older_groups_only() {
     assert!(none < one && one < all, "{cycles:?}");
     // A DRAM access takes far longer than an L2 hit.
     assert!(all - none > 2 * (one - none), "{cycles:?}");
+}
+
+/// One warp's independent `wmma.mma`s issue to its sub-core's tensor pipeline once per
+/// initiation interval (`latency.tensor`, for an m16n16k16): four an iteration take 4 × 32
+/// cycles on v100; on a100 (16) they no longer outlast the wait of each iteration's first
+/// multiply-add for the previous iteration's to write its destination (the 64-cycle latency
+/// plus the 2 of collection and dispatch). Each counts in the tensor class. The scoreboard
+/// gets 64 entries: the presets' 16 hold two multiply-adds' 8 destination registers each,
+/// which would bound one warp to two in flight.
+#[test]
+fn tensor_multiply_adds_issue_at_the_initiation_interval() {
+    for (preset, per_iteration) in [("v100", 4 * 32), ("a100", 64 + 2)] {
+        let overrides = ["gpu.sms=1", "sm.scoreboard_entries=64"].map(String::from);
+        let cfg = GpuConfig::load(preset, &overrides).unwrap();
+        assert_eq!(cfg.latency.tensor.latency, 64);
+        let dev = device(&cfg);
+        let out = dev.alloc_from(&[0f32]).unwrap();
+        warm_up(&dev, "tensor_rate", 1, 32, &[(&out).into(), Arg::U32(1)]);
+        let mut cycles = Vec::new();
+        for iters in [10u32, 20] {
+            let s = run(
+                &dev,
+                "tensor_rate",
+                1,
+                32,
+                0,
+                &[(&out).into(), Arg::U32(iters)],
+            );
+            let tensor = &s.by_class[timing::decode::OpClass::Tensor.index()];
+            assert_eq!(tensor.warp_insts, u64::from(4 * iters), "{preset}");
+            cycles.push(s.gpu_sim_cycle);
+        }
+        eprintln!("{preset}: {cycles:?} cycles");
+        assert_eq!(
+            (cycles[1] - cycles[0]) / 10,
+            per_iteration,
+            "{preset}: {cycles:?}"
+        );
+    }
 }
 
 /// One limiter case: a block shape, dynamic shared memory, registers per thread (as

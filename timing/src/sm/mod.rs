@@ -82,7 +82,7 @@ pub struct Sm<'a> {
     /// The next instruction's issue id.
     next_uid: u64,
     /// Cycle each pipeline of each unit class accepts its next instruction.
-    pipes: [Vec<u64>; 5],
+    pipes: [Vec<u64>; Unit::ALL.len()],
     /// The sub-cores ([`crate::rf::sub_cores`]): sub-core `s` owns the `s`-th equal run of
     /// each class's pipelines, and warp slot `w` is sub-core `w mod sub_cores`'s.
     sub_cores: usize,
@@ -155,6 +155,7 @@ impl<'a> Sm<'a> {
             Unit::Int => units.int,
             Unit::Dp => units.dp,
             Unit::LdSt => units.ldst,
+            Unit::Tensor => units.tensor,
         } as usize;
         let rf = RfPolicy::new(cfg);
         Sm {

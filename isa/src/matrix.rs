@@ -1,0 +1,278 @@
+//! Warp-level matrix (tensor-core) operations: the shapes, element types and fragments of
+//! `wmma`.
+//!
+//! A fragment is the part of a matrix one thread holds in registers. The manual leaves the
+//! mapping of fragment elements to matrix elements unspecified for `wmma` (a program may only
+//! load, store and multiply fragments, and apply the same operation to every element), so
+//! warpsim chooses the simplest one: slot `s` of thread `t` holds element `(t × S + s) mod N`
+//! of the matrix in row-major order, `S` being the slots per thread and `N` the matrix's
+//! elements. Where the manual's fragments hold more slots than the matrix has elements per
+//! thread (`.f16` A and B: eight registers on every shape, after Volta's layout), the
+//! matrix repeats across the warp.
+
+use crate::Type;
+use std::fmt;
+
+/// `.mMnNkK`: `D (M×N) = A (M×K) · B (K×N) + C (M×N)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MatrixShape {
+    pub m: u8,
+    pub n: u8,
+    pub k: u8,
+}
+
+impl MatrixShape {
+    /// Parses `m16n16k16`.
+    pub fn from_name(name: &str) -> Option<MatrixShape> {
+        let rest = name.strip_prefix('m')?;
+        let (m, rest) = rest.split_once('n')?;
+        let (n, k) = rest.split_once('k')?;
+        Some(MatrixShape {
+            m: m.parse().ok()?,
+            n: n.parse().ok()?,
+            k: k.parse().ok()?,
+        })
+    }
+
+    /// Multiply-adds of one instruction (`M × N × K`).
+    pub fn macs(self) -> u32 {
+        u32::from(self.m) * u32::from(self.n) * u32::from(self.k)
+    }
+}
+
+impl fmt::Display for MatrixShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "m{}n{}k{}", self.m, self.n, self.k)
+    }
+}
+
+/// Which matrix of `D = A · B + C` a fragment holds (`C` also for `D`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatrixUse {
+    A,
+    B,
+    C,
+}
+
+/// How a matrix lies in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    Row,
+    Col,
+}
+
+impl Layout {
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Row => "row",
+            Layout::Col => "col",
+        }
+    }
+}
+
+/// A fragment: its matrix, the instruction's shape and the element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fragment {
+    pub matrix: MatrixUse,
+    pub shape: MatrixShape,
+    pub ty: Type,
+}
+
+/// The `wmma` shapes of `.f16`, `.bf16`, `.s8` and `.u8`.
+const HALF_SHAPES: [(u8, u8, u8); 3] = [(16, 16, 16), (32, 8, 16), (8, 32, 16)];
+
+impl Fragment {
+    /// Rows and columns of the matrix.
+    pub fn dims(self) -> (u32, u32) {
+        let MatrixShape { m, n, k } = self.shape;
+        let (r, c) = match self.matrix {
+            MatrixUse::A => (m, k),
+            MatrixUse::B => (k, n),
+            MatrixUse::C => (m, n),
+        };
+        (u32::from(r), u32::from(c))
+    }
+
+    /// Elements of the matrix.
+    pub fn elements(self) -> u32 {
+        let (r, c) = self.dims();
+        r * c
+    }
+
+    /// Bytes of one element in memory (tf32 is stored as f32).
+    pub fn element_bytes(self) -> u32 {
+        match self.ty {
+            Type::TF32 => 4,
+            ty => ty.bits() / 8,
+        }
+    }
+
+    /// Elements packed in one register of the fragment.
+    pub fn per_register(self) -> u32 {
+        match self.ty {
+            Type::F16 | Type::BF16 => 2,
+            Type::S8 | Type::U8 => 4,
+            _ => 1,
+        }
+    }
+
+    /// The registers of this fragment in `wmma` (the manual's "Matrix Fragments for WMMA"),
+    /// or `None` when `wmma` has no such fragment.
+    pub fn wmma_registers(self) -> Option<u32> {
+        let MatrixShape { m, n, k } = self.shape;
+        let half_shape = HALF_SHAPES.contains(&(m, n, k));
+        let elements_per_thread = self.elements() / 32;
+        let regs = match (self.ty, self.matrix) {
+            // Volta's layout: eight registers whatever the shape (the matrix repeats).
+            (Type::F16, MatrixUse::A | MatrixUse::B) if half_shape => 8,
+            (Type::F16, MatrixUse::C) if half_shape => 4,
+            (Type::BF16 | Type::S8 | Type::U8, MatrixUse::A | MatrixUse::B) if half_shape => {
+                elements_per_thread / self.per_register()
+            }
+            (Type::F32, MatrixUse::C) if half_shape || (m, n, k) == (16, 16, 8) => 8,
+            (Type::S32, MatrixUse::C) if half_shape => 8,
+            (Type::TF32, MatrixUse::A | MatrixUse::B) if (m, n, k) == (16, 16, 8) => 4,
+            (Type::F64, _) if (m, n, k) == (8, 8, 4) => elements_per_thread,
+            _ => return None,
+        };
+        Some(regs)
+    }
+
+    /// Slots per thread: registers × elements per register.
+    pub fn slots(self, registers: u32) -> u32 {
+        registers * self.per_register()
+    }
+
+    /// The matrix element (row-major index) held in slot `slot` of thread `lane`, in a
+    /// fragment of `slots` slots per thread (module doc).
+    pub fn element_of(self, lane: u32, slot: u32, slots: u32) -> u32 {
+        (lane * slots + slot) % self.elements()
+    }
+
+    /// The default `stride` of `wmma.load`/`wmma.store`: the length of a row (row-major) or
+    /// of a column (column-major).
+    pub fn default_stride(self, layout: Layout) -> u32 {
+        let (r, c) = self.dims();
+        match layout {
+            Layout::Row => c,
+            Layout::Col => r,
+        }
+    }
+
+    /// The memory a warp's `wmma.load`/`wmma.store` of this fragment touches, as the timing
+    /// model sees it: each lane one segment of up to 32 bytes of a row (row-major) or column
+    /// (column-major), the segments covering the matrix once (lanes past the last segment
+    /// repeat the first ones). Returns the segment's bytes and, for `lane`, its offset in
+    /// elements from the matrix's start.
+    pub fn lane_segment(self, layout: Layout, stride: u64, lane: u32) -> (u32, u64) {
+        let (rows, cols) = self.dims();
+        let (lines, line) = match layout {
+            Layout::Row => (rows, cols),
+            Layout::Col => (cols, rows),
+        };
+        let bytes = self.element_bytes();
+        let seg = line.min((32 / bytes).max(1));
+        let per_line = line / seg;
+        let s = lane % (lines * per_line);
+        let at = u64::from(s / per_line) * stride + u64::from(s % per_line * seg);
+        (seg * bytes, at)
+    }
+
+    /// Offset in elements of matrix element (`row`, `col`) in memory, with `stride` elements
+    /// between the starts of consecutive rows (row-major) or columns (column-major).
+    pub fn offset(layout: Layout, stride: u64, row: u32, col: u32) -> u64 {
+        match layout {
+            Layout::Row => u64::from(row) * stride + u64::from(col),
+            Layout::Col => u64::from(col) * stride + u64::from(row),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frag(matrix: MatrixUse, (m, n, k): (u8, u8, u8), ty: Type) -> Fragment {
+        Fragment {
+            matrix,
+            shape: MatrixShape { m, n, k },
+            ty,
+        }
+    }
+
+    /// The manual's fragment table, and every fragment covering its matrix whole.
+    #[test]
+    fn wmma_fragments_follow_the_manual_and_cover_their_matrix() {
+        use MatrixUse::{A, B, C};
+        let cases = [
+            (A, (16, 16, 16), Type::F16, 8),
+            (B, (8, 32, 16), Type::F16, 8),
+            (C, (32, 8, 16), Type::F16, 4),
+            (C, (16, 16, 16), Type::F32, 8),
+            (A, (16, 16, 16), Type::S8, 2),
+            (A, (8, 32, 16), Type::U8, 1),
+            (B, (8, 32, 16), Type::U8, 4),
+            (A, (32, 8, 16), Type::S8, 4),
+            (B, (32, 8, 16), Type::S8, 1),
+            (C, (8, 32, 16), Type::S32, 8),
+            (A, (16, 16, 16), Type::BF16, 4),
+            (A, (8, 32, 16), Type::BF16, 2),
+            (B, (8, 32, 16), Type::BF16, 8),
+            (A, (16, 16, 8), Type::TF32, 4),
+            (B, (16, 16, 8), Type::TF32, 4),
+            (C, (16, 16, 8), Type::F32, 8),
+            (A, (8, 8, 4), Type::F64, 1),
+            (C, (8, 8, 4), Type::F64, 2),
+        ];
+        for (matrix, shape, ty, regs) in cases {
+            let f = frag(matrix, shape, ty);
+            assert_eq!(f.wmma_registers(), Some(regs), "{f:?}");
+            let slots = f.slots(regs);
+            let mut seen = vec![false; f.elements() as usize];
+            for lane in 0..32 {
+                for s in 0..slots {
+                    seen[f.element_of(lane, s, slots) as usize] = true;
+                }
+            }
+            assert!(seen.iter().all(|&s| s), "{f:?} covers its matrix");
+            assert_eq!((32 * slots) % f.elements(), 0, "{f:?} repeats whole");
+        }
+        assert_eq!(frag(A, (16, 16, 8), Type::F16).wmma_registers(), None);
+        assert_eq!(frag(C, (16, 16, 16), Type::F64).wmma_registers(), None);
+    }
+
+    /// The timing model's segments cover every element exactly once per repetition.
+    #[test]
+    fn lane_segments_cover_the_matrix() {
+        for (matrix, shape, ty, layout) in [
+            (MatrixUse::A, (16, 16, 16), Type::F16, Layout::Row),
+            (MatrixUse::B, (32, 8, 16), Type::F16, Layout::Row),
+            (MatrixUse::C, (16, 16, 16), Type::F32, Layout::Col),
+            (MatrixUse::C, (8, 8, 4), Type::F64, Layout::Row),
+            (MatrixUse::A, (8, 32, 16), Type::U8, Layout::Col),
+        ] {
+            let f = frag(matrix, shape, ty);
+            let stride = u64::from(f.default_stride(layout));
+            let mut hits = vec![0u32; f.elements() as usize];
+            for lane in 0..32 {
+                let (bytes, at) = f.lane_segment(layout, stride, lane);
+                for e in 0..u64::from(bytes / f.element_bytes()) {
+                    hits[(at + e) as usize] += 1;
+                }
+            }
+            let first = hits[0];
+            assert!(
+                first >= 1 && hits.iter().all(|&h| h == first),
+                "{f:?}: {hits:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn shapes_parse_and_print() {
+        let s = MatrixShape::from_name("m16n8k16").unwrap();
+        assert_eq!((s.m, s.n, s.k, s.macs()), (16, 8, 16, 2048));
+        assert_eq!(s.to_string(), "m16n8k16");
+        assert_eq!(MatrixShape::from_name("m16n8"), None);
+    }
+}

@@ -1,0 +1,346 @@
+//! The warp matrix corpus (`samples/corpus/wmma*.cu`, NVRTC's PTX of mma.h): every `wmma`
+//! shape and type NVRTC emits, row- and column-major, f16 and f32 accumulators, element-wise
+//! work on fragments, shared-memory fragments and accumulation over K, each output checked
+//! exactly against a host product (the inputs are small multiples of 1/4, so every sum is
+//! exact in every accumulator type), under the JIT, the interpreter and the timing model.
+
+use emulator::Engine;
+use runtime::{Arg, Device, DeviceConfig};
+use timing::GpuConfig;
+
+fn devices(preset: &str) -> [(String, Device); 3] {
+    let device = |engine, timing: Option<&str>| {
+        Device::new(DeviceConfig {
+            engine,
+            timing: timing.map(GpuConfig::preset),
+            ..DeviceConfig::default()
+        })
+        .unwrap()
+    };
+    [
+        ("jit".into(), device(Engine::Jit, None)),
+        ("interpreter".into(), device(Engine::Interpreter, None)),
+        (
+            format!("{preset} timing"),
+            device(Engine::Jit, Some(preset)),
+        ),
+    ]
+}
+
+fn kernel(dev: &Device, file: &str, name: &str) -> runtime::Kernel {
+    let path = warpsim::samples_dir().join("corpus").join(file);
+    dev.load_ptx_file(&path).unwrap().kernel(name).unwrap()
+}
+
+/// Exactly representable inputs: multiples of 1/4 in [-2, 2].
+fn quarters(n: usize, seed: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| ((i * 7 + seed * 3 + i / 5) % 17) as f64 / 4.0 - 2.0)
+        .collect()
+}
+
+/// The f16 encoding of an exactly representable normal value (or zero).
+fn f16_bits(x: f64) -> u16 {
+    if x == 0.0 {
+        return 0;
+    }
+    let (sign, a) = (u16::from(x < 0.0) << 15, x.abs());
+    let e = a.log2().floor() as i32;
+    let frac = a / 2f64.powi(e) - 1.0;
+    let m = frac * 1024.0;
+    assert!(
+        m.fract() == 0.0 && (-14..=15).contains(&e),
+        "{x} is not an exact f16"
+    );
+    sign | ((e + 15) as u16) << 10 | m as u16
+}
+
+fn f16_value(h: u16) -> f64 {
+    let e = i32::from(h >> 10 & 0x1f);
+    let m = f64::from(h & 0x3ff);
+    let v = if e == 0 {
+        m * 2f64.powi(-24)
+    } else {
+        (1.0 + m / 1024.0) * 2f64.powi(e - 15)
+    };
+    if h & 0x8000 != 0 { -v } else { v }
+}
+
+/// The bf16 encoding of an exactly representable value: the top half of its f32.
+fn bf16_bits(x: f64) -> u16 {
+    let b = (x as f32).to_bits();
+    assert_eq!(b & 0xffff, 0, "{x} is not an exact bf16");
+    (b >> 16) as u16
+}
+
+/// `A (m×k) · B (k×n) + C`, row-major, from element functions.
+fn product(
+    (m, n, k): (usize, usize, usize),
+    a: impl Fn(usize, usize) -> f64,
+    b: impl Fn(usize, usize) -> f64,
+    c: impl Fn(usize, usize) -> f64,
+) -> Vec<f64> {
+    let mut d = Vec::with_capacity(m * n);
+    for i in 0..m {
+        for j in 0..n {
+            d.push((0..k).map(|x| a(i, x) * b(x, j)).sum::<f64>() + c(i, j));
+        }
+    }
+    d
+}
+
+const BLOCKS: usize = 2;
+
+#[test]
+fn m16n16k16_row_col_with_f32_and_f16_accumulators() {
+    let (a, b, c) = (
+        quarters(BLOCKS * 256, 1),
+        quarters(BLOCKS * 256, 2),
+        quarters(BLOCKS * 256, 3),
+    );
+    let mut d_want = vec![0f32; BLOCKS * 256];
+    let mut dh_want = vec![0u16; BLOCKS * 256];
+    for blk in 0..BLOCKS {
+        let t = blk * 256;
+        let ab = |c: &dyn Fn(usize, usize) -> f64| {
+            product(
+                (16, 16, 16),
+                |i, k| a[t + i * 16 + k],
+                |k, j| b[t + j * 16 + k],
+                c,
+            )
+        };
+        for (e, v) in ab(&|i, j| 2.0 * c[t + i * 16 + j]).iter().enumerate() {
+            let (i, j) = (e / 16, e % 16);
+            d_want[t + j * 16 + i] = *v as f32;
+        }
+        for (e, v) in ab(&|_, _| 0.0).iter().enumerate() {
+            dh_want[t + e] = f16_bits(*v);
+        }
+    }
+    let halves = |v: &[f64]| v.iter().map(|&x| f16_bits(x)).collect::<Vec<_>>();
+    let c32: Vec<f32> = c.iter().map(|&x| x as f32).collect();
+    for (what, dev) in devices("v100") {
+        let (da, db, dc) = (
+            dev.alloc_from(&halves(&a)).unwrap(),
+            dev.alloc_from(&halves(&b)).unwrap(),
+            dev.alloc_from(&c32).unwrap(),
+        );
+        let d = dev.alloc::<f32>(BLOCKS * 256).unwrap();
+        let dh = dev.alloc::<u16>(BLOCKS * 256).unwrap();
+        let args = [
+            (&da).into(),
+            (&db).into(),
+            (&dc).into(),
+            (&d).into(),
+            (&dh).into(),
+        ];
+        let k = kernel(&dev, "wmma.ptx", "mma_m16n16k16");
+        dev.launch(&k, BLOCKS as u32, 32, 0, &args).unwrap();
+        assert_eq!(d.to_host().unwrap(), d_want, "{what}");
+        assert_eq!(dh.to_host().unwrap(), dh_want, "{what}");
+    }
+}
+
+#[test]
+fn m32n8k16_and_m8n32k16_over_k_through_shared_memory() {
+    let (a, b, c) = (
+        quarters(BLOCKS * 512, 4),
+        quarters(BLOCKS * 128, 5),
+        quarters(BLOCKS * 256, 6),
+    );
+    let halves = |v: &[f64]| v.iter().map(|&x| f16_bits(x)).collect::<Vec<_>>();
+    let want: Vec<u16> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (32, 8, 16),
+                |i, k| a[blk * 512 + k * 32 + i],
+                |k, j| b[blk * 128 + k * 8 + j],
+                |i, j| c[blk * 256 + i * 8 + j],
+            )
+        })
+        .map(f16_bits)
+        .collect();
+    const K: usize = 3;
+    let (ta, tb) = (
+        quarters(BLOCKS * 8 * 16 * K, 7),
+        quarters(BLOCKS * 16 * K * 32, 8),
+    );
+    let tiled: Vec<f32> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (8, 32, 16 * K),
+                |i, k| ta[blk * 8 * 16 * K + i * 16 * K + k],
+                |k, j| tb[blk * 16 * K * 32 + k * 32 + j],
+                |_, _| 0.0,
+            )
+        })
+        .map(|x| x as f32)
+        .collect();
+    for (what, dev) in devices("v100") {
+        let (da, db, dc) = (
+            dev.alloc_from(&halves(&a)).unwrap(),
+            dev.alloc_from(&halves(&b)).unwrap(),
+            dev.alloc_from(&halves(&c)).unwrap(),
+        );
+        let d = dev.alloc::<u16>(BLOCKS * 256).unwrap();
+        let args = [(&da).into(), (&db).into(), (&dc).into(), (&d).into()];
+        dev.launch(
+            &kernel(&dev, "wmma.ptx", "mma_m32n8k16"),
+            BLOCKS as u32,
+            32,
+            0,
+            &args,
+        )
+        .unwrap();
+        assert_eq!(d.to_host().unwrap(), want, "{what} m32n8k16");
+        let (da, db) = (
+            dev.alloc_from(&halves(&ta)).unwrap(),
+            dev.alloc_from(&halves(&tb)).unwrap(),
+        );
+        let d = dev.alloc::<f32>(BLOCKS * 256).unwrap();
+        let args = [(&da).into(), (&db).into(), (&d).into(), Arg::I32(K as i32)];
+        let k = kernel(&dev, "wmma.ptx", "mma_m8n32k16_tiled");
+        dev.launch(&k, BLOCKS as u32, 32, 0, &args).unwrap();
+        assert_eq!(d.to_host().unwrap(), tiled, "{what} m8n32k16 over K");
+    }
+}
+
+#[test]
+fn bf16_tf32_and_f64_fragments() {
+    let (a, b, c) = (
+        quarters(BLOCKS * 256, 9),
+        quarters(BLOCKS * 256, 10),
+        quarters(BLOCKS * 256, 11),
+    );
+    let bf16_want: Vec<f32> = (0..BLOCKS)
+        .flat_map(|blk| {
+            let t = blk * 256;
+            product(
+                (16, 16, 16),
+                |i, k| a[t + i * 16 + k],
+                |k, j| b[t + k * 16 + j],
+                |i, j| c[t + j * 16 + i],
+            )
+        })
+        .map(|x| x as f32)
+        .collect();
+    let tf32_want: Vec<f32> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (16, 16, 8),
+                |i, k| a[blk * 128 + i * 8 + k],
+                |k, j| b[blk * 128 + j * 8 + k],
+                |_, _| 0.0,
+            )
+        })
+        .map(|x| x as f32)
+        .collect();
+    let f64_want: Vec<f64> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (8, 8, 4),
+                |i, k| a[blk * 32 + i * 4 + k],
+                |k, j| b[blk * 32 + j * 4 + k],
+                |i, j| c[blk * 64 + i * 8 + j],
+            )
+        })
+        .collect();
+    let bf16 = |v: &[f64]| v.iter().map(|&x| bf16_bits(x)).collect::<Vec<_>>();
+    let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<_>>();
+    for (what, dev) in devices("a100") {
+        let file = "wmma_sm80.ptx";
+        let (da, db, dc) = (
+            dev.alloc_from(&bf16(&a)).unwrap(),
+            dev.alloc_from(&bf16(&b)).unwrap(),
+            dev.alloc_from(&f32s(&c)).unwrap(),
+        );
+        let d = dev.alloc::<f32>(BLOCKS * 256).unwrap();
+        let args = [(&da).into(), (&db).into(), (&dc).into(), (&d).into()];
+        dev.launch(&kernel(&dev, file, "mma_bf16"), BLOCKS as u32, 32, 0, &args)
+            .unwrap();
+        assert_eq!(d.to_host().unwrap(), bf16_want, "{what} bf16");
+        let (da, db) = (
+            dev.alloc_from(&f32s(&a)).unwrap(),
+            dev.alloc_from(&f32s(&b)).unwrap(),
+        );
+        let args = [(&da).into(), (&db).into(), (&d).into()];
+        dev.launch(&kernel(&dev, file, "mma_tf32"), BLOCKS as u32, 32, 0, &args)
+            .unwrap();
+        assert_eq!(d.to_host().unwrap(), tf32_want, "{what} tf32");
+        let (da, db, dc) = (
+            dev.alloc_from(&a).unwrap(),
+            dev.alloc_from(&b).unwrap(),
+            dev.alloc_from(&c).unwrap(),
+        );
+        let d = dev.alloc::<f64>(BLOCKS * 64).unwrap();
+        let args = [(&da).into(), (&db).into(), (&dc).into(), (&d).into()];
+        dev.launch(&kernel(&dev, file, "mma_f64"), BLOCKS as u32, 32, 0, &args)
+            .unwrap();
+        assert_eq!(d.to_host().unwrap(), f64_want, "{what} f64");
+    }
+}
+
+#[test]
+fn s8_and_u8_fragments_accumulate_in_s32() {
+    let bytes = |n: usize, seed: usize| -> Vec<u8> {
+        (0..n)
+            .map(|i| ((i * 37 + seed * 101 + i / 7) % 256) as u8)
+            .collect()
+    };
+    let (a, b, au, bu) = (
+        bytes(BLOCKS * 256, 1),
+        bytes(BLOCKS * 256, 2),
+        bytes(BLOCKS * 512, 3),
+        bytes(BLOCKS * 128, 4),
+    );
+    let s = |x: u8| f64::from(x as i8);
+    let d_want: Vec<f64> = (0..BLOCKS)
+        .flat_map(|blk| {
+            let t = blk * 256;
+            product(
+                (16, 16, 16),
+                |i, k| s(a[t + i * 16 + k]),
+                |k, j| s(b[t + j * 16 + k]),
+                |_, _| 0.0,
+            )
+        })
+        .collect();
+    let du_want: Vec<i32> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (32, 8, 16),
+                |i, k| f64::from(au[blk * 512 + i * 16 + k]),
+                |k, j| f64::from(bu[blk * 128 + j * 16 + k]),
+                |i, j| d_want[blk * 256 + i * 8 + j],
+            )
+        })
+        .map(|x| x as i32)
+        .collect();
+    let d_want: Vec<i32> = d_want.iter().map(|&x| x as i32).collect();
+    for (what, dev) in devices("a100") {
+        let bufs = [&a, &b, &au, &bu].map(|v| dev.alloc_from(v).unwrap());
+        let d = dev.alloc::<i32>(BLOCKS * 256).unwrap();
+        let du = dev.alloc::<i32>(BLOCKS * 256).unwrap();
+        let mut args: Vec<Arg> = bufs.iter().map(|b| b.into()).collect();
+        args.extend([(&d).into(), (&du).into()]);
+        dev.launch(
+            &kernel(&dev, "wmma_sm80.ptx", "mma_int8"),
+            BLOCKS as u32,
+            32,
+            0,
+            &args,
+        )
+        .unwrap();
+        assert_eq!(d.to_host().unwrap(), d_want, "{what} s8");
+        assert_eq!(du.to_host().unwrap(), du_want, "{what} u8");
+    }
+}
+
+/// `f16_value` inverts `f16_bits` (the test's own helpers agree).
+#[test]
+fn f16_helpers_round_trip() {
+    for x in quarters(64, 0) {
+        assert_eq!(f16_value(f16_bits(x)), x);
+    }
+}
