@@ -569,6 +569,21 @@ pub fn memory_targets(
         | Op::Atom { space, .. }
         | Op::Red { space, .. } => (*space, inst.srcs.first()),
         Op::CpAsync { .. } => (StateSpace::Global, inst.srcs.get(1)),
+        // Lane 8j + r gives row r of matrix j; the other lanes' addresses are not used.
+        Op::Ldmatrix { count, space, .. } | Op::Stmatrix { count, space, .. } => {
+            let Some(Operand::Address(addr)) = inst.srcs.first() else {
+                return false;
+            };
+            let used = exec & (u32::MAX >> (32 - 8 * u32::from(*count)));
+            for (l, t) in out.iter_mut().enumerate() {
+                *t = if used & (1 << l) != 0 {
+                    env.target(w, *space, addr, l).unwrap_or(Target::None)
+                } else {
+                    Target::None
+                };
+            }
+            return true;
+        }
         // Each lane one segment of the matrix (`Fragment::lane_segment`).
         Op::WmmaLoad {
             frag,
@@ -710,7 +725,9 @@ fn execute(
             layout,
             space,
         } => wmma::store(env, w, inst, exec, (*frag, *layout, *space))?,
-        Op::WmmaMma { .. } => wmma::mma(env, w, inst, exec)?,
+        Op::WmmaMma { .. } | Op::Mma { .. } => wmma::mma(env, w, inst, exec)?,
+        Op::Ldmatrix { .. } => wmma::ldst_matrix(env, w, inst, exec, true)?,
+        Op::Stmatrix { .. } => wmma::ldst_matrix(env, w, inst, exec, false)?,
         // The copies complete at issue (see `cp_async`): only the timing model has groups.
         Op::CpAsyncCommit | Op::CpAsyncWait { .. } => {}
         Op::Mov { ty } => {

@@ -624,6 +624,33 @@ pub enum Op {
         satfinite: bool,
         rnd: Option<Rounding>,
     },
+    /// `mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c`:
+    /// `D = A · B + C` over fragments laid out as the manual specifies
+    /// ([`Fragment::mma_element`]). dsts: d; srcs: a, b, c.
+    Mma {
+        shape: MatrixShape,
+        d: Type,
+        a: Type,
+        b: Type,
+        c: Type,
+        satfinite: bool,
+    },
+    /// `ldmatrix.sync.aligned.m8n8.xN{.trans}{.space}.b16 d, [p]`: `count` 8×8 matrices of
+    /// 16-bit elements, each row at the address of lane `8 × matrix + row`; lane `l` gets row
+    /// `l / 4`, elements `2(l % 4)` and the next, of each (with `trans`, the transposed
+    /// matrix's). dsts: d (`count` registers); srcs: address.
+    Ldmatrix {
+        count: u8,
+        trans: bool,
+        space: StateSpace,
+    },
+    /// `stmatrix.sync.aligned.m8n8.xN{.trans}{.space}.b16 [p], r`: the inverse of `ldmatrix`.
+    /// srcs: address, r (`count` registers).
+    Stmatrix {
+        count: u8,
+        trans: bool,
+        space: StateSpace,
+    },
     /// `cp.async.commit_group`: the thread's copies since the last commit become a group.
     CpAsyncCommit,
     /// `cp.async.wait_group n`: waits until at most the `n` most recent groups are incomplete.
@@ -774,6 +801,9 @@ impl Op {
             | Op::WmmaLoad { .. }
             | Op::WmmaStore { .. }
             | Op::WmmaMma { .. }
+            | Op::Mma { .. }
+            | Op::Ldmatrix { .. }
+            | Op::Stmatrix { .. }
             | Op::Bar { .. }
             | Op::BarWarpSync
             | Op::Membar { .. }

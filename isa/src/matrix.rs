@@ -138,6 +138,40 @@ impl Fragment {
         Some(regs)
     }
 
+    /// The registers of this fragment in `mma.sync` (the m16n8kK and m8n8kK shapes; the
+    /// m8n8k4 `.f16` shape of sm_70 excepted), or `None` when it has no such fragment. The
+    /// elements are spread over the warp without repetition.
+    pub fn mma_registers(self) -> Option<u32> {
+        let MatrixShape { m, n, k } = self.shape;
+        let shape_ok = matches!((m, n, k), (16, 8, 4 | 8 | 16 | 32) | (8, 8, 4 | 16));
+        let per_thread = self.elements() / 32;
+        (shape_ok && per_thread.is_multiple_of(self.per_register()))
+            .then(|| per_thread / self.per_register())
+            .filter(|&r| r > 0)
+    }
+
+    /// The matrix element (row-major index) held in slot `slot` of thread `lane` in an
+    /// `mma.sync` fragment, as the manual lays them out: with `g = lane / 4` and
+    /// `t = lane % 4`, A's registers take rows `g` and `g + 8` in turn, each a run of
+    /// elements from column `t × e` (e elements a register), the next registers 4e columns
+    /// further; B's registers hold a run down column `g` from row `t × e`; and C's elements go
+    /// in pairs along rows `g` (then `g + 8`) from column `2t`.
+    pub fn mma_element(self, lane: u32, slot: u32) -> u32 {
+        let (g, t) = (lane / 4, lane % 4);
+        let per = self.per_register();
+        let (rows, cols) = self.dims();
+        let (r, e) = (slot / per, slot % per);
+        let (row, col) = match self.matrix {
+            MatrixUse::A => {
+                let blocks = rows / 8;
+                (g + 8 * (r % blocks), t * per + (r / blocks) * 4 * per + e)
+            }
+            MatrixUse::B => (t * per + r * 4 * per + e, g),
+            MatrixUse::C => (g + 8 * (slot / 2), 2 * t + slot % 2),
+        };
+        row * cols + col
+    }
+
     /// Slots per thread: registers × elements per register.
     pub fn slots(self, registers: u32) -> u32 {
         registers * self.per_register()
@@ -239,6 +273,73 @@ mod tests {
         }
         assert_eq!(frag(A, (16, 16, 8), Type::F16).wmma_registers(), None);
         assert_eq!(frag(C, (16, 16, 16), Type::F64).wmma_registers(), None);
+    }
+
+    /// The manual's m16n8k16 `.f16` layouts, element by element for a few lanes, and every
+    /// `mma.sync` fragment covering its matrix exactly once.
+    #[test]
+    fn mma_fragments_follow_the_manual() {
+        use MatrixUse::{A, B, C};
+        let a = frag(A, (16, 8, 16), Type::F16);
+        let b = frag(B, (16, 8, 16), Type::F16);
+        let c = frag(C, (16, 8, 16), Type::F32);
+        assert_eq!(
+            (a.mma_registers(), b.mma_registers(), c.mma_registers()),
+            (Some(4), Some(2), Some(4))
+        );
+        // Lane 6: groupID 1, threadID_in_group 2. A: a0..a7 at (1,4) (1,5) (9,4) (9,5) (1,12)
+        // (1,13) (9,12) (9,13); B: b0..b3 at (4,1) (5,1) (12,1) (13,1); C: (1,4) (1,5) (9,4) (9,5).
+        let at = |f: Fragment, s| {
+            let i = f.mma_element(6, s);
+            (i / f.dims().1, i % f.dims().1)
+        };
+        let a_want = [
+            (1, 4),
+            (1, 5),
+            (9, 4),
+            (9, 5),
+            (1, 12),
+            (1, 13),
+            (9, 12),
+            (9, 13),
+        ];
+        assert_eq!((0..8).map(|s| at(a, s)).collect::<Vec<_>>(), a_want);
+        assert_eq!(
+            (0..4).map(|s| at(b, s)).collect::<Vec<_>>(),
+            [(4, 1), (5, 1), (12, 1), (13, 1)]
+        );
+        assert_eq!(
+            (0..4).map(|s| at(c, s)).collect::<Vec<_>>(),
+            [(1, 4), (1, 5), (9, 4), (9, 5)]
+        );
+        // tf32 m16n8k8 (a0..a3 at (g,t) (g+8,t) (g,t+4) (g+8,t+4)) and m16n8k4's B (t, g).
+        let t8 = frag(A, (16, 8, 8), Type::TF32);
+        assert_eq!(
+            (0..4).map(|s| at(t8, s)).collect::<Vec<_>>(),
+            [(1, 2), (9, 2), (1, 6), (9, 6)]
+        );
+        assert_eq!(at(frag(B, (16, 8, 4), Type::TF32), 0), (2, 1));
+        for (matrix, shape, ty) in [
+            (A, (16, 8, 16), Type::BF16),
+            (B, (16, 8, 8), Type::F16),
+            (C, (16, 8, 8), Type::F16),
+            (A, (16, 8, 32), Type::S8),
+            (B, (16, 8, 32), Type::U8),
+            (A, (8, 8, 16), Type::S8),
+            (C, (8, 8, 16), Type::S32),
+            (A, (8, 8, 4), Type::F64),
+            (C, (8, 8, 4), Type::F64),
+        ] {
+            let f = frag(matrix, shape, ty);
+            let slots = f.slots(f.mma_registers().unwrap());
+            let mut seen = vec![0; f.elements() as usize];
+            for lane in 0..32 {
+                for s in 0..slots {
+                    seen[f.mma_element(lane, s) as usize] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&n| n == 1), "{f:?}: {seen:?}");
+        }
     }
 
     /// The timing model's segments cover every element exactly once per repetition.

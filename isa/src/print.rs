@@ -236,6 +236,38 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             return write!(f, "cp.async.{level}.shared.global");
         }
         Op::CpAsyncCommit => return f.write_str("cp.async.commit_group"),
+        Op::Mma {
+            shape,
+            d,
+            a,
+            b,
+            c,
+            satfinite,
+        } => {
+            write!(f, "mma.sync.aligned.{shape}.row.col")?;
+            flag(f, *satfinite, "satfinite")?;
+            return write!(f, ".{d}.{a}.{b}.{c}");
+        }
+        Op::Ldmatrix {
+            count,
+            trans,
+            space,
+        }
+        | Op::Stmatrix {
+            count,
+            trans,
+            space,
+        } => {
+            let name = if matches!(op, Op::Ldmatrix { .. }) {
+                "ldmatrix"
+            } else {
+                "stmatrix"
+            };
+            write!(f, "{name}.sync.aligned.m8n8.x{count}")?;
+            flag(f, *trans, "trans")?;
+            opt(f, space_name(*space))?;
+            &[Type::B16]
+        }
         Op::WmmaLoad {
             frag,
             layout,

@@ -126,6 +126,9 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::WmmaLoad { .. }
         | Op::WmmaStore { .. }
         | Op::WmmaMma { .. }
+        | Op::Mma { .. }
+        | Op::Ldmatrix { .. }
+        | Op::Stmatrix { .. }
         | Op::Bar { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }

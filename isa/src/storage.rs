@@ -226,7 +226,9 @@ fn reads_low32(inst: &Inst, k: usize, op: &Operand, dst_low32: bool) -> bool {
                 | Op::Atom { space, .. }
                 | Op::Red { space, .. }
                 | Op::WmmaLoad { space, .. }
-                | Op::WmmaStore { space, .. } => window(space),
+                | Op::WmmaStore { space, .. }
+                | Op::Ldmatrix { space, .. }
+                | Op::Stmatrix { space, .. } => window(space),
                 // `cp.async`'s destination is in shared memory.
                 Op::CpAsync { .. } => k == 0,
                 _ => false,

@@ -284,7 +284,9 @@ impl Checker<'_> {
             | Op::Atom { .. }
             | Op::Red { .. }
             | Op::WmmaLoad { .. }
-            | Op::WmmaStore { .. } => 1,
+            | Op::WmmaStore { .. }
+            | Op::Ldmatrix { .. }
+            | Op::Stmatrix { .. } => 1,
             Op::CpAsync { .. } => 2,
             _ => 0,
         };

@@ -346,11 +346,13 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::CpAsync { .. }
         | Op::WmmaLoad { .. }
         | Op::WmmaStore { .. }
+        | Op::Ldmatrix { .. }
+        | Op::Stmatrix { .. }
         | Op::Membar { .. }
         | Op::Fence { .. } => (Unit::LdSt, OpClass::Memory, lat.branch),
         // `latency.tensor` times an m16n16k16 multiply-add (4096 of them); another shape's
         // initiation interval scales with its multiply-adds.
-        Op::WmmaMma { shape, .. } => (
+        Op::WmmaMma { shape, .. } | Op::Mma { shape, .. } => (
             Unit::Tensor,
             OpClass::Tensor,
             Timing {
@@ -484,6 +486,9 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
             frag.lane_segment(*layout, 0, 0).0 as u8,
             *space,
         ),
+        // Each lane one 16-byte row of a matrix.
+        Op::Ldmatrix { space, .. } => access(AccessKind::Load, Type::B128, 1, *space),
+        Op::Stmatrix { space, .. } => access(AccessKind::Store, Type::B128, 1, *space),
         // Timed as its global read (`sm::async_copies`).
         Op::CpAsync { size, .. } => MemOp::Access {
             kind: AccessKind::Load,

@@ -274,6 +274,9 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::WmmaLoad { .. }
         | Op::WmmaStore { .. }
         | Op::WmmaMma { .. }
+        | Op::Mma { .. }
+        | Op::Ldmatrix { .. }
+        | Op::Stmatrix { .. }
         | Op::Bar { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }

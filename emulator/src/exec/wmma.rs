@@ -1,6 +1,7 @@
-//! `wmma.load`, `wmma.store` and `wmma.mma`: warp-wide, over fragments laid out as
-//! [`isa::matrix`] says. Every thread of the warp must execute them (`.sync.aligned`); they
-//! read the address and stride of the lowest lane, as all lanes must pass the same ones.
+//! The warp-wide matrix instructions: `wmma.load`, `wmma.store` and `wmma.mma` over fragments
+//! laid out as [`isa::matrix`] says (they read the address and stride of the lowest lane, as
+//! all lanes must pass the same ones), `mma.sync` over the manual's layouts, and `ldmatrix`
+//! and `stmatrix`. Every thread of the warp must execute them (`.sync.aligned`).
 
 use super::{CtaEnv, Target, at, first_lane, offset, write};
 use crate::alu::matrix::{self, MmaTypes};
@@ -45,19 +46,35 @@ fn register_type(frag: Fragment) -> Type {
     }
 }
 
+/// How a fragment's slots map to matrix elements: `wmma`'s (warpsim's own) or `mma.sync`'s
+/// (the manual's).
+#[derive(Clone, Copy, PartialEq)]
+enum Placement {
+    Wmma,
+    Mma,
+}
+
+/// The matrix element (row-major) in slot `slot` of thread `lane`, for a fragment of `regs`
+/// registers.
+fn element(frag: Fragment, placement: Placement, regs: usize, lane: u32, slot: u32) -> u32 {
+    match placement {
+        Placement::Wmma => frag.element_of(lane, slot, frag.slots(regs as u32)),
+        Placement::Mma => frag.mma_element(lane, slot),
+    }
+}
+
 /// The whole matrix held in the fragment `op`, row-major, from every lane's registers (where
 /// the matrix repeats across the warp, the lowest lane holding an element gives it).
-fn gather(env: &CtaEnv, w: &Warp, frag: Fragment, op: &Operand) -> Vec<u64> {
+fn gather(env: &CtaEnv, w: &Warp, frag: Fragment, placement: Placement, op: &Operand) -> Vec<u64> {
     let regs = registers(op);
     let (per, bits) = (frag.per_register(), element_bits(frag));
-    let slots = frag.slots(regs.len() as u32);
     let mut out = vec![None; frag.elements() as usize];
     for lane in 0..WARP_SIZE {
         for (r, reg) in regs.iter().enumerate() {
             let v = env.read(w, reg, lane);
             for p in 0..per {
                 let slot = r as u32 * per + p;
-                let e = frag.element_of(lane as u32, slot, slots) as usize;
+                let e = element(frag, placement, regs.len(), lane as u32, slot) as usize;
                 let x = (v >> (p * bits)) & (u64::MAX >> (64 - bits));
                 out[e].get_or_insert(x);
             }
@@ -67,17 +84,23 @@ fn gather(env: &CtaEnv, w: &Warp, frag: Fragment, op: &Operand) -> Vec<u64> {
 }
 
 /// Writes the matrix `m` (row-major) into the fragment `op` of every lane.
-fn scatter(env: &CtaEnv, w: &mut Warp, frag: Fragment, op: &Operand, m: &[u64]) {
+fn scatter(
+    env: &CtaEnv,
+    w: &mut Warp,
+    frag: Fragment,
+    placement: Placement,
+    op: &Operand,
+    m: &[u64],
+) {
     let code = &env.program.code[w.frame().func.index()];
     let regs = registers(op);
     let (per, bits) = (frag.per_register(), element_bits(frag));
-    let slots = frag.slots(regs.len() as u32);
     let ty = register_type(frag);
     let frame = w.frame_mut();
     for lane in 0..WARP_SIZE {
         for (r, reg) in regs.iter().enumerate() {
             let v = (0..per).fold(0u64, |v, p| {
-                let e = frag.element_of(lane as u32, r as u32 * per + p, slots);
+                let e = element(frag, placement, regs.len(), lane as u32, r as u32 * per + p);
                 v | m[e as usize] << (p * bits)
             });
             write(frame, code, reg, lane, v, ty);
@@ -163,7 +186,7 @@ pub(super) fn load(
         .map(|&o| env.load(w, offset(base, o), lane, size))
         .collect::<Result<Vec<u64>, FaultKind>>()
         .map_err(at(lane))?;
-    scatter(env, w, frag, &inst.dsts[0], &m);
+    scatter(env, w, frag, Placement::Wmma, &inst.dsts[0], &m);
     Ok(())
 }
 
@@ -181,7 +204,7 @@ pub(super) fn store(
     let lane = first_lane(exec);
     let base = env.target(w, space, addr, lane).map_err(at(lane))?;
     let offsets = element_offsets(env, w, frag, layout, inst.srcs.get(2), lane);
-    let m = gather(env, w, frag, &inst.srcs[1]);
+    let m = gather(env, w, frag, Placement::Wmma, &inst.srcs[1]);
     let size = frag.element_bytes();
     for (&o, &v) in offsets.iter().zip(&m) {
         env.store(w, offset(base, o), lane, size, v)
@@ -190,6 +213,7 @@ pub(super) fn store(
     Ok(())
 }
 
+/// `wmma.mma` and `mma.sync`: `D = A · B + C` over the warp's fragments.
 pub(super) fn mma(
     env: &mut CtaEnv,
     w: &mut Warp,
@@ -197,24 +221,61 @@ pub(super) fn mma(
     exec: u32,
 ) -> Result<(), (FaultKind, u32)> {
     whole_warp(inst, exec)?;
-    let isa::Op::WmmaMma {
-        shape,
-        d,
-        a,
-        b,
-        c,
-        satfinite,
-        rnd,
-        ..
-    } = inst.op
-    else {
-        unreachable!("an mma")
+    let (placement, shape, types, satfinite, rnd) = match inst.op {
+        isa::Op::WmmaMma {
+            shape,
+            d,
+            a,
+            b,
+            c,
+            satfinite,
+            rnd,
+            ..
+        } => (
+            Placement::Wmma,
+            shape,
+            MmaTypes { d, a, b, c },
+            satfinite,
+            rnd,
+        ),
+        isa::Op::Mma {
+            shape,
+            d,
+            a,
+            b,
+            c,
+            satfinite,
+        } => (
+            Placement::Mma,
+            shape,
+            MmaTypes { d, a, b, c },
+            satfinite,
+            None,
+        ),
+        _ => unreachable!("a matrix multiply-add"),
     };
     let frag = |matrix, ty| Fragment { matrix, shape, ty };
-    let ma = gather(env, w, frag(MatrixUse::A, a), &inst.srcs[0]);
-    let mb = gather(env, w, frag(MatrixUse::B, b), &inst.srcs[1]);
-    let mc = gather(env, w, frag(MatrixUse::C, c), &inst.srcs[2]);
-    let types = MmaTypes { d, a, b, c };
+    let ma = gather(
+        env,
+        w,
+        frag(MatrixUse::A, types.a),
+        placement,
+        &inst.srcs[0],
+    );
+    let mb = gather(
+        env,
+        w,
+        frag(MatrixUse::B, types.b),
+        placement,
+        &inst.srcs[1],
+    );
+    let mc = gather(
+        env,
+        w,
+        frag(MatrixUse::C, types.c),
+        placement,
+        &inst.srcs[2],
+    );
     let md = matrix::mma(
         shape,
         types,
@@ -224,6 +285,99 @@ pub(super) fn mma(
         &mb,
         &mc,
     );
-    scatter(env, w, frag(MatrixUse::C, d), &inst.dsts[0], &md);
+    scatter(
+        env,
+        w,
+        frag(MatrixUse::C, types.d),
+        placement,
+        &inst.dsts[0],
+        &md,
+    );
+    Ok(())
+}
+
+/// `ldmatrix` (`load`) and `stmatrix`: `count` 8×8 matrices of 16-bit elements, row `r` of
+/// matrix `j` at the address lane `8j + r` gives; lane `l`'s register `j` holds row `l / 4`,
+/// elements `2(l % 4)` and the next (low half first), of matrix `j`, or of its transpose.
+pub(super) fn ldst_matrix(
+    env: &mut CtaEnv,
+    w: &mut Warp,
+    inst: &Inst,
+    exec: u32,
+    load: bool,
+) -> Result<(), (FaultKind, u32)> {
+    whole_warp(inst, exec)?;
+    let (isa::Op::Ldmatrix {
+        count,
+        trans,
+        space,
+    }
+    | isa::Op::Stmatrix {
+        count,
+        trans,
+        space,
+    }) = inst.op
+    else {
+        unreachable!("ldmatrix or stmatrix")
+    };
+    let Operand::Address(addr) = &inst.srcs[0] else {
+        unreachable!("verified matrix access shape")
+    };
+    let regs = if load { &inst.dsts[0] } else { &inst.srcs[1] };
+    let regs = registers(regs);
+    // Where lane l's register j takes its two elements from: (matrix j, row, column) of the
+    // element in the low half, the high one being the next column (transposed: next row).
+    let source = |lane: usize, half: usize| {
+        let (r, c) = (lane / 4, 2 * (lane % 4) + half);
+        if trans { (c, r) } else { (r, c) }
+    };
+    // Row addresses: row r of matrix j at lane 8j + r's address.
+    let mut rows = [Target::None; 32];
+    for j in 0..usize::from(count) {
+        for r in 0..8 {
+            let lane = 8 * j + r;
+            rows[lane] = env.target(w, space, addr, lane).map_err(at(lane))?;
+        }
+    }
+    if load {
+        let mut values = [[0u64; 4]; WARP_SIZE];
+        for (lane, v) in values.iter_mut().enumerate() {
+            for (j, slot) in v.iter_mut().enumerate().take(usize::from(count)) {
+                for half in 0..2 {
+                    let (r, c) = source(lane, half);
+                    let at_row = rows[8 * j + r];
+                    let x = env
+                        .load(w, offset(at_row, 2 * c as u32), 8 * j + r, 2)
+                        .map_err(at(8 * j + r))?;
+                    *slot |= x << (16 * half);
+                }
+            }
+        }
+        let code = &env.program.code[w.frame().func.index()];
+        let frame = w.frame_mut();
+        for (lane, v) in values.iter().enumerate() {
+            for (reg, &x) in regs.iter().zip(v) {
+                write(frame, code, reg, lane, x, Type::B32);
+            }
+        }
+    } else {
+        for lane in 0..WARP_SIZE {
+            for (j, reg) in regs.iter().enumerate() {
+                let x = env.read(w, reg, lane);
+                for half in 0..2 {
+                    let (r, c) = source(lane, half);
+                    let at_row = rows[8 * j + r];
+                    env.store(
+                        w,
+                        offset(at_row, 2 * c as u32),
+                        8 * j + r,
+                        2,
+                        x >> (16 * half) & 0xffff,
+                    )
+                    .map_err(at(8 * j + r))?;
+                }
+            }
+        }
+    }
     Ok(())
 }

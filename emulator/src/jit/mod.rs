@@ -143,7 +143,10 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::CpAsyncWait { .. }
         | Op::WmmaLoad { .. }
         | Op::WmmaStore { .. }
-        | Op::WmmaMma { .. } => Placement::Warp,
+        | Op::WmmaMma { .. }
+        | Op::Mma { .. }
+        | Op::Ldmatrix { .. }
+        | Op::Stmatrix { .. } => Placement::Warp,
         _ => Placement::Lane,
     }
 }

@@ -494,6 +494,11 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         "trap" => op(Op::Trap, Shape::new()),
         // Sub-byte and single-bit fragments are not executed.
         "wmma" if !m.any(|s| matches!(s, "s4" | "u4" | "b1" | "popc")) => wmma(m)?,
+        // Sparse and block-scaled `mma` are not executed.
+        "mma" if m.any(|s| s == "sync") && !m.any(|s| matches!(s, "sp" | "block_scale")) => mma(m)?,
+        "ldmatrix" | "stmatrix" if m.any(|s| s == "m8n8") && m.any(|s| s == "b16") => {
+            ldst_matrix(opcode == "ldmatrix", m)?
+        }
         "cp" if m.any(|s| s == "async") && !m.any(|s| matches!(s, "bulk" | "mbarrier")) => {
             cp_async(m)?
         }
@@ -1825,6 +1830,139 @@ fn wmma(m: &mut Mods) -> Result<Decoded> {
             },
             Shape::new().s(Slot::Addr).s(data).opt_s(stride),
         ),
+    })
+}
+
+/// `mma.sync` on the m16n8kK and m8n8kK shapes whose fragment layouts the manual gives
+/// ([`isa::Fragment::mma_element`]); the m8n8k4 `.f16` shape of sm_70 and the fp8, sub-byte
+/// and single-bit types lower as unsupported.
+fn mma(m: &mut Mods) -> Result<Decoded> {
+    m.flag("sync")?;
+    if !m.flag("aligned")? {
+        return Err(m.error("missing `.aligned`"));
+    }
+    let shape = m
+        .take(MatrixShape::from_name)?
+        .ok_or_else(|| m.error("missing the shape (`.m16n8k16`, ...)"))?;
+    let layouts = m.take_all(|s| match s {
+        "row" => Some(Layout::Row),
+        "col" => Some(Layout::Col),
+        _ => None,
+    });
+    let satfinite = m.flag("satfinite")?;
+    let types = m.types();
+    let [d, a, b, c] = *types.as_slice() else {
+        if m.any(|s| {
+            matches!(
+                s,
+                "e4m3" | "e5m2" | "s4" | "u4" | "b1" | "e2m1" | "e3m2" | "e2m3"
+            )
+        }) {
+            return Ok(Decoded::Unsupported);
+        }
+        return Err(m.error("expected the types `.dtype.atype.btype.ctype`"));
+    };
+    let MatrixShape {
+        m: sm,
+        n: sn,
+        k: sk,
+    } = shape;
+    let shape_is = |shapes: &[(u8, u8, u8)]| shapes.contains(&(sm, sn, sk));
+    if a == Type::F16 && shape_is(&[(8, 8, 4)]) {
+        // Volta's quad-pair layout.
+        return Ok(Decoded::Unsupported);
+    }
+    let valid = match (d, a, b, c) {
+        (Type::F16 | Type::F32, Type::F16, Type::F16, Type::F16 | Type::F32)
+        | (Type::F32, Type::BF16, Type::BF16, Type::F32) => {
+            !satfinite && shape_is(&[(16, 8, 8), (16, 8, 16)])
+        }
+        (Type::F32, Type::TF32, Type::TF32, Type::F32) => {
+            !satfinite && shape_is(&[(16, 8, 4), (16, 8, 8)])
+        }
+        (Type::S32, Type::S8 | Type::U8, Type::S8 | Type::U8, Type::S32) => {
+            shape_is(&[(8, 8, 16), (16, 8, 16), (16, 8, 32)])
+        }
+        (Type::F64, Type::F64, Type::F64, Type::F64) => !satfinite && shape_is(&[(8, 8, 4)]),
+        _ => false,
+    };
+    if !valid {
+        return Err(m.error(format!(
+            "no `mma.sync` of `.{shape}` with `.{d}.{a}.{b}.{c}`{}",
+            if satfinite { " and `.satfinite`" } else { "" }
+        )));
+    }
+    if layouts != [Layout::Row, Layout::Col] {
+        return Err(m.error("this shape takes the layouts `.row.col`"));
+    }
+    let frag = |matrix, ty| Fragment { matrix, shape, ty };
+    let slot = |f: Fragment| Slot::Fragment {
+        ty: match f.ty {
+            Type::F32 | Type::S32 | Type::F64 => f.ty,
+            _ => Type::B32,
+        },
+        regs: f.mma_registers().expect("a valid mma shape") as u8,
+    };
+    Ok(Decoded::Op(
+        Op::Mma {
+            shape,
+            d,
+            a,
+            b,
+            c,
+            satfinite,
+        },
+        Shape::new()
+            .d(slot(frag(MatrixUse::C, d)))
+            .s(slot(frag(MatrixUse::A, a)))
+            .s(slot(frag(MatrixUse::B, b)))
+            .s(slot(frag(MatrixUse::C, c))),
+    ))
+}
+
+/// `ldmatrix` and `stmatrix` of 8×8 matrices of 16-bit elements (the `.m16n16` and `.b8`
+/// forms of sm_100 lower as unsupported).
+fn ldst_matrix(load: bool, m: &mut Mods) -> Result<Decoded> {
+    if !m.flag("sync")? || !m.flag("aligned")? {
+        return Err(m.error("missing `.sync.aligned`"));
+    }
+    m.flag("m8n8")?;
+    let count = m
+        .take(|s| match s {
+            "x1" => Some(1u8),
+            "x2" => Some(2),
+            "x4" => Some(4),
+            _ => None,
+        })?
+        .ok_or_else(|| m.error("missing the matrix count `.x1`, `.x2` or `.x4`"))?;
+    let trans = m.flag("trans")?;
+    let space = memory_space(m)?;
+    if !matches!(space, StateSpace::Shared | StateSpace::Generic) {
+        return Err(m.error(format!("invalid state space `.{space}` (`.shared` only)")));
+    }
+    m.one_type()?;
+    let regs = Slot::Fragment {
+        ty: Type::B32,
+        regs: count,
+    };
+    Ok(if load {
+        Decoded::Op(
+            Op::Ldmatrix {
+                count,
+                trans,
+                space,
+            },
+            Shape::new().d(regs).s(Slot::Addr),
+        )
+    } else {
+        Decoded::Op(
+            Op::Stmatrix {
+                count,
+                trans,
+                space,
+            },
+            Shape::new().s(Slot::Addr).s(regs),
+        )
     })
 }
 

@@ -207,6 +207,18 @@ fn floating_point() {
         ),
         ("cp.async.commit_group;", "cp.async.commit_group;"),
         (
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f0, %f1, %f2, %f3};",
+            "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f0, %f1, %f2, %f3};",
+        ),
+        (
+            "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r0, %r1}, [%r2];",
+            "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r0, %r1}, [%r2];",
+        ),
+        (
+            "stmatrix.sync.aligned.m8n8.x1.shared::cta.b16 [%r2], {%r0};",
+            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r2], {%r0};",
+        ),
+        (
             "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r0;",
             "wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1], %r0;",
         ),

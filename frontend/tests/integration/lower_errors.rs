@@ -599,6 +599,30 @@ fn wmma_misuse() {
 }
 
 #[test]
+fn mma_sync_and_ldmatrix_misuse() {
+    check(
+        "\tmma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f1, %f1, %f1}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%f1, %f1, %f1, %f1};",
+        "t.ptx:12:2: error: no `mma.sync` of `.m16n8k16` with `.f32.tf32.tf32.f32` in `mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32`",
+    );
+    check(
+        "\tmma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%f1, %f1, %f1, %f1}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%f1, %f1, %f1, %f1};",
+        "t.ptx:12:2: error: this shape takes the layouts `.row.col` in `mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32`",
+    );
+    check(
+        "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f1, %f1, %f1}, {%r1, %r1}, {%r1, %r1}, {%f1, %f1, %f1, %f1};",
+        "t.ptx:12:74: error: expected a vector of 4 elements, found 2",
+    );
+    check(
+        "\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r1}, [%r2];",
+        "t.ptx:12:43: error: expected a vector of 4 elements, found 2",
+    );
+    check(
+        "\tldmatrix.sync.aligned.m8n8.x4.global.b16 {%r1, %r1, %r1, %r1}, [%rd1];",
+        "t.ptx:12:2: error: invalid state space `.global` (`.shared` only) in `ldmatrix.sync.aligned.m8n8.x4.global.b16`",
+    );
+}
+
+#[test]
 fn cp_async_misuse() {
     check(
         "\tcp.async.ca.shared.global [%r1], [%rd1], 12;",

@@ -344,3 +344,186 @@ fn f16_helpers_round_trip() {
         assert_eq!(f16_value(f16_bits(x)), x);
     }
 }
+
+/// `mma.sync` with the manual's fragment layouts (`samples/corpus/mma_sync.cu`): fragments
+/// loaded by `ldmatrix` (plain and transposed, which must agree with each other and with the
+/// multiply-add's layout) or by each thread from the manual's formulas.
+#[test]
+fn mma_sync_with_ldmatrix_and_the_manuals_layouts() {
+    let file = "mma_sync.ptx";
+    let (a, b, c) = (
+        quarters(BLOCKS * 256, 12),
+        quarters(BLOCKS * 128, 13),
+        quarters(BLOCKS * 128, 14),
+    );
+    // B as 16x8: element (k, n) = b[blk*128 + n*16 + k] (column-major), and its row-major copy.
+    let b_row: Vec<f64> = (0..BLOCKS * 128)
+        .map(|i| {
+            let (blk, e) = (i / 128, i % 128);
+            let (k, n) = (e / 8, e % 8);
+            b[blk * 128 + n * 16 + k]
+        })
+        .collect();
+    let want: Vec<f32> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (16, 8, 16),
+                |i, k| a[blk * 256 + i * 16 + k],
+                |k, n| b[blk * 128 + n * 16 + k],
+                |i, n| c[blk * 128 + i * 8 + n],
+            )
+        })
+        .map(|x| x as f32)
+        .collect();
+    let (ta, tb) = (quarters(BLOCKS * 128, 15), quarters(BLOCKS * 64, 16));
+    let tf32_want: Vec<f32> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (16, 8, 8),
+                |i, k| ta[blk * 128 + i * 8 + k],
+                |k, n| tb[blk * 64 + k * 8 + n],
+                |_, _| 0.0,
+            )
+        })
+        .map(|x| x as f32)
+        .collect();
+    let bytes: Vec<u8> = (0..BLOCKS * 768)
+        .map(|i| ((i * 53 + i / 3) % 256) as u8)
+        .collect();
+    let (sa, sb) = bytes.split_at(BLOCKS * 512);
+    let s8 = |x: u8| f64::from(x as i8);
+    let s8_want: Vec<i32> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (16, 8, 32),
+                |i, k| s8(sa[blk * 512 + i * 32 + k]),
+                |k, n| s8(sb[blk * 256 + n * 32 + k]),
+                |_, _| 0.0,
+            )
+        })
+        .map(|x| x as i32)
+        .collect();
+    let (da, db, dc) = (
+        quarters(BLOCKS * 32, 17),
+        quarters(BLOCKS * 32, 18),
+        quarters(BLOCKS * 64, 19),
+    );
+    let f64_want: Vec<f64> = (0..BLOCKS)
+        .flat_map(|blk| {
+            product(
+                (8, 8, 4),
+                |i, k| da[blk * 32 + i * 4 + k],
+                |k, n| db[blk * 32 + k * 8 + n],
+                |i, n| dc[blk * 64 + i * 8 + n],
+            )
+        })
+        .collect();
+    let halves = |v: &[f64]| v.iter().map(|&x| f16_bits(x)).collect::<Vec<_>>();
+    let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<_>>();
+    let grid = BLOCKS as u32;
+    for (what, dev) in devices("a100") {
+        let bufs = [
+            dev.alloc_from(&halves(&a)).unwrap(),
+            dev.alloc_from(&halves(&b)).unwrap(),
+            dev.alloc_from(&halves(&b_row)).unwrap(),
+        ];
+        let cbuf = dev.alloc_from(&f32s(&c)).unwrap();
+        let (d, d2) = (
+            dev.alloc::<f32>(BLOCKS * 128).unwrap(),
+            dev.alloc::<f32>(BLOCKS * 128).unwrap(),
+        );
+        let mut args: Vec<Arg> = bufs.iter().map(|b| b.into()).collect();
+        args.extend([(&cbuf).into(), (&d).into(), (&d2).into()]);
+        dev.launch(
+            &kernel(&dev, file, "mma_m16n8k16_ldmatrix"),
+            grid,
+            32,
+            0,
+            &args,
+        )
+        .unwrap();
+        assert_eq!(d.to_host().unwrap(), want, "{what} ldmatrix");
+        assert_eq!(d2.to_host().unwrap(), want, "{what} ldmatrix.trans");
+        let (x, y) = (
+            dev.alloc_from(&f32s(&ta)).unwrap(),
+            dev.alloc_from(&f32s(&tb)).unwrap(),
+        );
+        let args = [(&x).into(), (&y).into(), (&d).into()];
+        dev.launch(&kernel(&dev, file, "mma_m16n8k8_tf32"), grid, 32, 0, &args)
+            .unwrap();
+        assert_eq!(d.to_host().unwrap(), tf32_want, "{what} tf32");
+        let (x, y) = (dev.alloc_from(sa).unwrap(), dev.alloc_from(sb).unwrap());
+        let out = dev.alloc::<i32>(BLOCKS * 128).unwrap();
+        let args = [(&x).into(), (&y).into(), (&out).into()];
+        dev.launch(&kernel(&dev, file, "mma_m16n8k32_s8"), grid, 32, 0, &args)
+            .unwrap();
+        assert_eq!(out.to_host().unwrap(), s8_want, "{what} s8");
+        let bufs = [&da, &db, &dc].map(|v| dev.alloc_from(v).unwrap());
+        let out = dev.alloc::<f64>(BLOCKS * 64).unwrap();
+        let mut args: Vec<Arg> = bufs.iter().map(|b| b.into()).collect();
+        args.push((&out).into());
+        dev.launch(&kernel(&dev, file, "mma_m8n8k4_f64"), grid, 32, 0, &args)
+            .unwrap();
+        assert_eq!(out.to_host().unwrap(), f64_want, "{what} f64");
+    }
+}
+
+/// `ldmatrix` then `stmatrix.trans` (sm_90) transposes each of four 8×8 matrices of halves.
+const TRANSPOSE: &str = r#"
+.version 8.8
+.target sm_90
+.address_size 64
+.visible .entry transpose4(.param .u64 in, .param .u64 out)
+{
+    .shared .align 16 .b8 s[512];
+    .shared .align 16 .b8 t[512];
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd4, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 16;
+    add.u64 %rd3, %rd1, %rd2;
+    add.u64 %rd5, %rd4, %rd2;
+    ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd3];
+    mov.u32 %r6, s;
+    mad.lo.u32 %r7, %r1, 16, %r6;
+    st.shared.v4.u32 [%r7], {%r2, %r3, %r4, %r5};
+    bar.warp.sync -1;
+    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r2, %r3, %r4, %r5}, [%r7];
+    mov.u32 %r8, t;
+    mad.lo.u32 %r9, %r1, 16, %r8;
+    stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%r9], {%r2, %r3, %r4, %r5};
+    bar.warp.sync -1;
+    ld.shared.v4.u32 {%r2, %r3, %r4, %r5}, [%r9];
+    st.global.v4.u32 [%rd5], {%r2, %r3, %r4, %r5};
+    ret;
+}
+"#;
+
+#[test]
+fn ldmatrix_and_stmatrix_trans_transpose() {
+    let input: Vec<u16> = (0..256).map(|i| i * 3 + 1).collect();
+    let want: Vec<u16> = (0..256)
+        .map(|i| {
+            let (j, r, c) = (i / 64, i / 8 % 8, i % 8);
+            input[j * 64 + c * 8 + r]
+        })
+        .collect();
+    for (what, dev) in devices("h100") {
+        let m = dev.load_ptx("transpose.ptx", TRANSPOSE).unwrap();
+        let (x, y) = (
+            dev.alloc_from(&input).unwrap(),
+            dev.alloc::<u16>(256).unwrap(),
+        );
+        dev.launch(
+            &m.kernel("transpose4").unwrap(),
+            1,
+            32,
+            0,
+            &[(&x).into(), (&y).into()],
+        )
+        .unwrap();
+        assert_eq!(y.to_host().unwrap(), want, "{what}");
+    }
+}
