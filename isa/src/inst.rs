@@ -351,6 +351,19 @@ pub enum Op {
     Bmsk {
         mode: ShiftMode,
     },
+    /// The scalar video instructions: `op` on the parts `asel`/`bsel` of `a` and `b` (the
+    /// whole word without one), extended by their types; saturated to the destination type
+    /// (or merged part) with `sat`; then `then` with `c`. srcs: a, b (, c).
+    Video {
+        op: VideoOp,
+        dty: Type,
+        aty: Type,
+        bty: Type,
+        sat: bool,
+        asel: Option<Part>,
+        bsel: Option<Part>,
+        then: VideoThen,
+    },
     /// `lop3{.BoolOp}.b32 d{|p}, a, b, c, immLut{, q}`: bit i of `d` is bit
     /// (a_i·4 + b_i·2 + c_i) of the look-up table `immLut` (an immediate source); with a
     /// combiner, `p = (d != 0) BoolOp q`.
@@ -755,6 +768,7 @@ impl Op {
             | Op::Shf { .. }
             | Op::Bmsk { .. }
             | Op::Lop3 { .. }
+            | Op::Video { .. }
             | Op::Szext { .. }
             | Op::CvtPack { .. }
             | Op::Dp4a { .. }
@@ -822,6 +836,86 @@ impl Op {
             | Op::Unsupported { .. } => false,
         }
     }
+}
+
+/// The primary operation of a scalar video instruction (`vadd`, ..., `vset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VideoOp {
+    Add,
+    Sub,
+    Absdiff,
+    Min,
+    Max,
+    /// `vshl`/`vshr`; `clamp` is `.clamp` (amounts above 32 are 32), else `.wrap` (mod 32).
+    Shl {
+        clamp: bool,
+    },
+    Shr {
+        clamp: bool,
+    },
+    /// `vset.cmp` (eq, ne, lt, le, gt, ge): 1 or 0.
+    Set(CmpOp),
+}
+
+/// A byte or half-word of a 32-bit register: a video instruction's `.b0`..`.b3`, `.h0`, `.h1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    B0,
+    B1,
+    B2,
+    B3,
+    H0,
+    H1,
+}
+
+impl Part {
+    pub fn from_name(name: &str) -> Option<Part> {
+        Some(match name {
+            "b0" => Part::B0,
+            "b1" => Part::B1,
+            "b2" => Part::B2,
+            "b3" => Part::B3,
+            "h0" => Part::H0,
+            "h1" => Part::H1,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::B0 => "b0",
+            Part::B1 => "b1",
+            Part::B2 => "b2",
+            Part::B3 => "b3",
+            Part::H0 => "h0",
+            Part::H1 => "h1",
+        }
+    }
+
+    /// The part's width in bits and its shift.
+    pub fn bits_and_shift(self) -> (u32, u32) {
+        match self {
+            Part::B0 => (8, 0),
+            Part::B1 => (8, 8),
+            Part::B2 => (8, 16),
+            Part::B3 => (8, 24),
+            Part::H0 => (16, 0),
+            Part::H1 => (16, 16),
+        }
+    }
+}
+
+/// What a video instruction does with its third operand `c`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VideoThen {
+    /// No `c`: the (saturated) result.
+    Nothing,
+    /// `.add`, `.min`, `.max`: a secondary operation with `c`.
+    Add,
+    Min,
+    Max,
+    /// `d.part`: the result's low bits merged into that part of `c`.
+    Merge(Part),
 }
 
 /// One instruction.

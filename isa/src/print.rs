@@ -13,8 +13,8 @@ use crate::function::{
 };
 use crate::inst::{
     AddrBase, Address, AtomOp, BarRedOp, BarrierKind, CarryOp, CvtRounding, FloatPrecision, Inst,
-    MatchMode, MembarLevel, MulMode, Op, Operand, PrmtMode, ReduxOp, ShflMode, ShiftDir, ShiftMode,
-    TestProp, TranscFn, VoteMode,
+    MatchMode, MembarLevel, MulMode, Op, Operand, Part, PrmtMode, ReduxOp, ShflMode, ShiftDir,
+    ShiftMode, TestProp, TranscFn, VideoOp, VideoThen, VoteMode,
 };
 use crate::types::{MemOrder, Type};
 use std::borrow::Cow;
@@ -220,6 +220,46 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
         Op::Bmsk { mode } => {
             write!(f, "bmsk.{}", shift_mode(*mode))?;
             &[Type::B32]
+        }
+        Op::Video {
+            op,
+            dty,
+            aty,
+            bty,
+            sat,
+            then,
+            ..
+        } => {
+            let name = match op {
+                VideoOp::Add => "vadd",
+                VideoOp::Sub => "vsub",
+                VideoOp::Absdiff => "vabsdiff",
+                VideoOp::Min => "vmin",
+                VideoOp::Max => "vmax",
+                VideoOp::Shl { .. } => "vshl",
+                VideoOp::Shr { .. } => "vshr",
+                VideoOp::Set(_) => "vset",
+            };
+            f.write_str(name)?;
+            // vset has no destination type; the shifts' mode follows the types.
+            if !matches!(op, VideoOp::Set(_)) {
+                write!(f, ".{dty}")?;
+            }
+            write!(f, ".{aty}.{bty}")?;
+            flag(f, *sat, "sat")?;
+            match op {
+                VideoOp::Shl { clamp } | VideoOp::Shr { clamp } => {
+                    f.write_str(if *clamp { ".clamp" } else { ".wrap" })?
+                }
+                VideoOp::Set(cmp) => write!(f, ".{}", cmp.name())?,
+                _ => {}
+            }
+            return match then {
+                VideoThen::Add => f.write_str(".add"),
+                VideoThen::Min => f.write_str(".min"),
+                VideoThen::Max => f.write_str(".max"),
+                _ => Ok(()),
+            };
         }
         Op::Lop3 { combine } => {
             f.write_str("lop3")?;
@@ -848,6 +888,19 @@ impl<'a> Printer<'a> {
             inst.op,
             Op::Setp { .. } | Op::Shfl { .. } | Op::Match { .. } | Op::Lop3 { .. }
         );
+        // A video instruction's part selectors follow their operands (`d.h0, a.b1, b`).
+        let (dsel, srcsel) = match inst.op {
+            Op::Video {
+                asel, bsel, then, ..
+            } => (
+                match then {
+                    VideoThen::Merge(p) => Some(p),
+                    _ => None,
+                },
+                [asel, bsel],
+            ),
+            _ => (None, [None, None]),
+        };
         for (i, d) in inst.dsts.iter().enumerate() {
             f.write_str(if first {
                 " "
@@ -858,11 +911,13 @@ impl<'a> Printer<'a> {
             })?;
             first = false;
             self.write_operand(f, d, None)?;
+            opt(f, dsel.map(Part::name))?;
         }
         for (i, s) in inst.srcs.iter().enumerate() {
             f.write_str(if first { " " } else { ", " })?;
             first = false;
             self.write_operand(f, s, float_imm_type(&inst.op, i))?;
+            opt(f, srcsel.get(i).copied().flatten().map(Part::name))?;
         }
         f.write_str(";")
     }

@@ -279,6 +279,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Shf { .. }
         | Op::Bmsk { .. }
         | Op::Lop3 { .. }
+        | Op::Video { .. }
         | Op::Szext { .. }
         | Op::CvtPack { .. }
         | Op::Popc { .. }

@@ -34,6 +34,7 @@ pub mod float;
 pub mod int;
 pub mod matrix;
 pub mod round;
+pub mod video;
 
 pub use atomic::{atomic_update, atomic_update_in, redux_combine};
 
@@ -115,6 +116,30 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::Prmt { mode } => one(bits::prmt(mode, a, b, c)),
         Op::Shf { dir, mode } => one(bits::shf(dir, mode, a, b, c)),
         Op::Bmsk { mode } => one(bits::bmsk(mode, a, b)),
+        Op::Video {
+            op,
+            dty,
+            aty,
+            bty,
+            sat,
+            asel,
+            bsel,
+            then,
+        } => one(video::eval(
+            video::Video {
+                op,
+                dty,
+                aty,
+                bty,
+                sat,
+                asel,
+                bsel,
+                then,
+            },
+            a,
+            b,
+            c,
+        )),
         Op::Lop3 { combine } => {
             let r = bits::lop3(a, b, c, d);
             Ok([

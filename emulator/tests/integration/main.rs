@@ -12,6 +12,7 @@ mod conformance_float;
 mod conformance_half;
 mod conformance_int;
 mod conformance_round;
+mod conformance_video;
 mod differential;
 mod eval_cases;
 mod schedule;

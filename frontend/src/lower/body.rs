@@ -1108,8 +1108,16 @@ impl<'a> FnLowerer<'a, '_> {
                 Slot::Val(Type::B64),
             ]);
         }
+        // A video instruction's part selectors are written on its operands.
+        let selected;
+        let ops = if let Op::Video { .. } = op {
+            selected = video_selectors(&mut op, ops)?;
+            &selected[..]
+        } else {
+            &ops[..]
+        };
         let mut dsts = Vec::with_capacity(shape.dsts.len());
-        let mut rest = &ops[..];
+        let mut rest = ops;
         if shape.min_dsts > 0 {
             let Some((first, tail)) = ops.split_first() else {
                 return Err(self.count_error(inst, &shape));
@@ -1235,4 +1243,55 @@ fn immediate_counts(op: Op, srcs: &[Operand], ops: &[ast::Operand]) -> Result<Op
         }
         op => op,
     })
+}
+
+/// Moves a video instruction's part selectors (`d.h0`, `a.b1`, `b.h1`) from its operands into
+/// the operation, and checks that `c` is there exactly when a merge or a secondary operation
+/// needs it. Returns the operands without their selectors.
+fn video_selectors<'a>(op: &mut Op, ops: &[ast::Operand<'a>]) -> Result<Vec<ast::Operand<'a>>> {
+    use ast::OperandKind as K;
+    let Op::Video {
+        asel, bsel, then, ..
+    } = op
+    else {
+        unreachable!("a video instruction")
+    };
+    let mut out = ops.to_vec();
+    let mut parts = [None; 3];
+    for (o, part) in out.iter_mut().zip(&mut parts) {
+        if let K::Name {
+            component: Some(c), ..
+        } = &o.kind
+            && let Some(p) = isa::Part::from_name(c)
+        {
+            *part = Some(p);
+            if let K::Name { component, .. } = &mut o.kind {
+                *component = None;
+            }
+        }
+    }
+    let [dsel, a, b] = parts;
+    (*asel, *bsel) = (a, b);
+    if let Some(p) = dsel {
+        if *then != isa::VideoThen::Nothing {
+            return Err(Diagnostic::semantic(
+                ops[0].span,
+                "a merge (`d.part`) and a secondary operation exclude each other",
+            ));
+        }
+        *then = isa::VideoThen::Merge(p);
+    }
+    let needs_c = *then != isa::VideoThen::Nothing;
+    if needs_c != (ops.len() == 4) {
+        let span = ops.last().map_or(Span::new(0, 0), |o| o.span);
+        return Err(Diagnostic::semantic(
+            span,
+            if needs_c {
+                "a merge or a secondary operation needs the operand `c`"
+            } else {
+                "`c` is used only by a merge (`d.part`) or a secondary operation"
+            },
+        ));
+    }
+    Ok(out)
 }

@@ -64,6 +64,21 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "tensormap",
     "clusterlaunchcontrol",
     "brx",
+    "vmad",
+    "vadd2",
+    "vsub2",
+    "vavrg2",
+    "vabsdiff2",
+    "vmin2",
+    "vmax2",
+    "vset2",
+    "vadd4",
+    "vsub4",
+    "vavrg4",
+    "vabsdiff4",
+    "vmin4",
+    "vmax4",
+    "vset4",
     "fns",
     "isspacep",
     "st.async",
@@ -192,6 +207,9 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                     .s(Slot::Val(Type::U32))
                     .s(Slot::Val(Type::U32)),
             )
+        }
+        "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vset" => {
+            video(opcode, m)?
         }
         "lop3" => {
             let combine = m.take(|s| match s {
@@ -1676,6 +1694,97 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
             scope,
         },
         shape,
+    ))
+}
+
+/// The scalar video instructions. The part selectors written on the operands (`d.h0`, `a.b1`)
+/// and whether a merge or a secondary operation uses `c` are filled in by `body`, which sees
+/// the operands.
+fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
+    let sat = m.flag("sat")?;
+    let shift = matches!(opcode, "vshl" | "vshr");
+    let clamp = if shift {
+        match m.take(|s| match s {
+            "clamp" => Some(true),
+            "wrap" => Some(false),
+            _ => None,
+        })? {
+            Some(c) => c,
+            None => return Err(m.error("missing `.clamp` or `.wrap`")),
+        }
+    } else {
+        false
+    };
+    let cmp = if opcode == "vset" {
+        let cmp = m.take(CmpOp::from_name)?;
+        match cmp {
+            Some(c @ (CmpOp::Eq | CmpOp::Ne | CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge)) => {
+                Some(c)
+            }
+            _ => {
+                return Err(
+                    m.error("missing a comparison `.eq`, `.ne`, `.lt`, `.le`, `.gt` or `.ge`")
+                );
+            }
+        }
+    } else {
+        None
+    };
+    let then = match m.take(|s| match s {
+        "add" => Some(VideoThen::Add),
+        "min" => Some(VideoThen::Min),
+        "max" => Some(VideoThen::Max),
+        _ => None,
+    })? {
+        Some(t) => t,
+        None => VideoThen::Nothing,
+    };
+    let types = m.types();
+    let (dty, aty, bty) = match (cmp, types.as_slice()) {
+        (Some(_), [a, b]) => (Type::U32, *a, *b),
+        (None, [d, a, b]) => (*d, *a, *b),
+        _ => {
+            return Err(m.error("expected the types `.dtype.atype.btype` (`vset`: `.atype.btype`)"));
+        }
+    };
+    if ![dty, aty, bty]
+        .iter()
+        .all(|t| matches!(t, Type::U32 | Type::S32))
+    {
+        return Err(m.error("video instructions take `.u32` and `.s32` operands"));
+    }
+    if shift && bty != Type::U32 {
+        return Err(m.error("the shift amount is `.u32`"));
+    }
+    if cmp.is_some() && sat {
+        return Err(m.error("`vset` takes no `.sat`"));
+    }
+    let op = match (opcode, cmp) {
+        (_, Some(c)) => VideoOp::Set(c),
+        ("vadd", _) => VideoOp::Add,
+        ("vsub", _) => VideoOp::Sub,
+        ("vabsdiff", _) => VideoOp::Absdiff,
+        ("vmin", _) => VideoOp::Min,
+        ("vmax", _) => VideoOp::Max,
+        ("vshl", _) => VideoOp::Shl { clamp },
+        _ => VideoOp::Shr { clamp },
+    };
+    Ok(Decoded::Op(
+        Op::Video {
+            op,
+            dty,
+            aty,
+            bty,
+            sat,
+            asel: None,
+            bsel: None,
+            then,
+        },
+        Shape::new()
+            .d(Slot::Val(Type::B32))
+            .s(Slot::Val(Type::B32))
+            .s(Slot::Val(Type::B32))
+            .opt_s(Slot::Val(Type::B32)),
     ))
 }
 

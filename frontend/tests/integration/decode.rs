@@ -207,6 +207,18 @@ fn floating_point() {
         ),
         ("cp.async.commit_group;", "cp.async.commit_group;"),
         (
+            "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4;",
+            "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4;",
+        ),
+        (
+            "vshl.u32.u32.u32.wrap.max %r1, %r2, %r3.h1, %r4;",
+            "vshl.u32.u32.u32.wrap.max %r1, %r2, %r3.h1, %r4;",
+        ),
+        (
+            "vset.s32.u32.lt %r1, %r2, %r3;",
+            "vset.s32.u32.lt %r1, %r2, %r3;",
+        ),
+        (
             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f0, %f1, %f2, %f3};",
             "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f0, %f1, %f2, %f3};",
         ),

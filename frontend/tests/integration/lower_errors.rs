@@ -623,6 +623,30 @@ fn mma_sync_and_ldmatrix_misuse() {
 }
 
 #[test]
+fn video_misuse() {
+    check(
+        "\tvadd.s32.s32.s32.add %r1, %r2, %r3;",
+        "t.ptx:12:33: error: a merge or a secondary operation needs the operand `c`",
+    );
+    check(
+        "\tvadd.s32.s32.s32.add %r1.h0, %r2, %r3, %r1;",
+        "t.ptx:12:23: error: a merge (`d.part`) and a secondary operation exclude each other",
+    );
+    check(
+        "\tvadd.s32.s32.s32 %r1, %r2, %r3, %r1;",
+        "t.ptx:12:34: error: `c` is used only by a merge (`d.part`) or a secondary operation",
+    );
+    check(
+        "\tvshl.u32.u32.u32 %r1, %r2, %r3;",
+        "t.ptx:12:2: error: missing `.clamp` or `.wrap` in `vshl.u32.u32.u32`",
+    );
+    check(
+        "\tvset.u32.u32.lt.sat %r1, %r2, %r3;",
+        "t.ptx:12:2: error: `vset` takes no `.sat` in `vset.u32.u32.lt.sat`",
+    );
+}
+
+#[test]
 fn cp_async_misuse() {
     check(
         "\tcp.async.ca.shared.global [%r1], [%rd1], 12;",

@@ -1,0 +1,251 @@
+//! Conformance of the scalar video instructions with the PTX manual's pseudo-code
+//! (`partSelectSignExtend`, the primary operation, `optSaturate`, `optSecOp`, `optMerge`);
+//! every expected value worked by hand from it.
+
+use crate::eval_cases::check;
+use Type::{S32, U32};
+use isa::{CmpOp, Op, Part, Type, VideoOp, VideoThen};
+
+/// A video operation with its types; selectors, saturation and `then` as given.
+#[allow(clippy::too_many_arguments)]
+fn v(
+    op: VideoOp,
+    (dty, aty, bty): (Type, Type, Type),
+    sat: bool,
+    asel: Option<Part>,
+    bsel: Option<Part>,
+    then: VideoThen,
+) -> Op {
+    Op::Video {
+        op,
+        dty,
+        aty,
+        bty,
+        sat,
+        asel,
+        bsel,
+        then,
+    }
+}
+
+const NOTHING: VideoThen = VideoThen::Nothing;
+
+#[test]
+fn parts_extend_by_their_type_and_results_saturate() {
+    let u = (U32, U32, U32);
+    let s = (S32, S32, S32);
+    check(&[
+        // u8 255 + s16 -32768 = -32513, in range of s32.
+        (
+            v(
+                VideoOp::Add,
+                (S32, U32, S32),
+                true,
+                Some(Part::B0),
+                Some(Part::H0),
+                NOTHING,
+            ),
+            &[0xff, 0x8000],
+            0xffff_80ff,
+        ),
+        // 5 - 7 clamps to 0 unsigned, wraps without .sat.
+        (v(VideoOp::Sub, u, true, None, None, NOTHING), &[5, 7], 0),
+        (
+            v(VideoOp::Sub, u, false, None, None, NOTHING),
+            &[5, 7],
+            0xffff_fffe,
+        ),
+        // The 33-bit sum clamps to U32_MAX, or keeps its low 32 bits.
+        (
+            v(VideoOp::Add, u, true, None, None, NOTHING),
+            &[0xffff_ffff, 1],
+            0xffff_ffff,
+        ),
+        (
+            v(VideoOp::Add, u, false, None, None, NOTHING),
+            &[0xffff_ffff, 1],
+            0,
+        ),
+        // s32 range: -2^31 - 1 clamps to S32_MIN.
+        (
+            v(VideoOp::Sub, s, true, None, None, NOTHING),
+            &[0x8000_0000, 1],
+            0x8000_0000,
+        ),
+        (
+            v(VideoOp::Min, s, false, None, None, NOTHING),
+            &[0xffff_fffb, 3],
+            0xffff_fffb,
+        ),
+        (
+            v(VideoOp::Max, u, false, None, None, NOTHING),
+            &[0xffff_fffb, 3],
+            0xffff_fffb,
+        ),
+        // The high half, signed: 0x8001 is -32767; |(-32767) - 1| = 32768.
+        (
+            v(VideoOp::Absdiff, s, false, Some(Part::H1), None, NOTHING),
+            &[0x8001_0000, 1],
+            32768,
+        ),
+    ]);
+}
+
+#[test]
+fn secondary_operations_and_merges_use_c() {
+    let s = (S32, S32, S32);
+    let u = (U32, U32, U32);
+    check(&[
+        // min(-5, 3) + 10.
+        (
+            v(VideoOp::Min, s, true, None, None, VideoThen::Add),
+            &[0xffff_fffb, 3, 10],
+            5,
+        ),
+        // max(2, c) with c unsigned (4294967295).
+        (
+            v(VideoOp::Max, u, false, None, None, VideoThen::Max),
+            &[1, 2, 0xffff_ffff],
+            0xffff_ffff,
+        ),
+        // ... and with c signed (-1): max(2, -1) = 2.
+        (
+            v(VideoOp::Max, s, false, None, None, VideoThen::Max),
+            &[1, 2, 0xffff_ffff],
+            2,
+        ),
+        (
+            v(VideoOp::Add, s, false, None, None, VideoThen::Min),
+            &[1, 2, 0xffff_ffff],
+            0xffff_ffff,
+        ),
+        // |(-128) - 127| = 255, saturated to s16 (fits), merged into h0 of c.
+        (
+            v(
+                VideoOp::Absdiff,
+                s,
+                true,
+                Some(Part::B0),
+                Some(Part::B2),
+                VideoThen::Merge(Part::H0),
+            ),
+            &[0x80, 0x007f_0000, 0xaaaa_aaaa],
+            0xaaaa_00ff,
+        ),
+        // 100 + 100 = 200, saturated to s8 (127) for a byte merge into b1.
+        (
+            v(
+                VideoOp::Add,
+                s,
+                true,
+                None,
+                None,
+                VideoThen::Merge(Part::B1),
+            ),
+            &[100, 100, 0xffff_ffff],
+            0xffff_7fff,
+        ),
+        // Without .sat the merge keeps the low byte: 200 = 0xc8.
+        (
+            v(
+                VideoOp::Add,
+                s,
+                false,
+                None,
+                None,
+                VideoThen::Merge(Part::B3),
+            ),
+            &[100, 100, 0],
+            0xc800_0000,
+        ),
+    ]);
+}
+
+#[test]
+fn shifts_clamp_or_wrap_their_amount() {
+    let u = (U32, U32, U32);
+    let shl = |clamp| VideoOp::Shl { clamp };
+    let shr = |clamp| VideoOp::Shr { clamp };
+    check(&[
+        // 40 clamps to 32: 1 << 32 keeps no low bits, or saturates.
+        (v(shl(true), u, false, None, None, NOTHING), &[1, 40], 0),
+        (
+            v(shl(true), u, true, None, None, NOTHING),
+            &[1, 40],
+            0xffff_ffff,
+        ),
+        // 33 wraps to 1.
+        (v(shl(false), u, false, None, None, NOTHING), &[1, 33], 2),
+        // Signed right shifts fill with the sign.
+        (
+            v(shr(false), (S32, S32, U32), false, None, None, NOTHING),
+            &[0xffff_fff0, 2],
+            0xffff_fffc,
+        ),
+        (
+            v(shr(false), u, false, None, None, NOTHING),
+            &[0xffff_fff0, 2],
+            0x3fff_fffc,
+        ),
+        // The amount is b's byte b1 (8).
+        (
+            v(shl(false), u, false, None, Some(Part::B1), NOTHING),
+            &[3, 0x0800],
+            0x300,
+        ),
+    ]);
+}
+
+#[test]
+fn vset_compares_the_extended_parts() {
+    let set = |cmp| VideoOp::Set(cmp);
+    check(&[
+        // -1 (s32) < 0 (u32); 4294967295 (u32) is not.
+        (
+            v(set(CmpOp::Lt), (U32, S32, U32), false, None, None, NOTHING),
+            &[0xffff_ffff, 0],
+            1,
+        ),
+        (
+            v(set(CmpOp::Lt), (U32, U32, U32), false, None, None, NOTHING),
+            &[0xffff_ffff, 0],
+            0,
+        ),
+        (
+            v(
+                set(CmpOp::Ne),
+                (U32, U32, U32),
+                false,
+                None,
+                None,
+                VideoThen::Add,
+            ),
+            &[1, 2, 10],
+            11,
+        ),
+        (
+            v(
+                set(CmpOp::Eq),
+                (U32, U32, U32),
+                false,
+                Some(Part::B0),
+                Some(Part::B1),
+                VideoThen::Merge(Part::B3),
+            ),
+            &[0x7, 0x700, 0],
+            0x0100_0000,
+        ),
+        (
+            v(
+                set(CmpOp::Ge),
+                (U32, S32, S32),
+                false,
+                Some(Part::H1),
+                None,
+                NOTHING,
+            ),
+            &[0xffff_0000, 0],
+            0,
+        ),
+    ]);
+}
