@@ -15,6 +15,7 @@ mod corpus_runs;
 mod cta_schedulers;
 mod dis_golden;
 mod divergence;
+mod dot_corpus;
 mod fuzz_corpus;
 mod golden_stats;
 mod half_corpus;
