@@ -671,44 +671,60 @@ fn execute(
                 }
             }
         }
-        Op::Atom { space, op, ty, .. } | Op::Red { space, op, ty, .. } => {
+        Op::Atom {
+            space, op, ty, vec, ..
+        }
+        | Op::Red {
+            space, op, ty, vec, ..
+        } => {
             let Operand::Address(addr) = &inst.srcs[0] else {
                 unreachable!("verified atomic shape")
             };
             let size = ty.bytes();
+            // A vector atomic (sm_90) is one atomic operation per element.
+            fn elements(o: &Operand) -> &[Operand] {
+                match o {
+                    Operand::Vector(v) => v,
+                    other => std::slice::from_ref(other),
+                }
+            }
+            let (bs, ds) = (elements(&inst.srcs[1]), inst.dsts.first().map(elements));
             for l in lanes(exec) {
-                let b = env.read(w, &inst.srcs[1], l);
                 let c = inst.srcs.get(2).map_or(0, |c| env.read(w, c, l));
                 let target = env.target(w, *space, addr, l).map_err(at(l))?;
+                check_vector_alignment(target, size * u32::from(*vec)).map_err(at(l))?;
                 // `atom.add.f32` flushes subnormals in global memory but not in shared memory.
                 let resolved = match target {
                     Target::Global(_) => isa::StateSpace::Global,
                     _ => isa::StateSpace::Shared,
                 };
-                let update =
-                    |old: u64| alu::atomic::atomic_update_in(resolved, *op, *ty, old, b, c);
-                let old = match target {
-                    Target::Global(a) => env
-                        .mem
-                        .atomic(a, size, update)
-                        .map_err(global_fault)
-                        .map_err(at(l))?,
-                    Target::Shared(o) => {
-                        let old = read_bytes(&env.shared, o, size, "shared").map_err(at(l))?;
-                        write_bytes(&mut env.shared, o, size, update(old), "shared")
-                            .map_err(at(l))?;
-                        old
+                for (i, b) in bs.iter().enumerate() {
+                    let b = env.read(w, b, l);
+                    let update =
+                        |old: u64| alu::atomic::atomic_update_in(resolved, *op, *ty, old, b, c);
+                    let old = match offset(target, i as u32 * size) {
+                        Target::Global(a) => env
+                            .mem
+                            .atomic(a, size, update)
+                            .map_err(global_fault)
+                            .map_err(at(l))?,
+                        Target::Shared(o) => {
+                            let old = read_bytes(&env.shared, o, size, "shared").map_err(at(l))?;
+                            write_bytes(&mut env.shared, o, size, update(old), "shared")
+                                .map_err(at(l))?;
+                            old
+                        }
+                        _ => {
+                            let what = format!(
+                                "atomics outside global and shared memory (`{}`)",
+                                inst_name(inst)
+                            );
+                            return Err((FaultKind::Unsupported { what }, l as u32));
+                        }
+                    };
+                    if let Some(d) = ds.and_then(|d| d.get(i)) {
+                        write(w.frame_mut(), code, d, l, old, *ty);
                     }
-                    _ => {
-                        let what = format!(
-                            "atomics outside global and shared memory (`{}`)",
-                            inst_name(inst)
-                        );
-                        return Err((FaultKind::Unsupported { what }, l as u32));
-                    }
-                };
-                if let Some(d) = inst.dsts.first() {
-                    write(w.frame_mut(), code, d, l, old, *ty);
                 }
             }
         }

@@ -580,19 +580,22 @@ pub enum Op {
         ty: Type,
         vec: u8,
     },
-    /// dsts: d; srcs: address, b (, c for cas).
+    /// dsts: d; srcs: address, b (, c for cas). With `vec` > 1 (sm_90), `d` and `b` are
+    /// vectors and each element is its own atomic operation on consecutive elements.
     Atom {
         space: StateSpace,
         op: AtomOp,
         ty: Type,
+        vec: u8,
         order: MemOrder,
         scope: Option<Scope>,
     },
-    /// srcs: address, b.
+    /// srcs: address, b (a vector when `vec` > 1).
     Red {
         space: StateSpace,
         op: AtomOp,
         ty: Type,
+        vec: u8,
         order: MemOrder,
         scope: Option<Scope>,
     },

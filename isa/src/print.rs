@@ -590,6 +590,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             space,
             op: aop,
             ty,
+            vec,
             order,
             scope,
         }
@@ -597,6 +598,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             space,
             op: aop,
             ty,
+            vec,
             order,
             scope,
         } => {
@@ -609,6 +611,10 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             opt(f, scope.map(|s| s.name()))?;
             opt(f, space_name(*space))?;
             write!(f, ".{}", atom_op(*aop))?;
+            // Half-precision atomics are written `.noftz`.
+            let half = matches!(ty, Type::F16 | Type::BF16 | Type::F16x2 | Type::BF16x2);
+            flag(f, half, "noftz")?;
+            opt(f, vec_name(*vec))?;
             std::slice::from_ref(ty)
         }
         Op::Bar { kind, aligned } => {

@@ -464,8 +464,8 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
             access(AccessKind::Load, *ty, *vec, *space)
         }
         Op::St { space, ty, vec, .. } => access(AccessKind::Store, *ty, *vec, *space),
-        Op::Atom { space, ty, .. } | Op::Red { space, ty, .. } => {
-            access(AccessKind::Atomic, *ty, 1, *space)
+        Op::Atom { space, ty, vec, .. } | Op::Red { space, ty, vec, .. } => {
+            access(AccessKind::Atomic, *ty, *vec, *space)
         }
         Op::WmmaLoad {
             frag,

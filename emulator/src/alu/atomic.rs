@@ -54,14 +54,25 @@ fn update(op: AtomOp, ty: Type, ftz: bool, old: u64, b: u64, c: u64) -> u64 {
                 old - 1
             }
         }
-        AtomOp::Min => match Format::of(ty) {
-            Some(fmt) => float::min(fmt, false, false, old, b),
-            None => wrap(ext(old, ty).min(ext(b, ty)), ty),
-        },
-        AtomOp::Max => match Format::of(ty) {
-            Some(fmt) => float::max(fmt, false, false, old, b),
-            None => wrap(ext(old, ty).max(ext(b, ty)), ty),
-        },
+        AtomOp::Min | AtomOp::Max => {
+            let pick = |fmt, x, y| {
+                if op == AtomOp::Min {
+                    float::min(fmt, false, false, x, y)
+                } else {
+                    float::max(fmt, false, false, x, y)
+                }
+            };
+            match (ty.packed_element().and_then(Format::of), Format::of(ty)) {
+                // A packed pair (sm_90's vector atomics) half by half.
+                (Some(fmt), _) => {
+                    let half = |i: u32| pick(fmt, old >> i & 0xffff, b >> i & 0xffff);
+                    half(16) << 16 | half(0)
+                }
+                (None, Some(fmt)) => pick(fmt, old, b),
+                (None, None) if op == AtomOp::Min => wrap(ext(old, ty).min(ext(b, ty)), ty),
+                (None, None) => wrap(ext(old, ty).max(ext(b, ty)), ty),
+            }
+        }
         AtomOp::And => old & b,
         AtomOp::Or => old | b,
         AtomOp::Xor => old ^ b,

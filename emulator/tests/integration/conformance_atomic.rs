@@ -138,6 +138,7 @@ fn non_alu_operations_are_refused() {
             space: StateSpace::Global,
             op: Add,
             ty: U32,
+            vec: 1,
             order: MemOrder::Weak,
             scope: None,
         },

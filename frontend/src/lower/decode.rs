@@ -1633,6 +1633,7 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
     let aop = aop.ok_or_else(|| m.error("missing operation"))?;
     let noftz = m.flag("noftz")?;
     skip_cache_hints(m)?;
+    let vec = m.vector()?;
     let allowed: &[Type] = match aop {
         AtomOp::Add => &[
             Type::U32,
@@ -1653,15 +1654,41 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
         AtomOp::Cas => &[Type::B16, Type::B32, Type::B64],
     };
     let ty = m.one_type()?;
-    if is_half(ty) && aop != AtomOp::Add {
-        // sm_90's half-precision min/max/exch: valid PTX not executed yet.
-        return Ok(Decoded::Unsupported);
+    if vec > 1 {
+        // sm_90's vector atomics: elements of 16 bits up to `.v8`, 32 bits up to `.v4`.
+        let fits = match ty {
+            Type::F16 | Type::BF16 => matches!(aop, AtomOp::Add | AtomOp::Min | AtomOp::Max),
+            Type::F16x2 | Type::BF16x2 => {
+                vec <= 4 && matches!(aop, AtomOp::Add | AtomOp::Min | AtomOp::Max)
+            }
+            Type::F32 => vec <= 4 && aop == AtomOp::Add,
+            _ => false,
+        };
+        if !fits {
+            return Err(m.error(
+                "vector atomics are `.add`, `.min`, `.max` of half types (`.v8` at most, `.v4` for pairs) and `.add` of `.f32` (`.v4` at most)",
+            ));
+        }
+        if !matches!(space, StateSpace::Global | StateSpace::Generic) {
+            return Err(m.error("vector atomics are `.global` only"));
+        }
+    } else {
+        if is_half(ty) && aop != AtomOp::Add {
+            return Err(m.error(format!(
+                "`.{ty}` atomics other than `.add` exist only as vectors (`.global.v2` ...)"
+            )));
+        }
+        check_type(m, name, ty, allowed)?;
     }
-    check_type(m, name, ty, allowed)?;
-    // Half-precision additions are written `.add.noftz` (they keep subnormals).
+    // Half-precision atomics are written `.noftz` (they keep subnormals).
     if is_half(ty) && !noftz {
-        return Err(m.error(format!("`.{ty}` additions need `.noftz`")));
+        return Err(m.error(format!("`.{ty}` atomics need `.noftz`")));
     }
+    let value = if vec > 1 {
+        Slot::Data { ty, vec }
+    } else {
+        Slot::Val(ty)
+    };
     if red && matches!(aop, AtomOp::Cas | AtomOp::Exch) {
         return Err(m.error(format!(
             "`red` cannot perform `.{}`",
@@ -1669,19 +1696,20 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
         )));
     }
     if red {
-        let shape = Shape::new().s(Slot::Addr).s(Slot::Val(ty));
+        let shape = Shape::new().s(Slot::Addr).s(value);
         return Ok(Decoded::Op(
             Op::Red {
                 space,
                 op: aop,
                 ty,
+                vec,
                 order,
                 scope,
             },
             shape,
         ));
     }
-    let mut shape = Shape::new().d(Slot::Val(ty)).s(Slot::Addr).s(Slot::Val(ty));
+    let mut shape = Shape::new().d(value).s(Slot::Addr).s(value);
     if aop == AtomOp::Cas {
         shape = shape.s(Slot::Val(ty));
     }
@@ -1690,6 +1718,7 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
             space,
             op: aop,
             ty,
+            vec,
             order,
             scope,
         },

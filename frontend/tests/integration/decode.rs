@@ -207,6 +207,14 @@ fn floating_point() {
         ),
         ("cp.async.commit_group;", "cp.async.commit_group;"),
         (
+            "atom.global.v4.f32.add {%f0, %f1, %f2, %f3}, [%rd1], {%f4, %f5, %f6, %f7};",
+            "atom.global.add.v4.f32 {%f0, %f1, %f2, %f3}, [%rd1], {%f4, %f5, %f6, %f7};",
+        ),
+        (
+            "red.global.v2.bf16x2.max.noftz [%rd1], {%r1, %r2};",
+            "red.global.max.noftz.v2.bf16x2 [%rd1], {%r1, %r2};",
+        ),
+        (
             "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4;",
             "vabsdiff.s32.s32.s32.sat %r1.h0, %r2.b0, %r3.b2, %r4;",
         ),

@@ -543,6 +543,65 @@ fn v8_and_256_bit_accesses() {
     }
 }
 
+/// sm_90's vector atomics: every lane of a warp adds, maximises or minimises into the same
+/// elements; each element is its own atomic operation.
+const VECTOR_ATOMICS: &str = r#"
+.version 8.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 f32s, .param .u64 halves)
+{
+    .reg .b32 %r<6>;
+    .reg .f32 %f<6>;
+    .reg .b16 %h<10>;
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [f32s];
+    ld.param.u64 %rd2, [halves];
+    mov.u32 %r1, %tid.x;
+    cvt.rn.f32.u32 %f1, %r1;
+    atom.global.v4.f32.add {%f2, %f3, %f4, %f5}, [%rd1], {%f1, %f1, %f1, %f1};
+    red.global.v4.f32.add [%rd1+16], {%f1, %f1, %f1, %f1};
+    cvt.rn.f16.u32 %h1, %r1;
+    atom.global.v8.f16.max.noftz {%h2, %h3, %h4, %h5, %h6, %h7, %h8, %h9}, [%rd2], {%h1, %h1, %h1, %h1, %h1, %h1, %h1, %h1};
+    mov.b32 %r2, {%h1, %h1};
+    atom.global.v2.f16x2.min.noftz {%r3, %r4}, [%rd2+16], {%r2, %r2};
+    ret;
+}
+"#;
+
+#[test]
+fn vector_atomics_operate_per_element() {
+    let f16 = |x: u16| -> u16 {
+        // Small integers as f16: 2^e × (1 + m/1024).
+        if x == 0 {
+            return 0;
+        }
+        let e = 15 - x.leading_zeros() as u16;
+        (e + 15) << 10 | ((x << (10 - e)) & 0x3ff)
+    };
+    let mut halves = vec![0u16; 12];
+    halves[8..].fill(f16(100));
+    let mut want_halves = vec![f16(31); 8];
+    want_halves.extend([0; 4]);
+    for config in each_engine() {
+        let what = format!("{:?}, timing {}", config.engine, config.timing.is_some());
+        let dev = Device::new(config).unwrap();
+        let m = dev.load_ptx("vatom.ptx", VECTOR_ATOMICS).unwrap();
+        let f = dev.alloc_from(&[0f32; 8]).unwrap();
+        let h = dev.alloc_from(&halves).unwrap();
+        dev.launch(
+            &m.kernel("k").unwrap(),
+            1,
+            32,
+            0,
+            &[(&f).into(), (&h).into()],
+        )
+        .unwrap();
+        assert_eq!(f.to_host().unwrap(), [496.0; 8], "{what}");
+        assert_eq!(h.to_host().unwrap(), want_halves, "{what}");
+    }
+}
+
 /// Every thread sleeps `t` nanoseconds, then stores its index.
 const NANOSLEEP: &str = r#"
 .version 7.8

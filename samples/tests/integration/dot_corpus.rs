@@ -48,7 +48,11 @@ fn dp4a_and_dp2a_match_their_definitions() {
         })
         .unwrap();
         let path = warpsim::samples_dir().join("corpus/dot_products.ptx");
-        let k = dev.load_ptx_file(&path).unwrap().kernel("dot_products").unwrap();
+        let k = dev
+            .load_ptx_file(&path)
+            .unwrap()
+            .kernel("dot_products")
+            .unwrap();
         let bufs = [&a, &b, &c].map(|v| dev.alloc_from(v).unwrap());
         let out = dev.alloc::<i32>(4 * N).unwrap();
         let mut args: Vec<Arg> = bufs.iter().map(|b| b.into()).collect();
