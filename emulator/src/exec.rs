@@ -744,6 +744,8 @@ fn execute(
         Op::WmmaMma { .. } | Op::Mma { .. } => wmma::mma(env, w, inst, exec)?,
         Op::Ldmatrix { .. } => wmma::ldst_matrix(env, w, inst, exec, true)?,
         Op::Stmatrix { .. } => wmma::ldst_matrix(env, w, inst, exec, false)?,
+        // A hint about caches, which only the timing model has; it cannot fault.
+        Op::Prefetch { .. } => {}
         // The copies complete at issue (see `cp_async`): only the timing model has groups.
         Op::CpAsyncCommit | Op::CpAsyncWait { .. } => {}
         Op::Mov { ty } => {

@@ -667,6 +667,14 @@ pub enum Op {
         trans: bool,
         space: StateSpace,
     },
+    /// `prefetch{.space}.level [a]` and `prefetchu.L1 [a]`: a hint that brings a line into a
+    /// cache; it computes nothing and cannot fault. `level` is as written (`L1`, `L2`,
+    /// `L2::evict_last`, ...). srcs: address.
+    Prefetch {
+        space: StateSpace,
+        level: PrefetchLevel,
+        uniform: bool,
+    },
     /// `cp.async.commit_group`: the thread's copies since the last commit become a group.
     CpAsyncCommit,
     /// `cp.async.wait_group n`: waits until at most the `n` most recent groups are incomplete.
@@ -813,6 +821,7 @@ impl Op {
             | Op::Atom { .. }
             | Op::Red { .. }
             | Op::CpAsync { .. }
+            | Op::Prefetch { .. }
             | Op::CpAsyncCommit
             | Op::CpAsyncWait { .. }
             | Op::WmmaLoad { .. }
@@ -837,6 +846,36 @@ impl Op {
             | Op::Exit
             | Op::Trap
             | Op::Unsupported { .. } => false,
+        }
+    }
+}
+
+/// The cache level (and eviction priority) a `prefetch` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrefetchLevel {
+    L1,
+    L2,
+    L2EvictLast,
+    L2EvictNormal,
+}
+
+impl PrefetchLevel {
+    pub fn from_name(name: &str) -> Option<PrefetchLevel> {
+        Some(match name {
+            "L1" => PrefetchLevel::L1,
+            "L2" => PrefetchLevel::L2,
+            "L2::evict_last" => PrefetchLevel::L2EvictLast,
+            "L2::evict_normal" => PrefetchLevel::L2EvictNormal,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PrefetchLevel::L1 => "L1",
+            PrefetchLevel::L2 => "L2",
+            PrefetchLevel::L2EvictLast => "L2::evict_last",
+            PrefetchLevel::L2EvictNormal => "L2::evict_normal",
         }
     }
 }

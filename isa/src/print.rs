@@ -276,6 +276,15 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             return write!(f, "cp.async.{level}.shared.global");
         }
         Op::CpAsyncCommit => return f.write_str("cp.async.commit_group"),
+        Op::Prefetch {
+            space,
+            level,
+            uniform,
+        } => {
+            f.write_str(if *uniform { "prefetchu" } else { "prefetch" })?;
+            opt(f, space_name(*space))?;
+            return write!(f, ".{}", level.name());
+        }
         Op::Mma {
             shape,
             d,

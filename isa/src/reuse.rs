@@ -122,6 +122,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Atom { .. }
         | Op::Red { .. }
         | Op::CpAsync { .. }
+        | Op::Prefetch { .. }
         | Op::CpAsyncCommit
         | Op::CpAsyncWait { .. }
         | Op::WmmaLoad { .. }

@@ -286,7 +286,8 @@ impl Checker<'_> {
             | Op::WmmaLoad { .. }
             | Op::WmmaStore { .. }
             | Op::Ldmatrix { .. }
-            | Op::Stmatrix { .. } => 1,
+            | Op::Stmatrix { .. }
+            | Op::Prefetch { .. } => 1,
             Op::CpAsync { .. } => 2,
             _ => 0,
         };

@@ -345,6 +345,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Atom { .. }
         | Op::Red { .. }
         | Op::CpAsync { .. }
+        | Op::Prefetch { .. }
         | Op::WmmaLoad { .. }
         | Op::WmmaStore { .. }
         | Op::Ldmatrix { .. }

@@ -294,6 +294,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::Atom { .. }
         | Op::Red { .. }
         | Op::CpAsync { .. }
+        | Op::Prefetch { .. }
         | Op::CpAsyncCommit
         | Op::CpAsyncWait { .. }
         | Op::WmmaLoad { .. }

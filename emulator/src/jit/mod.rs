@@ -141,6 +141,7 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::CpAsync { .. }
         | Op::CpAsyncCommit
         | Op::CpAsyncWait { .. }
+        | Op::Prefetch { .. }
         | Op::WmmaLoad { .. }
         | Op::WmmaStore { .. }
         | Op::WmmaMma { .. }

@@ -38,8 +38,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "sured",
     "suq",
     "istypep",
-    "prefetch",
-    "prefetchu",
     "cp",
     "mma",
     "ldmatrix",
@@ -516,6 +514,32 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         "mma" if m.any(|s| s == "sync") && !m.any(|s| matches!(s, "sp" | "block_scale")) => mma(m)?,
         "ldmatrix" | "stmatrix" if m.any(|s| s == "m8n8") && m.any(|s| s == "b16") => {
             ldst_matrix(opcode == "ldmatrix", m)?
+        }
+        // `prefetch.tensormap` is not executed.
+        "prefetch" if m.any(|s| s == "tensormap") => Decoded::Unsupported,
+        "prefetch" | "prefetchu" => {
+            let space = memory_space(m)?;
+            if !matches!(
+                space,
+                StateSpace::Global | StateSpace::Local | StateSpace::Generic
+            ) {
+                return Err(m.error(format!("invalid state space `.{space}` for `{opcode}`")));
+            }
+            let level = m
+                .take(PrefetchLevel::from_name)?
+                .ok_or_else(|| m.error("missing the cache level (`.L1`, `.L2`, ...)"))?;
+            let uniform = opcode == "prefetchu";
+            if uniform && level != PrefetchLevel::L1 {
+                return Err(m.error("`prefetchu` prefetches into `.L1` only"));
+            }
+            op(
+                Op::Prefetch {
+                    space,
+                    level,
+                    uniform,
+                },
+                Shape::new().s(Slot::Addr),
+            )
         }
         "cp" if m.any(|s| s == "async") && !m.any(|s| matches!(s, "bulk" | "mbarrier")) => {
             cp_async(m)?

@@ -207,6 +207,11 @@ fn floating_point() {
         ),
         ("cp.async.commit_group;", "cp.async.commit_group;"),
         (
+            "prefetch.global.L2::evict_last [%rd1];",
+            "prefetch.global.L2::evict_last [%rd1];",
+        ),
+        ("prefetchu.L1 [%rd1+8];", "prefetchu.L1 [%rd1+8];"),
+        (
             "atom.global.v4.f32.add {%f0, %f1, %f2, %f3}, [%rd1], {%f4, %f5, %f6, %f7};",
             "atom.global.add.v4.f32 {%f0, %f1, %f2, %f3}, [%rd1], {%f4, %f5, %f6, %f7};",
         ),

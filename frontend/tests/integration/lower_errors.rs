@@ -643,6 +643,22 @@ fn vector_atomics_misuse() {
 }
 
 #[test]
+fn prefetch_misuse() {
+    check(
+        "\tprefetch.global [%rd1];",
+        "t.ptx:12:2: error: missing the cache level (`.L1`, `.L2`, ...) in `prefetch.global`",
+    );
+    check(
+        "\tprefetchu.L2 [%rd1];",
+        "t.ptx:12:2: error: `prefetchu` prefetches into `.L1` only in `prefetchu.L2`",
+    );
+    check(
+        "\tprefetch.shared.L1 [%rd1];",
+        "t.ptx:12:2: error: invalid state space `.shared` for `prefetch` in `prefetch.shared.L1`",
+    );
+}
+
+#[test]
 fn video_misuse() {
     check(
         "\tvadd.s32.s32.s32.add %r1, %r2, %r3;",

@@ -602,6 +602,38 @@ fn vector_atomics_operate_per_element() {
     }
 }
 
+/// Prefetches compute nothing and never fault, even from an address outside every allocation.
+const PREFETCH: &str = r#"
+.version 8.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [out];
+    prefetch.global.L2 [%rd1];
+    prefetchu.L1 [%rd1+64];
+    mov.u64 %rd2, 8;
+    prefetch.L1 [%rd2];
+    mov.u32 %r1, %tid.x;
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+"#;
+
+#[test]
+fn prefetches_compute_nothing_and_never_fault() {
+    for config in each_engine() {
+        let dev = Device::new(config).unwrap();
+        let m = dev.load_ptx("prefetch.ptx", PREFETCH).unwrap();
+        let out = dev.alloc::<u32>(1).unwrap();
+        dev.launch(&m.kernel("k").unwrap(), 1, 1, 0, &[(&out).into()])
+            .unwrap();
+        assert_eq!(out.to_host().unwrap(), [0]);
+    }
+}
+
 /// Every thread sleeps `t` nanoseconds, then stores its index.
 const NANOSLEEP: &str = r#"
 .version 7.8
