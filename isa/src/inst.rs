@@ -351,19 +351,8 @@ pub enum Op {
     Bmsk {
         mode: ShiftMode,
     },
-    /// The scalar video instructions: `op` on the parts `asel`/`bsel` of `a` and `b` (the
-    /// whole word without one), extended by their types; saturated to the destination type
-    /// (or merged part) with `sat`; then `then` with `c`. srcs: a, b (, c).
-    Video {
-        op: VideoOp,
-        dty: Type,
-        aty: Type,
-        bty: Type,
-        sat: bool,
-        asel: Option<Part>,
-        bsel: Option<Part>,
-        then: VideoThen,
-    },
+    /// The scalar video instructions ([`Video`]). srcs: a, b (, c).
+    Video(Video),
     /// `lop3{.BoolOp}.b32 d{|p}, a, b, c, immLut{, q}`: bit i of `d` is bit
     /// (a_i·4 + b_i·2 + c_i) of the look-up table `immLut` (an immediate source); with a
     /// combiner, `p = (d != 0) BoolOp q`.
@@ -779,7 +768,7 @@ impl Op {
             | Op::Shf { .. }
             | Op::Bmsk { .. }
             | Op::Lop3 { .. }
-            | Op::Video { .. }
+            | Op::Video(_)
             | Op::Szext { .. }
             | Op::CvtPack { .. }
             | Op::Dp4a { .. }
@@ -945,6 +934,21 @@ impl Part {
             Part::H1 => (16, 16),
         }
     }
+}
+
+/// A scalar video instruction: `op` on the parts `asel`/`bsel` of `a` and `b` (the whole word
+/// without one), extended by their types; saturated to the destination type (or merged part)
+/// with `sat`; then `then` with `c`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Video {
+    pub op: VideoOp,
+    pub dty: Type,
+    pub aty: Type,
+    pub bty: Type,
+    pub sat: bool,
+    pub asel: Option<Part>,
+    pub bsel: Option<Part>,
+    pub then: VideoThen,
 }
 
 /// What a video instruction does with its third operand `c`.

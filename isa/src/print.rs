@@ -14,7 +14,7 @@ use crate::function::{
 use crate::inst::{
     AddrBase, Address, AtomOp, BarRedOp, BarrierKind, CarryOp, CvtRounding, FloatPrecision, Inst,
     MatchMode, MembarLevel, MulMode, Op, Operand, Part, PrmtMode, ReduxOp, ShflMode, ShiftDir,
-    ShiftMode, TestProp, TranscFn, VideoOp, VideoThen, VoteMode,
+    ShiftMode, TestProp, TranscFn, Video, VideoOp, VideoThen, VoteMode,
 };
 use crate::types::{MemOrder, Type};
 use std::borrow::Cow;
@@ -221,7 +221,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             write!(f, "bmsk.{}", shift_mode(*mode))?;
             &[Type::B32]
         }
-        Op::Video {
+        Op::Video(Video {
             op,
             dty,
             aty,
@@ -229,7 +229,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             sat,
             then,
             ..
-        } => {
+        }) => {
             let name = match op {
                 VideoOp::Add => "vadd",
                 VideoOp::Sub => "vsub",
@@ -905,9 +905,9 @@ impl<'a> Printer<'a> {
         );
         // A video instruction's part selectors follow their operands (`d.h0, a.b1, b`).
         let (dsel, srcsel) = match inst.op {
-            Op::Video {
+            Op::Video(Video {
                 asel, bsel, then, ..
-            } => (
+            }) => (
                 match then {
                     VideoThen::Merge(p) => Some(p),
                     _ => None,

@@ -79,7 +79,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Shf { .. }
         | Op::Bmsk { .. }
         | Op::Lop3 { .. }
-        | Op::Video { .. }
+        | Op::Video(_)
         | Op::Szext { .. }
         | Op::CvtPack { .. }
         | Op::Dp4a { .. }

@@ -279,7 +279,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Shf { .. }
         | Op::Bmsk { .. }
         | Op::Lop3 { .. }
-        | Op::Video { .. }
+        | Op::Video(_)
         | Op::Szext { .. }
         | Op::CvtPack { .. }
         | Op::Popc { .. }

@@ -116,30 +116,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::Prmt { mode } => one(bits::prmt(mode, a, b, c)),
         Op::Shf { dir, mode } => one(bits::shf(dir, mode, a, b, c)),
         Op::Bmsk { mode } => one(bits::bmsk(mode, a, b)),
-        Op::Video {
-            op,
-            dty,
-            aty,
-            bty,
-            sat,
-            asel,
-            bsel,
-            then,
-        } => one(video::eval(
-            video::Video {
-                op,
-                dty,
-                aty,
-                bty,
-                sat,
-                asel,
-                bsel,
-                then,
-            },
-            a,
-            b,
-            c,
-        )),
+        Op::Video(v) => one(video::eval(v, a, b, c)),
         Op::Lop3 { combine } => {
             let r = bits::lop3(a, b, c, d);
             Ok([

@@ -4,20 +4,7 @@
 //! the destination type or merged part with `.sat`, then a secondary operation with `c` (of
 //! the destination's signedness) or a merge into a part of `c`; the low 32 bits are the result.
 
-use isa::{CmpOp, Part, Type, VideoOp, VideoThen};
-
-/// The operands' types and modifiers of one video instruction.
-#[derive(Clone, Copy, Debug)]
-pub struct Video {
-    pub op: VideoOp,
-    pub dty: Type,
-    pub aty: Type,
-    pub bty: Type,
-    pub sat: bool,
-    pub asel: Option<Part>,
-    pub bsel: Option<Part>,
-    pub then: VideoThen,
-}
+use isa::{CmpOp, Part, Type, Video, VideoOp, VideoThen};
 
 /// `partSelectSignExtend`: the selected part of `x` (all 32 bits without one), sign-extended
 /// when `ty` is signed.

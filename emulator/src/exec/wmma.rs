@@ -108,19 +108,23 @@ fn scatter(
     }
 }
 
-/// Each element's byte offset from the matrix's start, row-major order, and the lane whose
-/// address and stride the instruction uses.
-fn element_offsets(
-    env: &CtaEnv,
-    w: &Warp,
-    frag: Fragment,
-    layout: Layout,
-    stride: Option<&Operand>,
-    lane: usize,
-) -> Vec<u32> {
-    let stride = stride.map_or(u64::from(frag.default_stride(layout)), |s| {
-        env.read(w, s, lane) & 0xffff_ffff
-    });
+/// The stride, in elements, of a `wmma.load` (operand after the address) or `wmma.store`
+/// (after the fragment) as `lane` gives it, or the layout's default.
+fn stride(env: &CtaEnv, w: &Warp, inst: &Inst, frag: Fragment, layout: Layout, lane: usize) -> u64 {
+    let at = if matches!(inst.op, isa::Op::WmmaLoad { .. }) {
+        1
+    } else {
+        2
+    };
+    inst.srcs
+        .get(at)
+        .map_or(u64::from(frag.default_stride(layout)), |s| {
+            env.read(w, s, lane) & 0xffff_ffff
+        })
+}
+
+/// Each element's byte offset from the matrix's start, row-major order.
+fn element_offsets(frag: Fragment, layout: Layout, stride: u64) -> Vec<u32> {
     let (rows, cols) = frag.dims();
     let bytes = u64::from(frag.element_bytes());
     (0..rows)
@@ -142,19 +146,9 @@ pub(super) fn lane_targets(
     let Some(Operand::Address(addr)) = inst.srcs.first() else {
         return;
     };
-    let stride_at = if matches!(inst.op, isa::Op::WmmaLoad { .. }) {
-        1
-    } else {
-        2
-    };
     let lane = first_lane(exec);
     let base = env.target(w, space, addr, lane).ok();
-    let stride = inst
-        .srcs
-        .get(stride_at)
-        .map_or(u64::from(frag.default_stride(layout)), |s| {
-            env.read(w, s, lane) & 0xffff_ffff
-        });
+    let stride = stride(env, w, inst, frag, layout, lane);
     for (l, t) in out.iter_mut().enumerate() {
         *t = match base {
             Some(base) if exec & (1 << l) != 0 => {
@@ -166,20 +160,34 @@ pub(super) fn lane_targets(
     }
 }
 
+/// Where a `wmma.load` or `wmma.store` finds its matrix: the lane whose address and stride
+/// it uses, the matrix's start, and each element's byte offset from it (row-major order).
+fn matrix_in_memory(
+    env: &CtaEnv,
+    w: &Warp,
+    inst: &Inst,
+    exec: u32,
+    (frag, layout, space): (Fragment, Layout, StateSpace),
+) -> Result<(usize, Target, Vec<u32>), (FaultKind, u32)> {
+    whole_warp(inst, exec)?;
+    let Operand::Address(addr) = &inst.srcs[0] else {
+        unreachable!("verified wmma access shape")
+    };
+    let lane = first_lane(exec);
+    let base = env.target(w, space, addr, lane).map_err(at(lane))?;
+    let stride = stride(env, w, inst, frag, layout, lane);
+    Ok((lane, base, element_offsets(frag, layout, stride)))
+}
+
 pub(super) fn load(
     env: &mut CtaEnv,
     w: &mut Warp,
     inst: &Inst,
     exec: u32,
-    (frag, layout, space): (Fragment, Layout, StateSpace),
+    access: (Fragment, Layout, StateSpace),
 ) -> Result<(), (FaultKind, u32)> {
-    whole_warp(inst, exec)?;
-    let Operand::Address(addr) = &inst.srcs[0] else {
-        unreachable!("verified wmma.load shape")
-    };
-    let lane = first_lane(exec);
-    let base = env.target(w, space, addr, lane).map_err(at(lane))?;
-    let offsets = element_offsets(env, w, frag, layout, inst.srcs.get(1), lane);
+    let frag = access.0;
+    let (lane, base, offsets) = matrix_in_memory(env, w, inst, exec, access)?;
     let size = frag.element_bytes();
     let m = offsets
         .iter()
@@ -195,15 +203,10 @@ pub(super) fn store(
     w: &mut Warp,
     inst: &Inst,
     exec: u32,
-    (frag, layout, space): (Fragment, Layout, StateSpace),
+    access: (Fragment, Layout, StateSpace),
 ) -> Result<(), (FaultKind, u32)> {
-    whole_warp(inst, exec)?;
-    let Operand::Address(addr) = &inst.srcs[0] else {
-        unreachable!("verified wmma.store shape")
-    };
-    let lane = first_lane(exec);
-    let base = env.target(w, space, addr, lane).map_err(at(lane))?;
-    let offsets = element_offsets(env, w, frag, layout, inst.srcs.get(2), lane);
+    let frag = access.0;
+    let (lane, base, offsets) = matrix_in_memory(env, w, inst, exec, access)?;
     let m = gather(env, w, frag, Placement::Wmma, &inst.srcs[1]);
     let size = frag.element_bytes();
     for (&o, &v) in offsets.iter().zip(&m) {

@@ -4,7 +4,7 @@
 
 use crate::eval_cases::check;
 use Type::{S32, U32};
-use isa::{CmpOp, Op, Part, Type, VideoOp, VideoThen};
+use isa::{CmpOp, Op, Part, Type, Video, VideoOp, VideoThen};
 
 /// A video operation with its types; selectors, saturation and `then` as given.
 #[allow(clippy::too_many_arguments)]
@@ -16,7 +16,7 @@ fn v(
     bsel: Option<Part>,
     then: VideoThen,
 ) -> Op {
-    Op::Video {
+    Op::Video(Video {
         op,
         dty,
         aty,
@@ -25,7 +25,7 @@ fn v(
         asel,
         bsel,
         then,
-    }
+    })
 }
 
 const NOTHING: VideoThen = VideoThen::Nothing;

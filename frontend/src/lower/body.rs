@@ -1110,7 +1110,7 @@ impl<'a> FnLowerer<'a, '_> {
         }
         // A video instruction's part selectors are written on its operands.
         let selected;
-        let ops = if let Op::Video { .. } = op {
+        let ops = if let Op::Video(_) = op {
             selected = video_selectors(&mut op, ops)?;
             &selected[..]
         } else {
@@ -1250,9 +1250,9 @@ fn immediate_counts(op: Op, srcs: &[Operand], ops: &[ast::Operand]) -> Result<Op
 /// needs it. Returns the operands without their selectors.
 fn video_selectors<'a>(op: &mut Op, ops: &[ast::Operand<'a>]) -> Result<Vec<ast::Operand<'a>>> {
     use ast::OperandKind as K;
-    let Op::Video {
+    let Op::Video(isa::Video {
         asel, bsel, then, ..
-    } = op
+    }) = op
     else {
         unreachable!("a video instruction")
     };

@@ -1823,7 +1823,7 @@ fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
         _ => VideoOp::Shr { clamp },
     };
     Ok(Decoded::Op(
-        Op::Video {
+        Op::Video(Video {
             op,
             dty,
             aty,
@@ -1832,7 +1832,7 @@ fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
             asel: None,
             bsel: None,
             then,
-        },
+        }),
         Shape::new()
             .d(Slot::Val(Type::B32))
             .s(Slot::Val(Type::B32))
