@@ -6,6 +6,7 @@
 //! addresses), loads, stores, atomics, control flow through the SIMT stack, calls, barriers and
 //! warp-wide operations.
 
+mod texture;
 mod wmma;
 
 use crate::alu;
@@ -584,6 +585,11 @@ pub fn memory_targets(
             }
             return true;
         }
+        // The first texel each lane's lookup reads; the element a surface access moves.
+        Op::Tex(_) | Op::Tld4(_) | Op::Suld(_) | Op::Sust(_) | Op::Sured { .. } => {
+            texture::lane_targets(env, w, inst, exec, out);
+            return true;
+        }
         // Each lane one segment of the matrix (`Fragment::lane_segment`).
         Op::WmmaLoad {
             frag,
@@ -744,6 +750,13 @@ fn execute(
         Op::WmmaMma { .. } | Op::Mma { .. } => wmma::mma(env, w, inst, exec)?,
         Op::Ldmatrix { .. } => wmma::ldst_matrix(env, w, inst, exec, true)?,
         Op::Stmatrix { .. } => wmma::ldst_matrix(env, w, inst, exec, false)?,
+        Op::Tex(_)
+        | Op::Tld4(_)
+        | Op::Txq { .. }
+        | Op::Suld(_)
+        | Op::Sust(_)
+        | Op::Sured { .. }
+        | Op::Suq { .. } => texture::execute(env, w, inst, exec)?,
         // A hint about caches, which only the timing model has; it cannot fault.
         Op::Prefetch { .. } => {}
         // The copies complete at issue (see `cp_async`): only the timing model has groups.

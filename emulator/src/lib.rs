@@ -22,6 +22,7 @@ pub mod memory;
 pub mod program;
 pub mod simt;
 pub mod stepper;
+pub mod texture;
 pub mod warp;
 pub mod watch;
 pub mod widths;

@@ -181,6 +181,9 @@ pub struct GlobalMemory {
     valid: memmap2::MmapMut,
     allocator: Mutex<Allocator>,
     check: MemoryCheck,
+    /// The texture, sampler and surface objects created on the device, by handle: device
+    /// state that kernels read like memory.
+    resources: crate::texture::Resources,
 }
 
 // SAFETY: the raw pointer refers to `map`, which lives as long as `self`; concurrent access
@@ -230,7 +233,13 @@ impl GlobalMemory {
                 freed: BTreeMap::new(),
             }),
             check,
+            resources: crate::texture::Resources::default(),
         })
+    }
+
+    /// The device's texture, sampler and surface objects.
+    pub fn resources(&self) -> &crate::texture::Resources {
+        &self.resources
     }
 
     /// Host address of device address [`GLOBAL_BASE`] (for compiled code, which checks bounds

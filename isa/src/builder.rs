@@ -75,6 +75,7 @@ pub fn variable(name: &str, space: StateSpace, ty: Type, count: Option<u64>) -> 
         init: None,
         linkage: Linkage::Internal,
         loc: SrcLoc::default(),
+        opaque: None,
     }
 }
 

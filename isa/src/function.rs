@@ -106,6 +106,9 @@ pub struct Variable {
     pub init: Option<Vec<InitValue>>,
     pub linkage: Linkage,
     pub loc: SrcLoc,
+    /// A `.texref`, `.samplerref` or `.surfref` variable: 8 bytes (`ty` is `.b64`) holding the
+    /// handle of the object the host bound to it ([`crate::texture`]).
+    pub opaque: Option<crate::texture::Opaque>,
 }
 
 impl Variable {

@@ -10,6 +10,7 @@
 use crate::function::{BlockId, FuncId, SymbolRef, VReg};
 use crate::matrix::{Fragment, Layout, MatrixShape};
 use crate::special::SpecialReg;
+use crate::texture::{ResourceQuery, SurfaceAccess, Tex, Tld4};
 use crate::types::{BoolOp, CacheOp, CmpOp, MemOrder, Rounding, Scope, StateSpace, Type};
 
 /// A source location in the PTX text the instruction came from (1-based).
@@ -673,6 +674,34 @@ pub enum Op {
         all: bool,
     },
 
+    // ---- textures and surfaces ([`crate::texture`] has the operand conventions)
+    /// `tex`: dsts: d (a vector), then optionally p (true: warpsim's texels are always
+    /// resident); srcs: texture, sampler (with `sampler`), coordinates, then the level of
+    /// detail (`TexLevel::Level`) or the gradients dPdx, dPdy (`TexLevel::Grad`), then the
+    /// offset vector (with `offset`).
+    Tex(Tex),
+    /// `tld4`: dsts: d (, p); srcs: texture, sampler (with `sampler`), coordinates, offset.
+    Tld4(Tld4),
+    /// `txq{.level}.query.b32 d, [a]{, lod}`: srcs: texture or sampler (, lod).
+    Txq {
+        query: ResourceQuery,
+        level: bool,
+    },
+    /// `suld.b.geom{.cop}{.vN}.bK.clamp d, [a, b]`: srcs: surface, coordinates.
+    Suld(SurfaceAccess),
+    /// `sust.b.geom{.cop}{.vN}.bK.clamp [a, b], c`: srcs: surface, coordinates, data.
+    Sust(SurfaceAccess),
+    /// `sured.b.op.geom.type.clamp [a, b], c`: an atomic `op` on one element of a surface.
+    /// srcs: surface, coordinates, value.
+    Sured {
+        op: AtomOp,
+        access: SurfaceAccess,
+    },
+    /// `suq.query.b32 d, [a]`: srcs: surface.
+    Suq {
+        query: ResourceQuery,
+    },
+
     // ---- synchronisation
     /// srcs: barrier id (, thread count) (, predicate for `Red`); dsts: d for `Red`.
     Bar {
@@ -729,7 +758,7 @@ pub enum Op {
     },
     Exit,
     Trap,
-    /// An instruction that parsed but that warpsim cannot execute (textures, surfaces, ...).
+    /// An instruction that parsed but that warpsim cannot execute (cube-map textures, ...).
     /// `text` is the opcode with its modifiers, as written.
     Unsupported {
         text: String,
@@ -819,6 +848,13 @@ impl Op {
             | Op::Mma { .. }
             | Op::Ldmatrix { .. }
             | Op::Stmatrix { .. }
+            | Op::Tex(_)
+            | Op::Tld4(_)
+            | Op::Txq { .. }
+            | Op::Suld(_)
+            | Op::Sust(_)
+            | Op::Sured { .. }
+            | Op::Suq { .. }
             | Op::Bar { .. }
             | Op::BarWarpSync
             | Op::Membar { .. }

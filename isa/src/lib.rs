@@ -39,6 +39,7 @@ pub mod regalloc;
 pub mod reuse;
 pub mod schedule;
 pub mod storage;
+pub mod texture;
 pub mod verify;
 pub mod warp_live;
 pub mod writeback;
@@ -53,4 +54,7 @@ pub use loops::{Loop, LoopForest};
 pub use matrix::{Fragment, Layout, MatrixShape, MatrixUse};
 pub use print::{FunctionText, Printer, disassemble};
 pub use regalloc::{AllocError, Allocation, Interference, PhysReg};
+pub use texture::{
+    Opaque, ResourceQuery, SurfaceAccess, SurfaceClamp, Tex, TexGeom, TexLevel, Tld4,
+};
 pub use verify::{Violation, ViolationKind, verify_function, verify_module};

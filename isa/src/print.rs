@@ -16,6 +16,7 @@ use crate::inst::{
     MatchMode, MembarLevel, MulMode, Op, Operand, Part, PrmtMode, ReduxOp, ShflMode, ShiftDir,
     ShiftMode, TestProp, TranscFn, Video, VideoOp, VideoThen, VoteMode,
 };
+use crate::texture::TexLevel;
 use crate::types::{MemOrder, Type};
 use std::borrow::Cow;
 use std::fmt::{self, Display, Formatter};
@@ -682,6 +683,54 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             };
             write!(f, "redux.sync.{name}")?;
             std::slice::from_ref(ty)
+        }
+        Op::Tex(t) => {
+            f.write_str("tex")?;
+            match t.level {
+                TexLevel::Implicit => {}
+                TexLevel::Base => f.write_str(".base")?,
+                TexLevel::Level => f.write_str(".level")?,
+                TexLevel::Grad => f.write_str(".grad")?,
+            }
+            let vec = if t.dty == Type::F16x2 { 2 } else { 4 };
+            return write!(f, ".{}.v{vec}.{}.{}", t.geom.name(), t.dty, t.cty);
+        }
+        Op::Tld4(t) => {
+            return write!(
+                f,
+                "tld4.{}.{}.v4.{}.f32",
+                t.comp.name(),
+                t.geom.name(),
+                t.dty
+            );
+        }
+        Op::Txq { query, level } => {
+            f.write_str("txq")?;
+            flag(f, *level, "level")?;
+            return write!(f, ".{}.b32", query.name());
+        }
+        Op::Suq { query } => return write!(f, "suq.{}.b32", query.name()),
+        Op::Suld(a) | Op::Sust(a) => {
+            let name = if matches!(op, Op::Suld(_)) {
+                "suld"
+            } else {
+                "sust"
+            };
+            write!(f, "{name}.b.{}", a.geom.name())?;
+            if a.vec > 1 {
+                write!(f, ".v{}", a.vec)?;
+            }
+            return write!(f, ".{}.{}", a.ty, a.clamp.name());
+        }
+        Op::Sured { op: rop, access: a } => {
+            return write!(
+                f,
+                "sured.b.{}.{}.{}.{}",
+                atom_op(*rop),
+                a.geom.name(),
+                a.ty,
+                a.clamp.name()
+            );
         }
         Op::Bra { uni, .. } => return write!(f, "bra{}", if *uni { ".uni" } else { "" }),
         Op::Call { uni, .. } => return write!(f, "call{}", if *uni { ".uni" } else { "" }),

@@ -128,6 +128,13 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::WmmaLoad { .. }
         | Op::WmmaStore { .. }
         | Op::WmmaMma { .. }
+        | Op::Tex(_)
+        | Op::Tld4(_)
+        | Op::Txq { .. }
+        | Op::Suld(_)
+        | Op::Sust(_)
+        | Op::Sured { .. }
+        | Op::Suq { .. }
         | Op::Mma { .. }
         | Op::Ldmatrix { .. }
         | Op::Stmatrix { .. }

@@ -22,6 +22,7 @@ pub mod device;
 pub mod error;
 pub mod module;
 mod programs;
+pub mod texture;
 
 pub use args::Arg;
 pub use buffer::{DeviceBuffer, DeviceCopy};
@@ -30,3 +31,4 @@ pub use device::{CharacterizationReport, Device, Dim3, LaunchCharacterization, T
 pub use emulator::LaunchStats;
 pub use error::{Error, Result};
 pub use module::{Kernel, Module};
+pub use texture::{DeviceArray, TextureDesc, TextureResource};

@@ -350,8 +350,15 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::WmmaStore { .. }
         | Op::Ldmatrix { .. }
         | Op::Stmatrix { .. }
+        | Op::Tex(_)
+        | Op::Tld4(_)
+        | Op::Suld(_)
+        | Op::Sust(_)
+        | Op::Sured { .. }
         | Op::Membar { .. }
         | Op::Fence { .. } => (Unit::LdSt, OpClass::Memory, lat.branch),
+        // A descriptor's fields: answered like a move.
+        Op::Txq { .. } | Op::Suq { .. } => alu(OpClass::Move),
         // `latency.tensor` times an m16n16k16 multiply-add (4096 of them); another shape's
         // initiation interval scales with its multiply-adds.
         Op::WmmaMma { shape, .. } | Op::Mma { shape, .. } => (
@@ -488,6 +495,12 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
             frag.lane_segment(*layout, 0, 0).0 as u8,
             *space,
         ),
+        // A lookup is timed as a 16-byte global load at its first texel (the lane target): a
+        // four-channel texel, or a bilinear pair of two-channel ones.
+        Op::Tex(_) | Op::Tld4(_) => access(AccessKind::Load, Type::B32, 4, StateSpace::Global),
+        Op::Suld(a) => access(AccessKind::Load, a.ty, a.vec, StateSpace::Global),
+        Op::Sust(a) => access(AccessKind::Store, a.ty, a.vec, StateSpace::Global),
+        Op::Sured { access: a, .. } => access(AccessKind::Atomic, a.ty, 1, StateSpace::Global),
         // Each lane one 16-byte row of a matrix.
         Op::Ldmatrix { space, .. } => access(AccessKind::Load, Type::B128, 1, *space),
         Op::Stmatrix { space, .. } => access(AccessKind::Store, Type::B128, 1, *space),
@@ -503,6 +516,9 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         &inst.op,
         Op::Ld { space, .. } | Op::Ldu { space, .. } | Op::Atom { space, .. } | Op::WmmaLoad { space, .. }
             if matches!(space, StateSpace::Global | StateSpace::Local | StateSpace::Generic)
+    ) || matches!(
+        &inst.op,
+        Op::Tex(_) | Op::Tld4(_) | Op::Suld(_) | Op::Sured { .. }
     );
     d
 }

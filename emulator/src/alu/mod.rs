@@ -280,6 +280,13 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::Mma { .. }
         | Op::Ldmatrix { .. }
         | Op::Stmatrix { .. }
+        | Op::Tex(_)
+        | Op::Tld4(_)
+        | Op::Txq { .. }
+        | Op::Suld(_)
+        | Op::Sust(_)
+        | Op::Sured { .. }
+        | Op::Suq { .. }
         | Op::Bar { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }

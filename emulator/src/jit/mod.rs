@@ -147,7 +147,14 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::WmmaMma { .. }
         | Op::Mma { .. }
         | Op::Ldmatrix { .. }
-        | Op::Stmatrix { .. } => Placement::Warp,
+        | Op::Stmatrix { .. }
+        | Op::Tex(_)
+        | Op::Tld4(_)
+        | Op::Txq { .. }
+        | Op::Suld(_)
+        | Op::Sust(_)
+        | Op::Sured { .. }
+        | Op::Suq { .. } => Placement::Warp,
         _ => Placement::Lane,
     }
 }

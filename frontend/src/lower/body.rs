@@ -361,7 +361,7 @@ fn param_copy(store: bool, slot: SymbolRef, value: Operand, ty: Type, loc: SrcLo
 }
 
 /// The span of a whole instruction, from its guard or opcode to its `;`.
-fn inst_span(inst: &ast::Instruction) -> Span {
+pub(super) fn inst_span(inst: &ast::Instruction) -> Span {
     let start = inst.guard.map_or(inst.opcode.span, |g| g.span);
     Span {
         start: start.start,
@@ -764,6 +764,10 @@ impl<'a> FnLowerer<'a, '_> {
             Decoded::Op(op, shape) => {
                 mods.finish()?;
                 self.operands(inst, op, shape)?
+            }
+            Decoded::Texture(op) => {
+                mods.finish()?;
+                self.texture_operands(inst, op)?
             }
         };
         if matches!(op, Op::Ret { .. }) {

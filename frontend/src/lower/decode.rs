@@ -22,21 +22,16 @@ pub(crate) enum Decoded {
     /// `mov.vN.type d, a`: a move of `vec` elements (vector registers or `{...}` lists), lowered
     /// as one scalar `mov` per element.
     VectorMov { ty: Type, vec: u8 },
+    /// A texture or surface instruction: its operands are lowered by `texture.rs`.
+    Texture(Op),
     /// Valid PTX that warpsim does not execute; operands are not checked.
     Unsupported,
 }
 
-/// Opcodes that are valid PTX but not executed by warpsim (textures, surfaces, tensor cores,
-/// asynchronous copies, ...). They lower to [`Op::Unsupported`] so that later stages can report
+/// Opcodes that are valid PTX but not executed by warpsim (mbarrier, warpgroup matrix
+/// operations, ...); other families leave some of their forms unexecuted. They lower to [`Op::Unsupported`] so that later stages can report
 /// them with their location.
 const UNSUPPORTED_OPCODES: &[&str] = &[
-    "tex",
-    "tld4",
-    "txq",
-    "suld",
-    "sust",
-    "sured",
-    "suq",
     "istypep",
     "cp",
     "mma",
@@ -99,7 +94,7 @@ const NARROW_FLOAT_TYPES: &[&str] = &[
 /// executes; the others (atomics, `ld`/`st` of PTX 8.x, ...) lower to [`Decoded::Unsupported`].
 const HALF_PRECISION_OPCODES: &[&str] = &[
     "add", "sub", "mul", "fma", "neg", "abs", "min", "max", "setp", "set", "cvt", "mov", "ex2",
-    "tanh", "atom", "red",
+    "tanh", "atom", "red", "tex",
 ];
 
 /// Decodes `opcode` with its modifiers. `Ok(None)` means the opcode is unknown.
@@ -113,6 +108,9 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
     let executed = HALF_PRECISION_OPCODES.contains(&opcode) && !narrow;
     if half && !executed && KNOWN_OPCODES.contains(&opcode) {
         return Ok(Some(Decoded::Unsupported));
+    }
+    if let Some(decoded) = super::texture::decode(opcode, m)? {
+        return Ok(Some(decoded));
     }
     let decoded = match opcode {
         "add" | "sub" => add_sub(opcode == "sub", m)?,

@@ -12,6 +12,7 @@ pub mod limits;
 mod mods;
 mod operand;
 mod shape;
+mod texture;
 mod vars;
 
 use crate::ast::{self, Item, Span};
@@ -221,6 +222,7 @@ fn placeholder_var(name: &str) -> isa::Variable {
         init: None,
         linkage: isa::Linkage::Internal,
         loc: SrcLoc::default(),
+        opaque: None,
     }
 }
 

@@ -13,6 +13,8 @@ pub(crate) struct DeclType {
     pub ty: Type,
     pub vec: u8,
     pub align: Option<u32>,
+    /// `.texref`, `.samplerref`, `.surfref`: `ty` is `.b64`, the handle's slot.
+    pub opaque: Option<isa::Opaque>,
 }
 
 /// Decodes a declaration's state space, type, vector width and alignment.
@@ -23,9 +25,30 @@ pub(crate) fn decl_type(decl: &VarDecl) -> Result<DeclType> {
             format!("unknown state space `.{}`", decl.space.value),
         )
     })?;
-    let ty = Type::from_name(decl.ty.value).ok_or_else(|| {
-        Diagnostic::semantic(decl.ty.span, format!("unknown type `.{}`", decl.ty.value))
-    })?;
+    let opaque = isa::Opaque::from_type_name(decl.ty.value);
+    let ty = match opaque {
+        Some(_) => Type::B64,
+        None => Type::from_name(decl.ty.value).ok_or_else(|| {
+            Diagnostic::semantic(decl.ty.span, format!("unknown type `.{}`", decl.ty.value))
+        })?,
+    };
+    if let Some(kind) = opaque
+        && space != StateSpace::Global
+    {
+        return Err(Diagnostic::semantic(
+            decl.ty.span,
+            match space {
+                StateSpace::Param => format!(
+                    "unsupported: `.param .{}` (pass a texture or surface object as a `.u64` parameter)",
+                    kind.type_name()
+                ),
+                _ => format!(
+                    "`.{}` variables must be `.global` (module scope)",
+                    kind.type_name()
+                ),
+            },
+        ));
+    }
     let vec = match decl.vec {
         None => 1,
         Some(v) if matches!(v.value, 2 | 4) => v.value as u8,
@@ -57,6 +80,7 @@ pub(crate) fn decl_type(decl: &VarDecl) -> Result<DeclType> {
         ty,
         vec,
         align,
+        opaque,
     })
 }
 
@@ -102,6 +126,13 @@ pub(crate) fn variable(
     }
     let init = match &name.init {
         None => None,
+        Some(init) if dt.opaque.is_some() => {
+            return Err(Diagnostic::semantic(
+                init_span(init),
+                "unsupported: initializers of opaque variables (the host sets a texture's, \
+                 sampler's or surface's properties when it binds one)",
+            ));
+        }
         Some(init) => {
             if !matches!(dt.space, StateSpace::Global | StateSpace::Const) {
                 return Err(Diagnostic::semantic(
@@ -160,6 +191,7 @@ pub(crate) fn variable(
         init,
         linkage: linkage(decl.linkage),
         loc,
+        opaque: dt.opaque,
     })
 }
 

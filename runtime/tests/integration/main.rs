@@ -6,3 +6,4 @@
 mod api;
 mod big_kernels;
 mod faults;
+mod textures;
