@@ -30,7 +30,8 @@ extern "C" __global__ void tex_sample(cudaTextureObject_t t1, cudaTextureObject_
 }
 
 extern "C" __global__ void surf_copy(cudaSurfaceObject_t src, cudaSurfaceObject_t dst,
-                                     cudaSurfaceObject_t line, int w, int h)
+                                     cudaSurfaceObject_t flip, cudaSurfaceObject_t line,
+                                     int w, int h)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -39,8 +40,12 @@ extern "C" __global__ void surf_copy(cudaSurfaceObject_t src, cudaSurfaceObject_
     float v;
     surf2Dread(&v, src, x * (int)sizeof(float), y);                  // suld.b.2d.b32.trap
     surf2Dwrite(v * 2.0f, dst, x * (int)sizeof(float), y);           // sust.b.2d.b32.trap
-    uchar4 p = surf2Dread<uchar4>(src, x * 4, y, cudaBoundaryModeClamp); // suld.b.2d.v4.b8.clamp
-    surf2Dwrite(p, dst, x * 4, h - 1 - y, cudaBoundaryModeZero);     // sust.b.2d.v4.b8.zero
-    int q = surf1Dread<int>(line, x * 4);                            // suld.b.1d.b32.trap
-    surf1Dwrite(q + 1, line, x * 4);                                 // sust.b.1d.b32.trap
+    // The next element's bytes, clamped at the right edge, to the mirrored row.
+    uchar4 p = surf2Dread<uchar4>(src, x * 4 + 4, y, cudaBoundaryModeClamp); // suld.b.2d.v4.b8.clamp
+    surf2Dwrite(p, flip, x * 4, h - 1 - y, cudaBoundaryModeZero);    // sust.b.2d.v4.b8.zero
+    surf2Dwrite(p, flip, (x + w) * 4, y, cudaBoundaryModeZero);      // outside: dropped
+    if (y == 0) {
+        int q = surf1Dread<int>(line, x * 4);                        // suld.b.1d.b32.trap
+        surf1Dwrite(q + 1, line, x * 4);                             // sust.b.1d.b32.trap
+    }
 }

@@ -441,24 +441,112 @@ fn call_to_undefined_function() {
     );
 }
 
+/// Texture and surface forms warpsim has no objects for lower as unsupported: cube maps,
+/// multi-sample textures, depth compares, formatted surface access.
 #[test]
-fn texture_instruction_lowers_as_unsupported() {
-    let text = TEMPLATE.replace(
-        "BODY",
-        "\t.reg .s32 %t<2>;\n\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%t1}];",
-    );
-    let module = frontend::compile("t.ptx", &text).expect("texture instructions lower");
+fn unexecuted_texture_forms_lower_as_unsupported() {
+    let body = "\t.reg .s32 %t<2>;\n\
+        \ttex.cube.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f0, %f1, %f2, %f3}];\n\
+        \ttex.1d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f1}], %f2;\n\
+        \tsust.p.1d.b32.trap [%rd1, {%t1}], {%f1};\n\
+        \ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%t1}];";
+    let module = frontend::compile("t.ptx", &TEMPLATE.replace("BODY", body))
+        .expect("texture instructions lower");
     let unsupported: Vec<_> = module
         .unsupported()
-        .map(|(f, i)| (f.name.clone(), i.loc.line, format!("{:?}", i.op)))
+        .map(|(_, i)| (i.loc.line, format!("{}", i.op)))
         .collect();
     assert_eq!(
         unsupported,
-        vec![(
-            "k".to_string(),
-            13,
-            "Unsupported { text: \"tex.1d.v4.f32.s32\" }".to_string()
-        )]
+        vec![
+            (13, "tex.cube.v4.f32.f32".to_string()),
+            (
+                14,
+                "tex.1d.v4.f32.f32 (with a depth-compare operand)".to_string()
+            ),
+            (15, "sust.p.1d.b32.trap".to_string()),
+        ]
+    );
+}
+
+/// Texture and surface instructions: modifiers and operands the manual does not allow.
+#[test]
+fn texture_and_surface_misuse() {
+    let t = "\t.reg .s32 %t<2>;\n";
+    let cases = [
+        (
+            "\ttex.4d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%t1}];",
+            "t.ptx:13:2: error: missing the geometry (`.1d`, `.2d`, `.3d`, `.a1d`, `.a2d`) in `tex.4d.v4.f32.s32`",
+        ),
+        (
+            "\ttex.1d.v2.f32.s32 {%f0, %f1}, [%rd1, {%t1}];",
+            "t.ptx:13:2: error: results need `.v4` in `tex.1d.v2.f32.s32`",
+        ),
+        (
+            "\ttex.1d.v4.f32.u32 {%f0, %f1, %f2, %f3}, [%rd1, {%t1}];",
+            "t.ptx:13:2: error: invalid coordinate type `.u32` (`.s32` or `.f32`) in `tex.1d.v4.f32.u32`",
+        ),
+        (
+            "\ttex.2d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%t1}];",
+            "t.ptx:13:49: error: `.2d` takes 2 coordinates, found 1",
+        ),
+        (
+            "\ttex.1d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%t1}];",
+            "t.ptx:13:50: error: type mismatch: `%t1` is `.s32`, expected `.f32`",
+        ),
+        (
+            "\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%r1, {%t1}];",
+            "t.ptx:13:43: error: type mismatch: `%r1` is `.b32`, expected `.u64`",
+        ),
+        (
+            "\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [nothere, {%t1}];",
+            "t.ptx:13:43: error: undefined texture, sampler or surface `nothere`",
+        ),
+        (
+            "\ttld4.x.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [%rd1, {%f1, %f2}];",
+            "t.ptx:13:2: error: missing the component (`.r`, `.g`, `.b`, `.a`) in `tld4.x.2d.v4.f32.f32`",
+        ),
+        (
+            "\ttxq.level.filter_mode.b32 %r1, [%rd1], %t1;",
+            "t.ptx:13:2: error: `.filter_mode` has no `.level` form in `txq.level.filter_mode.b32`",
+        ),
+        (
+            "\tsuq.filter_mode.b32 %r1, [%rd1];",
+            "t.ptx:13:2: error: missing the query (`.width`, `.channel_order`, ...) in `suq.filter_mode.b32`",
+        ),
+        (
+            "\tsuld.b.2d.b32 %r1, [%rd1, {%t1, %t1}];",
+            "t.ptx:13:2: error: missing the out-of-range mode (`.trap`, `.clamp`, `.zero`) in `suld.b.2d.b32`",
+        ),
+        (
+            "\tsuld.b.2d.f32.trap %f1, [%rd1, {%t1, %t1}];",
+            "t.ptx:13:2: error: invalid type `.f32` (`.b8` to `.b64`) in `suld.b.2d.f32.trap`",
+        ),
+        (
+            "\tsured.b.add.1d.b32.trap [%rd1, {%t1}], %r1;",
+            "t.ptx:13:2: error: invalid type `.b32` for this operation in `sured.b.add.1d.b32.trap`",
+        ),
+        (
+            "\tsust.b.1d.b32.trap [%rd1], %r1;",
+            "t.ptx:13:21: error: expected `[surface, coordinates]`",
+        ),
+    ];
+    let wrong: Vec<_> = cases
+        .iter()
+        .filter_map(|(body, expected)| {
+            let got = headlines(&format!("{t}{body}"));
+            (got.first().map(String::as_str) != Some(*expected)).then(|| (body, got))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    // Opaque variables: module scope only, no initializers, and of the right kind.
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n.entry k(.param .texref t)\n{\n\tret;\n}\n",
+        "m.ptx:4:18: error: unsupported: `.param .texref` (pass a texture or surface object as a `.u64` parameter)",
+    );
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n.global .surfref s;\n.entry k()\n{\n\t.reg .s32 %t<2>;\n\t.reg .f32 %f<4>;\n\ttex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [s, {%t1}];\n\tret;\n}\n",
+        "m.ptx:9:43: error: `s` is a `.surfref`; expected a `.u64` register or a `.texref` variable",
     );
 }
 

@@ -31,6 +31,7 @@ mod run_cli;
 mod run_ptx;
 mod saxpy;
 mod snooze;
+mod texture_corpus;
 mod timing_book;
 mod timing_coalescing;
 mod timing_invariants;
