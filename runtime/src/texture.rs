@@ -238,6 +238,16 @@ impl Device {
 }
 
 impl Module {
+    /// The kind of the module's opaque variable `name` (`.texref`, `.samplerref`,
+    /// `.surfref`), if it has one of that name.
+    pub fn reference_kind(&self, name: &str) -> Option<Opaque> {
+        let globals = &self.program.module.globals;
+        globals
+            .iter()
+            .find(|g| g.name == name)
+            .and_then(|g| g.opaque)
+    }
+
     /// Binds a texture, sampler or surface object to the module's `.texref`, `.samplerref` or
     /// `.surfref` variable `name` (`cudaBindTextureToArray` of texture references).
     pub fn bind(&self, name: &str, handle: u64) -> Result<()> {

@@ -14,18 +14,20 @@ macro_rules! arg_forms {
                      <i2 <u2 |i1 |u1, C order, any shape (flattened)
   bin:TYPE:PATH      a device buffer holding a raw little-endian file of TYPE elements
   zeros:TYPE:COUNT   a device buffer of COUNT zero elements of TYPE
-  @K                 the device buffer of argument K again"
+  @K                 the device buffer of argument K again
+  tex:NAME surf:NAME the handle of the --texture / --surface object NAME (a .u64)"
     };
 }
 
 mod host;
+mod objects;
 mod plan;
 pub(crate) mod spec;
 
 use clap::{Args, Parser};
 use plan::Slot;
 use runtime::{Arg, Device, DeviceBuffer, DeviceConfig, Kernel};
-use spec::{ArgKind, ArgSpec, OutSpec, OutSymbolSpec, SymbolSpec};
+use spec::{ArgKind, ArgSpec, ObjectSpec, OutSpec, OutSurfaceSpec, OutSymbolSpec, SymbolSpec};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -64,7 +66,8 @@ const AFTER_HELP: &str = concat!(
         [--shared BYTES] [--arg ARG]... [--out K:FILE.npy]... [--threads T] [--budget B] [--time-limit S] \
         [--timing PRESET|FILE [--set KEY=VALUE]... [--regs warpsim|ptxas|N]] [--device-memory MIB] \
         [--memory-check exact|device] [--symbol NAME=VALUE]... [--out-symbol NAME:FILE.npy]... \
-        [--then LAUNCH...]",
+        [--texture NAME=npy:PATH[,OPTION]...]... [--surface NAME=npy:PATH[,OPTION]...]... \
+        [--out-surface NAME:FILE.npy]... [--then LAUNCH...]",
     after_long_help = AFTER_HELP
 )]
 pub(crate) struct RunPtxArgs {
@@ -103,6 +106,26 @@ pub(crate) struct RunPtxArgs {
     /// declared element type (repeatable).
     #[arg(long = "out-symbol", value_name = "NAME:FILE.npy")]
     out_symbols: Vec<OutSymbolSpec>,
+    /// A texture over a .npy array's texels (repeatable): an array of its shape (C order:
+    /// [layers,] [[depth,] height,] width [, channels]; f32 and 8-, 16-, 32-bit integer
+    /// dtypes), or with `linear` a linear buffer for tex1Dfetch. Bound to the module's
+    /// `.texref NAME` if there is one; `--arg tex:NAME` passes its handle. Options after the
+    /// path: filter=point|linear (point), address=wrap|clamp|mirror|border (clamp),
+    /// normalized (normalized coordinates), read=element|normalized, channels=1|2|4 (1),
+    /// layered, linear.
+    #[arg(long = "texture", value_name = "NAME=npy:PATH[,OPTION]...",
+          value_parser = |s: &str| ObjectSpec::parse(s, false))]
+    textures: Vec<ObjectSpec>,
+    /// A surface over an array holding a .npy array's texels (repeatable; shape as for
+    /// --texture; options channels=1|2|4, layered). Bound to the module's `.surfref NAME` if
+    /// there is one; `--arg surf:NAME` passes its handle.
+    #[arg(long = "surface", value_name = "NAME=npy:PATH[,OPTION]...",
+          value_parser = |s: &str| ObjectSpec::parse(s, true))]
+    surfaces: Vec<ObjectSpec>,
+    /// After the last launch, write a --surface's texels to a .npy file in the shape and dtype
+    /// it was read with (repeatable).
+    #[arg(long = "out-surface", value_name = "NAME:FILE.npy")]
+    out_surfaces: Vec<OutSurfaceSpec>,
     /// Write the timing statistics, of every launch and in total, to this JSON file (the
     /// format of `warpsim run --stats-json`, one entry named after FILE).
     #[arg(long, value_name = "FILE", requires = "timing")]
@@ -186,6 +209,9 @@ struct Invocation {
     stats_json: Option<PathBuf>,
     symbols: Vec<SymbolSpec>,
     out_symbols: Vec<OutSymbolSpec>,
+    textures: Vec<ObjectSpec>,
+    surfaces: Vec<ObjectSpec>,
+    out_surfaces: Vec<OutSurfaceSpec>,
     launches: Vec<LaunchArgs>,
     config: DeviceConfig,
 }
@@ -236,6 +262,9 @@ impl RunPtxArgs {
             stats_json: self.stats_json,
             symbols: self.symbols,
             out_symbols: self.out_symbols,
+            textures: self.textures,
+            surfaces: self.surfaces,
+            out_surfaces: self.out_surfaces,
             launches,
             config,
         })
@@ -257,6 +286,9 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
         stats_json,
         symbols,
         out_symbols,
+        textures,
+        surfaces,
+        out_surfaces,
         launches,
         config,
     } = args.into_invocation()?;
@@ -297,6 +329,7 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
             .write_symbol(&symbol.name, 0, &bytes)
             .map_err(|e| format!("error: --symbol {}: {e}", symbol.text))?;
     }
+    let objects = objects::create(&dev, &module, &textures, &surfaces)?;
     let buffers = plan
         .buffers
         .iter()
@@ -307,13 +340,18 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
     for (i, (launch, kernel)) in launches.iter().zip(&kernels).enumerate() {
         let slots = &plan.slots[first_arg..first_arg + launch.args.len()];
         first_arg += launch.args.len();
-        let kernel_args: Vec<Arg> = slots
+        let kernel_args = slots
             .iter()
-            .map(|s| match s {
-                Slot::Scalar(a) => a.clone(),
-                Slot::Buffer(b) => Arg::Ptr(buffers[*b].device.device_ptr()),
+            .map(|s| {
+                Ok(match s {
+                    Slot::Scalar(a) => a.clone(),
+                    Slot::Buffer(b) => Arg::Ptr(buffers[*b].device.device_ptr()),
+                    Slot::Object { name, surface } => {
+                        Arg::U64(objects::handle(&objects, name, *surface)?)
+                    }
+                })
             })
-            .collect();
+            .collect::<Result<Vec<Arg>, String>>()?;
         println!(
             "launch {}/{}: {} grid {} block {} shared {}",
             i + 1,
@@ -359,6 +397,7 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
             out.path.display()
         );
     }
+    objects::write_back(&objects, &out_surfaces)?;
     for out in &out_symbols {
         let bad = |e: String| format!("error: --out-symbol {}: {e}", out.name);
         let (ty, size) = module
@@ -388,7 +427,9 @@ fn symbol_bytes(value: &ArgKind) -> Result<Vec<u8>, String> {
         ArgKind::Scalar(v) => v.bytes(),
         ArgKind::Npy(path) => host::read_npy(path)?.bytes,
         ArgKind::Bin(elem, path) => host::read_bin(*elem, path)?.bytes,
-        ArgKind::Zeros(..) | ArgKind::Ref(_) => unreachable!("refused when parsed"),
+        ArgKind::Zeros(..) | ArgKind::Ref(_) | ArgKind::Object { .. } => {
+            unreachable!("refused when parsed")
+        }
     })
 }
 
@@ -449,7 +490,9 @@ fn upload(dev: &Device, spec: &ArgSpec) -> Result<Buffer, String> {
                 shape: vec![count as u64],
             });
         }
-        ArgKind::Scalar(_) | ArgKind::Ref(_) => unreachable!("only new buffers are uploaded"),
+        ArgKind::Scalar(_) | ArgKind::Ref(_) | ArgKind::Object { .. } => {
+            unreachable!("only new buffers are uploaded")
+        }
     }
     .map_err(bad)?;
     let device = dev.alloc_from(&array.bytes).map_err(runtime_error)?;

@@ -535,7 +535,7 @@ fn texture_and_surface_misuse() {
         .iter()
         .filter_map(|(body, expected)| {
             let got = headlines(&format!("{t}{body}"));
-            (got.first().map(String::as_str) != Some(*expected)).then(|| (body, got))
+            (got.first().map(String::as_str) != Some(*expected)).then_some((body, got))
         })
         .collect();
     assert!(wrong.is_empty(), "{wrong:#?}");

@@ -14,6 +14,11 @@ pub enum Slot {
     Scalar(Arg),
     /// The buffer with this index in [`Plan::buffers`].
     Buffer(usize),
+    /// The handle of the `--texture` (or, with `surface`, `--surface`) object named so.
+    Object {
+        name: String,
+        surface: bool,
+    },
 }
 
 /// The resolved command line.
@@ -37,6 +42,10 @@ pub fn resolve<'a>(args: &[&'a ArgSpec], outs: &'a [OutSpec]) -> Result<Plan<'a>
     for (i, a) in args.iter().enumerate() {
         let slot = match &a.kind {
             ArgKind::Scalar(v) => Slot::Scalar(v.clone()),
+            ArgKind::Object { name, surface } => Slot::Object {
+                name: name.clone(),
+                surface: *surface,
+            },
             ArgKind::Npy(_) | ArgKind::Bin(..) | ArgKind::Zeros(..) => {
                 plan.buffers.push(a);
                 Slot::Buffer(plan.buffers.len() - 1)
@@ -72,6 +81,11 @@ pub fn resolve<'a>(args: &[&'a ArgSpec], outs: &'a [OutSpec]) -> Result<Plan<'a>
 fn buffer_of(slots: &[Slot], args: &[&ArgSpec], k: usize, what: &str) -> Result<usize, String> {
     match slots.get(k) {
         Some(&Slot::Buffer(b)) => Ok(b),
+        Some(Slot::Object { .. }) => Err(format!(
+            "{what}: argument {k} (`{}`) is a texture or surface, not a buffer (use \
+             --out-surface NAME:FILE for a surface)",
+            args[k].text
+        )),
         Some(Slot::Scalar(_)) => Err(format!(
             "{what}: argument {k} (`{}`) is a scalar, not a buffer (npy:, bin:, zeros: or @K)",
             args[k].text

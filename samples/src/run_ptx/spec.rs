@@ -165,6 +165,8 @@ pub enum ArgKind {
     Zeros(Elem, usize),
     /// `@K`: the buffer of argument `K` again.
     Ref(usize),
+    /// `tex:NAME` / `surf:NAME`: the handle of the `--texture` / `--surface` object NAME.
+    Object { name: String, surface: bool },
 }
 
 /// One `--arg` value as written and what it means.
@@ -206,6 +208,10 @@ fn parse_arg_kind(text: &str) -> Result<ArgKind, String> {
     };
     match head {
         "npy" => Ok(ArgKind::Npy(non_empty("PATH", rest)?)),
+        "tex" | "surf" if !rest.is_empty() => Ok(ArgKind::Object {
+            name: rest.to_string(),
+            surface: head == "surf",
+        }),
         "bin" => {
             let (ty, path) = rest
                 .split_once(':')
@@ -279,7 +285,10 @@ impl FromStr for SymbolSpec {
             .filter(|(name, _)| !name.is_empty())
             .ok_or("expected NAME=VALUE, VALUE one of TYPE:V, npy:PATH, bin:TYPE:PATH")?;
         let value = parse_arg_kind(value)?;
-        if matches!(value, ArgKind::Zeros(..) | ArgKind::Ref(_)) {
+        if matches!(
+            value,
+            ArgKind::Zeros(..) | ArgKind::Ref(_) | ArgKind::Object { .. }
+        ) {
             return Err(format!(
                 "`{text}`: a variable takes TYPE:V, npy:PATH or bin:TYPE:PATH"
             ));
@@ -312,6 +321,91 @@ impl FromStr for OutSymbolSpec {
         }
     }
 }
+
+/// One `--texture NAME=npy:PATH[,OPTION...]` or `--surface NAME=npy:PATH[,OPTION...]`: an
+/// array (or, with `linear`, a linear buffer) holding a `.npy` array's texels, and a texture
+/// or surface object over it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectSpec {
+    pub text: String,
+    pub name: String,
+    pub path: PathBuf,
+    /// Channels per texel: the `.npy` array's last axis when more than 1.
+    pub channels: u8,
+    /// The first axis counts layers.
+    pub layered: bool,
+    /// A linear buffer (`tex1Dfetch`) instead of an array (textures only).
+    pub linear: bool,
+    pub sampler: runtime::texture::SamplerState,
+    pub read_mode: runtime::texture::ReadMode,
+}
+
+/// The options `--texture` takes after its path, for messages and help.
+pub const TEXTURE_OPTIONS: &str = "filter=point|linear, address=wrap|clamp|mirror|border, \
+    normalized (normalized coordinates), read=element|normalized, channels=1|2|4, layered, linear";
+
+impl ObjectSpec {
+    /// Parses the text of `--texture` (`surface` false) or `--surface` (`surface` true).
+    pub fn parse(text: &str, surface: bool) -> Result<ObjectSpec, String> {
+        use runtime::texture::{AddressMode, FilterMode, ReadMode, SamplerState};
+        let what = if surface { "--surface" } else { "--texture" };
+        let (name, rest) = text
+            .split_once('=')
+            .filter(|(name, _)| !name.is_empty())
+            .ok_or_else(|| format!("{what} {text}: expected NAME=npy:PATH[,OPTION...]"))?;
+        let mut parts = rest.split(',');
+        let path = parts
+            .next()
+            .and_then(|p| p.strip_prefix("npy:"))
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| format!("{what} {text}: the texels come from npy:PATH"))?;
+        let mut spec = ObjectSpec {
+            text: text.to_string(),
+            name: name.to_string(),
+            path: PathBuf::from(path),
+            channels: 1,
+            layered: false,
+            linear: false,
+            sampler: SamplerState {
+                address: [AddressMode::Clamp; 3],
+                ..SamplerState::default()
+            },
+            read_mode: ReadMode::ElementType,
+        };
+        for option in parts {
+            let bad = || {
+                let accepted = if surface {
+                    "channels=1|2|4, layered"
+                } else {
+                    TEXTURE_OPTIONS
+                };
+                format!("{what} {text}: unknown option `{option}` (options: {accepted})")
+            };
+            let (key, value) = option.split_once('=').unwrap_or((option, ""));
+            match (key, value, surface) {
+                ("channels", "1" | "2" | "4", _) => spec.channels = value.parse().expect("digit"),
+                ("layered", "", _) => spec.layered = true,
+                ("linear", "", false) => spec.linear = true,
+                ("normalized", "", false) => spec.sampler.normalized_coords = true,
+                ("filter", "point", false) => spec.sampler.filter = FilterMode::Point,
+                ("filter", "linear", false) => spec.sampler.filter = FilterMode::Linear,
+                ("read", "element", false) => spec.read_mode = ReadMode::ElementType,
+                ("read", "normalized", false) => spec.read_mode = ReadMode::NormalizedFloat,
+                ("address", mode, false) => {
+                    spec.sampler.address = [AddressMode::from_name(mode).ok_or_else(bad)?; 3];
+                }
+                _ => return Err(bad()),
+            }
+        }
+        if spec.linear && spec.layered {
+            return Err(format!("{what} {text}: a linear buffer has no layers"));
+        }
+        Ok(spec)
+    }
+}
+
+/// One `--out-surface NAME:FILE.npy`: a surface's array written back after the last launch.
+pub type OutSurfaceSpec = OutSymbolSpec;
 
 /// Parses launch dimensions `X`, `X,Y` or `X,Y,Z` (missing ones are 1).
 pub fn parse_dim(s: &str) -> Result<[u32; 3], String> {

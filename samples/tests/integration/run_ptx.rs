@@ -217,6 +217,96 @@ fn symbols_are_set_before_the_first_launch_and_read_after_the_last() {
     );
 }
 
+const TEXTURE: &str = "samples/tests/fixtures/run_ptx/texture.ptx";
+
+#[test]
+fn textures_bind_references_and_surfaces_come_back() {
+    let dir = TempDir::new("textures");
+    let (image, out) = (dir.path("image.npy"), dir.path("out.npy"));
+    write_f32(&image, &[2, 3], &[0.0, 10.0, 20.0, 30.0, 40.0, 50.0]);
+    let texture = format!("image=npy:{image},filter=linear");
+    let out_arg = format!("0:{out}");
+    ok(&run_ptx(&[
+        TEXTURE,
+        "--kernel",
+        "sample",
+        "--grid",
+        "1",
+        "--block",
+        "3,2",
+        "--texture",
+        &texture,
+        "--arg",
+        "zeros:f32:6",
+        "--arg",
+        "u32:3",
+        "--arg",
+        "f32:0.5",
+        "--out",
+        &out_arg,
+    ]));
+    // Half a texel right of each centre: the mean of a texel and its right neighbour, the
+    // last one clamped to itself.
+    assert_eq!(read_f32(&out).2, [5.0, 15.0, 20.0, 35.0, 45.0, 50.0]);
+
+    let (grid, back) = (dir.path("grid.npy"), dir.path("back.npy"));
+    let mut w = npyz::WriteOptions::new()
+        .default_dtype()
+        .shape(&[2, 3])
+        .writer(BufWriter::new(File::create(&grid).unwrap()))
+        .begin_nd()
+        .unwrap();
+    w.extend([1i32, -2, 3, 4, 5, -6]).unwrap();
+    w.finish().unwrap();
+    let (surface, out_surface) = (format!("g=npy:{grid}"), format!("g:{back}"));
+    let stdout = ok(&run_ptx(&[
+        TEXTURE,
+        "--kernel",
+        "double",
+        "--grid",
+        "1",
+        "--block",
+        "3,2",
+        "--surface",
+        &surface,
+        "--arg",
+        "surf:g",
+        "--out-surface",
+        &out_surface,
+    ]));
+    assert!(stdout.contains("wrote surface g (<i4 (2, 3))"), "{stdout}");
+    let npy = npyz::NpyFile::new(BufReader::new(File::open(&back).unwrap())).unwrap();
+    assert_eq!(npy.into_vec::<i32>().unwrap(), [2, -4, 6, 8, 10, -12]);
+
+    let refused = |extra: &[&str]| {
+        let mut args = vec![TEXTURE, "--kernel", "double", "--grid", "1", "--block", "1"];
+        args.extend(extra);
+        fails(&run_ptx(&args))
+    };
+    let cubic = format!("image=npy:{image},filter=cubic");
+    let err = refused(&["--texture", &cubic, "--arg", "tex:image"]);
+    assert!(
+        err.contains("unknown option `filter=cubic` (options: filter=point|linear"),
+        "{err}"
+    );
+    let err = refused(&["--surface", &surface, "--arg", "tex:g"]);
+    assert!(
+        err.contains("--arg tex:g: `g` is not a --texture object"),
+        "{err}"
+    );
+    let err = refused(&["--arg", "surf:nothere"]);
+    assert!(
+        err.contains("--arg surf:nothere: no --surface nothere=... on the command line"),
+        "{err}"
+    );
+    let four = format!("g=npy:{grid},channels=4");
+    let err = refused(&["--surface", &four, "--arg", "surf:g"]);
+    assert!(
+        err.contains("channels=4 needs a last axis of 4 (the shape is (2, 3))"),
+        "{err}"
+    );
+}
+
 #[test]
 fn chained_launches_share_a_buffer() {
     let dir = TempDir::new("chain");
