@@ -17,6 +17,12 @@ as include paths). The NVRTC shared library is looked up in, in order: ``$WARPSI
 path to libnvrtc.so*), ``site-packages/nvidia/cuda_nvrtc/lib/libnvrtc.so.12``
 of any importable site directory, then the system loader (``libnvrtc.so``).
 
+A source may ask for NVRTC 11 (``pip install nvidia-cuda-nvrtc-cu11``; ``$WARPSIM_NVRTC11``
+or ``libnvrtc.so.11.2`` found the same way), for what CUDA 12 removed, such as texture
+references::
+
+    // nvrtc-version: 11
+
 Compile options: ``--gpu-architecture=compute_70`` by default.  A source file
 may add options in a comment within its first lines::
 
@@ -56,6 +62,10 @@ REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "samples"
 DEFAULT_ARCH = "--gpu-architecture=compute_70"
 FLAGS_RE = re.compile(r"^\s*//\s*nvrtc-flags:(.*)$")
+VERSION_RE = re.compile(r"^\s*//\s*nvrtc-version:\s*(\d+)\s*$")
+DEFAULT_MAJOR = 12
+# The library file of each NVRTC major version the sources may ask for.
+LIBRARY = {12: "libnvrtc.so.12", 11: "libnvrtc.so.11.2"}
 FLAGS_SCAN_LINES = 10
 # NVRTC 12.x warns about every compute_70 compile; not worth repeating.
 QUIET_LOG_RE = re.compile(r"^nvrtc: warning: Architectures prior to .* are deprecated.*$\n?", re.M)
@@ -79,26 +89,26 @@ def _site_dirs():
     return dirs
 
 
-def _candidate_libs():
-    env = os.environ.get("WARPSIM_NVRTC")
+def _candidate_libs(major):
+    env = os.environ.get("WARPSIM_NVRTC" if major == DEFAULT_MAJOR else f"WARPSIM_NVRTC{major}")
     if env:
         yield env
     seen = set()
     for d in _site_dirs():
-        for lib in sorted(glob.glob(os.path.join(d, "nvidia", "cuda_nvrtc", "lib", "libnvrtc.so*"))):
-            if "builtins" in lib or ".alt." in lib or lib in seen:
-                continue
+        lib = os.path.join(d, "nvidia", "cuda_nvrtc", "lib", LIBRARY[major])
+        if os.path.exists(lib) and lib not in seen:
             seen.add(lib)
             yield lib
-    yield "libnvrtc.so.12"
-    yield "libnvrtc.so"
+    yield LIBRARY[major]
+    if major == DEFAULT_MAJOR:
+        yield "libnvrtc.so"
 
 
 class Nvrtc:
-    def __init__(self):
+    def __init__(self, major=DEFAULT_MAJOR):
         errors = []
         self.lib = None
-        for cand in _candidate_libs():
+        for cand in _candidate_libs(major):
             try:
                 self.lib = ctypes.CDLL(cand)
                 self.path = cand
@@ -106,10 +116,12 @@ class Nvrtc:
             except OSError as e:
                 errors.append(f"  {cand}: {e}")
         if self.lib is None:
+            wheel = f"nvidia-cuda-nvrtc-cu{major}"
+            env = "WARPSIM_NVRTC" if major == DEFAULT_MAJOR else f"WARPSIM_NVRTC{major}"
             sys.exit(
-                "regen_ptx: cannot load NVRTC; install it with\n"
-                "    pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12\n"
-                "or point WARPSIM_NVRTC at libnvrtc.so.  Tried:\n" + "\n".join(errors)
+                f"regen_ptx: cannot load NVRTC {major}; install it with\n"
+                f"    pip install {wheel}\n"
+                f"or point {env} at {LIBRARY[major]}.  Tried:\n" + "\n".join(errors)
             )
         L = self.lib
         prog_p = ctypes.POINTER(ctypes.c_void_p)
@@ -182,6 +194,18 @@ def source_flags(text: str):
         if m:
             flags.extend(shlex.split(m.group(1)))
     return flags
+
+
+def source_major(text: str):
+    """The NVRTC major version a `// nvrtc-version:` comment asks for (default 12)."""
+    for line in text.splitlines()[:FLAGS_SCAN_LINES]:
+        m = VERSION_RE.match(line)
+        if m:
+            major = int(m.group(1))
+            if major not in LIBRARY:
+                sys.exit(f"regen_ptx: nvrtc-version {major}: known versions are {sorted(LIBRARY)}")
+            return major
+    return DEFAULT_MAJOR
 
 
 def cuda_includes():
@@ -506,14 +530,20 @@ def main(argv=None):
         return arch_sweep(Nvrtc(), args.arch_sweep)
 
     sources = [p if p.suffix == ".cu" else p.with_suffix(".cu") for p in args.files] or all_sources()
-    nvrtc = Nvrtc()
-    major, minor = nvrtc.version()
-    print(f"NVRTC {major}.{minor} ({nvrtc.path})")
+    compilers = {}
+
+    def nvrtc_for(major):
+        if major not in compilers:
+            compilers[major] = Nvrtc(major)
+            got, minor = compilers[major].version()
+            print(f"NVRTC {got}.{minor} ({compilers[major].path})")
+        return compilers[major]
+
     stale = []
     for cu in sources:
         if not cu.exists():
             sys.exit(f"regen_ptx: no such file: {cu}")
-        ptx, log, opts = generate(nvrtc, cu)
+        ptx, log, opts = generate(nvrtc_for(source_major(cu.read_text())), cu)
         out = cu.with_suffix(".ptx")
         if args.check:
             old = out.read_text() if out.exists() else None

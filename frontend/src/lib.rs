@@ -17,11 +17,16 @@ pub use diag::{DiagKind, Diagnostic, PtxError};
 pub use parser::parse;
 pub mod lower;
 
-/// Parses and lowers PTX text into an [`isa::Module`], its instructions reordered where that
-/// saves registers ([`isa::schedule`]). `file` names the text in diagnostics.
+/// Parses and lowers PTX text into an [`isa::Module`], the texture results nothing reads
+/// masked off ([`isa::texture::mask_unread_results`]) and its instructions reordered where
+/// that saves registers ([`isa::schedule`]). `file` names the text in diagnostics.
 pub fn compile(file: &str, text: &str) -> Result<isa::Module, PtxError> {
     let ast = parse(file, text)?;
     let mut module = lower::lower(file, text, &ast)?;
+    module
+        .functions
+        .iter_mut()
+        .for_each(isa::texture::mask_unread_results);
     isa::schedule::schedule_module(&mut module);
     Ok(module)
 }

@@ -311,3 +311,28 @@ impl Opaque {
         }
     }
 }
+
+/// Drops the results of texture lookups that nothing in `func` reads: they become
+/// [`crate::Operand::Sink`]s, as a texture instruction's write mask leaves those registers
+/// alone on NVIDIA GPUs (`tex1Dfetch` of a `float` writes one register, not four), so they
+/// take no register.
+pub fn mask_unread_results(func: &mut crate::Function) {
+    let mut read = vec![false; func.regs.len()];
+    for inst in func.blocks.iter().flat_map(|b| &b.insts) {
+        for r in inst.uses() {
+            read[r.index()] = true;
+        }
+    }
+    for inst in func.blocks.iter_mut().flat_map(|b| &mut b.insts) {
+        if !matches!(inst.op, crate::Op::Tex(_) | crate::Op::Tld4(_)) {
+            continue;
+        }
+        if let Some(crate::Operand::Vector(results)) = inst.dsts.first_mut() {
+            for r in results.iter_mut() {
+                if matches!(r, crate::Operand::Reg(v) if !read[v.index()]) {
+                    *r = crate::Operand::Sink;
+                }
+            }
+        }
+    }
+}

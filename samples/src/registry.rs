@@ -22,7 +22,9 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::backprop::Backprop,
         &crate::rodinia::sradv2::SradV2,
         &crate::rodinia::sradv1::SradV1,
-        &crate::rodinia::kmeans::Kmeans,
+        &crate::rodinia::kmeans::Kmeans {
+            texture_references: false,
+        },
         &crate::rodinia::streamcluster::Streamcluster,
         &crate::rodinia::bptree::BPlusTree,
         &crate::rodinia::lavamd::LavaMd,
@@ -30,18 +32,39 @@ pub fn all() -> Vec<&'static dyn Sample> {
         &crate::rodinia::particlefilter::ParticlefilterNaive,
         &crate::rodinia::particlefilter::ParticlefilterFloat,
         &crate::rodinia::huffman::Huffman,
-        &crate::rodinia::hybridsort::Hybridsort,
+        &crate::rodinia::hybridsort::Hybridsort {
+            texture_references: false,
+        },
         &crate::rodinia::heartwall::Heartwall,
         &crate::rodinia::myocyte::Myocyte,
         &crate::rodinia::dwt2d::Dwt2d53,
         &crate::rodinia::dwt2d::Dwt2d97,
-        &crate::rodinia::leukocyte::Leukocyte,
+        &crate::rodinia::leukocyte::Leukocyte {
+            texture_references: false,
+        },
     ];
     samples.extend(crate::parboil::samples());
     samples.extend(crate::polybench::samples());
     samples.extend(crate::sdk::samples());
     samples.extend(crate::dnn::samples());
     samples
+}
+
+/// The samples that read through Rodinia's texture references (`rodinia/kmeans-textures`, ...):
+/// CUDA 12 has none, so their PTX comes from NVRTC 11.8. Selected by name only: neither `all`
+/// nor a suite holds them, and the frozen baseline covers the plain ports they match.
+pub fn texture_variants() -> Vec<&'static dyn Sample> {
+    vec![
+        &crate::rodinia::kmeans::Kmeans {
+            texture_references: true,
+        },
+        &crate::rodinia::hybridsort::Hybridsort {
+            texture_references: true,
+        },
+        &crate::rodinia::leukocyte::Leukocyte {
+            texture_references: true,
+        },
+    ]
 }
 
 /// The suite of a sample name (`rodinia/nn` → `rodinia`), or `None` (SAXPY).
@@ -54,6 +77,9 @@ pub fn suite_of(name: &str) -> Option<&'static str> {
 /// several suites (`bfs` is in Rodinia and Parboil) finds the Rodinia sample, then the first in
 /// [`SUITES`] order; the full name always finds the one it names.
 pub fn find(name: &str) -> Option<&'static dyn Sample> {
+    if let Some(v) = texture_variants().into_iter().find(|s| s.name() == name) {
+        return Some(v);
+    }
     let all = all();
     if let Some(s) = all.iter().find(|s| s.name() == name) {
         return Some(*s);
@@ -73,15 +99,19 @@ pub fn find(name: &str) -> Option<&'static dyn Sample> {
 /// The samples that `names` select, in registry order and each once: sample names (as
 /// [`find`] takes them), suite names, or `all`.
 pub fn select(names: &[String]) -> Result<Vec<&'static dyn Sample>, String> {
-    let all = all();
+    // The texture variants come last, picked by name only.
+    let mut all = all();
+    let plain = all.len();
+    all.extend(texture_variants());
     let mut keep = vec![false; all.len()];
     for name in names {
         if name == "all" {
-            keep.iter_mut().for_each(|k| *k = true);
+            keep[..plain].iter_mut().for_each(|k| *k = true);
         } else if SUITES.contains(&name.as_str()) {
             let members = all
                 .iter()
-                .map(|s| suite_of(s.name()) == Some(name.as_str()));
+                .enumerate()
+                .map(|(i, s)| i < plain && suite_of(s.name()) == Some(name.as_str()));
             if !members.clone().any(|m| m) {
                 return Err(format!("error: the suite `{name}` has no samples yet"));
             }

@@ -228,9 +228,18 @@ fn run_one(
 
 /// `warpsim list`: every sample with its suite, sizes and kernels.
 pub(crate) fn list() -> Result<ExitCode, String> {
-    for s in registry::all() {
-        let suite = registry::suite_of(s.name()).unwrap_or("none: only in `all`");
-        println!("{}  (suite: {suite})", s.name());
+    let variants = registry::texture_variants();
+    for (s, variant) in registry::all()
+        .into_iter()
+        .map(|s| (s, false))
+        .chain(variants.into_iter().map(|s| (s, true)))
+    {
+        if variant {
+            println!("{}  (texture references; selected by name only)", s.name());
+        } else {
+            let suite = registry::suite_of(s.name()).unwrap_or("none: only in `all`");
+            println!("{}  (suite: {suite})", s.name());
+        }
         println!("  kernels: {}", s.kernels().join(", "));
         for size in Size::ALL {
             println!("  {:<8} {}", size.name(), s.size_description(size));

@@ -180,3 +180,39 @@ fn prototypes_may_precede_definitions() {
         "the definition replaced the prototype"
     );
 }
+
+/// A texture lookup whose results nobody reads leaves those registers alone (the write mask),
+/// and a `.texref` operand is the variable's address, the handle's slot.
+#[test]
+fn unread_texture_results_are_masked_and_texrefs_are_their_slots() {
+    let m = frontend::compile(
+        "t.ptx",
+        ".version 8.8\n.target sm_70\n.address_size 64\n.global .texref t;\n\
+         .entry k(.param .u64 out)\n{\n\t.reg .f32 %f<5>;\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\
+         \tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, 3;\n\
+         \ttex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];\n\
+         \tst.global.v2.f32 [%rd1], {%f1, %f3};\n\tret;\n}\n",
+    )
+    .unwrap();
+    let t = m.globals.iter().position(|g| g.name == "t").unwrap();
+    assert_eq!(m.globals[t].opaque, Some(isa::Opaque::Texture));
+    assert_eq!(m.globals[t].ty, Type::B64);
+    let inst = m.functions[0]
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .find(|i| matches!(i.op, Op::Tex(_)))
+        .unwrap();
+    let Operand::Vector(results) = &inst.dsts[0] else {
+        panic!("{inst:?}")
+    };
+    let written: Vec<bool> = results.iter().map(|r| *r != Operand::Sink).collect();
+    assert_eq!(written, [true, false, true, false]);
+    assert!(matches!(
+        inst.srcs[0],
+        Operand::SymbolAddr {
+            sym: SymbolRef::Global(g),
+            offset: 0
+        } if g.index() == t
+    ));
+}

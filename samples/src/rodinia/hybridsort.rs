@@ -20,6 +20,9 @@
 //! Differences from Rodinia:
 //! - Textures (removed in CUDA 12): the pivots (`texPivot`) and the merge input (`tex`) are
 //!   read with `__ldg` from a pointer passed as an extra, last kernel argument.
+//!   `rodinia/hybridsort-textures` runs `hybridsort_tex.ptx` instead, Rodinia's texture reads
+//!   compiled with NVRTC 11.8: the host binds linear textures as Rodinia does (`texPivot` over
+//!   the pivots, `tex` over each pass's input list as float4s) and passes Rodinia's arguments.
 //! - Rodinia's `rand() / RAND_MAX` list is replaced by seeded 31-bit integers divided by
 //!   `RAND_MAX` in f32 (same value set in [0, 1], duplicates included).
 //! - Rodinia's `calcPivotPoints` writes one pivot past its array if all 1024 pivots were placed
@@ -37,7 +40,8 @@ use crate::Validation;
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Sample, Session, Size};
 use runtime::buffer::to_bytes;
-use runtime::{Arg, Device};
+use runtime::texture::{ChannelKind, Format};
+use runtime::{Arg, Device, TextureDesc, TextureResource};
 
 /// Buckets (Rodinia's `DIVISIONS`) and histogram bins (`histosize`, `BIN_COUNT`).
 pub const DIVISIONS: usize = 1024;
@@ -125,8 +129,24 @@ fn bucket(x: f32, pivots: &[f32]) -> usize {
     if x < piv { idx } else { idx + 1 }
 }
 
-/// Rodinia hybridsort as a registered sample.
-pub struct Hybridsort;
+/// Rodinia hybridsort as a registered sample; with `texture_references`, the kernels of
+/// `hybridsort_tex.ptx`, which read through Rodinia's texture references.
+pub struct Hybridsort {
+    pub texture_references: bool,
+}
+
+/// A linear texture of `texels` texels of `channels` f32 at `ptr`.
+fn linear_texture(dev: &Device, ptr: u64, channels: u8, texels: usize) -> runtime::Result<u64> {
+    let resource = TextureResource::Linear {
+        ptr,
+        format: Format {
+            kind: ChannelKind::F32,
+            channels,
+        },
+        texels: texels as u32,
+    };
+    dev.create_texture(&resource, &TextureDesc::default())
+}
 
 /// One `cudaSort`: the device's histogram and bucket sizes, and the sorted list.
 struct SortResult {
@@ -147,6 +167,7 @@ fn cuda_sort(
     list: &[f32],
     min: f32,
     max: f32,
+    textures: bool,
 ) -> runtime::Result<SortResult> {
     let dev = s.dev;
     let n = list.len();
@@ -192,21 +213,28 @@ fn cuda_sort(
     let histogram = d_result1024.to_host()?;
     let pivots = pivot_points(&histogram, n, min, max);
 
-    // Bucket counts and offsets.
+    // Bucket counts and offsets. With texture references, the pivots are read through
+    // `texPivot`; otherwise from a last pointer argument.
     l_pivotpoints.copy_from_host(&pivots)?;
     d_offsets.memset(0)?;
+    let mut count_args = vec![
+        (&d_input).into(),
+        (&d_indice).into(),
+        (&d_prefixoffsets).into(),
+        Arg::I32(n as i32),
+    ];
+    if textures {
+        let pivot_texture = linear_texture(dev, l_pivotpoints.device_ptr(), 1, DIVISIONS)?;
+        module.bind("texPivot", pivot_texture)?;
+    } else {
+        count_args.push((&l_pivotpoints).into());
+    }
     s.launch(
         &count_k,
         blocks as u32,
         BUCKET_THREADS as u32,
         0,
-        &[
-            (&d_input).into(),
-            (&d_indice).into(),
-            (&d_prefixoffsets).into(),
-            Arg::I32(n as i32),
-            (&l_pivotpoints).into(),
-        ],
+        &count_args,
     )?;
     s.launch(
         &prefix_k,
@@ -263,12 +291,33 @@ fn cuda_sort(
     }
     let largest = 4 * *sizes.iter().max().unwrap() as usize;
     let (mut orig, mut result) = (d_output.device_ptr(), d_input.device_ptr());
+    // The merge input: bound to `tex` (listsize / 4 float4s, as Rodinia binds it) or passed
+    // last.
+    let list_textures = if textures {
+        Some([
+            (orig, linear_texture(dev, orig, 4, listsize / 4)?),
+            (result, linear_texture(dev, result, 4, listsize / 4)?),
+        ])
+    } else {
+        None
+    };
+    let merge_input = |args: &mut Vec<Arg>, orig: u64| -> runtime::Result<()> {
+        match &list_textures {
+            Some(t) => module.bind("tex", t.iter().find(|(p, _)| *p == orig).expect("a list").1),
+            None => {
+                args.push(Arg::Ptr(orig));
+                Ok(())
+            }
+        }
+    };
+    let mut first_args = vec![Arg::Ptr(result), Arg::I32(listsize as i32)];
+    merge_input(&mut first_args, orig)?;
     s.launch(
         &first_k,
         ceil_div(listsize / 4, MERGE_THREADS) as u32,
         MERGE_THREADS as u32,
         0,
-        &[Arg::Ptr(result), Arg::I32(listsize as i32), Arg::Ptr(orig)],
+        &first_args,
     )?;
     let final_start: Vec<i32> = orig_offsets.iter().map(|&o| o as i32).collect();
     module.write_symbol("constStartAddr", 0, &to_bytes(&startaddr))?;
@@ -286,18 +335,13 @@ fn cuda_sort(
             threads = ceil_div(threads_needed, grid);
         }
         std::mem::swap(&mut orig, &mut result);
-        s.launch(
-            &pass_k,
-            grid as u32,
-            threads as u32,
-            0,
-            &[
-                Arg::Ptr(result),
-                Arg::I32(nr_elems as i32),
-                Arg::I32(threads_per_div as i32),
-                Arg::Ptr(orig),
-            ],
-        )?;
+        let mut pass_args = vec![
+            Arg::Ptr(result),
+            Arg::I32(nr_elems as i32),
+            Arg::I32(threads_per_div as i32),
+        ];
+        merge_input(&mut pass_args, orig)?;
+        s.launch(&pass_k, grid as u32, threads as u32, 0, &pass_args)?;
         nr_elems *= 2;
         if threads_per_div == 1 {
             break;
@@ -327,7 +371,11 @@ fn cuda_sort(
 
 impl Sample for Hybridsort {
     fn name(&self) -> &'static str {
-        "rodinia/hybridsort"
+        if self.texture_references {
+            "rodinia/hybridsort-textures"
+        } else {
+            "rodinia/hybridsort"
+        }
     }
 
     fn kernels(&self) -> &'static [&'static str] {
@@ -356,7 +404,11 @@ impl Sample for Hybridsort {
         let max = list.iter().copied().fold(-f32::MAX, f32::max);
 
         let mut session = Session::new(dev);
-        let module = session.load("rodinia/hybridsort/hybridsort.ptx")?;
+        let module = session.load(if self.texture_references {
+            "rodinia/hybridsort/hybridsort_tex.ptx"
+        } else {
+            "rodinia/hybridsort/hybridsort.ptx"
+        })?;
 
         let mut sorted = list.clone();
         sorted.sort_by(f32::total_cmp);
@@ -367,7 +419,14 @@ impl Sample for Hybridsort {
 
         let (mut got, mut expected) = (Vec::new(), Vec::new());
         for _ in 0..TEST_RUNS {
-            let r = cuda_sort(&mut session, &module, &list, min, max)?;
+            let r = cuda_sort(
+                &mut session,
+                &module,
+                &list,
+                min,
+                max,
+                self.texture_references,
+            )?;
             let mut sizes = vec![0u32; DIVISIONS];
             for &x in &list {
                 sizes[bucket(x, &r.pivots)] += 1;

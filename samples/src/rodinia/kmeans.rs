@@ -16,11 +16,18 @@
 //! comparison is strict, both mirrored by the CPU reference, which runs the same host loop with
 //! a CPU assignment step. The final memberships, the iteration count and the final centres
 //! (bit patterns) must all match.
+//!
+//! `rodinia/kmeans-textures` runs `kmeans_tex.ptx` instead: the same kernels reading the
+//! features through Rodinia's texture reference `t_features` (`tex1Dfetch`), compiled with
+//! NVRTC 11.8 since CUDA 12 has no texture references. The host binds linear textures over
+//! the buffers Rodinia binds them to (`t_features`, and the unread `t_features_flipped` and
+//! `t_clusters`); the results must be the same.
 
 use crate::Validation;
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Sample, Session, Size};
-use runtime::{Arg, Device};
+use runtime::texture::{ChannelKind, Format};
+use runtime::{Arg, Device, DeviceBuffer, TextureDesc, TextureResource};
 
 /// Threads per block (Rodinia's THREADS_PER_DIM²).
 const THREADS: usize = 256;
@@ -149,8 +156,33 @@ fn merge(a: Validation, b: Validation) -> Validation {
     }
 }
 
-/// Rodinia kmeans as a registered sample.
-pub struct Kmeans;
+/// Rodinia kmeans as a registered sample; with `texture_references`, the kernels of
+/// `kmeans_tex.ptx`, which read the features through Rodinia's texture reference.
+pub struct Kmeans {
+    pub texture_references: bool,
+}
+
+/// Binds the module's `.texref NAME` to a linear f32 texture over `buffer`
+/// (`cudaBindTexture`).
+fn bind_linear(
+    dev: &Device,
+    module: &runtime::Module,
+    name: &str,
+    buffer: &DeviceBuffer<f32>,
+) -> runtime::Result<()> {
+    let resource = TextureResource::Linear {
+        ptr: buffer.device_ptr(),
+        format: Format {
+            kind: ChannelKind::F32,
+            channels: 1,
+        },
+        texels: buffer.len() as u32,
+    };
+    module.bind(
+        name,
+        dev.create_texture(&resource, &TextureDesc::default())?,
+    )
+}
 
 impl Kmeans {
     pub fn params(size: Size) -> Params {
@@ -170,7 +202,11 @@ impl Kmeans {
 
 impl Sample for Kmeans {
     fn name(&self) -> &'static str {
-        "rodinia/kmeans"
+        if self.texture_references {
+            "rodinia/kmeans-textures"
+        } else {
+            "rodinia/kmeans"
+        }
     }
 
     fn kernels(&self) -> &'static [&'static str] {
@@ -193,7 +229,11 @@ impl Sample for Kmeans {
         let features = inputs(&p);
 
         let mut session = Session::new(dev);
-        let module = session.load("rodinia/kmeans/kmeans.ptx")?;
+        let module = session.load(if self.texture_references {
+            "rodinia/kmeans/kmeans_tex.ptx"
+        } else {
+            "rodinia/kmeans/kmeans.ptx"
+        })?;
         let invert = module.kernel("invert_mapping")?;
         let point = module.kernel("kmeansPoint")?;
 
@@ -215,6 +255,11 @@ impl Sample for Kmeans {
         )?;
         let membership_d = dev.alloc::<i32>(n)?;
         let clusters_d = dev.alloc::<f32>(k * nf)?;
+        if self.texture_references {
+            bind_linear(dev, &module, "t_features", &feature_d)?;
+            bind_linear(dev, &module, "t_features_flipped", &feature_flipped_d)?;
+            bind_linear(dev, &module, "t_clusters", &clusters_d)?;
+        }
 
         let (clusters, membership, iterations) =
             kmeans_host(&p, &features, |clusters, membership_new| {

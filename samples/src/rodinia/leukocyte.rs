@@ -21,7 +21,10 @@
 //!   jittered grid inside the vessel rows. Frames are generated right side up (Rodinia flips
 //!   the AVI's rows).
 //! - Textures (removed in CUDA 12): the gradients and the GICOV matrix are passed to the kernels
-//!   as pointers and read with plain loads.
+//!   as pointers and read with plain loads. `rodinia/leukocyte-textures` runs
+//!   `leukocyte_tex.ptx` instead, Rodinia's texture reads compiled with NVRTC 11.8: the host
+//!   binds linear textures as Rodinia does (`t_grad_x`, `t_grad_y` over the gradients, `t_img`
+//!   over the GICOV matrix) and passes Rodinia's arguments.
 //! - The host-side curve fitting is left out: Rodinia refines each detected centre with 20
 //!   steps of a spline snake before tracking and evolves an elliptical snake on the MGVF of
 //!   every cell after every frame (`ellipseevolve`, up to 1000 steps on the CPU). Both are CPU
@@ -46,7 +49,8 @@
 use crate::Validation;
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Sample, Session, Size};
-use runtime::{Arg, Device};
+use runtime::texture::{ChannelKind, Format};
+use runtime::{Arg, Device, DeviceBuffer, TextureDesc, TextureResource};
 
 const NPOINTS: usize = 150;
 const NCIRCLES: usize = 7;
@@ -439,12 +443,40 @@ fn sub_image(p: &Params, xc: f64, yc: f64) -> Option<(usize, usize, usize, usize
     rows_ok.then_some((u1, u2, v1, v2))
 }
 
-/// Rodinia leukocyte as a registered sample.
-pub struct Leukocyte;
+/// Rodinia leukocyte as a registered sample; with `texture_references`, the kernels of
+/// `leukocyte_tex.ptx`, which read through Rodinia's texture references.
+pub struct Leukocyte {
+    pub texture_references: bool,
+}
+
+/// Binds the module's `.texref NAME` to a linear f32 texture over `buffer`.
+fn bind_linear(
+    dev: &Device,
+    module: &runtime::Module,
+    name: &str,
+    buffer: &DeviceBuffer<f32>,
+) -> runtime::Result<()> {
+    let resource = TextureResource::Linear {
+        ptr: buffer.device_ptr(),
+        format: Format {
+            kind: ChannelKind::F32,
+            channels: 1,
+        },
+        texels: buffer.len() as u32,
+    };
+    module.bind(
+        name,
+        dev.create_texture(&resource, &TextureDesc::default())?,
+    )
+}
 
 impl Sample for Leukocyte {
     fn name(&self) -> &'static str {
-        "rodinia/leukocyte"
+        if self.texture_references {
+            "rodinia/leukocyte-textures"
+        } else {
+            "rodinia/leukocyte"
+        }
     }
 
     fn kernels(&self) -> &'static [&'static str] {
@@ -471,7 +503,11 @@ impl Sample for Leukocyte {
         let c = constants();
 
         let mut session = Session::new(dev);
-        let module = session.load("rodinia/leukocyte/leukocyte.ptx")?;
+        let module = session.load(if self.texture_references {
+            "rodinia/leukocyte/leukocyte_tex.ptx"
+        } else {
+            "rodinia/leukocyte/leukocyte.ptx"
+        })?;
         let gicov_kernel = module.kernel("GICOV_kernel")?;
         let dilate_kernel = module.kernel("dilate_kernel")?;
         let imgvf_kernel = module.kernel("IMGVF_kernel")?;
@@ -506,17 +542,25 @@ impl Sample for Leukocyte {
         let d_gy = dev.alloc_from(&host_gy)?;
         let d_gicov = dev.alloc::<f32>(m * n)?;
         d_gicov.memset(0)?;
+        let tex = self.texture_references;
+        let gicov_args = if tex {
+            bind_linear(dev, &module, "t_grad_x", &d_gx)?;
+            bind_linear(dev, &module, "t_grad_y", &d_gy)?;
+            vec![Arg::I32(m as i32), (&d_gicov).into()]
+        } else {
+            vec![
+                Arg::I32(m as i32),
+                (&d_gx).into(),
+                (&d_gy).into(),
+                (&d_gicov).into(),
+            ]
+        };
         session.launch(
             &gicov_kernel,
             (n - 2 * MAX_R) as u32,
             (m - 2 * MAX_R) as u32,
             0,
-            &[
-                Arg::I32(m as i32),
-                (&d_gx).into(),
-                (&d_gy).into(),
-                (&d_gicov).into(),
-            ],
+            &gicov_args,
         )?;
         let gicov = d_gicov.to_host()?;
 
@@ -528,19 +572,24 @@ impl Sample for Leukocyte {
         );
         let d_dilated = dev.alloc::<f32>(m * n)?;
         d_dilated.memset(0)?;
+        let mut dilate_args = vec![
+            Arg::I32(m as i32),
+            Arg::I32(n as i32),
+            Arg::I32(STREL_SIZE as i32),
+            Arg::I32(STREL_SIZE as i32),
+        ];
+        if tex {
+            bind_linear(dev, &module, "t_img", &d_gicov)?;
+        } else {
+            dilate_args.push((&d_gicov).into());
+        }
+        dilate_args.push((&d_dilated).into());
         session.launch(
             &dilate_kernel,
             blocks as u32,
             DILATE_THREADS as u32,
             0,
-            &[
-                Arg::I32(m as i32),
-                Arg::I32(n as i32),
-                Arg::I32(STREL_SIZE as i32),
-                Arg::I32(STREL_SIZE as i32),
-                (&d_gicov).into(),
-                (&d_dilated).into(),
-            ],
+            &dilate_args,
         )?;
         let dilated = d_dilated.to_host()?;
 

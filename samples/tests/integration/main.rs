@@ -32,6 +32,7 @@ mod run_ptx;
 mod saxpy;
 mod snooze;
 mod texture_corpus;
+mod texture_variants;
 mod timing_book;
 mod timing_coalescing;
 mod timing_invariants;
