@@ -256,9 +256,15 @@ def rel(p: Path) -> str:
         return str(p)
 
 
+# A source including another by a quoted name (`#include "kmeans.cu"`) gets its own directory.
+LOCAL_INCLUDE_RE = re.compile(r'#include\s*"')
+
+
 def generate(nvrtc: Nvrtc, cu: Path):
     text = cu.read_text()
     opts = compile_options(text)
+    if LOCAL_INCLUDE_RE.search(text):
+        opts.append(f"--include-path={cu.parent}")
     try:
         ptx, log = nvrtc.compile(text, cu.name, opts)
     except CompileError as e:

@@ -250,6 +250,42 @@ fn offsets(env: &CtaEnv, w: &Warp, o: &Operand, l: usize) -> [i32; 3] {
     out
 }
 
+/// What a `tex` or `tld4` reads in lane `l` before sampling: its texture, the sampler state
+/// (the texture's own, or the sampler operand's), the layer and coordinates' bits, and the
+/// index of the source after the coordinates.
+struct Lookup {
+    tex: Texture,
+    state: SamplerState,
+    layer: u32,
+    coords: [u32; 3],
+    next: usize,
+}
+
+fn prepare(
+    env: &CtaEnv,
+    w: &Warp,
+    inst: &Inst,
+    geom: TexGeom,
+    with_sampler: bool,
+    l: usize,
+) -> Result<Lookup, FaultKind> {
+    let tex = texture(env, w, &inst.srcs[0], l)?;
+    let state = match with_sampler {
+        true => sampler(env, w, &inst.srcs[1], l)?,
+        false => tex.sampler,
+    };
+    check_geometry(&tex.layout, geom, inst)?;
+    let at = 1 + usize::from(with_sampler);
+    let (layer, coords) = coordinates(env, w, &inst.srcs[at], geom, l);
+    Ok(Lookup {
+        tex,
+        state,
+        layer,
+        coords,
+        next: at + 1,
+    })
+}
+
 /// `tex` in lane `l`: the four results and whether they are floats.
 fn lookup(
     env: &CtaEnv,
@@ -259,14 +295,7 @@ fn lookup(
     l: usize,
     read: &mut Read<FaultKind>,
 ) -> Result<([u32; 4], bool), FaultKind> {
-    let tex = texture(env, w, &inst.srcs[0], l)?;
-    let state = match t.sampler {
-        true => sampler(env, w, &inst.srcs[1], l)?,
-        false => tex.sampler,
-    };
-    check_geometry(&tex.layout, t.geom, inst)?;
-    let at = 1 + usize::from(t.sampler);
-    let (layer, c) = coordinates(env, w, &inst.srcs[at], t.geom, l);
+    let p = prepare(env, w, inst, t.geom, t.sampler, l)?;
     // One level of detail: `tex.level` and `tex.grad` read the base level.
     let extra = match t.level {
         TexLevel::Level => 1,
@@ -274,15 +303,15 @@ fn lookup(
         TexLevel::Implicit | TexLevel::Base => 0,
     };
     let offset = match t.offset {
-        true => offsets(env, w, &inst.srcs[at + 1 + extra], l),
+        true => offsets(env, w, &inst.srcs[p.next + extra], l),
         false => [0; 3],
     };
     let coords = match t.cty {
-        Type::S32 => Coords::Int(c.map(|v| v as i32)),
-        _ => Coords::Float(c.map(f32::from_bits)),
+        Type::S32 => Coords::Int(p.coords.map(|v| v as i32)),
+        _ => Coords::Float(p.coords.map(f32::from_bits)),
     };
-    let r = sample::lookup(&tex, &state, layer, coords, offset, read)?;
-    Ok((r, tex.returns_float()))
+    let r = sample::lookup(&p.tex, &p.state, p.layer, coords, offset, read)?;
+    Ok((r, p.tex.returns_float()))
 }
 
 /// `tld4` in lane `l`.
@@ -294,21 +323,22 @@ fn gather(
     l: usize,
     read: &mut Read<FaultKind>,
 ) -> Result<[u32; 4], FaultKind> {
-    let tex = texture(env, w, &inst.srcs[0], l)?;
-    let state = match t.sampler {
-        true => sampler(env, w, &inst.srcs[1], l)?,
-        false => tex.sampler,
-    };
-    check_geometry(&tex.layout, t.geom, inst)?;
-    let at = 1 + usize::from(t.sampler);
-    let (layer, c) = coordinates(env, w, &inst.srcs[at], t.geom, l);
+    let p = prepare(env, w, inst, t.geom, t.sampler, l)?;
     let offset = match t.offset {
-        true => offsets(env, w, &inst.srcs[at + 1], l),
+        true => offsets(env, w, &inst.srcs[p.next], l),
         false => [0; 3],
     };
-    let coords = [f32::from_bits(c[0]), f32::from_bits(c[1])];
+    let coords = [f32::from_bits(p.coords[0]), f32::from_bits(p.coords[1])];
     let offset = [offset[0], offset[1]];
-    sample::gather(&tex, &state, layer, coords, offset, t.comp.index(), read)
+    sample::gather(
+        &p.tex,
+        &p.state,
+        p.layer,
+        coords,
+        offset,
+        t.comp.index(),
+        read,
+    )
 }
 
 /// A lookup's results in the destination type: four 32-bit values, four halves (`.f16`), or

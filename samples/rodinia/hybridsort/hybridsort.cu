@@ -21,7 +21,22 @@
 // (ld.global.nc, the read-only data path textures use) from pointers passed as an extra, last
 // kernel parameter. mergeSortPass's look-ahead fetch may read one float4 past its bucket (or
 // past the list, where the texture returned 0); that value is never used, and the host's
-// buffers hold 4 x 1024 floats beyond the list as Rodinia's do.
+// buffers hold 4 x 1024 floats beyond the list as Rodinia's do. hybridsort_tex.cu compiles this
+// file with RODINIA_TEXTURES under NVRTC 11.8: Rodinia's texture references and arguments.
+
+#ifdef RODINIA_TEXTURES
+texture<float, 1, cudaReadModeElementType> texPivot;
+texture<float4, 1, cudaReadModeElementType> tex;
+#define PIVOT(i) tex1Dfetch(texPivot, i)
+#define MERGE_INPUT(i) tex1Dfetch(tex, i)
+#define PIVOTS_PARAM
+#define MERGE_INPUT_PARAM
+#else
+#define PIVOT(i) __ldg(&pivots[i])
+#define MERGE_INPUT(i) __ldg(&orig[i])
+#define PIVOTS_PARAM , const float *pivots
+#define MERGE_INPUT_PARAM , const float4 *orig
+#endif
 
 #define LOG_DIVISIONS 10
 #define DIVISIONS (1 << LOG_DIVISIONS)
@@ -95,7 +110,7 @@ __device__ int addOffset(volatile unsigned int *s_offset, unsigned int data,
 }
 
 extern "C" __global__ void bucketcount(float *input, int *indice, unsigned int *d_prefixoffsets,
-                                       int size, const float *pivots)
+                                       int size PIVOTS_PARAM)
 {
     volatile __shared__ unsigned int s_offset[BUCKET_BLOCK_MEMORY];
     const unsigned int threadTag = threadIdx.x << (32 - BUCKET_WARP_LOG_SIZE);
@@ -111,10 +126,10 @@ extern "C" __global__ void bucketcount(float *input, int *indice, unsigned int *
         // binary search: the first pivot above elem
         int idx = DIVISIONS / 2 - 1;
         int jump = DIVISIONS / 4;
-        float piv = __ldg(&pivots[idx]);
+        float piv = PIVOT(idx);
         while (jump >= 1) {
             idx = (elem < piv) ? (idx - jump) : (idx + jump);
-            piv = __ldg(&pivots[idx]);
+            piv = PIVOT(idx);
             jump /= 2;
         }
         idx = (elem < piv) ? idx : (idx + 1);
@@ -211,16 +226,16 @@ __constant__ int constStartAddr[DIVISIONS + 1];
 __constant__ int finalStartAddr[DIVISIONS + 1];
 __constant__ int nullElems[DIVISIONS];
 
-extern "C" __global__ void mergeSortFirst(float4 *result, int listsize, const float4 *orig)
+extern "C" __global__ void mergeSortFirst(float4 *result, int listsize MERGE_INPUT_PARAM)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < listsize / 4)
-        result[i] = sortElem(__ldg(&orig[i]));
+        result[i] = sortElem(MERGE_INPUT(i));
 }
 
 // one thread merges two sorted runs of nrElems / 2 float4s of a bucket
-extern "C" __global__ void mergeSortPass(float4 *result, int nrElems, int threadsPerDiv,
-                                         const float4 *orig)
+extern "C" __global__ void mergeSortPass(float4 *result, int nrElems,
+                                         int threadsPerDiv MERGE_INPUT_PARAM)
 {
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
     int division = tid / threadsPerDiv;
@@ -236,19 +251,19 @@ extern "C" __global__ void mergeSortPass(float4 *result, int nrElems, int thread
     if (Bstart >= constStartAddr[division + 1]) {
         // no second run: copy the first
         for (int i = 0; i < constStartAddr[division + 1] - Astart; i++)
-            resStart[i] = __ldg(&orig[Astart + i]);
+            resStart[i] = MERGE_INPUT(Astart + i);
         return;
     }
 
     int aidx = 0;
     int bidx = 0;
     int outidx = 0;
-    float4 a = __ldg(&orig[Astart + aidx]);
-    float4 b = __ldg(&orig[Bstart + bidx]);
+    float4 a = MERGE_INPUT(Astart + aidx);
+    float4 b = MERGE_INPUT(Bstart + bidx);
     while (true) {
         // fetched ahead of the merge, as Rodinia does
-        float4 nextA = __ldg(&orig[Astart + aidx + 1]);
-        float4 nextB = __ldg(&orig[Bstart + bidx + 1]);
+        float4 nextA = MERGE_INPUT(Astart + aidx + 1);
+        float4 nextB = MERGE_INPUT(Bstart + bidx + 1);
 
         float4 na = getLowest(a, b);
         float4 nb = getHighest(a, b);

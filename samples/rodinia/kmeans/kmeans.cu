@@ -12,7 +12,8 @@
 // (tex1Dfetch), which CUDA 12 no longer has. Here they are read with __ldg (ld.global.nc, the
 // read-only data path textures also use). Rodinia's other texture references (t_features_flipped,
 // t_clusters) are only read by the optional GPU reductions, which its default build leaves out,
-// as does this port (block_clusters and block_deltas are passed but unused).
+// as does this port (block_clusters and block_deltas are passed but unused). kmeans_tex.cu
+// compiles this file with RODINIA_TEXTURES under NVRTC 11.8: Rodinia's texture references.
 
 #ifndef FLT_MAX
 #define FLT_MAX 3.402823466e+38f
@@ -20,6 +21,15 @@
 
 #define ASSUMED_NR_CLUSTERS 32
 #define MAX_FEATURES 34
+
+#ifdef RODINIA_TEXTURES
+texture<float, 1, cudaReadModeElementType> t_features;
+texture<float, 1, cudaReadModeElementType> t_features_flipped;
+texture<float, 1, cudaReadModeElementType> t_clusters;
+#define FEATURE(addr) tex1Dfetch(t_features, addr)
+#else
+#define FEATURE(addr) __ldg(&features[addr])
+#endif
 
 // Cluster centres, [cluster][feature], written by the host before every kmeansPoint launch.
 __constant__ float c_clusters[ASSUMED_NR_CLUSTERS * MAX_FEATURES];
@@ -56,9 +66,9 @@ extern "C" __global__ void kmeansPoint(float *features, int nfeatures, int npoin
             float ans = 0.0;
 
             for (j = 0; j < nfeatures; j++) {
-                // feature j of this point in the feature-major array (tex1Dfetch in Rodinia)
+                // feature j of this point in the feature-major array
                 int addr = point_id + j * npoints;
-                float diff = (__ldg(&features[addr]) - c_clusters[cluster_base_index + j]);
+                float diff = (FEATURE(addr) - c_clusters[cluster_base_index + j]);
                 ans += diff * diff;
             }
             dist = ans;

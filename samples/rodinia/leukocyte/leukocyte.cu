@@ -9,7 +9,25 @@
 //
 // Rodinia reads the gradients and the GICOV matrix through textures (removed in CUDA 12); here
 // the kernels get them as plain pointers. The stencils and the structuring element are in
-// constant memory, uploaded by the host as in Rodinia.
+// constant memory, uploaded by the host as in Rodinia. leukocyte_tex.cu compiles this file with
+// RODINIA_TEXTURES under NVRTC 11.8: Rodinia's texture references and arguments.
+
+#ifdef RODINIA_TEXTURES
+texture<float, 1, cudaReadModeElementType> t_grad_x;
+texture<float, 1, cudaReadModeElementType> t_grad_y;
+texture<float, 1, cudaReadModeElementType> t_img;
+#define GRAD_X(addr) tex1Dfetch(t_grad_x, addr)
+#define GRAD_Y(addr) tex1Dfetch(t_grad_y, addr)
+#define IMG(addr) tex1Dfetch(t_img, addr)
+#define GRAD_PARAMS
+#define IMG_PARAM
+#else
+#define GRAD_X(addr) grad_x[addr]
+#define GRAD_Y(addr) grad_y[addr]
+#define IMG(addr) img[addr]
+#define GRAD_PARAMS , const float *grad_x, const float *grad_y
+#define IMG_PARAM , const float *img
+#endif
 
 // The number of sample points in each ellipse (stencil)
 #define NPOINTS 150
@@ -27,8 +45,7 @@ __constant__ int c_tY[NCIRCLES * NPOINTS];
 __constant__ float c_strel[STREL_SIZE * STREL_SIZE];
 
 // Matrices are stored column by column (element (row, col) at col * rows + row).
-extern "C" __global__ void GICOV_kernel(int grad_m, const float *grad_x, const float *grad_y,
-                                        float *gicov)
+extern "C" __global__ void GICOV_kernel(int grad_m GRAD_PARAMS, float *gicov)
 {
     // this thread's pixel: column i, row j
     int i = blockIdx.x + MAX_RAD + 2;
@@ -43,7 +60,7 @@ extern "C" __global__ void GICOV_kernel(int grad_m, const float *grad_x, const f
             int y = j + c_tY[(k * NPOINTS) + n];
             int x = i + c_tX[(k * NPOINTS) + n];
             int addr = x * grad_m + y;
-            float p = grad_x[addr] * c_cos_angle[n] + grad_y[addr] * c_sin_angle[n];
+            float p = GRAD_X(addr) * c_cos_angle[n] + GRAD_Y(addr) * c_sin_angle[n];
             sum += p;
             float delta = p - mean;
             mean = mean + (delta / (float)(n + 1));
@@ -61,8 +78,8 @@ extern "C" __global__ void GICOV_kernel(int grad_m, const float *grad_x, const f
 
 // Each output element is the maximum of the input over the structuring element around it.
 // The input is column-major, the output row-major (as in Rodinia).
-extern "C" __global__ void dilate_kernel(int img_m, int img_n, int strel_m, int strel_n,
-                                         const float *img, float *dilated)
+extern "C" __global__ void dilate_kernel(int img_m, int img_n, int strel_m, int strel_n IMG_PARAM,
+                                         float *dilated)
 {
     int el_center_i = strel_m / 2;
     int el_center_j = strel_n / 2;
@@ -79,7 +96,7 @@ extern "C" __global__ void dilate_kernel(int img_m, int img_n, int strel_m, int 
                 int x = j - el_center_j + el_j;
                 if ((x >= 0) && (x < img_n) && (c_strel[(el_i * strel_n) + el_j] != 0)) {
                     int addr = (x * img_m) + y;
-                    float temp = img[addr];
+                    float temp = IMG(addr);
                     if (temp > max) {
                         max = temp;
                     }

@@ -36,12 +36,12 @@
 //! sizes against the CPU's binary search over the same pivots, and the sorted list bit for bit
 //! against Rust's sort of the input.
 
+use super::linear_texture;
 use crate::Validation;
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Sample, Session, Size};
 use runtime::buffer::to_bytes;
-use runtime::texture::{ChannelKind, Format};
-use runtime::{Arg, Device, TextureDesc, TextureResource};
+use runtime::{Arg, Device};
 
 /// Buckets (Rodinia's `DIVISIONS`) and histogram bins (`histosize`, `BIN_COUNT`).
 pub const DIVISIONS: usize = 1024;
@@ -133,19 +133,6 @@ fn bucket(x: f32, pivots: &[f32]) -> usize {
 /// `hybridsort_tex.ptx`, which read through Rodinia's texture references.
 pub struct Hybridsort {
     pub texture_references: bool,
-}
-
-/// A linear texture of `texels` texels of `channels` f32 at `ptr`.
-fn linear_texture(dev: &Device, ptr: u64, channels: u8, texels: usize) -> runtime::Result<u64> {
-    let resource = TextureResource::Linear {
-        ptr,
-        format: Format {
-            kind: ChannelKind::F32,
-            channels,
-        },
-        texels: texels as u32,
-    };
-    dev.create_texture(&resource, &TextureDesc::default())
 }
 
 /// One `cudaSort`: the device's histogram and bucket sizes, and the sorted list.

@@ -23,11 +23,11 @@
 //! the buffers Rodinia binds them to (`t_features`, and the unread `t_features_flipped` and
 //! `t_clusters`); the results must be the same.
 
+use super::bind_linear;
 use crate::Validation;
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Sample, Session, Size};
-use runtime::texture::{ChannelKind, Format};
-use runtime::{Arg, Device, DeviceBuffer, TextureDesc, TextureResource};
+use runtime::{Arg, Device};
 
 /// Threads per block (Rodinia's THREADS_PER_DIM²).
 const THREADS: usize = 256;
@@ -160,28 +160,6 @@ fn merge(a: Validation, b: Validation) -> Validation {
 /// `kmeans_tex.ptx`, which read the features through Rodinia's texture reference.
 pub struct Kmeans {
     pub texture_references: bool,
-}
-
-/// Binds the module's `.texref NAME` to a linear f32 texture over `buffer`
-/// (`cudaBindTexture`).
-fn bind_linear(
-    dev: &Device,
-    module: &runtime::Module,
-    name: &str,
-    buffer: &DeviceBuffer<f32>,
-) -> runtime::Result<()> {
-    let resource = TextureResource::Linear {
-        ptr: buffer.device_ptr(),
-        format: Format {
-            kind: ChannelKind::F32,
-            channels: 1,
-        },
-        texels: buffer.len() as u32,
-    };
-    module.bind(
-        name,
-        dev.create_texture(&resource, &TextureDesc::default())?,
-    )
 }
 
 impl Kmeans {

@@ -46,11 +46,11 @@
 //! row index computed through `1.f / n`, the virtual blocks' update order and the shared-memory
 //! reduction tree that decides convergence.
 
+use super::bind_linear;
 use crate::Validation;
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Sample, Session, Size};
-use runtime::texture::{ChannelKind, Format};
-use runtime::{Arg, Device, DeviceBuffer, TextureDesc, TextureResource};
+use runtime::{Arg, Device};
 
 const NPOINTS: usize = 150;
 const NCIRCLES: usize = 7;
@@ -447,27 +447,6 @@ fn sub_image(p: &Params, xc: f64, yc: f64) -> Option<(usize, usize, usize, usize
 /// `leukocyte_tex.ptx`, which read through Rodinia's texture references.
 pub struct Leukocyte {
     pub texture_references: bool,
-}
-
-/// Binds the module's `.texref NAME` to a linear f32 texture over `buffer`.
-fn bind_linear(
-    dev: &Device,
-    module: &runtime::Module,
-    name: &str,
-    buffer: &DeviceBuffer<f32>,
-) -> runtime::Result<()> {
-    let resource = TextureResource::Linear {
-        ptr: buffer.device_ptr(),
-        format: Format {
-            kind: ChannelKind::F32,
-            channels: 1,
-        },
-        texels: buffer.len() as u32,
-    };
-    module.bind(
-        name,
-        dev.create_texture(&resource, &TextureDesc::default())?,
-    )
 }
 
 impl Sample for Leukocyte {
