@@ -146,6 +146,9 @@ impl Device {
                 texels,
             } => {
                 check_format(format)?;
+                if texels == 0 {
+                    return Err(Error::InvalidValue("a linear texture of 0 texels".into()));
+                }
                 let l = Layout::linear(ptr, format, texels);
                 self.check_memory(&l, "linear texture")?;
                 l
@@ -158,6 +161,16 @@ impl Device {
                 pitch,
             } => {
                 check_format(format)?;
+                if width == 0 || height == 0 {
+                    return Err(Error::InvalidValue(format!(
+                        "a pitched texture of {width} × {height} texels"
+                    )));
+                }
+                if pitch.checked_mul(u64::from(height)).is_none() {
+                    return Err(Error::InvalidValue(format!(
+                        "pitch {pitch} bytes × {height} rows overflows the address space"
+                    )));
+                }
                 let row = u64::from(width) * u64::from(format.texel_bytes());
                 if pitch < row || !pitch.is_multiple_of(32) {
                     return Err(Error::InvalidValue(format!(

@@ -475,6 +475,28 @@ fn bad_objects_and_handles_are_errors() {
         height: 4,
         pitch,
     };
+    let bad = |resource: TextureResource| {
+        dev.create_texture(&resource, &TextureDesc::default())
+            .unwrap_err()
+            .to_string()
+    };
+    let err = bad(TextureResource::Linear {
+        ptr: buf.device_ptr(),
+        format: F32,
+        texels: 0,
+    });
+    assert!(err.contains("a linear texture of 0 texels"), "{err}");
+    let flat = |height, pitch| TextureResource::Pitch2D {
+        ptr: buf.device_ptr(),
+        format: F32,
+        width: 10,
+        height,
+        pitch,
+    };
+    let err = bad(flat(0, 64));
+    assert!(err.contains("a pitched texture of 10 × 0 texels"), "{err}");
+    let err = bad(flat(1 << 20, 1 << 50));
+    assert!(err.contains("overflows the address space"), "{err}");
     let err = dev
         .create_texture(&pitched(40), &TextureDesc::default())
         .unwrap_err();

@@ -55,10 +55,15 @@ fn extent(spec: &ObjectSpec, shape: &[u64]) -> Result<[u32; 3], String> {
             }
         }
     }
-    let layers = if spec.layered {
-        Some(axes.remove(0))
-    } else {
-        None
+    let layers = match spec.layered {
+        true if axes.len() < 2 => {
+            return Err(format!(
+                "layered needs a layer axis and a layer's (the shape is {})",
+                host::format_shape(shape)
+            ));
+        }
+        true => Some(axes.remove(0)),
+        false => None,
     };
     let most = if spec.linear {
         1
