@@ -276,6 +276,11 @@ pub enum OperandKind<'a> {
     NotName {
         name: &'a str,
     },
+    /// `-%r`, `-%r.h0`: a negated source of `vmad`.
+    NegName {
+        name: &'a str,
+        component: Option<&'a str>,
+    },
     /// `%p|%q`: the two predicate destinations of `setp`, `shfl.sync`'s `d|p`, `match`'s `d|p`.
     Pair {
         first: &'a str,

@@ -922,6 +922,14 @@ pub enum VideoOp {
     },
     /// `vset.cmp` (eq, ne, lt, le, gt, ge): 1 or 0.
     Set(CmpOp),
+    /// `vmad{.po}{.shr7,.shr15}`: `(±a·b) + ±c` (+1 with `po`, or to negate one of them),
+    /// shifted right by `shift` (0, 7 or 15). `negate` is `-a`, `-b`, `-c` as written; the
+    /// product is negated when exactly one of `a` and `b` is.
+    Mad {
+        po: bool,
+        shift: u8,
+        negate: [bool; 3],
+    },
 }
 
 /// A byte or half-word of a 32-bit register: a video instruction's `.b0`..`.b3`, `.h0`, `.h1`.

@@ -240,6 +240,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
                 VideoOp::Shl { .. } => "vshl",
                 VideoOp::Shr { .. } => "vshr",
                 VideoOp::Set(_) => "vset",
+                VideoOp::Mad { .. } => "vmad",
             };
             f.write_str(name)?;
             // vset has no destination type; the shifts' mode follows the types.
@@ -253,6 +254,12 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
                     f.write_str(if *clamp { ".clamp" } else { ".wrap" })?
                 }
                 VideoOp::Set(cmp) => write!(f, ".{}", cmp.name())?,
+                VideoOp::Mad { po, shift, .. } => {
+                    flag(f, *po, "po")?;
+                    if *shift > 0 {
+                        write!(f, ".shr{shift}")?;
+                    }
+                }
                 _ => {}
             }
             return match then {
@@ -952,7 +959,15 @@ impl<'a> Printer<'a> {
             inst.op,
             Op::Setp { .. } | Op::Shfl { .. } | Op::Match { .. } | Op::Lop3 { .. }
         );
-        // A video instruction's part selectors follow their operands (`d.h0, a.b1, b`).
+        // A video instruction's part selectors follow their operands (`d.h0, a.b1, b`), and
+        // `vmad`'s negations precede them (`-a`).
+        let negate = match inst.op {
+            Op::Video(Video {
+                op: VideoOp::Mad { negate, .. },
+                ..
+            }) => negate,
+            _ => [false; 3],
+        };
         let (dsel, srcsel) = match inst.op {
             Op::Video(Video {
                 asel, bsel, then, ..
@@ -980,6 +995,9 @@ impl<'a> Printer<'a> {
         for (i, s) in inst.srcs.iter().enumerate() {
             f.write_str(if first { " " } else { ", " })?;
             first = false;
+            if negate.get(i) == Some(&true) {
+                f.write_str("-")?;
+            }
             self.write_operand(f, s, float_imm_type(&inst.op, i))?;
             opt(f, srcsel.get(i).copied().flatten().map(Part::name))?;
         }

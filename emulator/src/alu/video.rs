@@ -3,6 +3,7 @@
 //! bits by their types, the primary operation exact (shifts in 65 bits), the result clamped to
 //! the destination type or merged part with `.sat`, then a secondary operation with `c` (of
 //! the destination's signedness) or a merge into a part of `c`; the low 32 bits are the result.
+//! `vmad` has its own pseudo-code ([`mad`]).
 
 use isa::{CmpOp, Part, Type, Video, VideoOp, VideoThen};
 
@@ -50,6 +51,7 @@ pub fn eval(v: Video, a: u64, b: u64, c: u64) -> u64 {
         VideoOp::Shl { clamp } => ta << shift(clamp),
         VideoOp::Shr { clamp } => ta >> shift(clamp),
         VideoOp::Set(cmp) => i128::from(compare(cmp, ta, tb)),
+        VideoOp::Mad { po, shift, negate } => return mad(v, ta, tb, c, po, shift, negate),
     };
     let signed = v.dty.is_signed();
     let tmp = if v.sat {
@@ -70,6 +72,40 @@ pub fn eval(v: Video, a: u64, b: u64, c: u64) -> u64 {
         }
     };
     (d as u64) & 0xffff_ffff
+}
+
+/// `vmad` after the manual's pseudo-code: the product (negated by complementing it and adding
+/// one) plus `c` (likewise, or plus one with `.po`), exact in 128 bits, signed when either
+/// type is or anything is negated; shifted right (sign-extending when signed); with `.sat`
+/// clamped to the 32-bit range of that signedness; the low 32 bits.
+fn mad(v: Video, ta: i128, tb: i128, c: u64, po: bool, shift: u8, negate: [bool; 3]) -> u64 {
+    let negate_product = negate[0] != negate[1];
+    let signed = v.aty.is_signed() || v.bty.is_signed() || negate_product || negate[2];
+    let mut tmp = ta * tb;
+    let mut c = c as u32;
+    let mut lsb = 0;
+    if po {
+        lsb = 1;
+    } else if negate_product {
+        tmp = !tmp;
+        lsb = 1;
+    } else if negate[2] {
+        c = !c;
+        lsb = 1;
+    }
+    let c128 = if signed {
+        i128::from(c as i32)
+    } else {
+        i128::from(c)
+    };
+    // The pseudo-code keeps the low 64 bits of the shifted sum; every combination fits them.
+    let result = ((tmp + c128 + lsb) >> shift) as i64;
+    let result = match (v.sat, signed) {
+        (false, _) => result,
+        (true, true) => result.clamp(i64::from(i32::MIN), i64::from(i32::MAX)),
+        (true, false) => (result as u64).min(u64::from(u32::MAX)) as i64,
+    };
+    (result as u64) & 0xffff_ffff
 }
 
 fn compare(cmp: CmpOp, a: i128, b: i128) -> bool {

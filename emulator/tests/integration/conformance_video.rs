@@ -249,3 +249,117 @@ fn vset_compares_the_extended_parts() {
         ),
     ]);
 }
+
+fn mad(po: bool, shift: u8, negate: [bool; 3]) -> VideoOp {
+    VideoOp::Mad { po, shift, negate }
+}
+
+/// `vmad`, every case worked from the manual's pseudo-code: the product complemented and
+/// incremented when negated (one of `a`, `b`), likewise `c`; plus one with `.po`; the shift;
+/// the 32-bit clamp of the final signedness.
+#[test]
+fn vmad_follows_the_pseudo_code() {
+    let u = (U32, U32, U32);
+    let s = (S32, S32, S32);
+    let plain = mad(false, 0, [false; 3]);
+    check(&[
+        (v(plain, u, false, None, None, NOTHING), &[3, 5, 7], 22),
+        // 0xffffffff · 2 = 0x1_ffff_fffe: its low bits, or the unsigned maximum with .sat.
+        (
+            v(plain, u, false, None, None, NOTHING),
+            &[0xffff_ffff, 2, 0],
+            0xffff_fffe,
+        ),
+        (
+            v(plain, u, true, None, None, NOTHING),
+            &[0xffff_ffff, 2, 0],
+            0xffff_ffff,
+        ),
+        // .po: 3 · 4 + 5 + 1.
+        (
+            v(mad(true, 0, [false; 3]), u, false, None, None, NOTHING),
+            &[3, 4, 5],
+            18,
+        ),
+        // 256 · 256 = 65536; >> 7 = 512, >> 15 = 2.
+        (
+            v(mad(false, 7, [false; 3]), u, false, None, None, NOTHING),
+            &[256, 256, 0],
+            512,
+        ),
+        (
+            v(mad(false, 15, [false; 3]), u, false, None, None, NOTHING),
+            &[256, 256, 0],
+            2,
+        ),
+        // -(3 · 4) + 20: ~12 + 1 + 20 = 8 (signed, from the negation).
+        (
+            v(
+                mad(false, 0, [true, false, false]),
+                (S32, U32, U32),
+                false,
+                None,
+                None,
+                NOTHING,
+            ),
+            &[3, 4, 20],
+            8,
+        ),
+        // 3 · 4 - 20: 12 + ~20 + 1 = -8.
+        (
+            v(
+                mad(false, 0, [false, false, true]),
+                (S32, U32, U32),
+                false,
+                None,
+                None,
+                NOTHING,
+            ),
+            &[3, 4, 20],
+            0xffff_fff8,
+        ),
+        // -a · -b: the product is not negated, and stays unsigned.
+        (
+            v(
+                mad(false, 0, [true, true, false]),
+                u,
+                false,
+                None,
+                None,
+                NOTHING,
+            ),
+            &[3, 4, 5],
+            17,
+        ),
+        // Signed saturation: 0x7fffffff · 2 and -2^31 · 2.
+        (
+            v(plain, s, true, None, None, NOTHING),
+            &[0x7fff_ffff, 2, 0],
+            0x7fff_ffff,
+        ),
+        (
+            v(plain, s, true, None, None, NOTHING),
+            &[0x8000_0000, 2, 0],
+            0x8000_0000,
+        ),
+        // a.b1 (u8 255) · b.h1 (s16 -1) = -255, signed by b's type.
+        (
+            v(
+                plain,
+                (U32, U32, S32),
+                false,
+                Some(Part::B1),
+                Some(Part::H1),
+                NOTHING,
+            ),
+            &[0x0000_ff00, 0xffff_0000, 0],
+            0xffff_ff01,
+        ),
+        // -256 >> 7 sign-extends: -2.
+        (
+            v(mad(false, 7, [false; 3]), s, false, None, None, NOTHING),
+            &[0xffff_ff00, 1, 0],
+            0xffff_fffe,
+        ),
+    ]);
+}

@@ -1255,12 +1255,46 @@ fn immediate_counts(op: Op, srcs: &[Operand], ops: &[ast::Operand]) -> Result<Op
 fn video_selectors<'a>(op: &mut Op, ops: &[ast::Operand<'a>]) -> Result<Vec<ast::Operand<'a>>> {
     use ast::OperandKind as K;
     let Op::Video(isa::Video {
-        asel, bsel, then, ..
+        op: video_op,
+        asel,
+        bsel,
+        then,
+        ..
     }) = op
     else {
         unreachable!("a video instruction")
     };
     let mut out = ops.to_vec();
+    // `vmad`'s negated sources (`-a`): flags of the operation, the operands plain names.
+    for (i, o) in out.iter_mut().enumerate().skip(1) {
+        if let K::NegName { name, component } = o.kind {
+            let isa::VideoOp::Mad { po, negate, .. } = video_op else {
+                return Err(Diagnostic::semantic(
+                    o.span,
+                    "`-` negates only the sources of `vmad`",
+                ));
+            };
+            if *po {
+                return Err(Diagnostic::semantic(
+                    o.span,
+                    "`vmad.po` takes no negated sources",
+                ));
+            }
+            if let Some(n) = negate.get_mut(i - 1) {
+                *n = true;
+            }
+            o.kind = K::Name { name, component };
+        }
+    }
+    if let isa::VideoOp::Mad { negate, .. } = video_op
+        && negate[0] != negate[1]
+        && negate[2]
+    {
+        return Err(Diagnostic::semantic(
+            ops[3].span,
+            "`vmad` negates the product `a·b` or `c`, not both",
+        ));
+    }
     let mut parts = [None; 3];
     for (o, part) in out.iter_mut().zip(&mut parts) {
         if let K::Name {
@@ -1277,6 +1311,12 @@ fn video_selectors<'a>(op: &mut Op, ops: &[ast::Operand<'a>]) -> Result<Vec<ast:
     let [dsel, a, b] = parts;
     (*asel, *bsel) = (a, b);
     if let Some(p) = dsel {
+        if matches!(video_op, isa::VideoOp::Mad { .. }) {
+            return Err(Diagnostic::semantic(
+                ops[0].span,
+                "`vmad` writes the whole destination (no `d.part`)",
+            ));
+        }
         if *then != isa::VideoThen::Nothing {
             return Err(Diagnostic::semantic(
                 ops[0].span,
@@ -1285,12 +1325,14 @@ fn video_selectors<'a>(op: &mut Op, ops: &[ast::Operand<'a>]) -> Result<Vec<ast:
         }
         *then = isa::VideoThen::Merge(p);
     }
-    let needs_c = *then != isa::VideoThen::Nothing;
+    let needs_c = *then != isa::VideoThen::Nothing || matches!(video_op, isa::VideoOp::Mad { .. });
     if needs_c != (ops.len() == 4) {
         let span = ops.last().map_or(Span::new(0, 0), |o| o.span);
         return Err(Diagnostic::semantic(
             span,
-            if needs_c {
+            if matches!(video_op, isa::VideoOp::Mad { .. }) {
+                "`vmad` takes 4 operands: d, a, b, c"
+            } else if needs_c {
                 "a merge or a secondary operation needs the operand `c`"
             } else {
                 "`c` is used only by a merge (`d.part`) or a secondary operation"

@@ -57,7 +57,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "tensormap",
     "clusterlaunchcontrol",
     "brx",
-    "vmad",
     "vadd2",
     "vsub2",
     "vavrg2",
@@ -204,7 +203,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                     .s(Slot::Val(Type::U32)),
             )
         }
-        "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vset" => {
+        "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vset" | "vmad" => {
             video(opcode, m)?
         }
         "lop3" => {
@@ -1781,10 +1780,27 @@ fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
     } else {
         None
     };
+    let mad = if opcode == "vmad" {
+        let po = m.flag("po")?;
+        let shift = m
+            .take(|s| match s {
+                "shr7" => Some(7),
+                "shr15" => Some(15),
+                _ => None,
+            })?
+            .unwrap_or(0);
+        Some(VideoOp::Mad {
+            po,
+            shift,
+            negate: [false; 3],
+        })
+    } else {
+        None
+    };
     let then = match m.take(|s| match s {
-        "add" => Some(VideoThen::Add),
-        "min" => Some(VideoThen::Min),
-        "max" => Some(VideoThen::Max),
+        "add" if mad.is_none() => Some(VideoThen::Add),
+        "min" if mad.is_none() => Some(VideoThen::Min),
+        "max" if mad.is_none() => Some(VideoThen::Max),
         _ => None,
     })? {
         Some(t) => t,
@@ -1811,6 +1827,7 @@ fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
         return Err(m.error("`vset` takes no `.sat`"));
     }
     let op = match (opcode, cmp) {
+        _ if mad.is_some() => mad.expect("vmad"),
         (_, Some(c)) => VideoOp::Set(c),
         ("vadd", _) => VideoOp::Add,
         ("vsub", _) => VideoOp::Sub,

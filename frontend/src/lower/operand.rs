@@ -239,6 +239,10 @@ impl FnLowerer<'_, '_> {
                 o.span,
                 "`!` applies only to predicate operands",
             )),
+            K::NegName { .. } => Err(Diagnostic::semantic(
+                o.span,
+                "`-` negates only the sources of `vmad`",
+            )),
             K::Address { .. } => Err(Diagnostic::semantic(o.span, "unexpected address operand")),
             K::Vector(_) => Err(Diagnostic::semantic(o.span, "unexpected vector operand")),
             K::Sink => Err(Diagnostic::semantic(

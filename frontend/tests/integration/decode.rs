@@ -228,6 +228,14 @@ fn floating_point() {
             "vshl.u32.u32.u32.wrap.max %r1, %r2, %r3.h1, %r4;",
         ),
         (
+            "vmad.s32.u32.u32.sat %r1, -%r2.b1, %r3, %r4;",
+            "vmad.s32.u32.u32.sat %r1, -%r2.b1, %r3, %r4;",
+        ),
+        (
+            "vmad.u32.u32.u32.shr15.po %r1, %r2.h0, %r3.h0, %r4;",
+            "vmad.u32.u32.u32.po.shr15 %r1, %r2.h0, %r3.h0, %r4;",
+        ),
+        (
             "vset.s32.u32.lt %r1, %r2, %r3;",
             "vset.s32.u32.lt %r1, %r2, %r3;",
         ),

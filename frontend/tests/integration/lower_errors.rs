@@ -768,6 +768,30 @@ fn video_misuse() {
         "\tvset.u32.u32.lt.sat %r1, %r2, %r3;",
         "t.ptx:12:2: error: `vset` takes no `.sat` in `vset.u32.u32.lt.sat`",
     );
+    check(
+        "\tvmad.u32.u32.u32.po %r1, -%r2, %r3, %r1;",
+        "t.ptx:12:27: error: `vmad.po` takes no negated sources",
+    );
+    check(
+        "\tvmad.s32.u32.u32 %r1, -%r2, %r3, -%r1;",
+        "t.ptx:12:35: error: `vmad` negates the product `a·b` or `c`, not both",
+    );
+    check(
+        "\tvmad.u32.u32.u32 %r1, %r2, %r3;",
+        "t.ptx:12:29: error: `vmad` takes 4 operands: d, a, b, c",
+    );
+    check(
+        "\tvmad.u32.u32.u32 %r1.h0, %r2, %r3, %r1;",
+        "t.ptx:12:19: error: `vmad` writes the whole destination (no `d.part`)",
+    );
+    check(
+        "\tvadd.s32.s32.s32 %r1, -%r2, %r3;",
+        "t.ptx:12:24: error: `-` negates only the sources of `vmad`",
+    );
+    check(
+        "\tvmad.u32.u32.u32.add %r1, %r2, %r3, %r1;",
+        "t.ptx:12:19: error: unexpected modifier `.add` for `vmad`",
+    );
 }
 
 #[test]
