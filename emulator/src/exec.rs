@@ -363,10 +363,14 @@ pub fn step(
             ));
         }
         Op::Call { callee, args, .. } => {
-            if exec != 0 {
-                call(env, w, *callee, args, exec, pc, next).map_err(at(first_lane(exec)))?;
-            } else {
+            if exec == 0 {
                 w.frame_mut().simt.goto(next);
+            } else {
+                let (target, lanes) = match callee {
+                    isa::Callee::Direct(f) => (*f, exec),
+                    isa::Callee::Indirect => indirect_targets(env, w, inst, exec, next)?,
+                };
+                call(env, w, target, args, lanes, pc, next).map_err(at(first_lane(lanes)))?;
             }
             Step::Continue
         }
@@ -426,6 +430,70 @@ fn finish_frames(env: &CtaEnv, w: &mut Warp) {
             }
         }
     }
+}
+
+/// The function an indirect call calls first, and its lanes: the lanes of `exec` whose target
+/// is the first lane's. Lanes with other targets wait on the SIMT stack, each target's lanes
+/// in an entry at the call (lowest lane first), all of them reconverging after it at `next`:
+/// the call runs once per distinct target, as NVIDIA GPUs serialise a divergent indirect
+/// branch. A target that is not a device function whose parameters and results have the
+/// sizes of the call's (its `.callprototype`) is an error naming it.
+fn indirect_targets(
+    env: &CtaEnv,
+    w: &mut Warp,
+    inst: &Inst,
+    exec: u32,
+    next: u32,
+) -> Result<(isa::FuncId, u32), (FaultKind, u32)> {
+    let Op::Call { args, rets, .. } = &inst.op else {
+        unreachable!("an indirect call")
+    };
+    let program = env.program;
+    let module = &program.module;
+    let caller = module.function(w.frame().func);
+    let size = |s: &isa::SymbolRef| match *s {
+        isa::SymbolRef::Local(l) => caller.locals[l.index()].size_bytes(),
+        isa::SymbolRef::Global(g) => module.globals[g.index()].size_bytes(),
+        isa::SymbolRef::Param(i) => caller.params[i as usize].size_bytes(),
+        isa::SymbolRef::Ret(i) => caller.rets[i as usize].size_bytes(),
+    };
+    let mut groups: Vec<(isa::FuncId, u32)> = Vec::new();
+    for l in lanes(exec) {
+        let value = env.read(w, &inst.srcs[0], l);
+        let bad = |detail: String| (FaultKind::InvalidOperand { detail }, l as u32);
+        let f = usize::try_from(value)
+            .ok()
+            .filter(|&i| i < module.functions.len())
+            .map(|i| isa::FuncId(i as u32))
+            .filter(|&f| module.function(f).kind == FuncKind::Func)
+            .ok_or_else(|| {
+                bad(format!(
+                    "indirect call through {value:#x}, which is no device function's address"
+                ))
+            })?;
+        let callee = module.function(f);
+        let fits = |decls: &[isa::Variable], slots: &[isa::SymbolRef]| {
+            decls.len() == slots.len()
+                && decls
+                    .iter()
+                    .zip(slots)
+                    .all(|(d, s)| d.size_bytes() == size(s))
+        };
+        if !fits(&callee.params, args) || !fits(&callee.rets, rets) {
+            return Err(bad(format!(
+                "indirect call to `{}`, whose parameters or results differ from the call's \
+                 prototype",
+                callee.name
+            )));
+        }
+        match groups.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, mask)) => *mask |= 1 << l,
+            None => groups.push((f, 1 << l)),
+        }
+    }
+    let masks: Vec<u32> = groups.iter().map(|(_, m)| *m).collect();
+    w.frame_mut().simt.serialize(&masks, next);
+    Ok(groups[0])
 }
 
 /// Calls `callee` for the lanes of `exec` (the call at `pc`): pushes its frame with the

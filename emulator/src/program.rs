@@ -282,28 +282,65 @@ fn prepare(f: &isa::Function) -> Code {
     }
 }
 
-/// Functions reachable from `kernel` through calls, the kernel first.
+/// Functions reachable from `kernel` through calls, the kernel first. An indirect call may
+/// reach every function whose address the module takes.
 pub fn reachable_functions(module: &Module, kernel: FuncId) -> Vec<FuncId> {
     let mut seen = vec![false; module.functions.len()];
     let mut order = vec![kernel];
     seen[kernel.index()] = true;
     let mut i = 0;
     while i < order.len() {
+        let mut callees = Vec::new();
         for inst in module
             .function(order[i])
             .blocks
             .iter()
             .flat_map(|b| &b.insts)
         {
-            if let Op::Call { callee, .. } = inst.op
-                && !std::mem::replace(&mut seen[callee.index()], true)
-            {
-                order.push(callee);
+            match inst.op {
+                Op::Call {
+                    callee: isa::Callee::Direct(f),
+                    ..
+                } => callees.push(f),
+                Op::Call {
+                    callee: isa::Callee::Indirect,
+                    ..
+                } => callees.extend(address_taken(module)),
+                _ => {}
+            }
+        }
+        for f in callees {
+            if !std::mem::replace(&mut seen[f.index()], true) {
+                order.push(f);
             }
         }
         i += 1;
     }
     order
+}
+
+/// The functions whose address the module takes: in an instruction's operand
+/// (`mov.u64 %rd, f`) or in a variable's initializer.
+fn address_taken(module: &Module) -> Vec<FuncId> {
+    let in_code = module
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.insts)
+        .flat_map(|i| &i.srcs)
+        .filter_map(|o| match o {
+            isa::Operand::FuncAddr(f) => Some(*f),
+            _ => None,
+        });
+    let in_data = module
+        .globals
+        .iter()
+        .flat_map(|g| g.init.iter().flatten())
+        .filter_map(|v| match v {
+            isa::InitValue::FuncAddr(f) => Some(*f),
+            _ => None,
+        });
+    in_code.chain(in_data).collect()
 }
 
 /// Shared-memory and parameter layout of a kernel: module-scope shared variables that the

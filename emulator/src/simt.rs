@@ -133,6 +133,25 @@ impl SimtStack {
         self.pop_finished();
     }
 
+    /// Serialises the top entry's instruction over `groups` (disjoint lane masks, the first to
+    /// run first; more than one): the top entry waits at `rpc` with all its lanes, and each
+    /// group gets an entry at the instruction that rejoins it at `rpc`. A divergent indirect
+    /// call runs once per distinct target this way.
+    pub fn serialize(&mut self, groups: &[u32], rpc: u32) {
+        let Some(top) = self.entries.last_mut() else {
+            return;
+        };
+        if groups.len() < 2 {
+            return;
+        }
+        let pc = top.pc;
+        top.pc = rpc;
+        for &mask in groups.iter().rev() {
+            self.entries.push(SimtEntry { pc, rpc, mask });
+        }
+        self.stats.max_depth = self.stats.max_depth.max(self.entries.len());
+    }
+
     /// Removes lanes from every entry (they exited or returned).
     pub fn remove_lanes(&mut self, lanes: u32) {
         for e in &mut self.entries {

@@ -93,6 +93,25 @@ impl Operand {
     }
 }
 
+/// What a `call` calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    Direct(FuncId),
+    /// Through a function address (`mov.u64 %rd, f`) read from the call's first source, which
+    /// may differ between lanes; the `.callprototype` it names was checked at lowering.
+    Indirect,
+}
+
+impl Callee {
+    /// The function a direct call calls.
+    pub fn direct(self) -> Option<FuncId> {
+        match self {
+            Callee::Direct(f) => Some(f),
+            Callee::Indirect => None,
+        }
+    }
+}
+
 /// `.lo` / `.hi` / `.wide` of integer `mul` and `mad`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MulMode {
@@ -746,9 +765,10 @@ pub enum Op {
         target: BlockId,
         uni: bool,
     },
-    /// Calls `callee`; `args`/`rets` are `.param` variables of the caller.
+    /// Calls `callee`; `args`/`rets` are `.param` variables of the caller. An indirect call's
+    /// target is the function address in `srcs[0]` (`call (r), %rd, (a), prototype`).
     Call {
-        callee: FuncId,
+        callee: Callee,
         uni: bool,
         args: Vec<SymbolRef>,
         rets: Vec<SymbolRef>,

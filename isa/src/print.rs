@@ -30,6 +30,16 @@ impl<F: Fn(&mut Formatter<'_>) -> fmt::Result> Display for DisplayFn<F> {
     }
 }
 
+impl Display for crate::inst::Callee {
+    /// The callee (`fn3`), or `(indirect)`.
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            crate::inst::Callee::Direct(id) => write!(f, "{id}"),
+            crate::inst::Callee::Indirect => f.write_str("(indirect)"),
+        }
+    }
+}
+
 impl Display for Op {
     /// The mnemonic with its modifiers (`add.s32`, `bra.uni`); a call also names its callee
     /// (`call.uni fn3`), since which function is called is part of what the operation is.
@@ -946,12 +956,16 @@ impl<'a> Printer<'a> {
                     self.write_symbol_list(f, rets)?;
                     f.write_str(", ")?;
                 }
-                f.write_str(&self.func_name(*callee))?;
+                match callee {
+                    crate::inst::Callee::Direct(id) => f.write_str(&self.func_name(*id))?,
+                    // The target register is the only source.
+                    crate::inst::Callee::Indirect => self.write_operand(f, &inst.srcs[0], None)?,
+                }
                 if !args.is_empty() {
                     f.write_str(", ")?;
                     self.write_symbol_list(f, args)?;
                 }
-                first = false;
+                return f.write_str(";");
             }
             _ => {}
         }

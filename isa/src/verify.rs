@@ -266,7 +266,9 @@ impl Checker<'_> {
             Op::Call {
                 callee, args, rets, ..
             } => {
-                self.check_func(*callee);
+                if let Some(f) = callee.direct() {
+                    self.check_func(f);
+                }
                 for s in args.iter().chain(rets) {
                     self.check_symbol(*s);
                 }

@@ -4,7 +4,7 @@
 //! not), as a caller must hold room for its callees' registers.
 
 use isa::analysis::ModuleAnalysis;
-use isa::{FuncId, Module, Op};
+use isa::{FuncId, Module};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -51,7 +51,7 @@ pub(crate) fn run(
 
 /// Registers per thread of kernel `id`: the maximum over it and its callees.
 fn kernel_regs(module: &Module, analysis: &ModuleAnalysis, id: FuncId) -> u32 {
-    reachable(module, id)
+    emulator::program::reachable_functions(module, id)
         .into_iter()
         .map(|f| analysis.function(f).alloc.regs_per_thread)
         .max()
@@ -67,7 +67,7 @@ fn print_why(
     file: &str,
     ptxas: Option<u32>,
 ) {
-    for fid in reachable(module, id) {
+    for fid in emulator::program::reachable_functions(module, id) {
         let f = module.function(fid);
         let a = analysis.function(fid);
         let width = |v: isa::VReg| a.alloc.get(v).map_or(0, |p| p.gprs().len() as u32);
@@ -107,27 +107,6 @@ fn first_defs(f: &isa::Function) -> Vec<Option<(usize, usize)>> {
         }
     }
     defs
-}
-
-/// `id` and every function it may call, in the order found.
-fn reachable(module: &Module, id: FuncId) -> Vec<FuncId> {
-    let mut seen = vec![false; module.functions.len()];
-    let mut stack = vec![id];
-    let mut out = Vec::new();
-    while let Some(f) = stack.pop() {
-        if std::mem::replace(&mut seen[f.index()], true) {
-            continue;
-        }
-        out.push(f);
-        for block in &module.function(f).blocks {
-            for inst in &block.insts {
-                if let Op::Call { callee, .. } = inst.op {
-                    stack.push(callee);
-                }
-            }
-        }
-    }
-    out
 }
 
 /// `ptxas -v`'s registers per thread of every sample kernel, keyed `FILE:KERNEL` as

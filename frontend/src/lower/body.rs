@@ -204,8 +204,18 @@ fn signature_layout(
 /// and of register results out of theirs after it.
 struct Call {
     op: Op,
+    /// The call's sources: an indirect call's target register.
+    srcs: Vec<Operand>,
     before: Vec<Inst>,
     after: Vec<Inst>,
+}
+
+/// A `.callprototype` (or the signature of a `.calltargets` list's functions): the parameters
+/// and results an indirect call passes.
+#[derive(Clone)]
+struct Prototype {
+    params: Vec<isa::Variable>,
+    rets: Vec<isa::Variable>,
 }
 
 /// State while lowering one function body.
@@ -228,6 +238,8 @@ pub(super) struct FnLowerer<'a, 'm> {
     /// The `.reg` return values of a device function: each register and its return slot,
     /// stored to the slot before every `ret`.
     reg_rets: Vec<(VReg, u32, Type)>,
+    /// The `.callprototype` and `.calltargets` labels declared so far.
+    prototypes: HashMap<&'a str, Prototype>,
 }
 
 /// Lowers the body of function `id` (whose signature is already in `isa_module`);
@@ -306,6 +318,7 @@ pub(crate) fn lower_body<'a>(
         frame,
         module_regs,
         reg_rets: ret_regs,
+        prototypes: HashMap::default(),
     };
     for copy in copies {
         l.push(copy);
@@ -429,8 +442,26 @@ impl<'a> FnLowerer<'a, '_> {
                         .pragmas
                         .extend(values.iter().map(|v| v.to_string()));
                 }
-                // Only meaningful for indirect calls, which are reported as unsupported.
-                Statement::CallPrototype { .. } | Statement::CallTargets { .. } => {}
+                Statement::CallPrototype {
+                    label,
+                    rets,
+                    params,
+                    ..
+                } => {
+                    let prototype = self.prototype(params, rets);
+                    match prototype {
+                        Ok(p) => {
+                            self.prototypes.insert(label.value, p);
+                        }
+                        Err(d) => self.diags.push(d),
+                    }
+                }
+                Statement::CallTargets { label, targets, .. } => match self.call_targets(targets) {
+                    Ok(p) => {
+                        self.prototypes.insert(label.value, p);
+                    }
+                    Err(d) => self.diags.push(d),
+                },
                 Statement::Ignored { .. } => {}
             }
         }
@@ -741,7 +772,7 @@ impl<'a> FnLowerer<'a, '_> {
             }
             Decoded::Call { uni } => {
                 mods.finish()?;
-                let call = self.call(inst, uni, &mods.full_name(), loc)?;
+                let call = self.call(inst, uni, loc)?;
                 for copy in call.before {
                     self.push(Inst { guard, ..copy });
                 }
@@ -749,7 +780,7 @@ impl<'a> FnLowerer<'a, '_> {
                     guard,
                     op: call.op,
                     dsts: vec![],
-                    srcs: vec![],
+                    srcs: call.srcs,
                     loc,
                 });
                 for copy in call.after {
@@ -905,13 +936,7 @@ impl<'a> FnLowerer<'a, '_> {
     /// Checks the remaining operands against the call target's signature. Arguments and
     /// return values given as registers (or immediate arguments) travel through temporary
     /// `.param` variables of the caller, copied before and after the call.
-    fn call(
-        &mut self,
-        inst: &ast::Instruction<'a>,
-        uni: bool,
-        full_name: &str,
-        loc: SrcLoc,
-    ) -> Result<Call> {
+    fn call(&mut self, inst: &ast::Instruction<'a>, uni: bool, loc: SrcLoc) -> Result<Call> {
         use ast::OperandKind as K;
         let ops = &inst.operands;
         let (rets, rest) = match ops.first().map(|o| &o.kind) {
@@ -936,15 +961,9 @@ impl<'a> FnLowerer<'a, '_> {
                 name,
                 component: None,
             } => match self.module_name(name) {
-                Some(ModuleName::Func(f)) => f,
+                Some(ModuleName::Func(f)) if self.lookup(name).is_none() => f,
                 _ if self.lookup(name).is_some() => {
-                    return Ok(Call {
-                        op: Op::Unsupported {
-                            text: format!("{full_name} (indirect)"),
-                        },
-                        before: vec![],
-                        after: vec![],
-                    });
+                    return self.indirect_call(inst, uni, callee, rets, args, rest, loc);
                 }
                 _ => {
                     return Err(Diagnostic::semantic(
@@ -985,12 +1004,169 @@ impl<'a> FnLowerer<'a, '_> {
         let arg_slots = self.call_slots(args, &params, true, loc, &mut before)?;
         let ret_slots = self.call_slots(rets, &results, false, loc, &mut after)?;
         let op = Op::Call {
-            callee: callee_id,
+            callee: isa::Callee::Direct(callee_id),
             uni,
             args: arg_slots,
             rets: ret_slots,
         };
-        Ok(Call { op, before, after })
+        Ok(Call {
+            op,
+            srcs: vec![],
+            before,
+            after,
+        })
+    }
+
+    /// `call (rets), %rd, (args), prototype;`: a call through the function address in a
+    /// register, its arguments and results typed by the `.callprototype` (or `.calltargets`)
+    /// label that ends it.
+    #[allow(clippy::too_many_arguments)]
+    fn indirect_call(
+        &mut self,
+        inst: &ast::Instruction<'a>,
+        uni: bool,
+        target: &ast::Operand<'a>,
+        rets: &[ast::Operand<'a>],
+        args: &[ast::Operand<'a>],
+        rest: &[ast::Operand<'a>],
+        loc: SrcLoc,
+    ) -> Result<Call> {
+        use ast::OperandKind as K;
+        let target = self.src(target, Slot::Val(Type::U64))?;
+        let prototype = match rest {
+            [
+                ast::Operand {
+                    kind:
+                        K::Name {
+                            name,
+                            component: None,
+                        },
+                    span,
+                },
+            ] => self.prototypes.get(name).cloned().ok_or_else(|| {
+                Diagnostic::semantic(
+                    *span,
+                    format!("`{name}` is no `.callprototype` or `.calltargets` label declared before the call"),
+                )
+            })?,
+            [extra, ..] => {
+                return Err(Diagnostic::semantic(
+                    extra.span,
+                    "expected the call's `.callprototype` or `.calltargets` label",
+                ));
+            }
+            [] => {
+                return Err(Diagnostic::semantic(
+                    inst_span(inst),
+                    "an indirect call ends with its `.callprototype` or `.calltargets` label",
+                ));
+            }
+        };
+        if prototype.params.len() != args.len() || prototype.rets.len() != rets.len() {
+            return Err(Diagnostic::semantic(
+                inst_span(inst),
+                format!(
+                    "the prototype takes {} argument(s) and {} return value(s); call passes {} and {}",
+                    prototype.params.len(),
+                    prototype.rets.len(),
+                    args.len(),
+                    rets.len()
+                ),
+            ));
+        }
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        let arg_slots = self.call_slots(args, &prototype.params, true, loc, &mut before)?;
+        let ret_slots = self.call_slots(rets, &prototype.rets, false, loc, &mut after)?;
+        Ok(Call {
+            op: Op::Call {
+                callee: isa::Callee::Indirect,
+                uni,
+                args: arg_slots,
+                rets: ret_slots,
+            },
+            srcs: vec![target],
+            before,
+            after,
+        })
+    }
+
+    /// The parameters and results a `.callprototype` declares (`.param` only).
+    fn prototype(
+        &self,
+        params: &[ast::VarDecl<'a>],
+        rets: &[ast::VarDecl<'a>],
+    ) -> Result<Prototype> {
+        let list = |decls: &[ast::VarDecl<'a>]| -> Result<Vec<isa::Variable>> {
+            let mut out = Vec::new();
+            for decl in decls {
+                let dt = vars::decl_type(decl)?;
+                if dt.space != StateSpace::Param {
+                    return Err(Diagnostic::unsupported(
+                        decl.space.span,
+                        format!(
+                            "`.{}` parameters in a `.callprototype` (only `.param`)",
+                            dt.space
+                        ),
+                    ));
+                }
+                for name in &decl.names {
+                    out.push(vars::variable(
+                        decl,
+                        &dt,
+                        name,
+                        self.module,
+                        self.loc(name.span),
+                    )?);
+                }
+            }
+            Ok(out)
+        };
+        Ok(Prototype {
+            params: list(params)?,
+            rets: list(rets)?,
+        })
+    }
+
+    /// A `.calltargets` list: its functions' signature, which they must share.
+    fn call_targets(&self, targets: &[ast::Spanned<&'a str>]) -> Result<Prototype> {
+        let mut found: Option<(Prototype, &str)> = None;
+        for t in targets {
+            let Some(ModuleName::Func(f)) = self.module_name(t.value) else {
+                return Err(Diagnostic::semantic(
+                    t.span,
+                    format!("undefined function `{}`", t.value),
+                ));
+            };
+            let func = self.isa_module.function(f);
+            let sizes = |v: &[isa::Variable]| v.iter().map(|p| p.size_bytes()).collect::<Vec<_>>();
+            match &found {
+                Some((p, first))
+                    if sizes(&p.params) != sizes(&func.params)
+                        || sizes(&p.rets) != sizes(&func.rets) =>
+                {
+                    return Err(Diagnostic::semantic(
+                        t.span,
+                        format!(
+                            "`{}` and `{first}` of one `.calltargets` differ in their parameters",
+                            t.value
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    found = Some((
+                        Prototype {
+                            params: func.params.clone(),
+                            rets: func.rets.clone(),
+                        },
+                        t.value,
+                    ))
+                }
+            }
+        }
+        found
+            .map(|(p, _)| p)
+            .ok_or_else(|| Diagnostic::semantic(targets[0].span, "an empty `.calltargets`"))
     }
 
     /// The frame slots of a call's arguments (`args`: copies stored before the call) or

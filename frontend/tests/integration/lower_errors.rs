@@ -441,6 +441,37 @@ fn call_to_undefined_function() {
     );
 }
 
+/// Indirect calls: the prototype label must be declared before the call and match it.
+#[test]
+fn indirect_call_misuse() {
+    let module = |body: &str| {
+        format!(
+            ".version 8.8\n.target sm_70\n.address_size 64\n\
+             .func (.param .b32 r) f(.param .b32 a)\n{{\n\tret;\n}}\n\
+             .entry k()\n{{\n\t.reg .b64 %rd<2>;\n\t.param .b32 x;\n\t.param .b32 y;\n\
+             \tmov.u64 %rd1, f;\n{body}\n\tret;\n}}\n"
+        )
+    };
+    check_module(
+        &module("\tcall (y), %rd1, (x);"),
+        "m.ptx:14:2: error: an indirect call ends with its `.callprototype` or `.calltargets` label",
+    );
+    check_module(
+        &module("\tcall (y), %rd1, (x), nothere;"),
+        "m.ptx:14:23: error: `nothere` is no `.callprototype` or `.calltargets` label declared before the call",
+    );
+    check_module(
+        &module(
+            "\tp: .callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _);\n\tcall (y), %rd1, (x), p;",
+        ),
+        "m.ptx:15:2: error: the prototype takes 2 argument(s) and 1 return value(s); call passes 1 and 1",
+    );
+    check_module(
+        &module("\tt: .calltargets g;\n\tcall (y), %rd1, (x), t;"),
+        "m.ptx:14:18: error: undefined function `g`",
+    );
+}
+
 /// Texture and surface forms warpsim has no objects for lower as unsupported: cube maps,
 /// multi-sample textures, depth compares, formatted surface access.
 #[test]

@@ -153,7 +153,10 @@ fn calls_pass_param_variables_of_the_caller() {
     else {
         unreachable!()
     };
-    assert_eq!((m.function(*callee).name.as_str(), *uni), ("add1", true));
+    assert_eq!(
+        (m.function(callee.direct().unwrap()).name.as_str(), *uni),
+        ("add1", true)
+    );
     assert_eq!(args.len(), 1);
     assert_eq!(rets.len(), 1);
     assert!(

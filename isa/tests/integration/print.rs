@@ -421,7 +421,7 @@ fn mnemonics_in_canonical_order() {
         ),
         (
             Op::Call {
-                callee: FuncId(3),
+                callee: isa::Callee::Direct(FuncId(3)),
                 uni: true,
                 args: vec![],
                 rets: vec![],
@@ -548,7 +548,7 @@ fn operands_module() -> Module {
     b.st(StateSpace::Param, Type::B32, sym_addr(ret, 0), reg(r1));
     b.inst(
         Op::Call {
-            callee: FuncId(0),
+            callee: isa::Callee::Direct(FuncId(0)),
             uni: true,
             args: vec![x],
             rets: vec![ret],

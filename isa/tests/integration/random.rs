@@ -850,7 +850,7 @@ fn wild_inst(nregs: u32, nblocks: u32) -> impl Strategy<Value = Inst> {
         Just(Op::Ret { uni: false }),
         Just(Op::Exit),
         (0..4u32).prop_map(|c| Op::Call {
-            callee: FuncId(c),
+            callee: isa::Callee::Direct(FuncId(c)),
             uni: false,
             args: vec![SymbolRef::Param(c)],
             rets: vec![]

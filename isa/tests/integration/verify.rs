@@ -176,7 +176,7 @@ fn symbols_and_functions_resolve() {
     );
     let got = check(|f| {
         let call = Op::Call {
-            callee: FuncId(3),
+            callee: isa::Callee::Direct(FuncId(3)),
             uni: false,
             args: vec![SymbolRef::Param(0)],
             rets: vec![],

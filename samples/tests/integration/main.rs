@@ -6,6 +6,7 @@
 // Helpers shared by several modules.
 mod common;
 mod identities;
+mod indirect_calls;
 
 // The tests, one area per module.
 mod all_samples;
