@@ -373,6 +373,8 @@ pub enum Op {
     },
     /// The scalar video instructions ([`Video`]). srcs: a, b (, c).
     Video(Video),
+    /// The SIMD video instructions ([`SimdVideo`]). srcs: a, b, c.
+    VideoSimd(SimdVideo),
     /// `lop3{.BoolOp}.b32 d{|p}, a, b, c, immLut{, q}`: bit i of `d` is bit
     /// (a_i·4 + b_i·2 + c_i) of the look-up table `immLut` (an immediate source); with a
     /// combiner, `p = (d != 0) BoolOp q`.
@@ -818,6 +820,7 @@ impl Op {
             | Op::Bmsk { .. }
             | Op::Lop3 { .. }
             | Op::Video(_)
+            | Op::VideoSimd(_)
             | Op::Szext { .. }
             | Op::CvtPack { .. }
             | Op::Dp4a { .. }
@@ -1013,6 +1016,57 @@ pub struct Video {
     pub asel: Option<Part>,
     pub bsel: Option<Part>,
     pub then: VideoThen,
+}
+
+/// The operation of a SIMD video instruction (`vadd2`, ..., `vset4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SimdVideoOp {
+    Add,
+    Sub,
+    /// `vavrg`: the mean, rounded up when the sum is not negative (down otherwise).
+    Avrg,
+    Absdiff,
+    Min,
+    Max,
+    /// `vset.cmp`: 1 or 0 per element.
+    Set(CmpOp),
+}
+
+/// A SIMD video instruction: `op` on `lanes` (2 or 4) elements of 16 or 8 bits, each taken
+/// from the 64-bit concatenation `{b, a}` (`a` low) at the index its selector gives
+/// (`asel[i]`, `bsel[i]`: `.h10`/`.h32`, `.b3210`/`.b7654` by default) and extended by its
+/// type; `.sat` clamps to the destination type's element range; then with `add`, `d = c` plus
+/// the elements of `mask`, or else `d` takes the elements of `mask` and `c`'s others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SimdVideo {
+    pub op: SimdVideoOp,
+    pub lanes: u8,
+    pub dty: Type,
+    pub aty: Type,
+    pub bty: Type,
+    pub sat: bool,
+    pub add: bool,
+    pub asel: [u8; 4],
+    pub bsel: [u8; 4],
+    /// Bit `i`: element `i` is written (merge) or accumulated (`add`).
+    pub mask: u8,
+}
+
+impl SimdVideo {
+    /// The default selectors of `lanes` elements: `a`'s and `b`'s own elements in order (the
+    /// entries past `lanes` are 0).
+    pub fn default_selectors(lanes: u8) -> ([u8; 4], [u8; 4]) {
+        let pick = |first: u8| {
+            std::array::from_fn(|i| {
+                if (i as u8) < lanes {
+                    first + i as u8
+                } else {
+                    0
+                }
+            })
+        };
+        (pick(0), pick(lanes))
+    }
 }
 
 /// What a video instruction does with its third operand `c`.

@@ -14,7 +14,7 @@ use crate::function::{
 use crate::inst::{
     AddrBase, Address, AtomOp, BarRedOp, BarrierKind, CarryOp, CvtRounding, FloatPrecision, Inst,
     MatchMode, MembarLevel, MulMode, Op, Operand, Part, PrmtMode, ReduxOp, ShflMode, ShiftDir,
-    ShiftMode, TestProp, TranscFn, Video, VideoOp, VideoThen, VoteMode,
+    ShiftMode, SimdVideo, SimdVideoOp, TestProp, TranscFn, Video, VideoOp, VideoThen, VoteMode,
 };
 use crate::texture::TexLevel;
 use crate::types::{MemOrder, Type};
@@ -278,6 +278,27 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
                 VideoThen::Max => f.write_str(".max"),
                 _ => Ok(()),
             };
+        }
+        Op::VideoSimd(v) => {
+            let name = match v.op {
+                SimdVideoOp::Add => "vadd",
+                SimdVideoOp::Sub => "vsub",
+                SimdVideoOp::Avrg => "vavrg",
+                SimdVideoOp::Absdiff => "vabsdiff",
+                SimdVideoOp::Min => "vmin",
+                SimdVideoOp::Max => "vmax",
+                SimdVideoOp::Set(_) => "vset",
+            };
+            write!(f, "{name}{}", v.lanes)?;
+            if !matches!(v.op, SimdVideoOp::Set(_)) {
+                write!(f, ".{}", v.dty)?;
+            }
+            write!(f, ".{}.{}", v.aty, v.bty)?;
+            if let SimdVideoOp::Set(cmp) = v.op {
+                write!(f, ".{}", cmp.name())?;
+            }
+            flag(f, v.sat, "sat")?;
+            return flag(f, v.add, "add");
         }
         Op::Lop3 { combine } => {
             f.write_str("lop3")?;
@@ -973,6 +994,24 @@ impl<'a> Printer<'a> {
             inst.op,
             Op::Setp { .. } | Op::Shfl { .. } | Op::Match { .. } | Op::Lop3 { .. }
         );
+        // A SIMD video instruction's selectors follow their operands (`d.h0, a.h32, b.h10, c`)
+        // where they are not the defaults.
+        if let Op::VideoSimd(v) = &inst.op {
+            let (da, db) = SimdVideo::default_selectors(v.lanes);
+            let all = (1u8 << v.lanes) - 1;
+            let sels = [
+                (v.mask != all).then(|| simd_mask_name(v.mask, v.lanes)),
+                (v.asel != da).then(|| simd_selector_name(v.asel, v.lanes)),
+                (v.bsel != db).then(|| simd_selector_name(v.bsel, v.lanes)),
+                None,
+            ];
+            for (i, o) in inst.dsts.iter().chain(&inst.srcs).enumerate() {
+                f.write_str(if i == 0 { " " } else { ", " })?;
+                self.write_operand(f, o, None)?;
+                opt(f, sels.get(i).cloned().flatten())?;
+            }
+            return f.write_str(";");
+        }
         // A video instruction's part selectors follow their operands (`d.h0, a.b1, b`), and
         // `vmad`'s negations precede them (`-a`).
         let negate = match inst.op {
@@ -1028,6 +1067,28 @@ impl<'a> Printer<'a> {
         }
         f.write_str(")")
     }
+}
+
+/// A SIMD video selector as written: `h10`, `b7654` (element `lanes - 1` first).
+fn simd_selector_name(sel: [u8; 4], lanes: u8) -> String {
+    let prefix = if lanes == 2 { 'h' } else { 'b' };
+    let digits: String = sel[..usize::from(lanes)]
+        .iter()
+        .rev()
+        .map(|d| char::from(b'0' + d))
+        .collect();
+    format!("{prefix}{digits}")
+}
+
+/// A SIMD video destination mask as written: `h1`, `b310` (highest element first).
+fn simd_mask_name(mask: u8, lanes: u8) -> String {
+    let prefix = if lanes == 2 { 'h' } else { 'b' };
+    let digits: String = (0..lanes)
+        .rev()
+        .filter(|i| mask & (1 << i) != 0)
+        .map(|i| char::from(b'0' + i))
+        .collect();
+    format!("{prefix}{digits}")
 }
 
 /// A variable declaration: `.shared .align 4 .b8 tile[1024]` (`.align` only when it differs

@@ -80,6 +80,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Bmsk { .. }
         | Op::Lop3 { .. }
         | Op::Video(_)
+        | Op::VideoSimd(_)
         | Op::Szext { .. }
         | Op::CvtPack { .. }
         | Op::Dp4a { .. }

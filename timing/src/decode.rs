@@ -280,6 +280,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Bmsk { .. }
         | Op::Lop3 { .. }
         | Op::Video(_)
+        | Op::VideoSimd(_)
         | Op::Szext { .. }
         | Op::CvtPack { .. }
         | Op::Popc { .. }

@@ -117,6 +117,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::Shf { dir, mode } => one(bits::shf(dir, mode, a, b, c)),
         Op::Bmsk { mode } => one(bits::bmsk(mode, a, b)),
         Op::Video(v) => one(video::eval(v, a, b, c)),
+        Op::VideoSimd(v) => one(video::eval_simd(v, a, b, c)),
         Op::Lop3 { combine } => {
             let r = bits::lop3(a, b, c, d);
             Ok([

@@ -3,9 +3,9 @@
 //! bits by their types, the primary operation exact (shifts in 65 bits), the result clamped to
 //! the destination type or merged part with `.sat`, then a secondary operation with `c` (of
 //! the destination's signedness) or a merge into a part of `c`; the low 32 bits are the result.
-//! `vmad` has its own pseudo-code ([`mad`]).
+//! `vmad` has its own pseudo-code ([`mad`]), and so do the SIMD forms ([`eval_simd`]).
 
-use isa::{CmpOp, Part, Type, Video, VideoOp, VideoThen};
+use isa::{CmpOp, Part, SimdVideo, SimdVideoOp, Type, Video, VideoOp, VideoThen};
 
 /// `partSelectSignExtend`: the selected part of `x` (all 32 bits without one), sign-extended
 /// when `ty` is signed.
@@ -106,6 +106,63 @@ fn mad(v: Video, ta: i128, tb: i128, c: u64, po: bool, shift: u8, negate: [bool;
         (true, false) => (result as u64).min(u64::from(u32::MAX)) as i64,
     };
     (result as u64) & 0xffff_ffff
+}
+
+/// A SIMD video instruction (`vadd2` ... `vset4`) on one lane, after the manual's pseudo-code:
+/// each element's operands taken from `{b, a}` by the selectors and extended by their types,
+/// the operation exact (`vavrg` rounds a non-negative sum's half up), `.sat` clamping to the
+/// destination type's element range; then `.add` sums `c` and the masked elements (32-bit,
+/// wrapping), or the masked elements replace `c`'s.
+pub fn eval_simd(v: SimdVideo, a: u64, b: u64, c: u64) -> u64 {
+    let n = usize::from(v.lanes);
+    let bits = 32 / n as u32;
+    let both = (a & 0xffff_ffff) | (b << 32);
+    let element = |sel: u8, ty: Type| {
+        let raw = (both >> (u32::from(sel) * bits)) & ((1 << bits) - 1);
+        if ty.is_signed() && raw >> (bits - 1) & 1 == 1 {
+            raw as i64 - (1 << bits)
+        } else {
+            raw as i64
+        }
+    };
+    let signed = v.dty.is_signed();
+    let (lo, hi) = if signed {
+        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+    } else {
+        (0, (1i64 << bits) - 1)
+    };
+    let mut d: u64 = if v.add { c & 0xffff_ffff } else { 0 };
+    for i in 0..n {
+        let (x, y) = (element(v.asel[i], v.aty), element(v.bsel[i], v.bty));
+        let mut t = match v.op {
+            SimdVideoOp::Add => x + y,
+            SimdVideoOp::Sub => x - y,
+            SimdVideoOp::Avrg if x + y >= 0 => (x + y + 1) >> 1,
+            SimdVideoOp::Avrg => (x + y) >> 1,
+            SimdVideoOp::Absdiff => (x - y).abs(),
+            SimdVideoOp::Min => x.min(y),
+            SimdVideoOp::Max => x.max(y),
+            SimdVideoOp::Set(cmp) => i64::from(compare(cmp, i128::from(x), i128::from(y))),
+        };
+        if v.sat {
+            t = t.clamp(lo, hi);
+        }
+        let selected = v.mask & (1 << i) != 0;
+        let shift = i as u32 * bits;
+        let field = ((1u64 << bits) - 1) << shift;
+        d = if v.add {
+            if selected {
+                d.wrapping_add(t as u64)
+            } else {
+                d
+            }
+        } else if selected {
+            d | ((t as u64) << shift & field)
+        } else {
+            d | (c & field)
+        };
+    }
+    d & 0xffff_ffff
 }
 
 fn compare(cmp: CmpOp, a: i128, b: i128) -> bool {

@@ -1290,11 +1290,16 @@ impl<'a> FnLowerer<'a, '_> {
         }
         // A video instruction's part selectors are written on its operands.
         let selected;
-        let ops = if let Op::Video(_) = op {
-            selected = video_selectors(&mut op, ops)?;
-            &selected[..]
-        } else {
-            &ops[..]
+        let ops = match op {
+            Op::Video(_) => {
+                selected = video_selectors(&mut op, ops)?;
+                &selected[..]
+            }
+            Op::VideoSimd(_) => {
+                selected = simd_video_selectors(&mut op, ops)?;
+                &selected[..]
+            }
+            _ => &ops[..],
         };
         let mut dsts = Vec::with_capacity(shape.dsts.len());
         let mut rest = ops;
@@ -1428,6 +1433,81 @@ fn immediate_counts(op: Op, srcs: &[Operand], ops: &[ast::Operand]) -> Result<Op
 /// Moves a video instruction's part selectors (`d.h0`, `a.b1`, `b.h1`) from its operands into
 /// the operation, and checks that `c` is there exactly when a merge or a secondary operation
 /// needs it. Returns the operands without their selectors.
+/// A SIMD video instruction's selectors, written on its operands: the destination's mask
+/// (`d.h1`, `d.b310`: the elements written, highest first) and the sources' element choices
+/// (`a.h32`, `b.b7654`: one index into `{b, a}` per element, highest element first); the
+/// operands come back without them.
+fn simd_video_selectors<'a>(
+    op: &mut Op,
+    ops: &[ast::Operand<'a>],
+) -> Result<Vec<ast::Operand<'a>>> {
+    use ast::OperandKind as K;
+    let Op::VideoSimd(v) = op else {
+        unreachable!("a SIMD video instruction")
+    };
+    let (prefix, lanes) = (if v.lanes == 2 { 'h' } else { 'b' }, usize::from(v.lanes));
+    let mut out = ops.to_vec();
+    for (i, o) in out.iter_mut().enumerate().take(3) {
+        let K::Name {
+            component: Some(c), ..
+        } = &o.kind
+        else {
+            continue;
+        };
+        let digits: Option<Vec<u8>> = c
+            .strip_prefix(prefix)
+            .filter(|d| !d.is_empty())
+            .map(|d| d.bytes().map(|b| b.wrapping_sub(b'0')).collect());
+        let bad = |what: &str| {
+            Diagnostic::semantic(
+                o.span,
+                format!(
+                    "invalid {what} `.{c}` for `{}{}`",
+                    match v.op {
+                        isa::SimdVideoOp::Add => "vadd",
+                        isa::SimdVideoOp::Sub => "vsub",
+                        isa::SimdVideoOp::Avrg => "vavrg",
+                        isa::SimdVideoOp::Absdiff => "vabsdiff",
+                        isa::SimdVideoOp::Min => "vmin",
+                        isa::SimdVideoOp::Max => "vmax",
+                        isa::SimdVideoOp::Set(_) => "vset",
+                    },
+                    v.lanes
+                ),
+            )
+        };
+        if i == 0 {
+            // A mask: distinct element indices, highest first.
+            let Some(d) = digits.filter(|d| {
+                d.iter().all(|&x| usize::from(x) < lanes) && d.windows(2).all(|w| w[0] > w[1])
+            }) else {
+                return Err(bad("mask"));
+            };
+            v.mask = d.iter().fold(0, |m, &x| m | 1 << x);
+        } else {
+            // A selector: one index into the 2·lanes elements of {b, a} per element.
+            let Some(d) = digits
+                .filter(|d| d.len() == lanes && d.iter().all(|&x| usize::from(x) < 2 * lanes))
+            else {
+                return Err(bad("selector"));
+            };
+            let mut sel = [0u8; 4];
+            for (k, x) in d.iter().rev().enumerate() {
+                sel[k] = *x;
+            }
+            if i == 1 {
+                v.asel = sel;
+            } else {
+                v.bsel = sel;
+            }
+        }
+        if let K::Name { component, .. } = &mut o.kind {
+            *component = None;
+        }
+    }
+    Ok(out)
+}
+
 fn video_selectors<'a>(op: &mut Op, ops: &[ast::Operand<'a>]) -> Result<Vec<ast::Operand<'a>>> {
     use ast::OperandKind as K;
     let Op::Video(isa::Video {

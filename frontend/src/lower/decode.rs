@@ -57,20 +57,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "tensormap",
     "clusterlaunchcontrol",
     "brx",
-    "vadd2",
-    "vsub2",
-    "vavrg2",
-    "vabsdiff2",
-    "vmin2",
-    "vmax2",
-    "vset2",
-    "vadd4",
-    "vsub4",
-    "vavrg4",
-    "vabsdiff4",
-    "vmin4",
-    "vmax4",
-    "vset4",
     "fns",
     "isspacep",
     "st.async",
@@ -206,6 +192,8 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vset" | "vmad" => {
             video(opcode, m)?
         }
+        "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2" | "vmax2" | "vset2" | "vadd4"
+        | "vsub4" | "vavrg4" | "vabsdiff4" | "vmin4" | "vmax4" | "vset4" => simd_video(opcode, m)?,
         "lop3" => {
             let combine = m.take(|s| match s {
                 "and" => Some(BoolOp::And),
@@ -1853,6 +1841,75 @@ fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
             .s(Slot::Val(Type::B32))
             .s(Slot::Val(Type::B32))
             .opt_s(Slot::Val(Type::B32)),
+    ))
+}
+
+/// The SIMD video instructions (`vadd2` ... `vset4`); their selectors and mask are written on
+/// the operands and read by the operand lowering.
+fn simd_video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
+    let (name, lanes) = opcode.split_at(opcode.len() - 1);
+    let lanes: u8 = lanes.parse().expect("a 2 or 4 suffix");
+    let sat = m.flag("sat")?;
+    let add = m.flag("add")?;
+    let op = match name {
+        "vadd" => SimdVideoOp::Add,
+        "vsub" => SimdVideoOp::Sub,
+        "vavrg" => SimdVideoOp::Avrg,
+        "vabsdiff" => SimdVideoOp::Absdiff,
+        "vmin" => SimdVideoOp::Min,
+        "vmax" => SimdVideoOp::Max,
+        _ => match m.take(CmpOp::from_name)? {
+            Some(c @ (CmpOp::Eq | CmpOp::Ne | CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge)) => {
+                SimdVideoOp::Set(c)
+            }
+            _ => {
+                return Err(
+                    m.error("missing a comparison `.eq`, `.ne`, `.lt`, `.le`, `.gt` or `.ge`")
+                );
+            }
+        },
+    };
+    let set = matches!(op, SimdVideoOp::Set(_));
+    let types = m.types();
+    let (dty, aty, bty) = match (set, types.as_slice()) {
+        (true, [a, b]) => (Type::U32, *a, *b),
+        (false, [d, a, b]) => (*d, *a, *b),
+        _ => {
+            return Err(m.error("expected the types `.dtype.atype.btype` (`vset`: `.atype.btype`)"));
+        }
+    };
+    if ![dty, aty, bty]
+        .iter()
+        .all(|t| matches!(t, Type::U32 | Type::S32))
+    {
+        return Err(m.error("video instructions take `.u32` and `.s32` operands"));
+    }
+    if sat && (add || set) {
+        return Err(m.error(if set {
+            "`vset` takes no `.sat`"
+        } else {
+            "`.sat` does not go with the accumulating `.add`"
+        }));
+    }
+    let (asel, bsel) = SimdVideo::default_selectors(lanes);
+    Ok(Decoded::Op(
+        Op::VideoSimd(SimdVideo {
+            op,
+            lanes,
+            dty,
+            aty,
+            bty,
+            sat,
+            add,
+            asel,
+            bsel,
+            mask: (1 << lanes) - 1,
+        }),
+        Shape::new()
+            .d(Slot::Val(Type::B32))
+            .s(Slot::Val(Type::B32))
+            .s(Slot::Val(Type::B32))
+            .s(Slot::Val(Type::B32)),
     ))
 }
 

@@ -228,6 +228,22 @@ fn floating_point() {
             "vshl.u32.u32.u32.wrap.max %r1, %r2, %r3.h1, %r4;",
         ),
         (
+            "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
+            "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
+        ),
+        (
+            "vsub2.s32.s32.s32.sat %r1.h0, %r2.h10, %r3.h32, %r1;",
+            "vsub2.s32.s32.s32.sat %r1.h0, %r2, %r3, %r1;",
+        ),
+        (
+            "vmin4.s32.u32.u32.add %r1.b31, %r2.b0000, %r3.b7654, %r1;",
+            "vmin4.s32.u32.u32.add %r1.b31, %r2.b0000, %r3, %r1;",
+        ),
+        (
+            "vset2.u32.u32.ne %r1, %r2.h22, %r3.h01, %r1;",
+            "vset2.u32.u32.ne %r1, %r2.h22, %r3.h01, %r1;",
+        ),
+        (
             "vmad.s32.u32.u32.sat %r1, -%r2.b1, %r3, %r4;",
             "vmad.s32.u32.u32.sat %r1, -%r2.b1, %r3, %r4;",
         ),

@@ -823,6 +823,40 @@ fn video_misuse() {
         "\tvmad.u32.u32.u32.add %r1, %r2, %r3, %r1;",
         "t.ptx:12:19: error: unexpected modifier `.add` for `vmad`",
     );
+    // SIMD forms: selectors of the element width, masks highest first, no `.sat` with `.add`.
+    let wrong: Vec<_> = [
+        (
+            "\tvadd2.u32.u32.u32 %r1, %r2.b3210, %r3, %r1;",
+            "t.ptx:12:25: error: invalid selector `.b3210` for `vadd2`",
+        ),
+        (
+            "\tvadd4.u32.u32.u32 %r1, %r2.b8765, %r3, %r1;",
+            "t.ptx:12:25: error: invalid selector `.b8765` for `vadd4`",
+        ),
+        (
+            "\tvadd4.u32.u32.u32 %r1.b13, %r2, %r3, %r1;",
+            "t.ptx:12:20: error: invalid mask `.b13` for `vadd4`",
+        ),
+        (
+            "\tvadd2.u32.u32.u32.sat.add %r1, %r2, %r3, %r1;",
+            "t.ptx:12:2: error: `.sat` does not go with the accumulating `.add` in `vadd2.u32.u32.u32.sat.add`",
+        ),
+        (
+            "\tvset4.u32.u32 %r1, %r2, %r3, %r1;",
+            "t.ptx:12:2: error: missing a comparison `.eq`, `.ne`, `.lt`, `.le`, `.gt` or `.ge` in `vset4.u32.u32`",
+        ),
+        (
+            "\tvmax2.u32.u32.u32 %r1, %r2, %r3;",
+            "t.ptx:12:2: error: `vmax2.u32.u32.u32` takes 4 operands, found 3",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(body, expected)| {
+        let got = headlines(body);
+        (got.first().map(String::as_str) != Some(expected)).then_some((body, got))
+    })
+    .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
 #[test]
