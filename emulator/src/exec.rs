@@ -6,6 +6,7 @@
 //! addresses), loads, stores, atomics, control flow through the SIMT stack, calls, barriers and
 //! warp-wide operations.
 
+mod mbarrier;
 mod texture;
 mod wmma;
 
@@ -638,6 +639,9 @@ pub fn memory_targets(
         | Op::Atom { space, .. }
         | Op::Red { space, .. } => (*space, inst.srcs.first()),
         Op::CpAsync { .. } => (StateSpace::Global, inst.srcs.get(1)),
+        Op::Mbarrier { op, space } if *op != isa::MbarrierOp::PendingCount => {
+            (*space, inst.srcs.first())
+        }
         // Lane 8j + r gives row r of matrix j; the other lanes' addresses are not used.
         Op::Ldmatrix { count, space, .. } | Op::Stmatrix { count, space, .. } => {
             let Some(Operand::Address(addr)) = inst.srcs.first() else {
@@ -825,6 +829,7 @@ fn execute(
         | Op::Sust(_)
         | Op::Sured { .. }
         | Op::Suq { .. } => texture::execute(env, w, inst, exec)?,
+        Op::Mbarrier { op, space } => mbarrier::execute(env, w, inst, exec, (*op, *space))?,
         // A hint about caches, which only the timing model has; it cannot fault.
         Op::Prefetch { .. } => {}
         // The copies complete at issue (see `cp_async`): only the timing model has groups.

@@ -686,6 +686,12 @@ pub enum Op {
         level: PrefetchLevel,
         uniform: bool,
     },
+    /// An `mbarrier` operation on the 64-bit barrier object at `srcs[0]` (in `space`: shared
+    /// or generic), or `cp.async.mbarrier.arrive` ([`MbarrierOp`] has each one's operands).
+    Mbarrier {
+        op: MbarrierOp,
+        space: StateSpace,
+    },
     /// `cp.async.commit_group`: the thread's copies since the last commit become a group.
     CpAsyncCommit,
     /// `cp.async.wait_group n`: waits until at most the `n` most recent groups are incomplete.
@@ -865,6 +871,7 @@ impl Op {
             | Op::Prefetch { .. }
             | Op::CpAsyncCommit
             | Op::CpAsyncWait { .. }
+            | Op::Mbarrier { .. }
             | Op::WmmaLoad { .. }
             | Op::WmmaStore { .. }
             | Op::WmmaMma { .. }
@@ -896,6 +903,32 @@ impl Op {
             | Op::Unsupported { .. } => false,
         }
     }
+}
+
+/// What an `mbarrier` instruction does. The object (64 bits in shared memory) counts the
+/// arrivals its current phase still expects; the last one completes the phase, which flips
+/// its parity and expects the initial count again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MbarrierOp {
+    /// `mbarrier.init.b64 [a], count`: phase 0 expecting `count` arrivals.
+    Init,
+    /// `mbarrier.inval.b64 [a]`.
+    Inval,
+    /// `mbarrier.arrive{_drop}.b64 state, [a]{, count}`: `count` (default 1) arrivals;
+    /// `drop` also lowers the count the later phases expect. `state` (a `.b64`, or `_`)
+    /// receives the object as it was, whose phase `test_wait` compares with.
+    Arrive { drop: bool },
+    /// `mbarrier.{test,try}_wait{.parity}.b64 p, [a], state|parity`: whether the phase of
+    /// `state` (or of that parity) has completed. `try_wait` returns at once, as a time limit
+    /// of zero allows. srcs: address, state or parity (, the suspend-time hint of `try_wait`).
+    TestWait { parity: bool },
+    /// `mbarrier.pending_count.b64 count, state`: the arrivals the phase of `state` was still
+    /// expecting before that arrival.
+    PendingCount,
+    /// `cp.async.mbarrier.arrive{.noinc}.b64 [a]`: an arrival once the thread's earlier
+    /// `cp.async` copies complete (they complete at issue here); without `.noinc` the count is
+    /// raised by one first, so the pair changes nothing.
+    CpAsyncArrive { noinc: bool },
 }
 
 /// The cache level (and eviction priority) a `prefetch` names.

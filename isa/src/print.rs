@@ -13,8 +13,9 @@ use crate::function::{
 };
 use crate::inst::{
     AddrBase, Address, AtomOp, BarRedOp, BarrierKind, CarryOp, CvtRounding, FloatPrecision, Inst,
-    MatchMode, MembarLevel, MulMode, Op, Operand, Part, PrmtMode, ReduxOp, ShflMode, ShiftDir,
-    ShiftMode, SimdVideo, SimdVideoOp, TestProp, TranscFn, Video, VideoOp, VideoThen, VoteMode,
+    MatchMode, MbarrierOp, MembarLevel, MulMode, Op, Operand, Part, PrmtMode, ReduxOp, ShflMode,
+    ShiftDir, ShiftMode, SimdVideo, SimdVideoOp, TestProp, TranscFn, Video, VideoOp, VideoThen,
+    VoteMode,
 };
 use crate::texture::TexLevel;
 use crate::types::{MemOrder, Type};
@@ -721,6 +722,28 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             };
             write!(f, "redux.sync.{name}")?;
             std::slice::from_ref(ty)
+        }
+        Op::Mbarrier { op, space } => {
+            let name = match op {
+                MbarrierOp::Init => "mbarrier.init",
+                MbarrierOp::Inval => "mbarrier.inval",
+                MbarrierOp::Arrive { drop: false } => "mbarrier.arrive",
+                MbarrierOp::Arrive { drop: true } => "mbarrier.arrive_drop",
+                MbarrierOp::TestWait { parity } => {
+                    f.write_str("mbarrier.test_wait")?;
+                    flag(f, *parity, "parity")?;
+                    ""
+                }
+                MbarrierOp::PendingCount => "mbarrier.pending_count",
+                MbarrierOp::CpAsyncArrive { noinc } => {
+                    f.write_str("cp.async.mbarrier.arrive")?;
+                    flag(f, *noinc, "noinc")?;
+                    ""
+                }
+            };
+            f.write_str(name)?;
+            opt(f, space_name(*space))?;
+            return f.write_str(".b64");
         }
         Op::Tex(t) => {
             f.write_str("tex")?;

@@ -129,6 +129,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::WmmaLoad { .. }
         | Op::WmmaStore { .. }
         | Op::WmmaMma { .. }
+        | Op::Mbarrier { .. }
         | Op::Tex(_)
         | Op::Tld4(_)
         | Op::Txq { .. }

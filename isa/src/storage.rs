@@ -228,7 +228,8 @@ fn reads_low32(inst: &Inst, k: usize, op: &Operand, dst_low32: bool) -> bool {
                 | Op::WmmaLoad { space, .. }
                 | Op::WmmaStore { space, .. }
                 | Op::Ldmatrix { space, .. }
-                | Op::Stmatrix { space, .. } => window(space),
+                | Op::Stmatrix { space, .. }
+                | Op::Mbarrier { space, .. } => window(space),
                 // `cp.async`'s destination is in shared memory.
                 Op::CpAsync { .. } => k == 0,
                 _ => false,

@@ -290,6 +290,7 @@ impl Checker<'_> {
             | Op::Ldmatrix { .. }
             | Op::Stmatrix { .. }
             | Op::Prefetch { .. } => 1,
+            Op::Mbarrier { op, .. } if op != crate::inst::MbarrierOp::PendingCount => 1,
             Op::CpAsync { .. } => 2,
             _ => 0,
         };

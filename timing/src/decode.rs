@@ -351,6 +351,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::WmmaStore { .. }
         | Op::Ldmatrix { .. }
         | Op::Stmatrix { .. }
+        | Op::Mbarrier { .. }
         | Op::Tex(_)
         | Op::Tld4(_)
         | Op::Suld(_)
@@ -499,6 +500,10 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         // A lookup is timed as a 16-byte global load at its first texel (the lane target): a
         // four-channel texel, or a bilinear pair of two-channel ones.
         Op::Tex(_) | Op::Tld4(_) => access(AccessKind::Load, Type::B32, 4, StateSpace::Global),
+        // An arrival or a test reads (and may write) the 8-byte object, like a shared atomic.
+        Op::Mbarrier { op, space } if *op != isa::MbarrierOp::PendingCount => {
+            access(AccessKind::Atomic, Type::B64, 1, *space)
+        }
         Op::Suld(a) => access(AccessKind::Load, a.ty, a.vec, StateSpace::Global),
         Op::Sust(a) => access(AccessKind::Store, a.ty, a.vec, StateSpace::Global),
         Op::Sured { access: a, .. } => access(AccessKind::Atomic, a.ty, 1, StateSpace::Global),

@@ -148,6 +148,7 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::Mma { .. }
         | Op::Ldmatrix { .. }
         | Op::Stmatrix { .. }
+        | Op::Mbarrier { .. }
         | Op::Tex(_)
         | Op::Tld4(_)
         | Op::Txq { .. }

@@ -44,7 +44,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "applypriority",
     "discard",
     "createpolicy",
-    "mbarrier",
     "elect",
     "griddepcontrol",
     "setmaxnreg",
@@ -522,6 +521,27 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                     space,
                     level,
                     uniform,
+                },
+                Shape::new().s(Slot::Addr),
+            )
+        }
+        "mbarrier" => mbarrier(m)?,
+        "cp" if m.any(|s| s == "async")
+            && m.any(|s| s == "mbarrier")
+            && !m.any(|s| s == "bulk") =>
+        {
+            m.flag("async")?;
+            m.flag("mbarrier")?;
+            if !m.flag("arrive")? {
+                return Err(m.error("missing `.arrive`"));
+            }
+            let noinc = m.flag("noinc")?;
+            let space = mbarrier_space(m)?;
+            b64(m)?;
+            op(
+                Op::Mbarrier {
+                    op: MbarrierOp::CpAsyncArrive { noinc },
+                    space,
                 },
                 Shape::new().s(Slot::Addr),
             )
@@ -1842,6 +1862,88 @@ fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
             .s(Slot::Val(Type::B32))
             .opt_s(Slot::Val(Type::B32)),
     ))
+}
+
+/// The `mbarrier` operations of sm_80 ([`MbarrierOp`]). The transaction counts of sm_90
+/// (`expect_tx`, `complete_tx`), cluster scope and `.shared::cluster` objects are left
+/// unsupported.
+fn mbarrier(m: &mut Mods) -> Result<Decoded> {
+    if m.any(|s| {
+        matches!(
+            s,
+            "expect_tx" | "complete_tx" | "cluster" | "shared::cluster" | "noComplete"
+        )
+    }) {
+        return Ok(Decoded::Unsupported);
+    }
+    let kind = m
+        .take(|s| {
+            Some(match s {
+                "init" => MbarrierOp::Init,
+                "inval" => MbarrierOp::Inval,
+                "arrive" => MbarrierOp::Arrive { drop: false },
+                "arrive_drop" => MbarrierOp::Arrive { drop: true },
+                "test_wait" | "try_wait" => MbarrierOp::TestWait { parity: false },
+                "pending_count" => MbarrierOp::PendingCount,
+                _ => return None,
+            })
+        })?
+        .ok_or_else(|| m.error("missing the operation (`.init`, `.arrive`, `.test_wait`, ...)"))?;
+    let parity = m.flag("parity")?;
+    let kind = match kind {
+        MbarrierOp::TestWait { .. } => MbarrierOp::TestWait { parity },
+        _ if parity => return Err(m.error("`.parity` belongs to `test_wait` and `try_wait`")),
+        k => k,
+    };
+    let try_wait = m.any(|s| s == "try_wait");
+    // Memory-order qualifiers: the barrier lives in the CTA's shared memory, which warpsim
+    // keeps sequentially consistent.
+    m.take(|s| matches!(s, "release" | "acquire" | "relaxed").then_some(()))?;
+    m.flag("cta")?;
+    let space = if kind == MbarrierOp::PendingCount {
+        StateSpace::Generic
+    } else {
+        mbarrier_space(m)?
+    };
+    b64(m)?;
+    let shape = match kind {
+        MbarrierOp::Init => Shape::new().s(Slot::Addr).s(Slot::Val(Type::B32)),
+        MbarrierOp::Inval | MbarrierOp::CpAsyncArrive { .. } => Shape::new().s(Slot::Addr),
+        MbarrierOp::Arrive { .. } => Shape::new()
+            .d(Slot::Val(Type::B64))
+            .s(Slot::Addr)
+            .opt_s(Slot::Val(Type::U32)),
+        MbarrierOp::TestWait { parity } => {
+            let shape = Shape::new()
+                .d(Slot::Pred { negatable: false })
+                .s(Slot::Addr)
+                .s(Slot::Val(if parity { Type::B32 } else { Type::B64 }));
+            if try_wait {
+                shape.opt_s(Slot::Val(Type::U32))
+            } else {
+                shape
+            }
+        }
+        MbarrierOp::PendingCount => Shape::new().d(Slot::Val(Type::B32)).s(Slot::Val(Type::B64)),
+    };
+    Ok(op(Op::Mbarrier { op: kind, space }, shape))
+}
+
+/// An mbarrier's state space: `.shared` (`.shared::cta`) or generic.
+fn mbarrier_space(m: &mut Mods) -> Result<StateSpace> {
+    match memory_space(m)? {
+        s @ (StateSpace::Shared | StateSpace::Generic) => Ok(s),
+        s => Err(m.error(format!(
+            "invalid state space `.{s}` (an mbarrier is in `.shared` memory)"
+        ))),
+    }
+}
+
+fn b64(m: &mut Mods) -> Result<()> {
+    match m.one_type()? {
+        Type::B64 => Ok(()),
+        ty => Err(m.error(format!("invalid type `.{ty}` (`.b64`)"))),
+    }
 }
 
 /// The SIMD video instructions (`vadd2` ... `vset4`); their selectors and mask are written on

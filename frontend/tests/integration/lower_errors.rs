@@ -860,6 +860,46 @@ fn video_misuse() {
 }
 
 #[test]
+fn mbarrier_misuse() {
+    let wrong: Vec<_> = [
+        (
+            "\tmbarrier.shared.b64 [%rd1], %r1;",
+            "t.ptx:12:2: error: missing the operation (`.init`, `.arrive`, `.test_wait`, ...) in `mbarrier.shared.b64`",
+        ),
+        (
+            "\tmbarrier.arrive.parity.shared.b64 %rd1, [%rd2];",
+            "t.ptx:12:2: error: `.parity` belongs to `test_wait` and `try_wait` in `mbarrier.arrive.parity.shared.b64`",
+        ),
+        (
+            "\tmbarrier.init.shared.b32 [%rd1], %r1;",
+            "t.ptx:12:2: error: invalid type `.b32` (`.b64`) in `mbarrier.init.shared.b32`",
+        ),
+        (
+            "\tmbarrier.init.global.b64 [%rd1], %r1;",
+            "t.ptx:12:2: error: invalid state space `.global` (an mbarrier is in `.shared` memory) in `mbarrier.init.global.b64`",
+        ),
+        (
+            "\tcp.async.mbarrier.shared.b64 [%rd1];",
+            "t.ptx:12:2: error: missing `.arrive` in `cp.async.mbarrier.shared.b64`",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(body, expected)| {
+        let got = headlines(body);
+        (got.first().map(String::as_str) != Some(expected)).then_some((body, got))
+    })
+    .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    // sm_90's transaction counts and cluster-scope barriers are not executed.
+    let module = frontend::compile(
+        "t.ptx",
+        &TEMPLATE.replace("BODY", "\tmbarrier.expect_tx.shared.b64 [%rd1], 16;"),
+    )
+    .unwrap();
+    assert_eq!(module.unsupported().count(), 1);
+}
+
+#[test]
 fn cp_async_misuse() {
     check(
         "\tcp.async.ca.shared.global [%r1], [%rd1], 12;",

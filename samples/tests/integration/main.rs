@@ -7,6 +7,7 @@
 mod common;
 mod identities;
 mod indirect_calls;
+mod mbarrier_corpus;
 
 // The tests, one area per module.
 mod all_samples;
