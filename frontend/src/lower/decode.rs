@@ -1814,20 +1814,7 @@ fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
         Some(t) => t,
         None => VideoThen::Nothing,
     };
-    let types = m.types();
-    let (dty, aty, bty) = match (cmp, types.as_slice()) {
-        (Some(_), [a, b]) => (Type::U32, *a, *b),
-        (None, [d, a, b]) => (*d, *a, *b),
-        _ => {
-            return Err(m.error("expected the types `.dtype.atype.btype` (`vset`: `.atype.btype`)"));
-        }
-    };
-    if ![dty, aty, bty]
-        .iter()
-        .all(|t| matches!(t, Type::U32 | Type::S32))
-    {
-        return Err(m.error("video instructions take `.u32` and `.s32` operands"));
-    }
+    let (dty, aty, bty) = video_types(m, cmp.is_some())?;
     if shift && bty != Type::U32 {
         return Err(m.error("the shift amount is `.u32`"));
     }
@@ -1946,6 +1933,26 @@ fn b64(m: &mut Mods) -> Result<()> {
     }
 }
 
+/// A video instruction's `.dtype.atype.btype` (`vset`'s `.atype.btype`, its results `.u32`),
+/// each `.u32` or `.s32`.
+fn video_types(m: &mut Mods, set: bool) -> Result<(Type, Type, Type)> {
+    let types = m.types();
+    let (dty, aty, bty) = match (set, types.as_slice()) {
+        (true, [a, b]) => (Type::U32, *a, *b),
+        (false, [d, a, b]) => (*d, *a, *b),
+        _ => {
+            return Err(m.error("expected the types `.dtype.atype.btype` (`vset`: `.atype.btype`)"));
+        }
+    };
+    if ![dty, aty, bty]
+        .iter()
+        .all(|t| matches!(t, Type::U32 | Type::S32))
+    {
+        return Err(m.error("video instructions take `.u32` and `.s32` operands"));
+    }
+    Ok((dty, aty, bty))
+}
+
 /// The SIMD video instructions (`vadd2` ... `vset4`); their selectors and mask are written on
 /// the operands and read by the operand lowering.
 fn simd_video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
@@ -1972,20 +1979,7 @@ fn simd_video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
         },
     };
     let set = matches!(op, SimdVideoOp::Set(_));
-    let types = m.types();
-    let (dty, aty, bty) = match (set, types.as_slice()) {
-        (true, [a, b]) => (Type::U32, *a, *b),
-        (false, [d, a, b]) => (*d, *a, *b),
-        _ => {
-            return Err(m.error("expected the types `.dtype.atype.btype` (`vset`: `.atype.btype`)"));
-        }
-    };
-    if ![dty, aty, bty]
-        .iter()
-        .all(|t| matches!(t, Type::U32 | Type::S32))
-    {
-        return Err(m.error("video instructions take `.u32` and `.s32` operands"));
-    }
+    let (dty, aty, bty) = video_types(m, set)?;
     if sat && (add || set) {
         return Err(m.error(if set {
             "`vset` takes no `.sat`"

@@ -39,6 +39,18 @@ fn check(body: &str, expected: &str) {
     );
 }
 
+/// [`check`] of every case, reporting all that differ at once.
+fn check_all(cases: &[(&str, &str)]) {
+    let wrong: Vec<_> = cases
+        .iter()
+        .filter_map(|(body, expected)| {
+            let got = headlines(body);
+            (got.first().map(String::as_str) != Some(*expected)).then_some((body, got))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 #[test]
 fn unknown_opcode() {
     check(
@@ -562,14 +574,12 @@ fn texture_and_surface_misuse() {
             "t.ptx:13:21: error: expected `[surface, coordinates]`",
         ),
     ];
-    let wrong: Vec<_> = cases
+    let cases: Vec<(String, &str)> = cases
         .iter()
-        .filter_map(|(body, expected)| {
-            let got = headlines(&format!("{t}{body}"));
-            (got.first().map(String::as_str) != Some(*expected)).then_some((body, got))
-        })
+        .map(|(body, expected)| (format!("{t}{body}"), *expected))
         .collect();
-    assert!(wrong.is_empty(), "{wrong:#?}");
+    let cases: Vec<(&str, &str)> = cases.iter().map(|(b, e)| (b.as_str(), *e)).collect();
+    check_all(&cases);
     // Opaque variables: module scope only, no initializers, and of the right kind.
     check_module(
         ".version 8.8\n.target sm_70\n.address_size 64\n.entry k(.param .texref t)\n{\n\tret;\n}\n",
@@ -824,7 +834,7 @@ fn video_misuse() {
         "t.ptx:12:19: error: unexpected modifier `.add` for `vmad`",
     );
     // SIMD forms: selectors of the element width, masks highest first, no `.sat` with `.add`.
-    let wrong: Vec<_> = [
+    check_all(&[
         (
             "\tvadd2.u32.u32.u32 %r1, %r2.b3210, %r3, %r1;",
             "t.ptx:12:25: error: invalid selector `.b3210` for `vadd2`",
@@ -849,19 +859,12 @@ fn video_misuse() {
             "\tvmax2.u32.u32.u32 %r1, %r2, %r3;",
             "t.ptx:12:2: error: `vmax2.u32.u32.u32` takes 4 operands, found 3",
         ),
-    ]
-    .into_iter()
-    .filter_map(|(body, expected)| {
-        let got = headlines(body);
-        (got.first().map(String::as_str) != Some(expected)).then_some((body, got))
-    })
-    .collect();
-    assert!(wrong.is_empty(), "{wrong:#?}");
+    ]);
 }
 
 #[test]
 fn mbarrier_misuse() {
-    let wrong: Vec<_> = [
+    check_all(&[
         (
             "\tmbarrier.shared.b64 [%rd1], %r1;",
             "t.ptx:12:2: error: missing the operation (`.init`, `.arrive`, `.test_wait`, ...) in `mbarrier.shared.b64`",
@@ -882,14 +885,7 @@ fn mbarrier_misuse() {
             "\tcp.async.mbarrier.shared.b64 [%rd1];",
             "t.ptx:12:2: error: missing `.arrive` in `cp.async.mbarrier.shared.b64`",
         ),
-    ]
-    .into_iter()
-    .filter_map(|(body, expected)| {
-        let got = headlines(body);
-        (got.first().map(String::as_str) != Some(expected)).then_some((body, got))
-    })
-    .collect();
-    assert!(wrong.is_empty(), "{wrong:#?}");
+    ]);
     // sm_90's transaction counts and cluster-scope barriers are not executed.
     let module = frontend::compile(
         "t.ptx",

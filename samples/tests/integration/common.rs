@@ -131,3 +131,24 @@ pub fn functional_stats(t: &TimingStats) -> Vec<(String, String)> {
     }
     out
 }
+
+/// Devices running under the JIT, under the interpreter, and under the JIT with the timing
+/// model of `preset`: where a kernel's results must agree exactly.
+pub fn engine_devices(preset: &str) -> Vec<runtime::Device> {
+    use emulator::Engine;
+    [
+        (Engine::Jit, None),
+        (Engine::Interpreter, None),
+        (Engine::Jit, Some(preset)),
+    ]
+    .into_iter()
+    .map(|(engine, timing)| {
+        runtime::Device::new(runtime::DeviceConfig {
+            engine,
+            timing: timing.map(timing::GpuConfig::preset),
+            ..runtime::DeviceConfig::default()
+        })
+        .unwrap()
+    })
+    .collect()
+}

@@ -4,26 +4,10 @@
 //! turn); and the errors of a pointer that is no function and of a function whose parameters
 //! differ from the prototype.
 
-use emulator::Engine;
-use runtime::{Device, DeviceConfig};
-use timing::GpuConfig;
+use runtime::Device;
 
 fn devices() -> Vec<Device> {
-    [
-        (Engine::Jit, None),
-        (Engine::Interpreter, None),
-        (Engine::Jit, Some("gtx480")),
-    ]
-    .into_iter()
-    .map(|(engine, timing)| {
-        Device::new(DeviceConfig {
-            engine,
-            timing: timing.map(GpuConfig::preset),
-            ..DeviceConfig::default()
-        })
-        .unwrap()
-    })
-    .collect()
+    crate::common::engine_devices("gtx480")
 }
 
 #[test]

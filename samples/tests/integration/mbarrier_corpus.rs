@@ -3,26 +3,10 @@
 //! the interpreter and the timing model; and the object's exact counts and phases on
 //! hand-written PTX, with the errors of misuse.
 
-use emulator::Engine;
-use runtime::{Arg, Device, DeviceConfig};
-use timing::GpuConfig;
+use runtime::{Arg, Device};
 
 fn devices() -> Vec<Device> {
-    [
-        (Engine::Jit, None),
-        (Engine::Interpreter, None),
-        (Engine::Jit, Some("a100")),
-    ]
-    .into_iter()
-    .map(|(engine, timing)| {
-        Device::new(DeviceConfig {
-            engine,
-            timing: timing.map(GpuConfig::preset),
-            ..DeviceConfig::default()
-        })
-        .unwrap()
-    })
-    .collect()
+    crate::common::engine_devices("a100")
 }
 
 #[test]

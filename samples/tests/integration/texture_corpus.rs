@@ -4,10 +4,8 @@
 //! CUDA programming guide's fetch rules computed on the host, under the JIT, the interpreter
 //! and the timing model.
 
-use emulator::Engine;
 use runtime::texture::{AddressMode, ChannelKind, FilterMode, Format, ReadMode, SamplerState};
-use runtime::{Arg, Device, DeviceConfig, TextureDesc, TextureResource};
-use timing::GpuConfig;
+use runtime::{Arg, Device, TextureDesc, TextureResource};
 
 fn format(kind: ChannelKind, channels: u8) -> Format {
     Format { kind, channels }
@@ -29,21 +27,7 @@ fn f32_bytes(v: &[f32]) -> Vec<u8> {
 }
 
 fn devices() -> Vec<Device> {
-    [
-        (Engine::Jit, None),
-        (Engine::Interpreter, None),
-        (Engine::Jit, Some("v100")),
-    ]
-    .into_iter()
-    .map(|(engine, timing)| {
-        Device::new(DeviceConfig {
-            engine,
-            timing: timing.map(GpuConfig::preset),
-            ..DeviceConfig::default()
-        })
-        .unwrap()
-    })
-    .collect()
+    crate::common::engine_devices("v100")
 }
 
 fn module(dev: &Device) -> runtime::Module {
