@@ -968,6 +968,39 @@ fn execute(
                 }
             }
         }
+        Op::Isspacep { space } => {
+            // `.const` variables live in global memory here: an address inside one is in the
+            // constant window, not the global one. Kernel parameters have no generic window.
+            let in_const = |a: u64| {
+                program
+                    .module
+                    .globals
+                    .iter()
+                    .zip(&program.global_addrs)
+                    .any(|(g, at)| {
+                        g.space == StateSpace::Const
+                            && at.is_some_and(|at| (at..at + g.size_bytes()).contains(&a))
+                    })
+            };
+            for l in lanes(exec) {
+                let a = env.read(w, &inst.srcs[0], l);
+                let inside = match (space, classify_generic(a)) {
+                    (StateSpace::Shared, GenericTarget::Shared(_)) => true,
+                    (StateSpace::Local, GenericTarget::Local(_)) => true,
+                    (StateSpace::Const, GenericTarget::Global(a)) => in_const(a),
+                    (StateSpace::Global, GenericTarget::Global(a)) => !in_const(a),
+                    _ => false,
+                };
+                write(
+                    w.frame_mut(),
+                    code,
+                    &inst.dsts[0],
+                    l,
+                    u64::from(inside),
+                    Type::Pred,
+                );
+            }
+        }
         Op::Activemask => {
             for l in lanes(exec) {
                 write(

@@ -761,6 +761,11 @@ pub enum Op {
         ty: Type,
     },
     Activemask,
+    /// `isspacep.space p, a`: whether the generic address `a` lies in `space`'s window
+    /// (`.global`, `.const`, `.local`, `.shared`, `.param`).
+    Isspacep {
+        space: StateSpace,
+    },
     /// dsts: d; srcs: a, membermask.
     Redux {
         op: ReduxOp,
@@ -894,6 +899,7 @@ impl Op {
             | Op::Shfl { .. }
             | Op::Match { .. }
             | Op::Activemask
+            | Op::Isspacep { .. }
             | Op::Redux { .. }
             | Op::Bra { .. }
             | Op::Call { .. }

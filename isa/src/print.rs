@@ -711,6 +711,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             std::slice::from_ref(ty)
         }
         Op::Activemask => return f.write_str("activemask.b32"),
+        Op::Isspacep { space } => return write!(f, "isspacep.{space}"),
         Op::Redux { op: rop, ty } => {
             let name = match rop {
                 ReduxOp::Add => "add",

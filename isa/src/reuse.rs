@@ -149,6 +149,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Shfl { .. }
         | Op::Match { .. }
         | Op::Activemask
+        | Op::Isspacep { .. }
         | Op::Redux { .. }
         | Op::Bra { .. }
         | Op::Call { .. }

@@ -376,6 +376,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Match { .. }
         | Op::Redux { .. }
         | Op::Activemask
+        | Op::Isspacep { .. }
         | Op::BarWarpSync => (Unit::Sp, OpClass::Warp, lat.shfl),
         Op::Bra { .. }
         | Op::Call { .. }

@@ -298,6 +298,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::Shfl { .. }
         | Op::Match { .. }
         | Op::Activemask
+        | Op::Isspacep { .. }
         | Op::Redux { .. }
         | Op::Bra { .. }
         | Op::Call { .. }

@@ -133,6 +133,7 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::Shfl { .. }
         | Op::Match { .. }
         | Op::Activemask
+        | Op::Isspacep { .. }
         | Op::Redux { .. }
         | Op::BarWarpSync
         | Op::Membar { .. }

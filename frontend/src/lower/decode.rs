@@ -57,7 +57,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "clusterlaunchcontrol",
     "brx",
     "fns",
-    "isspacep",
     "st.async",
     "red.async",
 ];
@@ -526,6 +525,27 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             )
         }
         "mbarrier" => mbarrier(m)?,
+        "isspacep" => {
+            let space = m
+                .take(StateSpace::from_name)?
+                .ok_or_else(|| m.error("missing the state space (`.global`, `.shared`, ...)"))?;
+            let space = match space {
+                StateSpace::Global
+                | StateSpace::Const
+                | StateSpace::Local
+                | StateSpace::Shared
+                | StateSpace::Param => space,
+                // A cluster's shared memory is the CTA's own here (clusters of one CTA).
+                StateSpace::SharedCluster => StateSpace::Shared,
+                s => return Err(m.error(format!("invalid state space `.{s}` for `isspacep`"))),
+            };
+            op(
+                Op::Isspacep { space },
+                Shape::new()
+                    .d(Slot::Pred { negatable: false })
+                    .s(Slot::Val(Type::U64)),
+            )
+        }
         "cp" if m.any(|s| s == "async")
             && m.any(|s| s == "mbarrier")
             && !m.any(|s| s == "bulk") =>

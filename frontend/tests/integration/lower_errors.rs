@@ -886,6 +886,10 @@ fn mbarrier_misuse() {
             "t.ptx:12:2: error: missing `.arrive` in `cp.async.mbarrier.shared.b64`",
         ),
     ]);
+    check_all(&[(
+        "\tisspacep.reg %p1, %rd1;",
+        "t.ptx:12:2: error: invalid state space `.reg` for `isspacep` in `isspacep.reg`",
+    )]);
     // sm_90's transaction counts and cluster-scope barriers are not executed.
     let module = frontend::compile(
         "t.ptx",

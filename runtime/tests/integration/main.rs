@@ -6,4 +6,5 @@
 mod api;
 mod big_kernels;
 mod faults;
+mod spaces;
 mod textures;
