@@ -821,6 +821,7 @@ fn execute(
         } => wmma::store(env, w, inst, exec, (*frag, *layout, *space))?,
         Op::WmmaMma { .. } | Op::Mma { .. } => wmma::mma(env, w, inst, exec)?,
         Op::Ldmatrix { .. } => wmma::ldst_matrix(env, w, inst, exec, true)?,
+        Op::Movmatrix => wmma::movmatrix(env, w, inst, exec)?,
         Op::Stmatrix { .. } => wmma::ldst_matrix(env, w, inst, exec, false)?,
         Op::Tex(_)
         | Op::Tld4(_)

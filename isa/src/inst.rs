@@ -678,6 +678,10 @@ pub enum Op {
         trans: bool,
         space: StateSpace,
     },
+    /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the warp's 8×8 matrix of 16-bit elements,
+    /// held as `ldmatrix` leaves one (lane `l`: row `l / 4`, elements `2(l % 4)` and the next),
+    /// transposed into `d`. dsts: d; srcs: a.
+    Movmatrix,
     /// `prefetch{.space}.level [a]` and `prefetchu.L1 [a]`: a hint that brings a line into a
     /// cache; it computes nothing and cannot fault. `level` is as written (`L1`, `L2`,
     /// `L2::evict_last`, ...). srcs: address.
@@ -883,6 +887,7 @@ impl Op {
             | Op::Mma { .. }
             | Op::Ldmatrix { .. }
             | Op::Stmatrix { .. }
+            | Op::Movmatrix
             | Op::Tex(_)
             | Op::Tld4(_)
             | Op::Txq { .. }

@@ -724,6 +724,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             write!(f, "redux.sync.{name}")?;
             std::slice::from_ref(ty)
         }
+        Op::Movmatrix => return f.write_str("movmatrix.sync.aligned.m8n8.trans.b16"),
         Op::Mbarrier { op, space } => {
             let name = match op {
                 MbarrierOp::Init => "mbarrier.init",

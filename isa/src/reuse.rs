@@ -130,6 +130,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::WmmaStore { .. }
         | Op::WmmaMma { .. }
         | Op::Mbarrier { .. }
+        | Op::Movmatrix
         | Op::Tex(_)
         | Op::Tld4(_)
         | Op::Txq { .. }

@@ -377,6 +377,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Redux { .. }
         | Op::Activemask
         | Op::Isspacep { .. }
+        | Op::Movmatrix
         | Op::BarWarpSync => (Unit::Sp, OpClass::Warp, lat.shfl),
         Op::Bra { .. }
         | Op::Call { .. }

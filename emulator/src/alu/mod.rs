@@ -282,6 +282,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::Ldmatrix { .. }
         | Op::Stmatrix { .. }
         | Op::Mbarrier { .. }
+        | Op::Movmatrix
         | Op::Tex(_)
         | Op::Tld4(_)
         | Op::Txq { .. }

@@ -302,6 +302,31 @@ pub(super) fn mma(
 /// `ldmatrix` (`load`) and `stmatrix`: `count` 8×8 matrices of 16-bit elements, row `r` of
 /// matrix `j` at the address lane `8j + r` gives; lane `l`'s register `j` holds row `l / 4`,
 /// elements `2(l % 4)` and the next (low half first), of matrix `j`, or of its transpose.
+/// `movmatrix`: lane `l`'s half `h` of `d` is element (r, c) of the transposed matrix, where
+/// (r, c) = (l / 4, 2(l % 4) + h): element (c, r) of `a`'s matrix, which lane 4c + r / 2 holds
+/// in half r % 2.
+pub(super) fn movmatrix(
+    env: &mut CtaEnv,
+    w: &mut Warp,
+    inst: &Inst,
+    exec: u32,
+) -> Result<(), (FaultKind, u32)> {
+    whole_warp(inst, exec)?;
+    let a: [u64; WARP_SIZE] = std::array::from_fn(|l| env.read(w, &inst.srcs[0], l));
+    let code = &env.program.code[w.frame().func.index()];
+    let frame = w.frame_mut();
+    for lane in 0..WARP_SIZE {
+        let mut d = 0;
+        for half in 0..2 {
+            let (r, c) = (lane / 4, 2 * (lane % 4) + half);
+            let x = a[4 * c + r / 2] >> (16 * (r % 2)) & 0xffff;
+            d |= x << (16 * half);
+        }
+        write(frame, code, &inst.dsts[0], lane, d, Type::B32);
+    }
+    Ok(())
+}
+
 pub(super) fn ldst_matrix(
     env: &mut CtaEnv,
     w: &mut Warp,

@@ -150,6 +150,7 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::Ldmatrix { .. }
         | Op::Stmatrix { .. }
         | Op::Mbarrier { .. }
+        | Op::Movmatrix
         | Op::Tex(_)
         | Op::Tld4(_)
         | Op::Txq { .. }

@@ -37,7 +37,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "mma",
     "ldmatrix",
     "stmatrix",
-    "movmatrix",
     "wgmma",
     "brkpt",
     "pmevent",
@@ -525,6 +524,21 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             )
         }
         "mbarrier" => mbarrier(m)?,
+        "movmatrix" => {
+            for f in ["sync", "aligned", "m8n8", "trans"] {
+                if !m.flag(f)? {
+                    return Err(m.error(format!("missing `.{f}`")));
+                }
+            }
+            match m.one_type()? {
+                Type::B16 => {}
+                ty => return Err(m.error(format!("invalid type `.{ty}` (`.b16`)"))),
+            }
+            op(
+                Op::Movmatrix,
+                Shape::new().d(Slot::Val(Type::B32)).s(Slot::Val(Type::B32)),
+            )
+        }
         "isspacep" => {
             let space = m
                 .take(StateSpace::from_name)?

@@ -6,5 +6,6 @@
 mod api;
 mod big_kernels;
 mod faults;
+mod movmatrix;
 mod spaces;
 mod textures;
