@@ -329,6 +329,15 @@ pub enum Op {
     IMax {
         ty: Type,
     },
+    /// `min`/`max` of sm_90's forms: `.relu.s32` (negative results become 0), and
+    /// `.u16x2`/`.s16x2{.relu}`, each 16-bit half on its own. `ty` is the element type
+    /// (`.s32`, `.u16` or `.s16`); `lanes` is 1 or 2.
+    IMinMaxPacked {
+        max: bool,
+        ty: Type,
+        lanes: u8,
+        relu: bool,
+    },
     /// d = c + |a - b|.
     Sad {
         ty: Type,
@@ -823,6 +832,7 @@ impl Op {
             | Op::INeg { .. }
             | Op::IMin { .. }
             | Op::IMax { .. }
+            | Op::IMinMaxPacked { .. }
             | Op::Sad { .. }
             | Op::Popc { .. }
             | Op::Clz { .. }

@@ -725,6 +725,20 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             std::slice::from_ref(ty)
         }
         Op::Movmatrix => return f.write_str("movmatrix.sync.aligned.m8n8.trans.b16"),
+        Op::IMinMaxPacked {
+            max,
+            ty,
+            lanes,
+            relu,
+        } => {
+            f.write_str(if *max { "max" } else { "min" })?;
+            flag(f, *relu, "relu")?;
+            return if *lanes == 2 {
+                write!(f, ".{ty}x2")
+            } else {
+                write!(f, ".{ty}")
+            };
+        }
         Op::Mbarrier { op, space } => {
             let name = match op {
                 MbarrierOp::Init => "mbarrier.init",

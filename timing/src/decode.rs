@@ -281,6 +281,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Lop3 { .. }
         | Op::Video(_)
         | Op::VideoSimd(_)
+        | Op::IMinMaxPacked { .. }
         | Op::Szext { .. }
         | Op::CvtPack { .. }
         | Op::Popc { .. }

@@ -150,6 +150,24 @@ pub fn max(ty: Type, a: u64, b: u64) -> u64 {
     wrap(ext(a, ty).max(ext(b, ty)), ty)
 }
 
+/// sm_90's `min`/`max{.relu}` of `lanes` elements of type `ty` packed in 32 bits (`.s32`, or
+/// the halves of `.u16x2`/`.s16x2`): each element's minimum or maximum, below zero made 0 by
+/// `.relu`.
+pub fn min_max_packed(max: bool, ty: Type, lanes: u8, relu: bool, a: u64, b: u64) -> u64 {
+    let bits = ty.bits();
+    let mut d = 0;
+    for i in 0..u32::from(lanes) {
+        let part = |x: u64| (x >> (i * bits)) & ((1 << bits) - 1);
+        let (x, y) = (ext(part(a), ty), ext(part(b), ty));
+        let mut r = if max { x.max(y) } else { x.min(y) };
+        if relu {
+            r = r.max(0);
+        }
+        d |= wrap(r, ty) << (i * bits);
+    }
+    d
+}
+
 /// `sad.type`: `c + |a - b|`, the difference taken in the type's signedness, the sum wrapping.
 pub fn sad(ty: Type, a: u64, b: u64, c: u64) -> u64 {
     wrap(ext(c, ty) + (ext(a, ty) - ext(b, ty)).abs(), ty)

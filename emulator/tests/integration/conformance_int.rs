@@ -655,3 +655,33 @@ fn cvt_pack_saturates_and_packs() {
         );
     }
 }
+
+fn packed(max: bool, ty: Type, lanes: u8, relu: bool) -> Op {
+    Op::IMinMaxPacked {
+        max,
+        ty,
+        lanes,
+        relu,
+    }
+}
+
+/// sm_90's `min`/`max` of 16-bit halves (`.u16x2`, `.s16x2`) and with `.relu`; each half's
+/// value worked by hand.
+#[test]
+fn packed_and_relu_min_max() {
+    // Halves: a = (h1 -32768 | 0x8000, h0 5), b = (h1 1, h0 -2 | 0xfffe).
+    let (a, b) = (0x8000_0005, 0x0001_fffe);
+    check(&[
+        (packed(false, S16, 2, false), &[a, b], 0x8000_fffe),
+        (packed(true, U16, 2, false), &[a, b], 0x8000_fffe),
+        (packed(false, U16, 2, false), &[a, b], 0x0001_0005),
+        (packed(true, S16, 2, false), &[a, b], 0x0001_0005),
+        // .relu: max(5, -2) = 5, max(-32768, 1) = 1; the minima -2 and -32768 become 0.
+        (packed(true, S16, 2, true), &[a, b], 0x0001_0005),
+        (packed(false, S16, 2, true), &[a, b], 0),
+        (packed(false, S32, 1, true), &[neg(5), 3], 0),
+        (packed(true, S32, 1, true), &[neg(5), neg(3)], 0),
+        (packed(true, S32, 1, true), &[7, neg(3)], 7),
+        (packed(false, S32, 1, true), &[7, 9], 7),
+    ]);
+}

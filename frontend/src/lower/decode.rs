@@ -1109,6 +1109,37 @@ fn abs_neg(neg: bool, m: &mut Mods) -> Result<Decoded> {
 
 fn min_max(max: bool, m: &mut Mods) -> Result<Decoded> {
     let name = if max { "max" } else { "min" };
+    // sm_90's packed halves and `.relu`.
+    let packed = m.take(|s| match s {
+        "u16x2" => Some(Type::U16),
+        "s16x2" => Some(Type::S16),
+        _ => None,
+    })?;
+    if packed.is_some() || m.any(|s| s == "relu") {
+        let relu = m.flag("relu")?;
+        let (ty, lanes) = match packed {
+            Some(ty) => (ty, 2),
+            None => (m.one_type()?, 1),
+        };
+        if relu && !matches!(ty, Type::S32 | Type::S16) {
+            return Err(m.error(format!(
+                "`.relu` applies to `.s32` and `.s16x2` (`{name}.relu`)"
+            )));
+        }
+        if lanes == 1 && ty != Type::S32 {
+            return Err(m.error(format!("invalid type `.{ty}` for `{name}.relu`")));
+        }
+        let reg = if lanes == 2 { Type::B32 } else { ty };
+        return Ok(Decoded::Op(
+            Op::IMinMaxPacked {
+                max,
+                ty,
+                lanes,
+                relu,
+            },
+            Shape::binary(reg),
+        ));
+    }
     // The type tells the integer form from the float form.
     let ty = m.one_type()?;
     if ty.is_float() {

@@ -228,6 +228,14 @@ fn floating_point() {
             "vshl.u32.u32.u32.wrap.max %r1, %r2, %r3.h1, %r4;",
         ),
         (
+            "max.s16x2.relu %r1, %r2, %r3;",
+            "max.relu.s16x2 %r1, %r2, %r3;",
+        ),
+        (
+            "min.relu.s32 %r1, %r2, %r3;",
+            "min.relu.s32 %r1, %r2, %r3;",
+        ),
+        (
             "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
             "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
         ),

@@ -886,6 +886,16 @@ fn mbarrier_misuse() {
             "t.ptx:12:2: error: missing `.arrive` in `cp.async.mbarrier.shared.b64`",
         ),
     ]);
+    check_all(&[
+        (
+            "\tmin.relu.u16x2 %r1, %r2, %r3;",
+            "t.ptx:12:2: error: `.relu` applies to `.s32` and `.s16x2` (`min.relu`) in `min.relu.u16x2`",
+        ),
+        (
+            "\tmax.relu.u32 %r1, %r2, %r3;",
+            "t.ptx:12:2: error: `.relu` applies to `.s32` and `.s16x2` (`max.relu`) in `max.relu.u32`",
+        ),
+    ]);
     check_all(&[(
         "\tisspacep.reg %p1, %rd1;",
         "t.ptx:12:2: error: invalid state space `.reg` for `isspacep` in `isspacep.reg`",
