@@ -419,6 +419,14 @@ pub enum Op {
         a_signed: bool,
         b_signed: bool,
     },
+    /// `createpolicy.fractional.L2::primary{.L2::secondary}.b64 d{, fraction}`: a cache policy,
+    /// an opaque value that `.L2::cache_hint` accesses take as a hint. warpsim's encoding:
+    /// `priorities` (primary in bits 0–3, secondary in 4–7: 0 evict_last, 1 evict_normal,
+    /// 2 evict_first, 3 evict_unchanged) and the fraction's f32 bits in bits 32–63. srcs:
+    /// fraction (1.0 when absent).
+    Createpolicy {
+        priorities: u8,
+    },
     /// Logic ops also work on predicates (`ty == Pred`).
     And {
         ty: Type,
@@ -850,6 +858,7 @@ impl Op {
             | Op::CvtPack { .. }
             | Op::Dp4a { .. }
             | Op::Dp2a { .. }
+            | Op::Createpolicy { .. }
             | Op::And { .. }
             | Op::Or { .. }
             | Op::Xor { .. }

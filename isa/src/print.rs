@@ -712,6 +712,21 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
         }
         Op::Activemask => return f.write_str("activemask.b32"),
         Op::Isspacep { space } => return write!(f, "isspacep.{space}"),
+        Op::Createpolicy { priorities } => {
+            let name = |code: u8| {
+                [
+                    "evict_last",
+                    "evict_normal",
+                    "evict_first",
+                    "evict_unchanged",
+                ][usize::from(code & 3)]
+            };
+            write!(f, "createpolicy.fractional.L2::{}", name(priorities & 0xf))?;
+            if priorities >> 4 != 0 {
+                write!(f, ".L2::{}", name(priorities >> 4))?;
+            }
+            return f.write_str(".b64");
+        }
         Op::Redux { op: rop, ty } => {
             let name = match rop {
                 ReduxOp::Add => "add",
@@ -853,6 +868,7 @@ fn float_imm_type(op: &Op, src: usize) -> Option<Type> {
         | Op::Atom { ty, .. }
         | Op::Red { ty, .. } => *ty,
         Op::Set { sty, .. } | Op::Cvt { sty, .. } => *sty,
+        Op::Createpolicy { .. } => Type::F32,
         Op::Slct { ty, cty, .. } => {
             if src == 2 {
                 *cty

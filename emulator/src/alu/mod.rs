@@ -105,6 +105,14 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
             lanes,
             relu,
         } => one(int::min_max_packed(max, ty, lanes, relu, a, b)),
+        Op::Createpolicy { priorities } => {
+            let fraction = if srcs.is_empty() {
+                1f32.to_bits()
+            } else {
+                a as u32
+            };
+            one(u64::from(priorities) | u64::from(fraction) << 32)
+        }
         Op::Sad { ty } => one(int::sad(ty, a, b, c)),
         Op::Carry {
             op,

@@ -41,8 +41,8 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "brkpt",
     "pmevent",
     "applypriority",
-    "discard",
     "createpolicy",
+    "discard",
     "elect",
     "griddepcontrol",
     "setmaxnreg",
@@ -537,6 +537,36 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             op(
                 Op::Movmatrix,
                 Shape::new().d(Slot::Val(Type::B32)).s(Slot::Val(Type::B32)),
+            )
+        }
+        // The range and conversion forms are not executed.
+        "createpolicy" if m.any(|s| s == "fractional") => {
+            m.flag("fractional")?;
+            let priorities = m.take_all(|s| {
+                Some(match s {
+                    "L2::evict_last" => 0u8,
+                    "L2::evict_normal" => 1,
+                    "L2::evict_first" => 2,
+                    "L2::evict_unchanged" => 3,
+                    _ => return None,
+                })
+            });
+            let priorities = match priorities.as_slice() {
+                [p] => *p,
+                // The secondary priority is evict_first or evict_unchanged.
+                [p, s @ (2 | 3)] => p | s << 4,
+                _ => {
+                    return Err(m.error(
+                        "expected a primary eviction priority (`.L2::evict_last`, ...) and at most an `.L2::evict_first` or `.L2::evict_unchanged` secondary one",
+                    ));
+                }
+            };
+            b64(m)?;
+            op(
+                Op::Createpolicy { priorities },
+                Shape::new()
+                    .d(Slot::Val(Type::B64))
+                    .opt_s(Slot::Val(Type::F32)),
             )
         }
         "isspacep" => {
@@ -1565,13 +1595,25 @@ fn order_and_scope(m: &mut Mods) -> Result<(MemOrder, Option<Scope>)> {
 }
 
 /// Cache-eviction and L2 hints (`.L1::evict_last`, `.L2::128B`, ...): accepted and ignored,
-/// since they only affect performance on real hardware.
-fn skip_cache_hints(m: &mut Mods) -> Result<()> {
-    while m
-        .take(|s| (s.starts_with("L1::") || s.starts_with("L2::")).then_some(()))?
-        .is_some()
-    {}
-    Ok(())
+/// since they only affect performance on real hardware. Returns whether one was
+/// `.L2::cache_hint`, whose instruction then ends with a `.b64` cache-policy operand.
+fn skip_cache_hints(m: &mut Mods) -> Result<bool> {
+    let mut policy = false;
+    while let Some(hint) = m.take(|s| {
+        (s.starts_with("L1::") || s.starts_with("L2::")).then_some(s == "L2::cache_hint")
+    })? {
+        policy |= hint;
+    }
+    Ok(policy)
+}
+
+/// `shape` with the cache-policy operand of `.L2::cache_hint` last when there is one.
+fn with_policy(shape: Shape, policy: bool) -> Shape {
+    if policy {
+        shape.s(Slot::Val(Type::B64))
+    } else {
+        shape
+    }
 }
 
 const MEMORY_TYPES: [Type; 15] = [
@@ -1608,7 +1650,7 @@ fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
     let space = memory_space(m)?;
     let nc = m.flag("nc")?;
     let cache = m.take(CacheOp::from_name)?;
-    skip_cache_hints(m)?;
+    let policy = skip_cache_hints(m)?;
     let vec = m.vector()?;
     let ty = typed(m, name, &MEMORY_TYPES)?;
     if ty == Type::B128 {
@@ -1624,7 +1666,7 @@ fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
         return Err(m.error("store cache operator on a load"));
     }
     check_vector(m, vec, ty, space)?;
-    let shape = Shape::new().d(Slot::Data { ty, vec }).s(Slot::Addr);
+    let shape = with_policy(Shape::new().d(Slot::Data { ty, vec }).s(Slot::Addr), policy);
     Ok(if ldu {
         if order != MemOrder::Weak || cache.is_some() || nc {
             return Err(m.error("`ldu` takes no ordering or cache modifiers"));
@@ -1665,7 +1707,7 @@ fn store(m: &mut Mods) -> Result<Decoded> {
     let (order, scope) = order_and_scope(m)?;
     let space = memory_space(m)?;
     let cache = m.take(CacheOp::from_name)?;
-    skip_cache_hints(m)?;
+    let policy = skip_cache_hints(m)?;
     let vec = m.vector()?;
     let ty = typed(m, "st", &MEMORY_TYPES)?;
     if ty == Type::B128 {
@@ -1678,7 +1720,7 @@ fn store(m: &mut Mods) -> Result<Decoded> {
         return Err(m.error("load cache operator on a store"));
     }
     check_vector(m, vec, ty, space)?;
-    let shape = Shape::new().s(Slot::Addr).s(Slot::Data { ty, vec });
+    let shape = with_policy(Shape::new().s(Slot::Addr).s(Slot::Data { ty, vec }), policy);
     Ok(Decoded::Op(
         Op::St {
             space,
@@ -1726,7 +1768,7 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
     })?;
     let aop = aop.ok_or_else(|| m.error("missing operation"))?;
     let noftz = m.flag("noftz")?;
-    skip_cache_hints(m)?;
+    let policy = skip_cache_hints(m)?;
     let vec = m.vector()?;
     let allowed: &[Type] = match aop {
         AtomOp::Add => &[
@@ -1790,7 +1832,7 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
         )));
     }
     if red {
-        let shape = Shape::new().s(Slot::Addr).s(value);
+        let shape = with_policy(Shape::new().s(Slot::Addr).s(value), policy);
         return Ok(Decoded::Op(
             Op::Red {
                 space,
@@ -1807,6 +1849,7 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
     if aop == AtomOp::Cas {
         shape = shape.s(Slot::Val(ty));
     }
+    let shape = with_policy(shape, policy);
     Ok(Decoded::Op(
         Op::Atom {
             space,

@@ -228,13 +228,18 @@ fn floating_point() {
             "vshl.u32.u32.u32.wrap.max %r1, %r2, %r3.h1, %r4;",
         ),
         (
+            "createpolicy.fractional.L2::evict_normal.b64 %rd1, 0.25;",
+            "createpolicy.fractional.L2::evict_normal.b64 %rd1, 0f3E800000;",
+        ),
+        (
+            "ld.global.L2::cache_hint.v2.u32 {%r1, %r2}, [%rd1], %rd2;",
+            "ld.global.v2.u32 {%r1, %r2}, [%rd1], %rd2;",
+        ),
+        (
             "max.s16x2.relu %r1, %r2, %r3;",
             "max.relu.s16x2 %r1, %r2, %r3;",
         ),
-        (
-            "min.relu.s32 %r1, %r2, %r3;",
-            "min.relu.s32 %r1, %r2, %r3;",
-        ),
+        ("min.relu.s32 %r1, %r2, %r3;", "min.relu.s32 %r1, %r2, %r3;"),
         (
             "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
             "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",

@@ -88,3 +88,52 @@ fn isspacep_names_each_window() {
         assert_eq!(got, want.map(|r| r.to_vec()), "{engine:?}");
     }
 }
+
+const POLICIES: &str = r#"
+.version 8.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    .reg .f32 %f<2>;
+    ld.param.u64 %rd1, [out];
+    mov.f32 %f1, 0f3F000000;
+    createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd2, %f1;
+    createpolicy.fractional.L2::evict_first.b64 %rd3;
+    ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;
+    add.u32 %r1, %r1, 1;
+    st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2;
+    atom.global.L2::cache_hint.add.u32 %r2, [%rd1+4], 5, %rd3;
+    st.global.u64 [%rd1+8], %rd2;
+    st.global.u64 [%rd1+16], %rd3;
+    ret;
+}
+"#;
+
+/// `createpolicy.fractional` makes warpsim's policy encoding, and accesses with
+/// `.L2::cache_hint` take it as a hint: they compute what the plain access would.
+#[test]
+fn cache_policies_are_hints() {
+    for engine in [emulator::Engine::Interpreter, emulator::Engine::Jit] {
+        let dev = Device::new(DeviceConfig {
+            engine,
+            ..DeviceConfig::default()
+        })
+        .unwrap();
+        let k = dev
+            .load_ptx("policies.ptx", POLICIES)
+            .unwrap()
+            .kernel("k")
+            .unwrap();
+        let out = dev.alloc_from(&[41u32, 1, 0, 0, 0, 0]).unwrap();
+        dev.launch(&k, 1, 1, 0, &[(&out).into()]).unwrap();
+        // evict_last (0) with evict_unchanged (3) second, fraction 0.5; evict_first (2), 1.0.
+        assert_eq!(
+            out.to_host().unwrap(),
+            [42, 6, 0x30, 0x3f00_0000, 2, 0x3f80_0000],
+            "{engine:?}"
+        );
+    }
+}
