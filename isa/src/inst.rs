@@ -968,6 +968,8 @@ pub enum PrefetchLevel {
     L2,
     L2EvictLast,
     L2EvictNormal,
+    /// `prefetch{.param,.const}.tensormap`: a tensor-map descriptor (sm_90).
+    Tensormap,
 }
 
 impl PrefetchLevel {
@@ -977,6 +979,7 @@ impl PrefetchLevel {
             "L2" => PrefetchLevel::L2,
             "L2::evict_last" => PrefetchLevel::L2EvictLast,
             "L2::evict_normal" => PrefetchLevel::L2EvictNormal,
+            "tensormap" => PrefetchLevel::Tensormap,
             _ => return None,
         })
     }
@@ -987,6 +990,7 @@ impl PrefetchLevel {
             PrefetchLevel::L2 => "L2",
             PrefetchLevel::L2EvictLast => "L2::evict_last",
             PrefetchLevel::L2EvictNormal => "L2::evict_normal",
+            PrefetchLevel::Tensormap => "tensormap",
         }
     }
 }

@@ -498,13 +498,16 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             ldst_matrix(opcode == "ldmatrix", m)?
         }
         // `prefetch.tensormap` is not executed.
-        "prefetch" if m.any(|s| s == "tensormap") => Decoded::Unsupported,
         "prefetch" | "prefetchu" => {
             let space = memory_space(m)?;
-            if !matches!(
-                space,
-                StateSpace::Global | StateSpace::Local | StateSpace::Generic
-            ) {
+            // A tensor map is a kernel parameter, a constant or a generic address.
+            let tensormap = m.any(|s| s == "tensormap");
+            let spaces: &[StateSpace] = if tensormap {
+                &[StateSpace::Param, StateSpace::Const, StateSpace::Generic]
+            } else {
+                &[StateSpace::Global, StateSpace::Local, StateSpace::Generic]
+            };
+            if !spaces.contains(&space) {
                 return Err(m.error(format!("invalid state space `.{space}` for `{opcode}`")));
             }
             let level = m

@@ -137,3 +137,34 @@ fn cache_policies_are_hints() {
         );
     }
 }
+
+/// `prefetch.tensormap` of a kernel parameter, directly and through a generic address: a hint,
+/// it does nothing and cannot fault, under both engines and the timing model.
+#[test]
+fn tensormap_prefetches_are_hints() {
+    const TMAP: &str = ".version 8.8\n.target sm_90\n.address_size 64\n\
+        .visible .entry k(.param .align 64 .b8 tmap[128])\n{\n\t.reg .b64 %rd<2>;\n\
+        \tprefetch.param.tensormap [tmap];\n\tmov.u64 %rd1, tmap;\n\
+        \tprefetch.tensormap [%rd1];\n\tret;\n}\n";
+    let configs = [
+        (emulator::Engine::Interpreter, None),
+        (emulator::Engine::Jit, None),
+        (
+            emulator::Engine::Jit,
+            Some(timing::GpuConfig::preset("h100")),
+        ),
+    ];
+    for (engine, timing) in configs {
+        let dev = Device::new(DeviceConfig {
+            engine,
+            timing,
+            ..DeviceConfig::default()
+        })
+        .unwrap();
+        let k = dev.load_ptx("tmap.ptx", TMAP).unwrap().kernel("k").unwrap();
+        let stats = dev
+            .launch(&k, 1, 32, 0, &[runtime::Arg::Bytes(vec![0; 128])])
+            .unwrap();
+        assert_eq!(stats.warp_insts, 4, "{engine:?}");
+    }
+}
