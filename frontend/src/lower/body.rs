@@ -238,8 +238,9 @@ pub(super) struct FnLowerer<'a, 'm> {
     /// The `.reg` return values of a device function: each register and its return slot,
     /// stored to the slot before every `ret`.
     reg_rets: Vec<(VReg, u32, Type)>,
-    /// The `.callprototype` and `.calltargets` labels declared so far.
-    prototypes: HashMap<&'a str, Prototype>,
+    /// The `.callprototype` and `.calltargets` labels declared so far, each with its signature
+    /// or why it has none (reported only if a call names it: an unused list may be loose).
+    prototypes: HashMap<&'a str, Result<Prototype>>,
 }
 
 /// Lowers the body of function `id` (whose signature is already in `isa_module`);
@@ -449,19 +450,12 @@ impl<'a> FnLowerer<'a, '_> {
                     ..
                 } => {
                     let prototype = self.prototype(params, rets);
-                    match prototype {
-                        Ok(p) => {
-                            self.prototypes.insert(label.value, p);
-                        }
-                        Err(d) => self.diags.push(d),
-                    }
+                    self.prototypes.insert(label.value, prototype);
                 }
-                Statement::CallTargets { label, targets, .. } => match self.call_targets(targets) {
-                    Ok(p) => {
-                        self.prototypes.insert(label.value, p);
-                    }
-                    Err(d) => self.diags.push(d),
-                },
+                Statement::CallTargets { label, targets, .. } => {
+                    let prototype = self.call_targets(targets);
+                    self.prototypes.insert(label.value, prototype);
+                }
                 Statement::Ignored { .. } => {}
             }
         }
@@ -1048,7 +1042,7 @@ impl<'a> FnLowerer<'a, '_> {
                     *span,
                     format!("`{name}` is no `.callprototype` or `.calltargets` label declared before the call"),
                 )
-            })?,
+            })??,
             [extra, ..] => {
                 return Err(Diagnostic::semantic(
                     extra.span,
