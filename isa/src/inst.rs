@@ -93,6 +93,14 @@ impl Operand {
     }
 }
 
+/// The operation of [`Op::IPacked`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PackedIntOp {
+    Add,
+    Min,
+    Max,
+}
+
 /// What a `call` calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Callee {
@@ -329,11 +337,11 @@ pub enum Op {
     IMax {
         ty: Type,
     },
-    /// `min`/`max` of sm_90's forms: `.relu.s32` (negative results become 0), and
-    /// `.u16x2`/`.s16x2{.relu}`, each 16-bit half on its own. `ty` is the element type
-    /// (`.s32`, `.u16` or `.s16`); `lanes` is 1 or 2.
-    IMinMaxPacked {
-        max: bool,
+    /// sm_90's `add`, `min` and `max` of `.u16x2`/`.s16x2` (each 16-bit half on its own) and
+    /// `min`/`max.relu` of `.s32` and `.s16x2` (negative results become 0). `ty` is the
+    /// element type (`.s32`, `.u16` or `.s16`); `lanes` is 1 or 2.
+    IPacked {
+        op: PackedIntOp,
         ty: Type,
         lanes: u8,
         relu: bool,
@@ -840,7 +848,7 @@ impl Op {
             | Op::INeg { .. }
             | Op::IMin { .. }
             | Op::IMax { .. }
-            | Op::IMinMaxPacked { .. }
+            | Op::IPacked { .. }
             | Op::Sad { .. }
             | Op::Popc { .. }
             | Op::Clz { .. }

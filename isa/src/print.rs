@@ -740,13 +740,17 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             std::slice::from_ref(ty)
         }
         Op::Movmatrix => return f.write_str("movmatrix.sync.aligned.m8n8.trans.b16"),
-        Op::IMinMaxPacked {
-            max,
+        Op::IPacked {
+            op,
             ty,
             lanes,
             relu,
         } => {
-            f.write_str(if *max { "max" } else { "min" })?;
+            f.write_str(match op {
+                crate::inst::PackedIntOp::Add => "add",
+                crate::inst::PackedIntOp::Min => "min",
+                crate::inst::PackedIntOp::Max => "max",
+            })?;
             flag(f, *relu, "relu")?;
             return if *lanes == 2 {
                 write!(f, ".{ty}x2")

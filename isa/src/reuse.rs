@@ -67,7 +67,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::INeg { .. }
         | Op::IMin { .. }
         | Op::IMax { .. }
-        | Op::IMinMaxPacked { .. }
+        | Op::IPacked { .. }
         | Op::Createpolicy { .. }
         | Op::Sad { .. }
         | Op::Carry { .. }

@@ -281,7 +281,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Lop3 { .. }
         | Op::Video(_)
         | Op::VideoSimd(_)
-        | Op::IMinMaxPacked { .. }
+        | Op::IPacked { .. }
         | Op::Createpolicy { .. }
         | Op::Szext { .. }
         | Op::CvtPack { .. }

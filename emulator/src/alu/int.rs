@@ -150,16 +150,20 @@ pub fn max(ty: Type, a: u64, b: u64) -> u64 {
     wrap(ext(a, ty).max(ext(b, ty)), ty)
 }
 
-/// sm_90's `min`/`max{.relu}` of `lanes` elements of type `ty` packed in 32 bits (`.s32`, or
-/// the halves of `.u16x2`/`.s16x2`): each element's minimum or maximum, below zero made 0 by
-/// `.relu`.
-pub fn min_max_packed(max: bool, ty: Type, lanes: u8, relu: bool, a: u64, b: u64) -> u64 {
+/// sm_90's `add`, `min` and `max{.relu}` of `lanes` elements of type `ty` packed in 32 bits
+/// (`.s32`, or the halves of `.u16x2`/`.s16x2`): each element's sum (wrapping), minimum or
+/// maximum, below zero made 0 by `.relu`.
+pub fn packed(op: isa::PackedIntOp, ty: Type, lanes: u8, relu: bool, a: u64, b: u64) -> u64 {
     let bits = ty.bits();
     let mut d = 0;
     for i in 0..u32::from(lanes) {
         let part = |x: u64| (x >> (i * bits)) & ((1 << bits) - 1);
         let (x, y) = (ext(part(a), ty), ext(part(b), ty));
-        let mut r = if max { x.max(y) } else { x.min(y) };
+        let mut r = match op {
+            isa::PackedIntOp::Add => x + y,
+            isa::PackedIntOp::Min => x.min(y),
+            isa::PackedIntOp::Max => x.max(y),
+        };
         if relu {
             r = r.max(0);
         }

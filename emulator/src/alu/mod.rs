@@ -99,12 +99,12 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::INeg { ty } => one(int::neg(ty, a)),
         Op::IMin { ty } => one(int::min(ty, a, b)),
         Op::IMax { ty } => one(int::max(ty, a, b)),
-        Op::IMinMaxPacked {
-            max,
+        Op::IPacked {
+            op,
             ty,
             lanes,
             relu,
-        } => one(int::min_max_packed(max, ty, lanes, relu, a, b)),
+        } => one(int::packed(op, ty, lanes, relu, a, b)),
         Op::Createpolicy { priorities } => {
             let fraction = if srcs.is_empty() {
                 1f32.to_bits()

@@ -657,8 +657,13 @@ fn cvt_pack_saturates_and_packs() {
 }
 
 fn packed(max: bool, ty: Type, lanes: u8, relu: bool) -> Op {
-    Op::IMinMaxPacked {
-        max,
+    let op = if max {
+        isa::PackedIntOp::Max
+    } else {
+        isa::PackedIntOp::Min
+    };
+    Op::IPacked {
+        op,
         ty,
         lanes,
         relu,
@@ -683,5 +688,26 @@ fn packed_and_relu_min_max() {
         (packed(true, S32, 1, true), &[neg(5), neg(3)], 0),
         (packed(true, S32, 1, true), &[7, neg(3)], 7),
         (packed(false, S32, 1, true), &[7, 9], 7),
+        // add.u16x2 / add.s16x2 wrap each half: 0xffff + 2 = 1, 0x8000 + 0x8000 = 0.
+        (
+            Op::IPacked {
+                op: isa::PackedIntOp::Add,
+                ty: U16,
+                lanes: 2,
+                relu: false,
+            },
+            &[0x8000_ffff, 0x8000_0002],
+            0x0000_0001,
+        ),
+        (
+            Op::IPacked {
+                op: isa::PackedIntOp::Add,
+                ty: S16,
+                lanes: 2,
+                relu: false,
+            },
+            &[0x0001_fffe, 0xffff_0003],
+            0x0000_0001,
+        ),
     ]);
 }

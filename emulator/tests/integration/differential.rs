@@ -94,6 +94,7 @@ const TEMPLATES: &[&str] = &[
     "vmad.u32.u32.u32.po.shr15 {r}, {r}, {r}.h1, {r};",
     "vmad.s32.s32.s32.shr7 {r}, {r}, {r}, -{r};",
     "min.s16x2 {r}, {r}, {r};",
+    "add.u16x2 {r}, {r}, {r};",
     "max.relu.s16x2 {r}, {r}, {r};",
     "max.relu.s32 {r}, {r}, {r};",
     "vavrg2.s32.s32.u32.sat {r}.h1, {r}.h03, {r}, {r};",

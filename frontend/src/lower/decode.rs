@@ -821,6 +821,22 @@ fn shift_mode(m: &mut Mods) -> Result<ShiftMode> {
 
 fn add_sub(sub: bool, m: &mut Mods) -> Result<Decoded> {
     let name = if sub { "sub" } else { "add" };
+    // sm_90's packed halves.
+    if !sub
+        && let Some(ty) = m.take(|s| match s {
+            "u16x2" => Some(Type::U16),
+            "s16x2" => Some(Type::S16),
+            _ => None,
+        })?
+    {
+        let op = Op::IPacked {
+            op: PackedIntOp::Add,
+            ty,
+            lanes: 2,
+            relu: false,
+        };
+        return Ok(Decoded::Op(op, Shape::binary(Type::B32)));
+    }
     // The type tells the integer form from the float form.
     let ty = m.one_type()?;
     if m.flag("cc")? {
@@ -1163,9 +1179,14 @@ fn min_max(max: bool, m: &mut Mods) -> Result<Decoded> {
             return Err(m.error(format!("invalid type `.{ty}` for `{name}.relu`")));
         }
         let reg = if lanes == 2 { Type::B32 } else { ty };
+        let op = if max {
+            PackedIntOp::Max
+        } else {
+            PackedIntOp::Min
+        };
         return Ok(Decoded::Op(
-            Op::IMinMaxPacked {
-                max,
+            Op::IPacked {
+                op,
                 ty,
                 lanes,
                 relu,

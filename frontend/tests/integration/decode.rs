@@ -240,6 +240,7 @@ fn floating_point() {
             "max.relu.s16x2 %r1, %r2, %r3;",
         ),
         ("min.relu.s32 %r1, %r2, %r3;", "min.relu.s32 %r1, %r2, %r3;"),
+        ("add.s16x2 %r1, %r2, %r3;", "add.s16x2 %r1, %r2, %r3;"),
         (
             "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
             "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
