@@ -5,6 +5,7 @@
 
 mod api;
 mod big_kernels;
+mod engines;
 mod faults;
 mod movmatrix;
 mod spaces;

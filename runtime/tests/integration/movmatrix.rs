@@ -1,7 +1,7 @@
 //! `movmatrix.sync.aligned.m8n8.trans.b16`: the warp's 8×8 fragment transposed, element by
 //! element against the manual's fragment layout, under both engines; and a partial warp refused.
 
-use runtime::{Arg, Device, DeviceConfig};
+use runtime::Arg;
 
 const PTX: &str = r#"
 .version 8.8
@@ -43,12 +43,7 @@ fn movmatrix_transposes_the_fragment() {
             element(0) | element(1) << 16
         })
         .collect();
-    for engine in [emulator::Engine::Interpreter, emulator::Engine::Jit] {
-        let dev = Device::new(DeviceConfig {
-            engine,
-            ..DeviceConfig::default()
-        })
-        .unwrap();
+    for (engine, dev) in crate::engines::both() {
         let k = dev
             .load_ptx("movmatrix.ptx", PTX)
             .unwrap()

@@ -58,12 +58,7 @@ const PTX: &str = r#"
 
 #[test]
 fn isspacep_names_each_window() {
-    for engine in [emulator::Engine::Interpreter, emulator::Engine::Jit] {
-        let dev = Device::new(DeviceConfig {
-            engine,
-            ..DeviceConfig::default()
-        })
-        .unwrap();
+    for (engine, dev) in crate::engines::both() {
         let k = dev
             .load_ptx("spaces.ptx", PTX)
             .unwrap()
@@ -116,12 +111,7 @@ const POLICIES: &str = r#"
 /// `.L2::cache_hint` take it as a hint: they compute what the plain access would.
 #[test]
 fn cache_policies_are_hints() {
-    for engine in [emulator::Engine::Interpreter, emulator::Engine::Jit] {
-        let dev = Device::new(DeviceConfig {
-            engine,
-            ..DeviceConfig::default()
-        })
-        .unwrap();
+    for (engine, dev) in crate::engines::both() {
         let k = dev
             .load_ptx("policies.ptx", POLICIES)
             .unwrap()
