@@ -1051,8 +1051,23 @@ impl<'a> Printer<'a> {
         }
         let pair = matches!(
             inst.op,
-            Op::Setp { .. } | Op::Shfl { .. } | Op::Match { .. } | Op::Lop3 { .. }
+            Op::Setp { .. }
+                | Op::Shfl { .. }
+                | Op::Match { .. }
+                | Op::Lop3 { .. }
+                | Op::Tex(_)
+                | Op::Tld4(_)
         );
+        // Texture and surface instructions bracket their object and coordinates, as PTX
+        // writes them (`[%rd1, {%f1, %f2}]`, `txq.width.b32 %r1, [%rd1]`): the sources
+        // `brackets.0..brackets.1`.
+        let brackets = match &inst.op {
+            Op::Tex(t) => Some((0, 2 + usize::from(t.sampler))),
+            Op::Tld4(t) => Some((0, 2 + usize::from(t.sampler))),
+            Op::Suld(_) | Op::Sust(_) | Op::Sured { .. } => Some((0, 2)),
+            Op::Txq { .. } | Op::Suq { .. } => Some((0, 1)),
+            _ => None,
+        };
         // A SIMD video instruction's selectors follow their operands (`d.h0, a.h32, b.h10, c`)
         // where they are not the defaults.
         if let Op::VideoSimd(v) = &inst.op {
@@ -1107,11 +1122,17 @@ impl<'a> Printer<'a> {
         for (i, s) in inst.srcs.iter().enumerate() {
             f.write_str(if first { " " } else { ", " })?;
             first = false;
+            if brackets.is_some_and(|(start, _)| start == i) {
+                f.write_str("[")?;
+            }
             if negate.get(i) == Some(&true) {
                 f.write_str("-")?;
             }
             self.write_operand(f, s, float_imm_type(&inst.op, i))?;
             opt(f, srcsel.get(i).copied().flatten().map(Part::name))?;
+            if brackets.is_some_and(|(_, end)| end == i + 1) {
+                f.write_str("]")?;
+            }
         }
         f.write_str(";")
     }
