@@ -241,6 +241,11 @@ fn floating_point() {
         ),
         ("min.relu.s32 %r1, %r2, %r3;", "min.relu.s32 %r1, %r2, %r3;"),
         ("add.s16x2 %r1, %r2, %r3;", "add.s16x2 %r1, %r2, %r3;"),
+        ("txq.width.b32 %r1, [%rd1];", "txq.width.b32 %r1, [%rd1];"),
+        (
+            "sust.b.2d.b32.trap [%rd1, {%r2, %r3}], {%r1};",
+            "sust.b.2d.b32.trap [%rd1, {%r2, %r3}], %r1;",
+        ),
         (
             "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
             "vadd2.s32.s32.u32.sat %r1, %r2, %r3, %r4;",
