@@ -93,6 +93,14 @@ impl Operand {
     }
 }
 
+/// The operation of [`Op::FMixed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MixedOp {
+    Add,
+    Sub,
+    Fma,
+}
+
 /// The operation of [`Op::IPacked`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PackedIntOp {
@@ -501,6 +509,15 @@ pub enum Op {
         prec: FloatPrecision,
         ftz: bool,
     },
+    /// sm_100's mixed-precision `add{.rnd}{.sat}.f32.atype d, a, c`, `sub` likewise, and
+    /// `fma.rnd{.sat}.f32.abtype d, a, b, c`: the `half` (`.f16`, `.bf16`) operands `a` (and
+    /// `b`) converted to f32 exactly, then the f32 operation with `c`, rounded by `rnd`.
+    FMixed {
+        op: MixedOp,
+        half: Type,
+        rnd: Rounding,
+        sat: bool,
+    },
     /// Approximate functions: rsqrt, sin, cos, ex2, lg2, tanh.
     Transc {
         func: TranscFn,
@@ -878,6 +895,7 @@ impl Op {
             | Op::FSub { .. }
             | Op::FMul { .. }
             | Op::Fma { .. }
+            | Op::FMixed { .. }
             | Op::FDiv { .. }
             | Op::Rcp { .. }
             | Op::Sqrt { .. }

@@ -740,6 +740,16 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             std::slice::from_ref(ty)
         }
         Op::Movmatrix => return f.write_str("movmatrix.sync.aligned.m8n8.trans.b16"),
+        Op::FMixed { op, half, rnd, sat } => {
+            let name = match op {
+                crate::inst::MixedOp::Add => "add",
+                crate::inst::MixedOp::Sub => "sub",
+                crate::inst::MixedOp::Fma => "fma",
+            };
+            write!(f, "{name}.{}", rnd.name())?;
+            flag(f, *sat, "sat")?;
+            return write!(f, ".f32.{half}");
+        }
         Op::IPacked {
             op,
             ty,

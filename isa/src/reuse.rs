@@ -68,6 +68,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::IMin { .. }
         | Op::IMax { .. }
         | Op::IPacked { .. }
+        | Op::FMixed { .. }
         | Op::Createpolicy { .. }
         | Op::Sad { .. }
         | Op::Carry { .. }

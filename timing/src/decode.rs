@@ -282,6 +282,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Video(_)
         | Op::VideoSimd(_)
         | Op::IPacked { .. }
+        | Op::FMixed { .. }
         | Op::Createpolicy { .. }
         | Op::Szext { .. }
         | Op::CvtPack { .. }

@@ -38,7 +38,7 @@ pub mod video;
 
 pub use atomic::{atomic_update, atomic_update_in, redux_combine};
 
-use isa::{Op, Type};
+use isa::{Op, Rounding, Type};
 use std::fmt;
 
 /// Why [`eval`] did not evaluate an operation.
@@ -105,6 +105,20 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
             lanes,
             relu,
         } => one(int::packed(op, ty, lanes, relu, a, b)),
+        Op::FMixed { op, half, rnd, sat } => {
+            let from = if half == isa::Type::BF16 {
+                round::Format::BF16
+            } else {
+                round::Format::F16
+            };
+            let wide = |x: u64| round::convert(from, round::Format::F32, x & 0xffff, Rounding::Rn);
+            let f32_ = round::Format::F32;
+            one(match op {
+                isa::MixedOp::Add => float::add(f32_, rnd, false, sat, wide(a), b),
+                isa::MixedOp::Sub => float::sub(f32_, rnd, false, sat, wide(a), b),
+                isa::MixedOp::Fma => float::fma(f32_, rnd, false, sat, wide(a), wide(b), c),
+            })
+        }
         Op::Createpolicy { priorities } => {
             let fraction = if srcs.is_empty() {
                 1f32.to_bits()

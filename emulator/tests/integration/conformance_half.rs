@@ -707,3 +707,53 @@ proptest! {
         }
     }
 }
+
+fn mixed(op: isa::MixedOp, half: Type, rnd: isa::Rounding, sat: bool) -> Op {
+    Op::FMixed { op, half, rnd, sat }
+}
+
+/// sm_100's mixed-precision `add`/`sub`/`fma.f32.{f16,bf16}`: the half operands widened
+/// exactly, one f32 rounding; every value worked by hand.
+#[test]
+fn mixed_precision_add_sub_fma() {
+    use isa::MixedOp::{Add, Fma, Sub};
+    use isa::Rounding::{Rn, Rp, Rz};
+    crate::eval_cases::check(&[
+        // f16 1.5 + 0.25 = 1.75.
+        (
+            mixed(Add, Type::F16, Rn, false),
+            &[0x3e00, 0x3e80_0000],
+            0x3fe0_0000,
+        ),
+        // The f16 subnormal 2^-24 is exact in f32; 1 + 2^-24 is a tie: even (1.0) to
+        // nearest, the next f32 rounding up.
+        (
+            mixed(Add, Type::F16, Rn, false),
+            &[0x0001, 0x3f80_0000],
+            0x3f80_0000,
+        ),
+        (
+            mixed(Add, Type::F16, Rp, false),
+            &[0x0001, 0x3f80_0000],
+            0x3f80_0001,
+        ),
+        // bf16 2.0 - 0.5 = 1.5, saturated to 1.0.
+        (
+            mixed(Sub, Type::BF16, Rz, true),
+            &[0x4000, 0x3f00_0000],
+            0x3f80_0000,
+        ),
+        // 3.0 · -0.5 + 10 = 8.5.
+        (
+            mixed(Fma, Type::F16, Rn, false),
+            &[0x4200, 0xb800, 0x4120_0000],
+            0x4108_0000,
+        ),
+        // (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20, exact in f32.
+        (
+            mixed(Fma, Type::F16, Rz, false),
+            &[0x3c01, 0x3c01, 0],
+            0x3f80_4008,
+        ),
+    ]);
+}

@@ -108,6 +108,9 @@ const TEMPLATES: &[&str] = &[
     "dp2a.hi.u32.s32 {r}, {r}, {r}, {r};",
     // Half precision: b16 registers hold f16/bf16, b32 registers packed pairs.
     "add.f16 {h}, {h}, {h};",
+    "add.rp.f32.f16 {f}, {h}, {f};",
+    "sub.rz.sat.f32.bf16 {f}, {h}, {f};",
+    "fma.rm.f32.f16 {f}, {h}, {h}, {f};",
     "sub.rn.ftz.sat.f16 {h}, {h}, {h};",
     "mul.rn.bf16 {h}, {h}, {h};",
     "add.rn.bf16x2 {r}, {r}, {r};",

@@ -95,6 +95,14 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         return Ok(Some(decoded));
     }
     let decoded = match opcode {
+        "add" | "sub" if is_mixed(m) => mixed(
+            if opcode == "add" {
+                MixedOp::Add
+            } else {
+                MixedOp::Sub
+            },
+            m,
+        )?,
         "add" | "sub" => add_sub(opcode == "sub", m)?,
         "addc" | "subc" => {
             let op = if opcode == "addc" {
@@ -246,6 +254,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                 shape,
             )
         }
+        "fma" if is_mixed(m) => mixed(MixedOp::Fma, m)?,
         "fma" => {
             let rnd = float_rounding(m)?.ok_or_else(|| m.error("missing rounding modifier"))?;
             let (ftz, sat, relu) = (m.flag("ftz")?, m.flag("sat")?, m.flag("relu")?);
@@ -759,6 +768,35 @@ fn typed(m: &mut Mods, opcode: &str, allowed: &[Type]) -> Result<Type> {
 
 fn int_type(m: &mut Mods, opcode: &str) -> Result<Type> {
     typed(m, opcode, &INTS)
+}
+
+/// Whether the types are sm_100's mixed `.f32.f16`/`.f32.bf16`.
+fn is_mixed(m: &Mods) -> bool {
+    m.any(|s| s == "f32") && m.any(|s| matches!(s, "f16" | "bf16"))
+}
+
+/// sm_100's mixed-precision `add`/`sub{.rnd}{.sat}.f32.atype` and `fma.rnd{.sat}.f32.abtype`.
+fn mixed(op: MixedOp, m: &mut Mods) -> Result<Decoded> {
+    let rnd = float_rounding(m)?;
+    let rnd = match (op, rnd) {
+        (MixedOp::Fma, None) => return Err(m.error("missing rounding modifier")),
+        (_, r) => r.unwrap_or(Rounding::Rn),
+    };
+    let sat = m.flag("sat")?;
+    let half = match m.two_types()? {
+        (Type::F32, h @ (Type::F16 | Type::BF16)) => h,
+        _ => {
+            return Err(
+                m.error("mixed precision is `.f32` with `.f16` or `.bf16` operands (`.f32.f16`)")
+            );
+        }
+    };
+    let shape = Shape::new().d(Slot::Val(Type::F32)).s(Slot::Val(half));
+    let shape = match op {
+        MixedOp::Fma => shape.s(Slot::Val(half)).s(Slot::Val(Type::F32)),
+        _ => shape.s(Slot::Val(Type::F32)),
+    };
+    Ok(Decoded::Op(Op::FMixed { op, half, rnd, sat }, shape))
 }
 
 fn float_rounding(m: &mut Mods) -> Result<Option<Rounding>> {

@@ -241,6 +241,14 @@ fn floating_point() {
         ),
         ("min.relu.s32 %r1, %r2, %r3;", "min.relu.s32 %r1, %r2, %r3;"),
         ("add.s16x2 %r1, %r2, %r3;", "add.s16x2 %r1, %r2, %r3;"),
+        (
+            "add.f32.f16 %f1, %rs1, %f2;",
+            "add.rn.f32.f16 %f1, %rs1, %f2;",
+        ),
+        (
+            "fma.rz.sat.f32.bf16 %f1, %rs1, %rs2, %f2;",
+            "fma.rz.sat.f32.bf16 %f1, %rs1, %rs2, %f2;",
+        ),
         ("txq.width.b32 %r1, [%rd1];", "txq.width.b32 %r1, [%rd1];"),
         (
             "sust.b.2d.b32.trap [%rd1, {%r2, %r3}], {%r1};",
