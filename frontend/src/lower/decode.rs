@@ -1991,15 +1991,15 @@ fn video(opcode: &str, m: &mut Mods) -> Result<Decoded> {
     if cmp.is_some() && sat {
         return Err(m.error("`vset` takes no `.sat`"));
     }
-    let op = match (opcode, cmp) {
-        _ if mad.is_some() => mad.expect("vmad"),
-        (_, Some(c)) => VideoOp::Set(c),
-        ("vadd", _) => VideoOp::Add,
-        ("vsub", _) => VideoOp::Sub,
-        ("vabsdiff", _) => VideoOp::Absdiff,
-        ("vmin", _) => VideoOp::Min,
-        ("vmax", _) => VideoOp::Max,
-        ("vshl", _) => VideoOp::Shl { clamp },
+    let op = match (opcode, cmp, mad) {
+        (_, _, Some(mad)) => mad,
+        (_, Some(c), _) => VideoOp::Set(c),
+        ("vadd", ..) => VideoOp::Add,
+        ("vsub", ..) => VideoOp::Sub,
+        ("vabsdiff", ..) => VideoOp::Absdiff,
+        ("vmin", ..) => VideoOp::Min,
+        ("vmax", ..) => VideoOp::Max,
+        ("vshl", ..) => VideoOp::Shl { clamp },
         _ => VideoOp::Shr { clamp },
     };
     Ok(Decoded::Op(
