@@ -33,6 +33,9 @@ pub struct DeviceConfig {
     pub timing: Option<timing::GpuConfig>,
     /// How much of each run the timing model simulates (default: everything).
     pub timing_sampling: TimingSampling,
+    /// What the timing model records besides its statistics (a trace, a timeline of
+    /// counters), taken with [`crate::Device::take_recording`]; nothing by default.
+    pub recording: timing::trace::Recording,
     /// Characterize every launch (`timing::characterize`): CTAs are stepped one warp
     /// instruction at a time on the host threads and each instruction is observed; the counts
     /// accumulate until [`crate::Device::take_characterization`]. Functional only: a device
@@ -123,6 +126,7 @@ impl Default for DeviceConfig {
             max_registers_per_thread: 255,
             timing: None,
             timing_sampling: TimingSampling::default(),
+            recording: Default::default(),
             characterize: false,
             characterize_sampling: timing::characterize::Sampling::FULL,
             kernel_registers: Default::default(),

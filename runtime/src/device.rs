@@ -156,10 +156,11 @@ impl Device {
                     .into(),
             ));
         }
-        let gpu = config
-            .timing
-            .clone()
-            .map(|cfg| Mutex::new(timing::Gpu::new(cfg)));
+        let gpu = config.timing.clone().map(|cfg| {
+            let mut gpu = timing::Gpu::new(cfg);
+            gpu.record(config.recording.clone());
+            Mutex::new(gpu)
+        });
         let characterization = config.characterize.then(Mutex::default);
         Ok(Device {
             config,
@@ -345,6 +346,13 @@ impl Device {
         })
     }
 
+    /// What the timing model recorded since the device was made or the last call, as
+    /// [`DeviceConfig::recording`] asks (`None` in functional mode or when nothing is asked).
+    pub fn take_recording(&self) -> Option<timing::trace::Trace> {
+        let gpu = self.gpu.as_ref()?;
+        gpu.lock().expect("timing model lock").take_recording()
+    }
+
     /// Runs a launch in characterization mode, adding its counts to the report.
     fn characterize(
         &self,
@@ -442,6 +450,7 @@ impl Device {
         if let Some(gpu) = &self.gpu {
             let mut gpu = gpu.lock().expect("timing model lock");
             *gpu = timing::Gpu::new(gpu.cfg.clone());
+            gpu.record(self.config.recording.clone());
         }
         self.timed_by_kernel.lock().expect("sampling lock").clear();
     }

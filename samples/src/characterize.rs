@@ -21,6 +21,8 @@ pub(crate) struct CharacterizeOptions {
     /// Print Markdown tables instead of aligned text.
     pub markdown: bool,
     pub sampling: timing::characterize::Sampling,
+    /// Draw charts of the columns per sample into this directory.
+    pub plots: Option<PathBuf>,
 }
 
 /// One sample's characterization.
@@ -191,7 +193,15 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
     let dev = Device::new(config).map_err(|e| format!("error: {e}"))?;
     let mut rows = Vec::new();
     let mut failed = Vec::new();
-    for s in &samples {
+    let bar = crate::progress::bar(
+        samples.len() as u64,
+        "samples",
+        crate::progress::Results::AsTheyCome,
+        samples.len() == 1 && opts.size != Size::Large,
+    );
+    for (done, s) in samples.iter().enumerate() {
+        bar.set_position(done as u64);
+        bar.set_message(s.name());
         let start = std::time::Instant::now();
         let outcome = s.run(&dev, opts.size);
         let report = dev
@@ -262,6 +272,7 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
             write_json(path, opts, &rows)?;
         }
     }
+    bar.finish_and_clear();
     let average = average(&rows);
     print_table(
         "Narrow values (% of register reads and writes, all 32 lanes; act: executing lanes) and reads per value (% of values written)",
@@ -281,6 +292,10 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
     if let Some(path) = &opts.json {
         write_json(path, opts, &rows)?;
     }
+    if let Some(dir) = &opts.plots {
+        plot(dir, opts.size, &rows, &average)?;
+        println!("plots: {}", dir.display());
+    }
     if !failed.is_empty() {
         println!("failed: {}", failed.join(", "));
     }
@@ -289,6 +304,66 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Draws the narrow values, the reads per value and BOW's bypassable accesses per window, a
+/// group of bars per sample and one for the average, into `dir`.
+fn plot(
+    dir: &std::path::Path,
+    size: Size,
+    rows: &[Row],
+    average: &[(String, f64)],
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
+    let charts = [
+        (
+            "widths.svg",
+            "register values by width, all lanes (% of reads and writes)",
+            &["<=1B", "<=2B", "<=3B", "4B"][..],
+        ),
+        (
+            "reads.svg",
+            "values by times read (% of values written)",
+            &["read0", "read1", "read2", "read>2"][..],
+        ),
+        (
+            "bypass.svg",
+            "bypassable reads (R) and writes (W) per instruction window (%)",
+            &["R-IW2", "W-IW2", "R-IW3", "W-IW3", "R-IW7", "W-IW7"][..],
+        ),
+    ];
+    let mut categories: Vec<String> = rows.iter().map(|r| r.sample.to_string()).collect();
+    categories.push(format!("average ({})", rows.len()));
+    for (file, y_label, headers) in charts {
+        let series = headers
+            .iter()
+            .map(|&h| {
+                let column = columns().find(|c| c.header == h).expect("a known column");
+                let mean = average
+                    .iter()
+                    .find(|(n, _)| n == h)
+                    .map_or(0.0, |(_, v)| *v);
+                let values = rows
+                    .iter()
+                    .map(|r| (column.get)(&r.summary))
+                    .chain([mean])
+                    .collect();
+                (h.to_string(), values)
+            })
+            .collect();
+        crate::plots::bars(
+            &dir.join(file),
+            &crate::plots::Bars {
+                title: &format!("warpsim characterize ({} size)", size.name()),
+                y_label,
+                categories: categories.clone(),
+                series,
+                stacked: false,
+            },
+        )?;
+    }
+    Ok(())
 }
 
 /// Writes the JSON document of `rows`.

@@ -9,6 +9,9 @@ mod check;
 mod dis;
 mod locality;
 mod output;
+mod pictures;
+mod plots;
+mod progress;
 mod regs;
 mod report;
 mod rf;
@@ -139,6 +142,8 @@ enum Command {
         /// --functional).
         #[arg(long, conflicts_with = "functional")]
         dump_config: bool,
+        #[command(flatten)]
+        pictures: pictures::PicturesArgs,
     },
     /// List every sample with its sizes and kernels.
     List,
@@ -243,6 +248,10 @@ enum Command {
         /// the largest default-size runs then take hours).
         #[arg(long)]
         full: bool,
+        /// Draw the narrow values, reads per value and bypassable accesses per sample as SVG
+        /// charts into this directory (widths.svg, reads.svg, bypass.svg; made if missing).
+        #[arg(long, value_name = "DIR")]
+        plots: Option<PathBuf>,
     },
     /// Compare register-file techniques side by side: one timing simulation per (technique,
     /// sample), run concurrently on every host core, each figure relative to the baseline.
@@ -383,6 +392,7 @@ fn main() -> ExitCode {
             stats_json,
             host_times,
             dump_config,
+            pictures,
         } => timing_config(functional, &config, &overrides).and_then(|timing| {
             if let (true, Some(cfg)) = (dump_config, &timing) {
                 print!("{}", cfg.to_toml());
@@ -409,6 +419,7 @@ fn main() -> ExitCode {
                     sampling: sampling.sampling(),
                     stats_json,
                     host_times,
+                    pictures,
                 },
             )
         }),
@@ -460,6 +471,7 @@ fn main() -> ExitCode {
             ctas_per_launch,
             kernel_minsts,
             full,
+            plots,
         } => characterize::run(&characterize::CharacterizeOptions {
             samples: {
                 samples.extend(suite);
@@ -477,6 +489,7 @@ fn main() -> ExitCode {
                     insts_per_kernel: kernel_minsts.saturating_mul(1_000_000),
                 }
             },
+            plots,
         }),
         Command::Rf(args) => rf::run(args),
         Command::Bench { what } => bench::run(what),

@@ -8,10 +8,8 @@
 
 use crate::suite_arg;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use runtime::{Device, DeviceConfig};
 use serde::Serialize;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -19,8 +17,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use timing::{GpuConfig, TimingStats};
 use warpsim::registry;
 use warpsim::sample::{Sample, Size};
-
-mod svg;
 
 /// `warpsim rf` options.
 #[derive(Args)]
@@ -69,6 +65,10 @@ pub(crate) struct RfArgs {
     /// technique, as an SVG bar chart.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Draw the same chart into this directory (made if missing), as techniques.svg, as
+    /// `run --plots` draws its charts.
+    #[arg(long, value_name = "DIR")]
+    plots: Option<PathBuf>,
     /// No progress bar (it is also hidden when standard error is not a terminal).
     #[arg(long)]
     quiet: bool,
@@ -490,7 +490,13 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
         let text = serde_json::to_string_pretty(&doc).expect("figures serialize");
         crate::output::write_text(path, &text).map_err(|e| format!("error: {e}"))?;
     }
-    if let Some(path) = &args.svg {
+    let mut charts: Vec<PathBuf> = args.svg.iter().cloned().collect();
+    if let Some(dir) = &args.plots {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
+        charts.push(dir.join("techniques.svg"));
+    }
+    if !charts.is_empty() {
         let names: Vec<&str> = samples.iter().map(|s| s.name()).collect();
         // Per panel, per technique: the ratio on each sample, then the geometric mean.
         let series = |k: usize| -> Vec<Vec<Option<f64>>> {
@@ -513,20 +519,18 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
                 per_sample
             })
             .collect();
-        svg::write(
-            path,
-            &format!(
-                "warpsim rf: {} ({} size), relative to the baseline",
-                configs[0].name,
-                args.size.name()
-            ),
-            &techniques,
-            &names,
-            &[
-                ("cycles / baseline", series(0)),
-                ("RF energy (dynamic + leakage) / baseline", energy),
-            ],
-        )?;
+        let title = format!(
+            "warpsim rf: {} ({} size), relative to the baseline",
+            configs[0].name,
+            args.size.name()
+        );
+        let panels = [
+            ("cycles / baseline", series(0)),
+            ("RF energy (dynamic + leakage) / baseline", energy),
+        ];
+        for path in &charts {
+            crate::plots::panels::write(path, &title, &techniques, &names, &panels)?;
+        }
     }
     let failed = results.iter().filter(|r| r.status != Status::Pass).count();
     if failed > 0 {
@@ -546,17 +550,11 @@ fn run_jobs(
     args: &RfArgs,
     threads: usize,
 ) -> Vec<JobResult> {
-    let bar = ProgressBar::with_draw_target(
-        Some(jobs.len() as u64),
-        if args.quiet || !std::io::stderr().is_terminal() {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} simulations, {elapsed} {wide_msg}")
-            .expect("a valid template"),
+    let bar = crate::progress::bar(
+        jobs.len() as u64,
+        "simulations",
+        crate::progress::Results::AtTheEnd,
+        args.quiet,
     );
     let started = std::time::Instant::now();
     let results: Vec<Mutex<Option<JobResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();

@@ -31,6 +31,8 @@ pub(crate) struct RunOptions {
     pub stats_json: Option<std::path::PathBuf>,
     /// Add each sample's host time and simulation speed to that file.
     pub host_times: bool,
+    /// A trace and plots of the timing run.
+    pub pictures: crate::pictures::PicturesArgs,
 }
 
 /// The device configuration `opts` asks for.
@@ -75,12 +77,26 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
             i32::MAX
         ));
     }
-    let config = device_config(opts)?;
+    let mut config = device_config(opts)?;
+    config.recording = opts
+        .pictures
+        .recording(opts.timing.is_some(), samples.len())?;
     let threads = config.host_threads;
     let mut failed = Vec::new();
     let mut reports = Vec::new();
     let mut functional = Vec::new();
+    let bar = crate::progress::bar(
+        samples.len() as u64,
+        "samples",
+        crate::progress::Results::AsTheyCome,
+        samples.len() == 1 && opts.size != Size::Large,
+    );
+    if !bar.is_hidden() {
+        // The bar's clock shows the run is alive; the heartbeat's lines would tear it.
+        config.wall_clock.heartbeat = None;
+    }
     for s in &samples {
+        bar.set_message(s.name());
         // A fresh device per sample (memory layout, caches, clocks): its figures are the ones
         // it has alone, whatever ran before it.
         let dev = Device::new(config.clone()).map_err(|e| format!("error: {e}"))?;
@@ -100,9 +116,17 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
             if !r.kernels.is_empty() {
                 crate::report::print_summary(&r);
             }
+            let title = format!("{} on {}", s.name(), r.total.config);
+            let subdir = (samples.len() > 1).then(|| s.name().replace('/', "__"));
+            if let Err(e) = opts.pictures.write(&dev, &r, &title, subdir.as_deref()) {
+                println!("{}: ERROR: {}", s.name(), e.trim_start_matches("error: "));
+                failed.push(s.name());
+            }
             reports.push((s.name(), r));
         }
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     if let Some(path) = &opts.stats_json {
         let text = if opts.timing.is_some() {
             let entries: Vec<_> = reports

@@ -131,6 +131,8 @@ pub(crate) struct RunPtxArgs {
     #[arg(long, value_name = "FILE", requires = "timing")]
     stats_json: Option<PathBuf>,
     #[command(flatten)]
+    pictures: crate::pictures::PicturesArgs,
+    #[command(flatten)]
     launch: LaunchArgs,
     #[command(flatten)]
     common: CommonArgs,
@@ -214,6 +216,7 @@ struct Invocation {
     out_surfaces: Vec<OutSurfaceSpec>,
     launches: Vec<LaunchArgs>,
     config: DeviceConfig,
+    pictures: crate::pictures::PicturesArgs,
 }
 
 impl RunPtxArgs {
@@ -237,6 +240,7 @@ impl RunPtxArgs {
             );
         }
         self.regs.configure(&mut config)?;
+        config.recording = self.pictures.recording(config.timing.is_some(), 1)?;
         let mut launches = Vec::new();
         let (mut launch, mut common) = (self.launch, self.common);
         loop {
@@ -265,6 +269,7 @@ impl RunPtxArgs {
             textures: self.textures,
             surfaces: self.surfaces,
             out_surfaces: self.out_surfaces,
+            pictures: self.pictures,
             launches,
             config,
         })
@@ -289,6 +294,7 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
         textures,
         surfaces,
         out_surfaces,
+        pictures,
         launches,
         config,
     } = args.into_invocation()?;
@@ -382,6 +388,8 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
     }
     if let Some(report) = dev.take_timing() {
         report_timing(&report, &file, stats_json.as_deref())?;
+        let title = format!("{} on {}", file.display(), report.total.config);
+        pictures.write(&dev, &report, &title, None)?;
     }
 
     for &(b, out) in &plan.outs {

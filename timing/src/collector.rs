@@ -538,6 +538,11 @@ impl OperandCollector {
         granted_any
     }
 
+    /// Collector units in all.
+    pub fn unit_count(&self) -> u64 {
+        self.units.len() as u64
+    }
+
     /// Instructions held by collector units.
     pub fn busy_units(&self) -> u64 {
         self.by_age.len() as u64

@@ -15,6 +15,7 @@ use crate::paver::guru::LaunchShape;
 use crate::rf::TechniqueReport;
 use crate::sm::Sm;
 use crate::stats::{TimingStats, Untimed};
+use crate::trace::{Recording, SmTrace, TimelineCounts, TimelineSampler, Trace};
 use emulator::stepper::CtaStepper;
 use emulator::{Fault, GlobalMemory, Program};
 use isa::FuncId;
@@ -112,6 +113,9 @@ pub struct Gpu {
     pub kernels: Vec<TimingStats>,
     /// All launches together.
     pub total: TimingStats,
+    /// What is recorded besides the statistics, and what has been so far.
+    recording: Recording,
+    recorded: Option<Trace>,
 }
 
 impl Gpu {
@@ -122,7 +126,26 @@ impl Gpu {
             cfg,
             kernels: Vec::new(),
             total: TimingStats::default(),
+            recording: Recording::default(),
+            recorded: None,
         }
+    }
+
+    /// Records a trace or a timeline of the launches from now on (see [`crate::trace`]); what
+    /// was recorded so far is dropped.
+    pub fn record(&mut self, recording: Recording) {
+        self.recorded = recording
+            .any()
+            .then(|| Trace::new(recording.trace.clone().unwrap_or_default(), &self.cfg.name));
+        self.recording = recording;
+    }
+
+    /// What was recorded since [`Gpu::record`] or the last call (`None` when nothing is).
+    pub fn take_recording(&mut self) -> Option<Trace> {
+        let recording = self.recording.clone();
+        let taken = self.recorded.take();
+        self.record(recording);
+        taken
     }
 
     /// Runs one kernel launch to completion, cycle by cycle.
@@ -166,6 +189,13 @@ impl Gpu {
                 Sm::new(i, cfg, &code, program, r)
             })
             .collect();
+        if let Some(opts) = &self.recording.trace {
+            let cap = (opts.max_events / sms.len().max(1)).max(1);
+            let tracks = cfg.sm.max_warps.max(cfg.sm.max_ctas) as usize;
+            for sm in &mut sms {
+                sm.trace = Some(Box::new(SmTrace::new(opts.window.clone(), cap, tracks)));
+            }
+        }
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms)
             .map(|_| SmMemory::starting_at(cfg, self.cycle))
             .collect();
@@ -218,6 +248,27 @@ impl Gpu {
             timed_ctas,
         );
         let mut iterations = 0u64;
+        let mut sampler = self.recorded.as_mut().map(|r| {
+            r.timeline.warp_slots = u64::from(cfg.gpu.sms) * u64::from(cfg.sm.max_warps);
+            r.timeline.collector_units = sms.iter().map(Sm::collector_units).sum();
+            TimelineSampler::start(&mut r.timeline, start)
+        });
+        let l2_misses_before = self.l2.stats().l2_misses;
+        let timeline_counts = |sms: &[Sm], sm_mem: &[SmMemory], l2: &MemorySystem| {
+            let mut c = TimelineCounts {
+                l2_misses: l2.stats().l2_misses - l2_misses_before,
+                ..TimelineCounts::default()
+            };
+            for (sm, mem) in sms.iter().zip(sm_mem) {
+                let s = sm.timeline_counts(mem);
+                c.thread_insts += s.thread_insts;
+                c.warp_insts += s.warp_insts;
+                c.resident_warp_cycles += s.resident_warp_cycles;
+                c.busy_collector_cycles += s.busy_collector_cycles;
+                c.l1d_misses += s.l1d_misses;
+            }
+            c
+        };
         // Until every CTA was dispatched and has drained (at once when none is timed).
         while !dispatcher.all_launched() || !sms.iter().all(|s| s.is_idle() && s.drained()) {
             // The wall clock, every few thousand simulated cycles (reading it costs more).
@@ -286,6 +337,15 @@ impl Gpu {
                 }
                 now = wake;
             }
+            if let (Some(s), Some(r)) = (&mut sampler, &mut self.recorded)
+                && s.due(now)
+            {
+                s.sample(
+                    &mut r.timeline,
+                    now,
+                    timeline_counts(&sms, &sm_mem, &self.l2),
+                );
+            }
             // Quiet cycles count from the last issue, or from the end of the latest
             // `nanosleep` (looked up only once issues alone have been quiet that long).
             if now - last_issue > cfg.gpu.watchdog_cycles {
@@ -303,6 +363,14 @@ impl Gpu {
                     });
                 }
             }
+        }
+        if let (Some(s), Some(r)) = (&mut sampler, &mut self.recorded) {
+            s.sample(
+                &mut r.timeline,
+                now,
+                timeline_counts(&sms, &sm_mem, &self.l2),
+            );
+            r.collect_spans(program, &mut sms, &stats.kernel, start, now);
         }
         stats.untimed = self.run_untimed(l, timed_ctas)?;
         stats.gpu_sim_cycle = now - start;

@@ -17,6 +17,7 @@ pub mod scheduler;
 pub mod scoreboard;
 pub mod sm;
 pub mod stats;
+pub mod trace;
 
 pub use config::{ConfigError, GpuConfig};
 pub use gpu::{Gpu, SimError, TimedCtas, TimedLaunch};

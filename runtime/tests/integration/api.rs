@@ -515,7 +515,7 @@ fn v8_and_256_bit_accesses() {
         .map(|i| i * 0x0101_0101 + 0x0403_0201)
         .collect();
     let mut expected = vec![0u32; 32 * 16];
-    let mut bytes = Vec::new();
+    let mut bytes: Vec<u8> = Vec::new();
     for (t, chunk) in input.chunks(16).enumerate() {
         let out = &mut expected[t * 16..][..16];
         // Words 8..16 were four u64s; they come back in reverse order of u64s.

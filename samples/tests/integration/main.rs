@@ -22,6 +22,7 @@ mod fuzz_corpus;
 mod golden_stats;
 mod half_corpus;
 mod hints_decode;
+mod pictures;
 mod registers;
 mod rf_cli;
 mod rf_larf;

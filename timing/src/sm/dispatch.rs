@@ -49,6 +49,7 @@ impl<'a> Sm<'a> {
                 self.schedule_writeback(now, done, inst);
             }
             self.collector.release(cu, now);
+            self.inflight[inst].dispatched_at = now;
             let f = &self.inflight[inst];
             self.rf.on_dispatch(f.slot as u32, f.uid);
             self.power.on_dispatch(f.slot as u32, f.uid, now);

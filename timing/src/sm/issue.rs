@@ -10,6 +10,7 @@ use crate::rf::{IssueView, RegisterFilePolicy, ResidencyPolicy};
 use crate::scheduler::Stall;
 use crate::scoreboard::Hazard;
 use crate::stats::TimingStats;
+use crate::trace::SpanKind;
 use emulator::Fault;
 use emulator::stepper::Executed;
 
@@ -327,6 +328,12 @@ impl<'a> Sm<'a> {
         f.initiation = d.timing.initiation;
         f.writes.clone_from(&d.sb_writes);
         f.async_group = async_group;
+        f.func = func.0;
+        f.pc = pc;
+        f.issued_at = now;
+        if let Some(t) = &mut self.trace {
+            t.inst(SpanKind::Issue, slot, now, now + 1, func.0, pc);
+        }
         let view = IssueView {
             uid,
             now,

@@ -31,6 +31,7 @@ use crate::rf::{
 use crate::scheduler::Scheduler;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TimingStats;
+use crate::trace::{SmTrace, TimelineCounts};
 use async_copies::AsyncCopies;
 use emulator::Fault;
 use emulator::stepper::FrameBase;
@@ -42,6 +43,8 @@ use warp_slot::{Heads, NO_UNIT, WarpSlot};
 struct CtaSlot<'a> {
     stepper: CtaStepper<'a>,
     slots: Vec<usize>,
+    /// The cycle it launched (for the trace).
+    launched_at: u64,
 }
 
 /// An issued instruction until its results are written back.
@@ -57,6 +60,12 @@ struct InFlight {
     mem: MemWork,
     /// A `cp.async`'s group, released when its data is back.
     async_group: Option<u64>,
+    /// Where it is in the program, and when it issued and left its collector unit (for the
+    /// trace).
+    func: u32,
+    pc: u32,
+    issued_at: u64,
+    dispatched_at: u64,
 }
 
 /// The SM.
@@ -136,6 +145,8 @@ pub struct Sm<'a> {
     /// The collector's ready instructions (a buffer reused by dispatch).
     ready: Vec<usize>,
     pub stats: TimingStats,
+    /// The spans of a trace, when one is recorded.
+    pub(crate) trace: Option<Box<SmTrace>>,
 }
 
 impl<'a> Sm<'a> {
@@ -233,6 +244,24 @@ impl<'a> Sm<'a> {
                 by_class: TimingStats::empty_classes(),
                 ..TimingStats::default()
             },
+            trace: None,
+        }
+    }
+
+    /// Collector units of the SM.
+    pub(crate) fn collector_units(&self) -> u64 {
+        self.collector.unit_count()
+    }
+
+    /// The counts the timeline samples, since the launch started (`mem` is this SM's memory).
+    pub(crate) fn timeline_counts(&self, mem: &SmMemory) -> TimelineCounts {
+        TimelineCounts {
+            thread_insts: self.stats.gpu_sim_insn,
+            warp_insts: self.stats.warp_insts,
+            resident_warp_cycles: self.stats.resident_warp_cycles,
+            busy_collector_cycles: self.collector.stats.collector_busy_cycles,
+            l1d_misses: mem.stats().l1d_misses,
+            l2_misses: 0,
         }
     }
 
@@ -304,7 +333,11 @@ impl<'a> Sm<'a> {
         }
         let warp_slots: Vec<u32> = slots.iter().map(|&s| s as u32).collect();
         self.residency.on_launch(cta as u32, &warp_slots, now);
-        self.ctas[cta] = Some(CtaSlot { stepper, slots });
+        self.ctas[cta] = Some(CtaSlot {
+            stepper,
+            slots,
+            launched_at: now,
+        });
         self.resident += 1;
         self.retire_check = true;
         self.active = true;
@@ -429,6 +462,9 @@ impl<'a> Sm<'a> {
                 continue;
             }
             let cta = self.ctas[c].take().expect("checked above");
+            if let Some(t) = &mut self.trace {
+                t.cta(c, cta.launched_at, now, cta.stepper.env.cta);
+            }
             self.residency.on_retire(c as u32, now);
             self.resident -= 1;
             self.active = true;

@@ -3,8 +3,9 @@
 //! register-file technique deferred, on the ports left.
 
 use super::Sm;
-use crate::decode::PRED_BASE;
+use crate::decode::{PRED_BASE, Unit};
 use crate::rf::{RegisterFilePolicy, ResidencyPolicy};
+use crate::trace::SpanKind;
 
 impl<'a> Sm<'a> {
     pub(super) fn writeback(&mut self, now: u64) {
@@ -22,6 +23,22 @@ impl<'a> Sm<'a> {
             self.events.pop(overflow);
             self.active = true;
             let slot = f.slot;
+            if let Some(t) = &mut self.trace {
+                let kind = if f.unit == Unit::LdSt {
+                    SpanKind::Memory
+                } else {
+                    SpanKind::Execute
+                };
+                t.inst(
+                    SpanKind::Collect,
+                    slot,
+                    f.issued_at,
+                    f.dispatched_at,
+                    f.func,
+                    f.pc,
+                );
+                t.inst(kind, slot, f.dispatched_at, now, f.func, f.pc);
+            }
             if has_regs {
                 self.reqs.clear();
                 self.rf

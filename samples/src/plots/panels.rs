@@ -1,40 +1,24 @@
 //! The bar chart `warpsim rf --svg` draws: one panel per figure, a group of bars per sample
 //! (and one for the geometric mean), a bar per technique, each relative to the baseline.
 
+use super::{COLOURS, Drawn, TITLE_HEIGHT, title_and_legend, write_svg};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 
-/// Bar colours by technique: the baseline grey, the others distinct.
-const COLOURS: [RGBColor; 8] = [
-    RGBColor(140, 140, 140),
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-];
-
 const PANEL_HEIGHT: u32 = 300;
-const TITLE_HEIGHT: u32 = 60;
 const LABEL_HEIGHT: u32 = 150;
 
 /// Writes the chart. `panels` holds, per panel, its axis title and per technique the ratio
 /// on each sample followed by the geometric mean (`None`: nothing to draw).
-pub(super) fn write(
+pub(crate) fn write(
     path: &Path,
     title: &str,
     techniques: &[String],
     samples: &[&str],
     panels: &[(&str, Vec<Vec<Option<f64>>>)],
 ) -> Result<(), String> {
-    crate::output::write_whole(path, |temp| {
-        draw(temp, title, techniques, samples, panels)
-            .map_err(|e| format!("cannot draw {}: {e}", path.display()))
-    })
-    .map_err(|e| format!("error: {e}"))
+    write_svg(path, |file| draw(file, title, techniques, samples, panels))
 }
 
 fn draw(
@@ -43,7 +27,7 @@ fn draw(
     techniques: &[String],
     samples: &[&str],
     panels: &[(&str, Vec<Vec<Option<f64>>>)],
-) -> Result<(), Box<dyn std::error::Error>> {
+) -> Drawn {
     let groups = samples.len() + 1;
     let nt = techniques.len();
     let width = (110 + groups * (nt * 14 + 12)).max(760) as u32;
@@ -51,31 +35,7 @@ fn draw(
     let root = SVGBackend::new(path, (width, height)).into_drawing_area();
     root.fill(&WHITE)?;
     let (top, rest) = root.split_vertically(TITLE_HEIGHT);
-    top.draw(&Text::new(
-        title.to_string(),
-        (width as i32 / 2, 10),
-        ("sans-serif", 18)
-            .into_font()
-            .color(&BLACK)
-            .pos(Pos::new(HPos::Center, VPos::Top)),
-    ))?;
-    // The legend, in the title strip where it can never hide a bar.
-    let entry = |t: &String| 40 + 7 * t.chars().count() as i32;
-    let legend_width: i32 = techniques.iter().map(entry).sum();
-    let mut x = (width as i32 - legend_width) / 2;
-    for (t, name) in techniques.iter().enumerate() {
-        let colour = COLOURS[t % COLOURS.len()];
-        top.draw(&Rectangle::new([(x, 38), (x + 14, 50)], colour.filled()))?;
-        top.draw(&Text::new(
-            name.clone(),
-            (x + 20, 44),
-            ("sans-serif", 15)
-                .into_font()
-                .color(&BLACK)
-                .pos(Pos::new(HPos::Left, VPos::Center)),
-        ))?;
-        x += entry(name);
-    }
+    title_and_legend(&top, width, title, techniques, 0)?;
     let mut area = rest;
     for (p, (axis, series)) in panels.iter().enumerate() {
         let last = p + 1 == panels.len();
@@ -183,7 +143,6 @@ mod tests {
 
     #[test]
     fn a_chart_of_three_techniques_is_well_formed_svg() {
-        let path = std::env::temp_dir().join(format!("warpsim-rf-svg-{}.svg", std::process::id()));
         let techniques: Vec<String> = ["baseline", "corf", "bow-wr"].map(String::from).into();
         let samples = ["saxpy", "rodinia/particlefilter_float", "rodinia/nn"];
         let cycles = vec![
@@ -192,18 +151,15 @@ mod tests {
             vec![Some(0.7), Some(0.8), Some(2.5), Some(1.1)],
         ];
         let energy = vec![vec![Some(1.0); 4], vec![Some(0.8); 4], vec![Some(0.5); 4]];
-        write(
-            &path,
-            "test chart",
-            &techniques,
-            &samples,
-            &[("cycles / baseline", cycles), ("energy / baseline", energy)],
-        )
-        .unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let _ = std::fs::remove_file(&path);
-        assert!(text.starts_with("<svg"), "{}", &text[..80.min(text.len())]);
-        assert!(text.trim_end().ends_with("</svg>"));
+        let text = crate::plots::tests::drawn("rf", |path| {
+            write(
+                path,
+                "test chart",
+                &techniques,
+                &samples,
+                &[("cycles / baseline", cycles), ("energy / baseline", energy)],
+            )
+        });
         for name in [
             "bow-wr",
             "corf",
