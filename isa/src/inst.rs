@@ -693,11 +693,15 @@ pub enum Op {
         satfinite: bool,
         rnd: Option<Rounding>,
     },
-    /// `mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c`:
+    /// `mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype d, a, b, c`:
     /// `D = A · B + C` over fragments laid out as the manual specifies
-    /// ([`Fragment::mma_element`]). dsts: d; srcs: a, b, c.
+    /// ([`Fragment::mma_element`]); the layouts are `.row.col` but in Volta's m8n8k4 `.f16`
+    /// form, which takes either for each of A and B and computes four products, one per quad
+    /// pair ([`MatrixShape::is_quad_pair`]). dsts: d; srcs: a, b, c.
     Mma {
         shape: MatrixShape,
+        a_layout: Layout,
+        b_layout: Layout,
         d: Type,
         a: Type,
         b: Type,

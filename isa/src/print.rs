@@ -327,13 +327,16 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
         }
         Op::Mma {
             shape,
+            a_layout,
+            b_layout,
             d,
             a,
             b,
             c,
             satfinite,
         } => {
-            write!(f, "mma.sync.aligned.{shape}.row.col")?;
+            let (al, bl) = (a_layout.name(), b_layout.name());
+            write!(f, "mma.sync.aligned.{shape}.{al}.{bl}")?;
             flag(f, *satfinite, "satfinite")?;
             return write!(f, ".{d}.{a}.{b}.{c}");
         }

@@ -261,6 +261,19 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         latency: t.latency + 1,
         initiation: t.initiation + 1,
     };
+    // `latency.tensor` times an m16n16k16 multiply-add (4096 of them); another shape's
+    // initiation interval scales with the warp's multiply-adds (Volta's m8n8k4 `.f16`
+    // `mma.sync` does four products of its shape, one per quad pair).
+    let tensor = |macs: u32| {
+        (
+            Unit::Tensor,
+            OpClass::Tensor,
+            Timing {
+                latency: lat.tensor.latency,
+                initiation: (lat.tensor.initiation * macs).div_ceil(4096).max(1),
+            },
+        )
+    };
     match op {
         Op::IAdd { .. } | Op::ISub { .. } => (int.0, int.1, lat.int.add),
         Op::Carry { op, .. } => match op {
@@ -364,16 +377,8 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Fence { .. } => (Unit::LdSt, OpClass::Memory, lat.branch),
         // A descriptor's fields: answered like a move.
         Op::Txq { .. } | Op::Suq { .. } => alu(OpClass::Move),
-        // `latency.tensor` times an m16n16k16 multiply-add (4096 of them); another shape's
-        // initiation interval scales with its multiply-adds.
-        Op::WmmaMma { shape, .. } | Op::Mma { shape, .. } => (
-            Unit::Tensor,
-            OpClass::Tensor,
-            Timing {
-                latency: lat.tensor.latency,
-                initiation: (lat.tensor.initiation * shape.macs()).div_ceil(4096).max(1),
-            },
-        ),
+        Op::WmmaMma { shape, .. } => tensor(shape.macs()),
+        Op::Mma { shape, a, .. } => tensor(shape.mma_macs(*a)),
         Op::Vote { .. }
         | Op::Shfl { .. }
         | Op::Match { .. }
@@ -573,6 +578,36 @@ mod tests {
         let each = add_twice(&cfg);
         assert_eq!(each.reads, [2, 3, 2, 3]);
         assert_eq!(each.sb_reads, once.sb_reads);
+    }
+
+    /// v100 times an m16n16k16 (4096 multiply-adds) every 32 cycles; an `mma.sync`'s
+    /// interval scales with its warp's multiply-adds: 2048 for m16n8k16, 256 for the `.f64`
+    /// m8n8k4, and 4 × 256 for the `.f16` m8n8k4, whose quad pairs compute a product each.
+    #[test]
+    fn tensor_intervals_scale_with_the_warps_multiply_adds() {
+        use isa::Layout::{Col, Row};
+        let cfg = GpuConfig::preset("v100");
+        let mma = |shape: &str, (a_layout, b_layout), ab: Type, cd: Type| {
+            let op = Op::Mma {
+                shape: isa::MatrixShape::from_name(shape).unwrap(),
+                a_layout,
+                b_layout,
+                d: cd,
+                a: ab,
+                b: ab,
+                c: cd,
+                satfinite: false,
+            };
+            let (unit, class, timing) = classify(&op, &cfg);
+            assert_eq!((unit, class), (Unit::Tensor, OpClass::Tensor));
+            assert_eq!(timing.latency, cfg.latency.tensor.latency);
+            timing.initiation
+        };
+        assert_eq!(cfg.latency.tensor.initiation, 32);
+        assert_eq!(mma("m16n8k16", (Row, Col), Type::F16, Type::F32), 16);
+        assert_eq!(mma("m8n8k4", (Row, Col), Type::F64, Type::F64), 2);
+        assert_eq!(mma("m8n8k4", (Col, Row), Type::F16, Type::F32), 8);
+        assert_eq!(mma("m8n8k4", (Row, Row), Type::F16, Type::F16), 8);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The warp-wide matrix instructions: `wmma.load`, `wmma.store` and `wmma.mma` over fragments
 //! laid out as [`isa::matrix`] says (they read the address and stride of the lowest lane, as
-//! all lanes must pass the same ones), `mma.sync` over the manual's layouts, and `ldmatrix`
-//! and `stmatrix`. Every thread of the warp must execute them (`.sync.aligned`).
+//! all lanes must pass the same ones), `mma.sync` over the manual's layouts (Volta's m8n8k4
+//! `.f16`: four products, one per quad pair), and `ldmatrix` and `stmatrix`. Every thread of
+//! the warp must execute them (`.sync.aligned`).
 
 use super::{CtaEnv, Target, at, first_lane, offset, write};
 use crate::alu::matrix::{self, MmaTypes};
@@ -47,28 +48,39 @@ fn register_type(frag: Fragment) -> Type {
 }
 
 /// How a fragment's slots map to matrix elements: `wmma`'s (warpsim's own) or `mma.sync`'s
-/// (the manual's).
+/// (the manual's, for the fragment's `.row`/`.col`).
 #[derive(Clone, Copy, PartialEq)]
 enum Placement {
     Wmma,
-    Mma,
+    Mma(Layout),
 }
 
-/// The matrix element (row-major) in slot `slot` of thread `lane`, for a fragment of `regs`
-/// registers.
-fn element(frag: Fragment, placement: Placement, regs: usize, lane: u32, slot: u32) -> u32 {
-    match placement {
-        Placement::Wmma => frag.element_of(lane, slot, frag.slots(regs as u32)),
-        Placement::Mma => frag.mma_element(lane, slot),
+impl Placement {
+    /// The matrices a fragment holds: one, or one per product of a quad-pair `mma.sync`.
+    fn matrices(self, frag: Fragment) -> u32 {
+        match self {
+            Placement::Wmma => 1,
+            Placement::Mma(_) => frag.mma_computations(),
+        }
     }
 }
 
-/// The whole matrix held in the fragment `op`, row-major, from every lane's registers (where
-/// the matrix repeats across the warp, the lowest lane holding an element gives it).
+/// The matrix element (row-major, the matrices one after the other) in slot `slot` of thread
+/// `lane`, for a fragment of `regs` registers.
+fn element(frag: Fragment, placement: Placement, regs: usize, lane: u32, slot: u32) -> u32 {
+    match placement {
+        Placement::Wmma => frag.element_of(lane, slot, frag.slots(regs as u32)),
+        Placement::Mma(layout) => frag.mma_element(layout, lane, slot),
+    }
+}
+
+/// The whole matrix (matrices) held in the fragment `op`, row-major, from every lane's
+/// registers (where the matrix repeats across the warp, the lowest lane holding an element
+/// gives it).
 fn gather(env: &CtaEnv, w: &Warp, frag: Fragment, placement: Placement, op: &Operand) -> Vec<u64> {
     let regs = registers(op);
     let (per, bits) = (frag.per_register(), element_bits(frag));
-    let mut out = vec![None; frag.elements() as usize];
+    let mut out = vec![None; (frag.elements() * placement.matrices(frag)) as usize];
     for lane in 0..WARP_SIZE {
         for (r, reg) in regs.iter().enumerate() {
             let v = env.read(w, reg, lane);
@@ -83,7 +95,8 @@ fn gather(env: &CtaEnv, w: &Warp, frag: Fragment, placement: Placement, op: &Ope
     out.into_iter().map(|x| x.unwrap_or(0)).collect()
 }
 
-/// Writes the matrix `m` (row-major) into the fragment `op` of every lane.
+/// Writes the matrix `m` (row-major; matrices one after the other) into the fragment `op` of
+/// every lane.
 fn scatter(
     env: &CtaEnv,
     w: &mut Warp,
@@ -216,7 +229,8 @@ pub(super) fn store(
     Ok(())
 }
 
-/// `wmma.mma` and `mma.sync`: `D = A · B + C` over the warp's fragments.
+/// `wmma.mma` and `mma.sync`: `D = A · B + C` over the warp's fragments (each quad pair's
+/// product on its own in Volta's m8n8k4 `.f16` form).
 pub(super) fn mma(
     env: &mut CtaEnv,
     w: &mut Warp,
@@ -224,7 +238,8 @@ pub(super) fn mma(
     exec: u32,
 ) -> Result<(), (FaultKind, u32)> {
     whole_warp(inst, exec)?;
-    let (placement, shape, types, satfinite, rnd) = match inst.op {
+    // The placements of A, B and C/D.
+    let (placements, shape, types, satfinite, rnd) = match inst.op {
         isa::Op::WmmaMma {
             shape,
             d,
@@ -235,7 +250,7 @@ pub(super) fn mma(
             rnd,
             ..
         } => (
-            Placement::Wmma,
+            [Placement::Wmma; 3],
             shape,
             MmaTypes { d, a, b, c },
             satfinite,
@@ -243,13 +258,16 @@ pub(super) fn mma(
         ),
         isa::Op::Mma {
             shape,
+            a_layout,
+            b_layout,
             d,
             a,
             b,
             c,
             satfinite,
         } => (
-            Placement::Mma,
+            // C's and D's layouts are the manual's whatever the multiplicands' are.
+            [a_layout, b_layout, Layout::Row].map(Placement::Mma),
             shape,
             MmaTypes { d, a, b, c },
             satfinite,
@@ -258,41 +276,35 @@ pub(super) fn mma(
         _ => unreachable!("a matrix multiply-add"),
     };
     let frag = |matrix, ty| Fragment { matrix, shape, ty };
-    let ma = gather(
-        env,
-        w,
+    let [fa, fb, fc] = [
         frag(MatrixUse::A, types.a),
-        placement,
-        &inst.srcs[0],
-    );
-    let mb = gather(
-        env,
-        w,
         frag(MatrixUse::B, types.b),
-        placement,
-        &inst.srcs[1],
-    );
-    let mc = gather(
-        env,
-        w,
         frag(MatrixUse::C, types.c),
-        placement,
-        &inst.srcs[2],
-    );
-    let md = matrix::mma(
-        shape,
-        types,
-        satfinite,
-        rnd.unwrap_or(Rounding::Rn),
-        &ma,
-        &mb,
-        &mc,
-    );
+    ];
+    let ma = gather(env, w, fa, placements[0], &inst.srcs[0]);
+    let mb = gather(env, w, fb, placements[1], &inst.srcs[1]);
+    let mc = gather(env, w, fc, placements[2], &inst.srcs[2]);
+    // One product per pair of matrices (four in the quad-pair form, else one).
+    let products = placements[0].matrices(fa) as usize;
+    let [ea, eb, ec] = [fa, fb, fc].map(|f| f.elements() as usize);
+    let md: Vec<u64> = (0..products)
+        .flat_map(|p| {
+            matrix::mma(
+                shape,
+                types,
+                satfinite,
+                rnd.unwrap_or(Rounding::Rn),
+                &ma[p * ea..][..ea],
+                &mb[p * eb..][..eb],
+                &mc[p * ec..][..ec],
+            )
+        })
+        .collect();
     scatter(
         env,
         w,
         frag(MatrixUse::C, types.d),
-        placement,
+        placements[2],
         &inst.dsts[0],
         &md,
     );

@@ -2334,8 +2334,8 @@ fn wmma(m: &mut Mods) -> Result<Decoded> {
 }
 
 /// `mma.sync` on the m16n8kK and m8n8kK shapes whose fragment layouts the manual gives
-/// ([`isa::Fragment::mma_element`]); the m8n8k4 `.f16` shape of sm_70 and the fp8, sub-byte
-/// and single-bit types lower as unsupported.
+/// ([`isa::Fragment::mma_element`]), Volta's m8n8k4 `.f16` (quad pairs) included; the fp8,
+/// sub-byte and single-bit types lower as unsupported.
 fn mma(m: &mut Mods) -> Result<Decoded> {
     m.flag("sync")?;
     if !m.flag("aligned")? {
@@ -2368,13 +2368,14 @@ fn mma(m: &mut Mods) -> Result<Decoded> {
         k: sk,
     } = shape;
     let shape_is = |shapes: &[(u8, u8, u8)]| shapes.contains(&(sm, sn, sk));
-    if a == Type::F16 && shape_is(&[(8, 8, 4)]) {
-        // Volta's quad-pair layout.
-        return Ok(Decoded::Unsupported);
-    }
     let valid = match (d, a, b, c) {
-        (Type::F16 | Type::F32, Type::F16, Type::F16, Type::F16 | Type::F32)
-        | (Type::F32, Type::BF16, Type::BF16, Type::F32) => {
+        // The manual's restriction: m8n8k4's `.f32` C needs an `.f32` D.
+        (Type::F16 | Type::F32, Type::F16, Type::F16, Type::F16 | Type::F32) => {
+            !satfinite
+                && (shape_is(&[(16, 8, 8), (16, 8, 16)])
+                    || shape_is(&[(8, 8, 4)]) && (d, c) != (Type::F16, Type::F32))
+        }
+        (Type::F32, Type::BF16, Type::BF16, Type::F32) => {
             !satfinite && shape_is(&[(16, 8, 8), (16, 8, 16)])
         }
         (Type::F32, Type::TF32, Type::TF32, Type::F32) => {
@@ -2392,9 +2393,19 @@ fn mma(m: &mut Mods) -> Result<Decoded> {
             if satfinite { " and `.satfinite`" } else { "" }
         )));
     }
-    if layouts != [Layout::Row, Layout::Col] {
+    let (a_layout, b_layout) = if shape.is_quad_pair(a) {
+        // Volta's m8n8k4 `.f16`: any layout for each multiplicand.
+        let [a_layout, b_layout] = layouts[..] else {
+            return Err(m.error(format!(
+                "`.{shape}` with `.f16` takes a layout for each of A and B (`.row` or `.col`)"
+            )));
+        };
+        (a_layout, b_layout)
+    } else if layouts == [Layout::Row, Layout::Col] {
+        (Layout::Row, Layout::Col)
+    } else {
         return Err(m.error("this shape takes the layouts `.row.col`"));
-    }
+    };
     let frag = |matrix, ty| Fragment { matrix, shape, ty };
     let slot = |f: Fragment| Slot::Fragment {
         ty: match f.ty {
@@ -2406,6 +2417,8 @@ fn mma(m: &mut Mods) -> Result<Decoded> {
     Ok(Decoded::Op(
         Op::Mma {
             shape,
+            a_layout,
+            b_layout,
             d,
             a,
             b,

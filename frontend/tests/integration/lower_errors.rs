@@ -741,6 +741,77 @@ fn mma_sync_and_ldmatrix_misuse() {
         "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f1, %f1, %f1}, {%r1, %r1}, {%r1, %r1}, {%f1, %f1, %f1, %f1};",
         "t.ptx:12:74: error: expected a vector of 4 elements, found 2",
     );
+    // Volta's m8n8k4 `.f16`: two registers for A and B, four `.f16x2` or eight `.f32` for C
+    // and D, a layout for each multiplicand, no `.satfinite`.
+    let (f8, r4) = (
+        "{%f1, %f1, %f1, %f1, %f1, %f1, %f1, %f1}",
+        "{%r1, %r1, %r1, %r1}",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {f8}, {r4}, {{%r1, %r1}}, {f8};"
+        ),
+        "t.ptx:12:92: error: expected a vector of 2 elements, found 4",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {f8}, {{%r1, %r1}}, {{%r1}}, {f8};"
+        ),
+        "t.ptx:12:104: error: expected a vector of 2 elements, found 1",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 {f8}, {{%r1, %r1}}, {{%r1, %r1}}, {{%r1, %r1}};"
+        ),
+        "t.ptx:12:116: error: expected a vector of 4 elements, found 2",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32 {f8}, {{%r1, %r1}}, {{%r1, %r1}}, {r4};"
+        ),
+        "t.ptx:12:116: error: expected a vector of 8 elements, found 4",
+    );
+    // The manual: "When .ctype is .f32, .dtype must also be .f32" (ptxas agrees).
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f32 {r4}, {{%r1, %r1}}, {{%r1, %r1}}, {f8};"
+        ),
+        "t.ptx:12:2: error: no `mma.sync` of `.m8n8k4` with `.f16.f16.f16.f32` in `mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f32`",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {r4}, {{%r1, %r1}}, {{%r1, %r1}}, {f8};"
+        ),
+        "t.ptx:12:50: error: expected a vector of 8 elements, found 4",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 {f8}, {{%r1, %r1}}, {{%r1, %r1}}, {r4};"
+        ),
+        "t.ptx:12:50: error: expected a vector of 4 elements, found 8",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.row.f32.f16.f16.f32 {f8}, {{%r1, %r1}}, {{%r1, %r1}}, {f8};"
+        ),
+        "t.ptx:12:2: error: `.m8n8k4` with `.f16` takes a layout for each of A and B (`.row` or `.col`) in `mma.sync.aligned.m8n8k4.row.f32.f16.f16.f32`",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.row.col.satfinite.f32.f16.f16.f32 {f8}, {{%r1, %r1}}, {{%r1, %r1}}, {f8};"
+        ),
+        "t.ptx:12:2: error: no `mma.sync` of `.m8n8k4` with `.f32.f16.f16.f32` and `.satfinite` in `mma.sync.aligned.m8n8k4.row.col.satfinite.f32.f16.f16.f32`",
+    );
+    check(
+        &format!(
+            "\tmma.sync.aligned.m8n8k4.row.col.f32.bf16.bf16.f32 {f8}, {{%r1, %r1}}, {{%r1, %r1}}, {f8};"
+        ),
+        "t.ptx:12:2: error: no `mma.sync` of `.m8n8k4` with `.f32.bf16.bf16.f32` in `mma.sync.aligned.m8n8k4.row.col.f32.bf16.bf16.f32`",
+    );
+    check(
+        "\tmma.sync.aligned.m8n8k4.col.row.f64.f64.f64.f64 {%fd1, %fd1}, {%fd1}, {%fd1}, {%fd1, %fd1};",
+        "t.ptx:12:2: error: this shape takes the layouts `.row.col` in `mma.sync.aligned.m8n8k4.col.row.f64.f64.f64.f64`",
+    );
     check(
         "\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r1}, [%r2];",
         "t.ptx:12:43: error: expected a vector of 4 elements, found 2",

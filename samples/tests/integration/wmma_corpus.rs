@@ -1,8 +1,10 @@
-//! The warp matrix corpus (`samples/corpus/wmma*.cu`, NVRTC's PTX of mma.h): every `wmma`
-//! shape and type NVRTC emits, row- and column-major, f16 and f32 accumulators, element-wise
-//! work on fragments, shared-memory fragments and accumulation over K, each output checked
-//! exactly against a host product (the inputs are small multiples of 1/4, so every sum is
-//! exact in every accumulator type), under the JIT, the interpreter and the timing model.
+//! The warp matrix corpus (`samples/corpus/wmma*.cu`, NVRTC's PTX of mma.h; `mma_sync.cu` and
+//! `mma_volta.cu`, inline `mma.sync`): every `wmma` shape and type NVRTC emits, row- and
+//! column-major, f16 and f32 accumulators, element-wise work on fragments, shared-memory
+//! fragments and accumulation over K, and `mma.sync` over the manual's fragment layouts, each
+//! output checked exactly against a host product (the inputs are small multiples of 1/4, so
+//! every sum is exact in every accumulator type), under the JIT, the interpreter and the
+//! timing model.
 
 use emulator::Engine;
 use runtime::{Arg, Device, DeviceConfig};
@@ -465,6 +467,130 @@ fn mma_sync_with_ldmatrix_and_the_manuals_layouts() {
         dev.launch(&kernel(&dev, file, "mma_m8n8k4_f64"), grid, 32, 0, &args)
             .unwrap();
         assert_eq!(out.to_host().unwrap(), f64_want, "{what} f64");
+    }
+}
+
+/// Volta's `mma.sync.aligned.m8n8k4` `.f16` (`samples/corpus/mma_volta.cu`, compute_70): a
+/// warp's four products, one per quad pair, each with matrices of its own; A and B `.row` or
+/// `.col` (stored in their layout, so that each thread loads its fragment whole), `.f32` and
+/// `.f16` accumulators and the mixed form. Every output exact against the host's products
+/// of the logical matrices, under the JIT, the interpreter and v100 timing.
+#[test]
+fn mma_m8n8k4_quad_pairs_in_every_layout() {
+    let file = "mma_volta.ptx";
+    let products = BLOCKS * 4;
+    let (a, b, c) = (
+        quarters(products * 32, 20),
+        quarters(products * 32, 21),
+        quarters(products * 64, 22),
+    );
+    // Product p: A (8x4) element (i, k) is a[32p + 4i + k], B (4x8) element (k, n) is
+    // b[32p + 8k + n], C (8x8) element (i, n) is c[64p + 8i + n].
+    let want: Vec<f64> = (0..products)
+        .flat_map(|p| {
+            product(
+                (8, 8, 4),
+                |i, k| a[32 * p + 4 * i + k],
+                |k, n| b[32 * p + 8 * k + n],
+                |i, n| c[64 * p + 8 * i + n],
+            )
+        })
+        .collect();
+    // The column-major images: A's (i, k) at 8k + i, B's (k, n) at 4n + k.
+    let a_col: Vec<f64> = (0..products * 32)
+        .map(|x| {
+            let (p, e) = (x / 32, x % 32);
+            a[32 * p + 4 * (e % 8) + e / 8]
+        })
+        .collect();
+    let b_col: Vec<f64> = (0..products * 32)
+        .map(|x| {
+            let (p, e) = (x / 32, x % 32);
+            b[32 * p + 8 * (e % 4) + e / 4]
+        })
+        .collect();
+    let halves = |v: &[f64]| v.iter().map(|&x| f16_bits(x)).collect::<Vec<_>>();
+    let f32s = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<_>>();
+    let grid = BLOCKS as u32;
+    for (what, dev) in devices("v100") {
+        let ab = |row: bool, m: &[f64], col: &[f64]| {
+            dev.alloc_from(&halves(if row { m } else { col })).unwrap()
+        };
+        let (c32, c16) = (
+            dev.alloc_from(&f32s(&c)).unwrap(),
+            dev.alloc_from(&halves(&c)).unwrap(),
+        );
+        let (d32, d16) = (
+            dev.alloc::<f32>(products * 64).unwrap(),
+            dev.alloc::<u16>(products * 64).unwrap(),
+        );
+        for (al, bl) in [
+            ("row", "col"),
+            ("row", "row"),
+            ("col", "col"),
+            ("col", "row"),
+        ] {
+            let (da, db) = (ab(al == "row", &a, &a_col), ab(bl == "row", &b, &b_col));
+            let name = format!("mma_m8n8k4_{al}_{bl}");
+            let args = [(&da).into(), (&db).into(), (&c32).into(), (&d32).into()];
+            let k = kernel(&dev, file, &format!("{name}_f32"));
+            dev.launch(&k, grid, 32, 0, &args).unwrap();
+            assert_eq!(d32.to_host().unwrap(), f32s(&want), "{what} {name} f32");
+            let args = [(&da).into(), (&db).into(), (&c16).into(), (&d16).into()];
+            let k = kernel(&dev, file, &format!("{name}_f16"));
+            dev.launch(&k, grid, 32, 0, &args).unwrap();
+            assert_eq!(d16.to_host().unwrap(), halves(&want), "{what} {name} f16");
+        }
+        // .row.col with an .f16 C into an .f32 D (the manual has no .f16 D from an .f32 C).
+        let (da, db) = (ab(true, &a, &a_col), ab(false, &b, &b_col));
+        let args = [(&da).into(), (&db).into(), (&c16).into(), (&d32).into()];
+        let k = kernel(&dev, file, "mma_m8n8k4_f32_from_f16");
+        dev.launch(&k, grid, 32, 0, &args).unwrap();
+        assert_eq!(d32.to_host().unwrap(), f32s(&want), "{what} f32 from f16");
+    }
+}
+
+/// The quad-pair form's sums are rounded once: product 2's row 3 of A and column 5 of B are
+/// `[1, 2^-6, 2^-6, 2^-6]`, everything else zero, so D(3, 5) is `1 + 3·2^-12` exactly, which
+/// `.f32` holds and `.f16` rounds to `1 + 2^-10` (0x3c01; three roundings after each product
+/// would leave 1, 0x3c00).
+#[test]
+fn mma_m8n8k4_sums_round_once() {
+    let file = "mma_volta.ptx";
+    let products = BLOCKS * 4;
+    let small = 2f64.powi(-6);
+    let (mut a, mut b) = (vec![0.0; products * 32], vec![0.0; products * 32]);
+    for (k, x) in [1.0, small, small, small].into_iter().enumerate() {
+        a[2 * 32 + 4 * 3 + k] = x; // A .row: (3, k) at 4·3 + k
+        b[2 * 32 + 8 * k + 5] = x; // B .row: (k, 5) at 8k + 5
+    }
+    let at = 2 * 64 + 8 * 3 + 5;
+    let halves = |v: &[f64]| v.iter().map(|&x| f16_bits(x)).collect::<Vec<_>>();
+    for (what, dev) in devices("v100") {
+        let (da, db) = (
+            dev.alloc_from(&halves(&a)).unwrap(),
+            dev.alloc_from(&halves(&b)).unwrap(),
+        );
+        let (c32, c16) = (
+            dev.alloc::<f32>(products * 64).unwrap(),
+            dev.alloc::<u16>(products * 64).unwrap(),
+        );
+        let (d32, d16) = (
+            dev.alloc::<f32>(products * 64).unwrap(),
+            dev.alloc::<u16>(products * 64).unwrap(),
+        );
+        let args = [(&da).into(), (&db).into(), (&c32).into(), (&d32).into()];
+        let k = kernel(&dev, file, "mma_m8n8k4_row_row_f32");
+        dev.launch(&k, BLOCKS as u32, 32, 0, &args).unwrap();
+        let mut want = vec![0f32; products * 64];
+        want[at] = 1.0 + 3.0 / 4096.0;
+        assert_eq!(d32.to_host().unwrap(), want, "{what} f32");
+        let args = [(&da).into(), (&db).into(), (&c16).into(), (&d16).into()];
+        let k = kernel(&dev, file, "mma_m8n8k4_row_row_f16");
+        dev.launch(&k, BLOCKS as u32, 32, 0, &args).unwrap();
+        let mut want = vec![0u16; products * 64];
+        want[at] = 0x3c01;
+        assert_eq!(d16.to_host().unwrap(), want, "{what} f16");
     }
 }
 
