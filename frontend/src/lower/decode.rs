@@ -2369,10 +2369,11 @@ fn mma(m: &mut Mods) -> Result<Decoded> {
     } = shape;
     let shape_is = |shapes: &[(u8, u8, u8)]| shapes.contains(&(sm, sn, sk));
     let valid = match (d, a, b, c) {
-        // The manual's restriction: m8n8k4's `.f32` C needs an `.f32` D.
+        // The manual's restrictions: m8n8k4's `.f32` C needs an `.f32` D; m16n8k8's and
+        // m16n8k16's D is of C's type.
         (Type::F16 | Type::F32, Type::F16, Type::F16, Type::F16 | Type::F32) => {
             !satfinite
-                && (shape_is(&[(16, 8, 8), (16, 8, 16)])
+                && (shape_is(&[(16, 8, 8), (16, 8, 16)]) && d == c
                     || shape_is(&[(8, 8, 4)]) && (d, c) != (Type::F16, Type::F32))
         }
         (Type::F32, Type::BF16, Type::BF16, Type::F32) => {

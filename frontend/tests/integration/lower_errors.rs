@@ -741,6 +741,15 @@ fn mma_sync_and_ldmatrix_misuse() {
         "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f1, %f1, %f1}, {%r1, %r1}, {%r1, %r1}, {%f1, %f1, %f1, %f1};",
         "t.ptx:12:74: error: expected a vector of 4 elements, found 2",
     );
+    // The manual: m16n8k8's and m16n8k16's "`.dtype` must be the same as `.ctype`".
+    check(
+        "\tmma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {%f1, %f1, %f1, %f1}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%r1, %r1};",
+        "t.ptx:12:2: error: no `mma.sync` of `.m16n8k16` with `.f32.f16.f16.f16` in `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16`",
+    );
+    check(
+        "\tmma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f32 {%r1, %r1}, {%r1, %r1}, {%r1}, {%f1, %f1, %f1, %f1};",
+        "t.ptx:12:2: error: no `mma.sync` of `.m16n8k8` with `.f16.f16.f16.f32` in `mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f32`",
+    );
     // Volta's m8n8k4 `.f16`: two registers for A and B, four `.f16x2` or eight `.f32` for C
     // and D, a layout for each multiplicand, no `.satfinite`.
     let (f8, r4) = (
