@@ -28,6 +28,8 @@ pub enum FaultKind {
     CallDepthExceeded { limit: usize },
     /// The launch ran longer than its wall-clock limit (see [`crate::watch::WallClock`]).
     TimeLimit { limit: std::time::Duration },
+    /// The program was prepared for another memory map than the device memory's.
+    MemoryMap { detail: String },
 }
 
 impl fmt::Display for FaultKind {
@@ -62,6 +64,7 @@ impl fmt::Display for FaultKind {
                 "wall-clock limit of {} s exceeded (raise it with --time-limit)",
                 limit.as_secs_f64()
             ),
+            FaultKind::MemoryMap { detail } => write!(f, "memory map mismatch: {detail}"),
             FaultKind::CallDepthExceeded { limit } => {
                 write!(f, "call depth exceeds {limit} (runaway recursion?)")
             }

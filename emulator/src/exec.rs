@@ -12,7 +12,7 @@ mod wmma;
 
 use crate::alu;
 use crate::error::FaultKind;
-use crate::memory::{GenericTarget, LOCAL_WINDOW, MemFault, SHARED_WINDOW, classify_generic};
+use crate::memory::{GenericTarget, MemFault};
 use crate::program::{Code, KernelLayout, Location, Program};
 use crate::warp::{Frame, WARP_SIZE, Warp, WarpState, fit_to_register, truncate};
 use isa::{
@@ -160,7 +160,8 @@ impl CtaEnv<'_> {
         }
     }
 
-    /// Where a memory operand points in one lane.
+    /// Where a memory operand points in one lane. The address (or offset) is computed modulo
+    /// the module's address size ([`Program::address_mask`]) before it is classified.
     fn target(
         &self,
         w: &Warp,
@@ -169,26 +170,29 @@ impl CtaEnv<'_> {
         lane: usize,
     ) -> Result<Target, FaultKind> {
         let off = addr.offset as u64;
+        let mask = self.program.address_mask();
         if let AddrBase::Symbol(sym) = addr.base {
             return Ok(match self.location(w, sym) {
-                Location::Global(a) => Target::Global(a.wrapping_add(off)),
-                Location::Shared(o) => Target::Shared(o.wrapping_add(off)),
-                Location::Frame(o) => Target::Local((w.frame().local_base + o).wrapping_add(off)),
-                Location::KernelParam(o) => Target::Param(o.wrapping_add(off)),
+                Location::Global(a) => Target::Global(a.wrapping_add(off) & mask),
+                Location::Shared(o) => Target::Shared(o.wrapping_add(off) & mask),
+                Location::Frame(o) => {
+                    Target::Local((w.frame().local_base + o).wrapping_add(off) & mask)
+                }
+                Location::KernelParam(o) => Target::Param(o.wrapping_add(off) & mask),
             });
         }
         let base = match addr.base {
             AddrBase::Reg(r) => w.frame().regs[r.index() * WARP_SIZE + lane],
             _ => 0,
         };
-        let a = base.wrapping_add(off);
+        let a = base.wrapping_add(off) & mask;
         Ok(match space {
             StateSpace::Global | StateSpace::Const => Target::Global(a),
             StateSpace::Shared | StateSpace::SharedCluster => Target::Shared(a),
             StateSpace::Local => Target::Local(a),
             StateSpace::Param if self.code(w).kind == FuncKind::Entry => Target::Param(a),
             StateSpace::Param => Target::Local(a),
-            StateSpace::Generic => match classify_generic(a) {
+            StateSpace::Generic => match self.mem.map().classify(a) {
                 GenericTarget::Shared(o) => Target::Shared(o),
                 GenericTarget::Local(o) => Target::Local(o),
                 GenericTarget::Global(g) => Target::Global(g),
@@ -880,17 +884,12 @@ fn execute(
             to_generic,
             ty,
         } => {
-            let window = match space {
-                StateSpace::Shared | StateSpace::SharedCluster => SHARED_WINDOW,
-                StateSpace::Local => LOCAL_WINDOW,
-                StateSpace::Global | StateSpace::Const => 0,
-                _ => {
-                    let what = format!(
-                        "`{}` (generic addresses of kernel parameters)",
-                        inst_name(inst)
-                    );
-                    return Err((FaultKind::Unsupported { what }, first_lane(exec) as u32));
-                }
+            let Some(window) = env.mem.map().window(*space) else {
+                let what = format!(
+                    "`{}` (generic addresses of kernel parameters)",
+                    inst_name(inst)
+                );
+                return Err((FaultKind::Unsupported { what }, first_lane(exec) as u32));
             };
             for l in lanes(exec) {
                 let v = env.read(w, &inst.srcs[0], l);
@@ -985,7 +984,7 @@ fn execute(
             };
             for l in lanes(exec) {
                 let a = env.read(w, &inst.srcs[0], l);
-                let inside = match (space, classify_generic(a)) {
+                let inside = match (space, env.mem.map().classify(a)) {
                     (StateSpace::Shared, GenericTarget::Shared(_)) => true,
                     (StateSpace::Local, GenericTarget::Local(_)) => true,
                     (StateSpace::Const, GenericTarget::Global(a)) => in_const(a),

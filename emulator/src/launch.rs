@@ -105,23 +105,22 @@ impl LaunchStats {
     }
 }
 
-/// `kernel`'s compiled code at `granularity` if `engine` is the JIT (`None` for the
-/// interpreter); a compile error is reported as an unsupported-construct fault of the kernel.
+/// What every launch checks first, and `kernel`'s compiled code at `granularity` if `engine`
+/// is the JIT (`None` for the interpreter). The program must have been prepared for `mem`'s
+/// memory map (compiled code bakes the map in, and the module variables' addresses come from
+/// that memory): a mismatch is a [`crate::FaultKind::MemoryMap`] fault. A compile error is
+/// reported as an unsupported-construct fault of the kernel.
 pub fn compiled(
     program: &Program,
     kernel: FuncId,
+    mem: &GlobalMemory,
     engine: Engine,
     granularity: Granularity,
 ) -> Result<Option<Arc<JitKernel>>, Box<Fault>> {
-    if engine == Engine::Interpreter {
-        return Ok(None);
-    }
-    program.jit_at(kernel, granularity).map(Some).map_err(|e| {
+    let fault = |kind| {
         let name = program.code[kernel.index()].name.clone();
         Box::new(Fault {
-            kind: crate::error::FaultKind::Unsupported {
-                what: format!("JIT compilation: {e}"),
-            },
+            kind,
             kernel: name.clone(),
             function: name,
             cta: [0; 3],
@@ -129,6 +128,23 @@ pub fn compiled(
             pc: 0,
             line: 0,
             inst: String::new(),
+        })
+    };
+    if program.map() != mem.map() {
+        return Err(fault(crate::error::FaultKind::MemoryMap {
+            detail: format!(
+                "the program was prepared for {}, but the device memory uses {}",
+                program.map().describe(),
+                mem.map().describe()
+            ),
+        }));
+    }
+    if engine == Engine::Interpreter {
+        return Ok(None);
+    }
+    program.jit_at(kernel, granularity).map(Some).map_err(|e| {
+        fault(crate::error::FaultKind::Unsupported {
+            what: format!("JIT compilation: {e}"),
         })
     })
 }
@@ -155,7 +171,7 @@ pub fn launch_ctas(
     cfg: &LaunchConfig,
     ctas: std::ops::Range<u64>,
 ) -> Result<LaunchStats, Box<Fault>> {
-    let jit = compiled(program, kernel, cfg.engine, Granularity::Runs)?;
+    let jit = compiled(program, kernel, mem, cfg.engine, Granularity::Runs)?;
     let launch = LaunchEnv::new(
         program,
         kernel,

@@ -2,7 +2,8 @@
 //!
 //! Global memory is one anonymous `memmap2` mapping: the host kernel commits pages only when
 //! they are touched, so a large, sparsely used device costs nothing up front. Device addresses
-//! start at [`GLOBAL_BASE`]; allocations are 256-byte aligned (as `cudaMalloc`'s are).
+//! start at the [`MemoryMap`]'s global base; allocations are 256-byte aligned (as `cudaMalloc`'s
+//! are).
 //!
 //! Every access is checked exactly, as compute-sanitizer's memcheck does: the bytes touched must
 //! lie inside one live allocation's *requested* size (the padding up to the next 256 bytes is
@@ -15,47 +16,23 @@
 //! tracked, as it is not by compute-sanitizer). Freed memory faults until it is handed out
 //! again, and the fault names the freed allocation (use after free).
 //!
-//! The generic address space holds three disjoint ranges, as on real GPUs:
+//! The generic address space holds three disjoint ranges, as on real GPUs, placed by the
+//! memory's [`MemoryMap`] (`crate::memory_map` has both layouts):
 //!
 //! ```text
-//! SHARED_WINDOW .. +WINDOW_SIZE   the CTA's shared memory (offset = address - SHARED_WINDOW)
-//! LOCAL_WINDOW  .. +WINDOW_SIZE   the thread's local memory (offset = address - LOCAL_WINDOW)
-//! GLOBAL_BASE   .. +span          global memory (`.const` variables live here too)
+//! shared_window .. +window_size   the CTA's shared memory (offset = address - shared_window)
+//! local_window  .. +window_size   the thread's local memory (offset = address - local_window)
+//! global_base   .. +span          global memory (`.const` variables live here too)
 //! ```
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, RwLock};
 
-/// First device address of global memory.
-pub const GLOBAL_BASE: u64 = 0x7000_0000_0000;
-/// Start of the shared-memory window of the generic address space.
-pub const SHARED_WINDOW: u64 = 0x6000_0000_0000;
-/// Start of the local-memory window of the generic address space.
-pub const LOCAL_WINDOW: u64 = 0x6100_0000_0000;
-/// Size of each window.
-pub const WINDOW_SIZE: u64 = 1 << 32;
+pub use crate::memory_map::{GenericTarget, MemoryMap};
+
 /// Alignment of every allocation, as CUDA guarantees; also the granule of the validity table.
 pub const ALLOC_ALIGN: u64 = 256;
-
-/// Where a generic address points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GenericTarget {
-    Shared(u64),
-    Local(u64),
-    Global(u64),
-}
-
-/// Classifies a generic address into its state space and the address or offset there.
-pub fn classify_generic(addr: u64) -> GenericTarget {
-    if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&addr) {
-        GenericTarget::Shared(addr - SHARED_WINDOW)
-    } else if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&addr) {
-        GenericTarget::Local(addr - LOCAL_WINDOW)
-    } else {
-        GenericTarget::Global(addr)
-    }
-}
 
 /// How strictly global-memory accesses are checked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -181,6 +158,8 @@ pub struct GlobalMemory {
     valid: memmap2::MmapMut,
     allocator: Mutex<Allocator>,
     check: MemoryCheck,
+    /// Where global memory and the generic windows lie.
+    memory_map: MemoryMap,
     /// The texture, sampler and surface objects created on the device, by handle: device
     /// state that kernels read like memory.
     resources: crate::texture::Resources,
@@ -201,14 +180,32 @@ impl GlobalMemory {
         GlobalMemory::with_check(capacity, MemoryCheck::Exact)
     }
 
-    /// A device with `capacity` bytes of memory whose accesses are checked as `check` says.
+    /// A device with `capacity` bytes of memory whose accesses are checked as `check` says,
+    /// under the 64-bit memory map.
     pub fn with_check(capacity: u64, check: MemoryCheck) -> std::io::Result<GlobalMemory> {
+        GlobalMemory::with_map(capacity, check, MemoryMap::BITS64)
+    }
+
+    /// A device with `capacity` bytes of memory checked as `check` says, laid out as `map`
+    /// says. A capacity beyond [`MemoryMap::max_capacity`] is an error.
+    pub fn with_map(
+        capacity: u64,
+        check: MemoryCheck,
+        map: MemoryMap,
+    ) -> std::io::Result<GlobalMemory> {
         let capacity = capacity.max(ALLOC_ALIGN).next_multiple_of(ALLOC_ALIGN);
+        if capacity > map.max_capacity() {
+            return Err(std::io::Error::other(format!(
+                "{capacity} bytes of device memory do not fit {} (at most {} bytes)",
+                map.describe(),
+                map.max_capacity()
+            )));
+        }
         let span = capacity
             .checked_mul(2)
             .filter(|s| usize::try_from(*s).is_ok())
             .ok_or_else(|| std::io::Error::other("device memory size too large"))?;
-        let mut map = memmap2::MmapOptions::new()
+        let mut mapping = memmap2::MmapOptions::new()
             .len(span as usize)
             .no_reserve_swap()
             .map_anon()?;
@@ -216,23 +213,24 @@ impl GlobalMemory {
             .len((span / ALLOC_ALIGN * 2) as usize)
             .no_reserve_swap()
             .map_anon()?;
-        let base_ptr = map.as_mut_ptr();
+        let base_ptr = mapping.as_mut_ptr();
         let mut free = BTreeMap::new();
-        free.insert(GLOBAL_BASE, span);
+        free.insert(map.global_base, span);
         Ok(GlobalMemory {
-            map,
+            map: mapping,
             base_ptr,
             capacity,
             live: RwLock::new(BTreeMap::new()),
             valid,
             allocator: Mutex::new(Allocator {
                 free,
-                fresh_from: GLOBAL_BASE,
+                fresh_from: map.global_base,
                 used: 0,
                 next_id: 0,
                 freed: BTreeMap::new(),
             }),
             check,
+            memory_map: map,
             resources: crate::texture::Resources::default(),
         })
     }
@@ -242,7 +240,18 @@ impl GlobalMemory {
         &self.resources
     }
 
-    /// Host address of device address [`GLOBAL_BASE`] (for compiled code, which checks bounds
+    /// Where global memory and the generic windows lie.
+    pub fn map(&self) -> MemoryMap {
+        self.memory_map
+    }
+
+    /// Whether nothing lives in the memory: no allocation and no texture, sampler or surface
+    /// object (a device may then still change its memory map).
+    pub fn is_unused(&self) -> bool {
+        self.live.read().expect("allocation table lock").is_empty() && self.resources.is_empty()
+    }
+
+    /// Host address of the map's global base (for compiled code, which checks bounds
     /// itself before using it).
     pub fn host_base(&self) -> *mut u8 {
         self.base_ptr
@@ -253,7 +262,7 @@ impl GlobalMemory {
         self.capacity
     }
 
-    /// Bytes of address space from [`GLOBAL_BASE`] (allocations and their guard gaps).
+    /// Bytes of address space from the map's global base (allocations and their guard gaps).
     pub fn span(&self) -> u64 {
         self.map.len() as u64
     }
@@ -457,7 +466,7 @@ impl GlobalMemory {
             MemoryCheck::Exact => size,
             MemoryCheck::Device => size.next_multiple_of(ALLOC_ALIGN),
         };
-        let first = (start - GLOBAL_BASE) / ALLOC_ALIGN;
+        let first = (start - self.memory_map.global_base) / ALLOC_ALIGN;
         for i in 0..size.div_ceil(ALLOC_ALIGN) {
             let bytes = if live {
                 (size - i * ALLOC_ALIGN).min(ALLOC_ALIGN)
@@ -472,7 +481,7 @@ impl GlobalMemory {
     /// Checks that `[addr, addr + len)` lies inside one live allocation's requested bytes (under
     /// [`MemoryCheck::Device`]: inside live allocations' extents).
     pub(crate) fn check(&self, addr: u64, len: u64) -> Result<(), MemFault> {
-        let rel = addr.wrapping_sub(GLOBAL_BASE);
+        let rel = addr.wrapping_sub(self.memory_map.global_base);
         let within = rel % ALLOC_ALIGN + len;
         let ok = if len <= 16 && rel < self.span() && within <= ALLOC_ALIGN {
             within <= u64::from(self.valid_entry(rel / ALLOC_ALIGN).load(Ordering::Relaxed))
@@ -502,7 +511,10 @@ impl GlobalMemory {
     /// mutation through raw pointers is accepted.
     fn ptr(&self, addr: u64) -> *mut u8 {
         // SAFETY: the offset is within the mapping for every caller (see above).
-        unsafe { self.base_ptr.add((addr - GLOBAL_BASE) as usize) }
+        unsafe {
+            self.base_ptr
+                .add((addr - self.memory_map.global_base) as usize)
+        }
     }
 
     /// Copies device memory into `out`; the whole range must lie in one live allocation.
@@ -591,6 +603,8 @@ impl GlobalMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const GLOBAL_BASE: u64 = MemoryMap::BITS64.global_base;
 
     fn illegal(m: &GlobalMemory, addr: u64, size: u32) -> String {
         match m.load(addr, size) {

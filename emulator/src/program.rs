@@ -3,6 +3,7 @@
 //! (device address, shared-memory offset, or offset in a thread's local frame).
 
 use crate::gpr_operands::GprOperands;
+use crate::memory_map::MemoryMap;
 use isa::analysis::FunctionAnalysis;
 use isa::dom::Reconvergence;
 use isa::hints::FunctionHints;
@@ -94,6 +95,8 @@ pub struct Program {
     /// The PTX text the module was lowered from, when the loader kept it: faults quote the
     /// faulting instruction's source line rather than warpsim's listing.
     source: Option<std::sync::Arc<str>>,
+    /// The memory map of the device memory the program runs on (compiled code bakes it in).
+    map: MemoryMap,
 }
 
 type JitCache = std::collections::HashMap<
@@ -108,7 +111,10 @@ fn align_to(x: u64, a: u64) -> u64 {
 impl Program {
     /// Prepares `module`. `global_addrs` gives the device address allocated for each
     /// module-scope `.global`/`.const` variable (the runtime allocates and initializes them).
+    /// The program runs on device memory of its address size's default map
+    /// ([`MemoryMap::for_address_size`]); [`Program::with_map`] chooses another.
     pub fn new(module: Module, global_addrs: Vec<Option<u64>>) -> Program {
+        let map = MemoryMap::for_address_size(module.address_size);
         let code: Vec<Code> = module.functions.iter().map(prepare).collect();
         let layouts = module
             .functions
@@ -131,6 +137,38 @@ impl Program {
             jit: Default::default(),
             hints,
             source: None,
+            map,
+        }
+    }
+
+    /// The program for device memory laid out as `map` (a 64-bit module on a device with the
+    /// 32-bit map). A module of `.address_size 32` needs a map below 4 GiB: another is an
+    /// error naming both.
+    pub fn with_map(mut self, map: MemoryMap) -> Result<Program, String> {
+        let bits = self.module.address_size;
+        if !map.serves(bits) {
+            return Err(format!(
+                "a module of `.address_size {bits}` cannot run under {}: its addresses must lie below 4 GiB",
+                map.describe()
+            ));
+        }
+        self.map = map;
+        Ok(self)
+    }
+
+    /// The memory map of the device memory the program runs on.
+    pub fn map(&self) -> MemoryMap {
+        self.map
+    }
+
+    /// The mask every computed address goes through: a module of `.address_size 32` computes
+    /// addresses modulo 2^32 (a wider register or a sum past 4 GiB is truncated, as the PTX
+    /// manual says of addresses wider than the address size); 64-bit ones keep all 64 bits.
+    pub fn address_mask(&self) -> u64 {
+        if self.module.address_size == 32 {
+            u32::MAX.into()
+        } else {
+            u64::MAX
         }
     }
 

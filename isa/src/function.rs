@@ -230,6 +230,8 @@ pub struct Module {
     pub version: (u32, u32),
     /// The `.target` list (`sm_70`, `texmode_independent`, ...).
     pub target: Vec<String>,
+    /// Bits of an address (`.address_size`: 32 or 64; 32 when the directive is omitted):
+    /// a 32-bit module's pointers are `.u32` and its addresses are computed modulo 2^32.
     pub address_size: u32,
     pub globals: Vec<Variable>,
     pub functions: Vec<Function>,

@@ -86,11 +86,16 @@ fn param_type(p: &Variable) -> String {
     }
 }
 
-/// Packs `args` into the parameter buffer of a kernel, checking count and sizes.
+/// Packs `args` into the parameter buffer of a kernel of a module of `.address_size
+/// address_size`, checking count and sizes. A pointer ([`Arg::Ptr`]) fills a scalar parameter
+/// of the address size: a `.u64` (or `.b64`, `.s64`) in a 64-bit module; a 32-bit one in a
+/// 32-bit module, where it must fit 32 bits, or a 64-bit one (zero-extended, as the kernel's
+/// 32-bit addresses truncate it back).
 pub fn pack(
     kernel: &str,
     params: &[Variable],
     layout: &KernelLayout,
+    address_size: u32,
     args: &[Arg],
 ) -> Result<Vec<u8>> {
     if args.len() != params.len() {
@@ -107,20 +112,38 @@ pub fn pack(
         .zip(&layout.param_offsets)
         .enumerate()
     {
-        let bytes = a.bytes();
         let size = p.size_bytes() as usize;
+        if let &Arg::Ptr(ptr) = a {
+            let fits = match p.ty.bits() {
+                64 => true,
+                32 => address_size == 32,
+                _ => false,
+            };
+            if !(fits && p.count.is_none()) {
+                let expected = if address_size == 32 { ".u32" } else { ".u64" };
+                return Err(Error::InvalidValue(format!(
+                    "argument {i} of `{kernel}` is a pointer but parameter `{}` is {} (pointers are {expected} in a module of `.address_size {address_size}`)",
+                    p.name,
+                    param_type(p)
+                )));
+            }
+            if size == 4 && u32::try_from(ptr).is_err() {
+                return Err(Error::InvalidValue(format!(
+                    "argument {i} of `{kernel}` is pointer {ptr:#x}, which does not fit 32 bits (parameter `{}` is {} in a module of `.address_size 32`)",
+                    p.name,
+                    param_type(p)
+                )));
+            }
+        }
+        let mut bytes = a.bytes();
+        if matches!(a, Arg::Ptr(_)) {
+            bytes.truncate(size);
+        }
         if bytes.len() != size {
             return Err(Error::InvalidValue(format!(
                 "argument {i} of `{kernel}` is {} ({} bytes) but parameter `{}` is {} ({size} bytes)",
                 a.describe(),
                 bytes.len(),
-                p.name,
-                param_type(p)
-            )));
-        }
-        if matches!(a, Arg::Ptr(_)) && !(p.ty.bits() == 64 && p.count.is_none()) {
-            return Err(Error::InvalidValue(format!(
-                "argument {i} of `{kernel}` is a pointer but parameter `{}` is {}",
                 p.name,
                 param_type(p)
             )));

@@ -9,6 +9,12 @@ pub struct DeviceConfig {
     pub memory_bytes: Option<u64>,
     /// How global-memory accesses are checked: exactly (default) or as the hardware does.
     pub memory_check: emulator::MemoryCheck,
+    /// Where global memory and the generic windows lie ([`emulator::MemoryMap`]). `None`
+    /// (default): the 64-bit map, which the device replaces by the 32-bit one when the first
+    /// thing it does is load an `.address_size 32` module. `Some(map)` fixes the map:
+    /// `MemoryMap::BITS32` runs 32- and 64-bit modules alike (its device memory is at most
+    /// [`emulator::MemoryMap::max_capacity`]), `MemoryMap::BITS64` refuses 32-bit modules.
+    pub memory_map: Option<emulator::MemoryMap>,
     /// The execution engine: the Cranelift JIT (default) or the interpreter.
     pub engine: emulator::launch::Engine,
     /// Host threads that run CTAs in functional mode.
@@ -91,6 +97,22 @@ impl DeviceConfig {
             .map_or(FUNCTIONAL_MEMORY_BYTES, |t| t.gpu.memory_mib << 20);
         host_physical_memory().map_or(card, |host| card.min(host))
     }
+
+    /// The device memory under `map`: [`DeviceConfig::device_memory`], capped at what the map
+    /// holds ([`emulator::MemoryMap::max_capacity`]) when `memory_bytes` is not set; a
+    /// `memory_bytes` beyond it is an error saying so.
+    pub fn device_memory_under(&self, map: emulator::MemoryMap) -> Result<u64, String> {
+        let max = map.max_capacity();
+        match self.memory_bytes {
+            Some(bytes) if bytes > max => Err(format!(
+                "{bytes} bytes of device memory (`memory_bytes`) do not fit {}: it holds at most {max} bytes ({} MiB)",
+                map.describe(),
+                max >> 20
+            )),
+            Some(bytes) => Ok(bytes),
+            None => Ok(self.device_memory().min(max)),
+        }
+    }
 }
 
 /// The host's physical memory in bytes, when the system says.
@@ -114,6 +136,7 @@ impl Default for DeviceConfig {
         DeviceConfig {
             memory_bytes: None,
             memory_check: emulator::MemoryCheck::Exact,
+            memory_map: None,
             engine: emulator::launch::Engine::default(),
             host_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             warp_budget: emulator::DEFAULT_WARP_BUDGET,

@@ -5,9 +5,9 @@ use crate::buffer::{DeviceBuffer, DeviceCopy};
 use crate::config::DeviceConfig;
 use crate::error::{Error, Result};
 use crate::module::{Kernel, Module};
-use emulator::{GlobalMemory, LaunchConfig, LaunchStats};
+use emulator::{GlobalMemory, LaunchConfig, LaunchStats, MemoryMap};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// Three launch dimensions (`dim3`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +40,10 @@ impl From<[u32; 3]> for Dim3 {
 /// A simulated GPU.
 pub struct Device {
     config: DeviceConfig,
-    mem: Arc<GlobalMemory>,
+    /// Device memory. Replaced at most once, by memory under the 32-bit map, when a device
+    /// whose map is not configured loads an `.address_size 32` module before anything uses
+    /// its memory ([`Device::load_ptx`]).
+    mem: RwLock<Arc<GlobalMemory>>,
     /// The timing model, when the configuration names a GPU.
     gpu: Option<Mutex<timing::Gpu>>,
     /// Characterization mode: the counts so far, and each program decoded once.
@@ -144,12 +147,7 @@ pub struct TimingReport {
 
 impl Device {
     pub fn new(config: DeviceConfig) -> Result<Device> {
-        let memory_bytes = config.device_memory();
-        let mem = GlobalMemory::with_check(memory_bytes, config.memory_check).map_err(|e| {
-            Error::InvalidValue(format!(
-                "cannot reserve {memory_bytes} bytes of device memory: {e}"
-            ))
-        })?;
+        let mem = new_memory(&config, config.memory_map.unwrap_or(MemoryMap::BITS64))?;
         if config.characterize && config.timing.is_some() {
             return Err(Error::InvalidValue(
                 "characterization runs functionally; it cannot be combined with the timing model"
@@ -164,7 +162,7 @@ impl Device {
         let characterization = config.characterize.then(Mutex::default);
         Ok(Device {
             config,
-            mem: Arc::new(mem),
+            mem: RwLock::new(Arc::new(mem)),
             gpu,
             characterization,
             timed_by_kernel: Mutex::default(),
@@ -176,13 +174,13 @@ impl Device {
     }
 
     /// Device memory, for tools that work with raw addresses.
-    pub fn memory(&self) -> &Arc<GlobalMemory> {
-        &self.mem
+    pub fn memory(&self) -> Arc<GlobalMemory> {
+        self.mem.read().expect("device memory lock").clone()
     }
 
     /// Allocates `len` zeroed values (`cudaMalloc`).
     pub fn alloc<T: DeviceCopy>(&self, len: usize) -> Result<DeviceBuffer<T>> {
-        DeviceBuffer::new(self.mem.clone(), len)
+        DeviceBuffer::new(self.memory(), len)
     }
 
     /// Allocates a buffer holding a copy of `data`.
@@ -205,7 +203,7 @@ impl Device {
             emulator::jit::Granularity::Runs
         });
         let module = Module::load(
-            self.mem.clone(),
+            |m| self.memory_for(file, m.address_size),
             file,
             text,
             granularity,
@@ -213,6 +211,47 @@ impl Device {
         )?;
         module.precompile();
         Ok(module)
+    }
+
+    /// The device memory a module of `.address_size bits` named `file` loads into: the
+    /// device's, when its map serves such modules. A 32-bit module meeting the 64-bit map
+    /// replaces the device memory by one under the 32-bit map when the map was not configured
+    /// and nothing uses the memory yet (no allocation, module, buffer, texture object or
+    /// [`Device::memory`] handle); otherwise it is an error naming the problem.
+    fn memory_for(&self, file: &str, bits: u32) -> Result<Arc<GlobalMemory>> {
+        let current = self.memory();
+        if current.map().serves(bits) {
+            return Ok(current);
+        }
+        drop(current);
+        let mut mem = self.mem.write().expect("device memory lock");
+        if mem.map().serves(bits) {
+            return Ok(mem.clone());
+        }
+        let refused = |why: &str| {
+            Error::InvalidValue(format!(
+                "`{file}` has `.address_size {bits}`: its addresses must lie below 4 GiB, but the device uses {} and {why}; create the device with `memory_map: Some(MemoryMap::BITS32)`",
+                mem.map().describe()
+            ))
+        };
+        if self.config.memory_map.is_some() {
+            return Err(refused("was configured so (`memory_map`)"));
+        }
+        // Under the write lock nobody can take another reference: one is the device's own.
+        if Arc::strong_count(&mem) > 1 || !mem.is_unused() {
+            return Err(refused(
+                "its memory is already in use (allocations, loaded modules or texture objects)",
+            ));
+        }
+        let narrow = MemoryMap::BITS32;
+        let fresh = new_memory(&self.config, narrow).map_err(|e| match e {
+            Error::InvalidValue(why) => {
+                Error::InvalidValue(format!("`{file}` has `.address_size {bits}`, but {why}"))
+            }
+            e => e,
+        })?;
+        *mem = Arc::new(fresh);
+        Ok(mem.clone())
     }
 
     /// Loads a PTX file.
@@ -248,10 +287,26 @@ impl Device {
         let (grid, block) = (grid.into().0, block.into().0);
         self.check_launch(kernel, grid, block, dynamic_shared)?;
         let program = kernel.program();
+        let mem = self.memory();
+        if program.map() != mem.map() {
+            return Err(Error::InvalidValue(format!(
+                "kernel `{}` of `{}` was loaded under {}, but this device's memory uses {} (load the module on this device)",
+                kernel.name(),
+                kernel.file,
+                program.map().describe(),
+                mem.map().describe()
+            )));
+        }
         let layout = program.layouts[kernel.id().index()]
             .as_ref()
             .expect("kernels have layouts");
-        let params = pack(kernel.name(), &kernel.function().params, layout, args)?;
+        let params = pack(
+            kernel.name(),
+            &kernel.function().params,
+            layout,
+            program.module.address_size,
+            args,
+        )?;
         let unsupported = kernel.unsupported();
         if !unsupported.is_empty() {
             return Err(Error::Unsupported(unsupported.join("\n")));
@@ -279,7 +334,7 @@ impl Device {
                 .launch(&timing::TimedLaunch {
                     program,
                     kernel: kernel.id(),
-                    mem: &self.mem,
+                    mem: &mem,
                     params: &params,
                     grid,
                     block,
@@ -309,15 +364,16 @@ impl Device {
             });
         }
         if let Some(ch) = &self.characterization {
-            return self.characterize(ch, kernel, &params, grid, block, dynamic_shared);
+            return self.characterize(ch, kernel, &mem, &params, grid, block, dynamic_shared);
         }
-        self.launch_functional(kernel, &params, grid, block, dynamic_shared)
+        self.launch_functional(kernel, &mem, &params, grid, block, dynamic_shared)
     }
 
     /// A checked launch in functional mode.
     fn launch_functional(
         &self,
         kernel: &Kernel,
+        mem: &GlobalMemory,
         params: &[u8],
         grid: [u32; 3],
         block: [u32; 3],
@@ -332,8 +388,7 @@ impl Device {
             warp_budget: self.config.warp_budget,
             wall_clock: self.config.wall_clock,
         };
-        emulator::launch(kernel.program(), kernel.id(), &self.mem, params, &cfg)
-            .map_err(Error::from)
+        emulator::launch(kernel.program(), kernel.id(), mem, params, &cfg).map_err(Error::from)
     }
 
     /// The timing statistics gathered since the last call (`None` in functional mode).
@@ -354,10 +409,12 @@ impl Device {
     }
 
     /// Runs a launch in characterization mode, adding its counts to the report.
+    #[allow(clippy::too_many_arguments)]
     fn characterize(
         &self,
         ch: &Mutex<Characterizing>,
         kernel: &Kernel,
+        mem: &GlobalMemory,
         params: &[u8],
         grid: [u32; 3],
         block: [u32; 3],
@@ -389,7 +446,7 @@ impl Device {
         };
         if sampling.insts_per_kernel > 0 && observed >= sampling.insts_per_kernel {
             // Enough of this kernel was observed: the launch runs as in functional mode.
-            let stats = self.launch_functional(kernel, params, grid, block, dynamic_shared)?;
+            let stats = self.launch_functional(kernel, mem, params, grid, block, dynamic_shared)?;
             let report = &mut ch.lock().expect("characterization lock").report;
             report.warp_insts += stats.warp_insts;
             report.launches.push(LaunchCharacterization {
@@ -407,7 +464,7 @@ impl Device {
                 program: kernel.program(),
                 code: &code,
                 kernel: kernel.id(),
-                mem: &self.mem,
+                mem,
                 params,
                 grid,
                 block,
@@ -531,4 +588,17 @@ impl Device {
         }
         Ok(())
     }
+}
+
+/// Device memory for `config` under `map`: its size checked against the map, its address
+/// space reserved.
+fn new_memory(config: &DeviceConfig, map: MemoryMap) -> Result<GlobalMemory> {
+    let memory_bytes = config
+        .device_memory_under(map)
+        .map_err(Error::InvalidValue)?;
+    GlobalMemory::with_map(memory_bytes, config.memory_check, map).map_err(|e| {
+        Error::InvalidValue(format!(
+            "cannot reserve {memory_bytes} bytes of device memory: {e}"
+        ))
+    })
 }

@@ -79,7 +79,8 @@ impl From<Box<Fault>> for Error {
             FaultKind::Unsupported { .. }
             | FaultKind::InvalidOperand { .. }
             | FaultKind::Trap
-            | FaultKind::CallDepthExceeded { .. } => Error::LaunchFailure(f),
+            | FaultKind::CallDepthExceeded { .. }
+            | FaultKind::MemoryMap { .. } => Error::LaunchFailure(f),
         }
     }
 }

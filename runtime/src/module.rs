@@ -72,8 +72,10 @@ impl Kernel {
 }
 
 impl Module {
+    /// Lowers (or finds prepared) `text` and loads it into the device memory `memory` gives for
+    /// the lowered module (the device picks its memory by the module's address size).
     pub(crate) fn load(
-        mem: Arc<GlobalMemory>,
+        memory: impl FnOnce(&isa::Module) -> Result<Arc<GlobalMemory>>,
         file: &str,
         text: &str,
         granularity: Option<emulator::jit::Granularity>,
@@ -91,6 +93,7 @@ impl Module {
             .map(|program| &program.module)
             .or(parsed.as_ref())
             .expect("a module kept or parsed");
+        let mem = memory(module)?;
         // `.global` and `.const` variables live in device memory; allocate them, then write
         // their initializers (which may hold each other's addresses).
         let mut addrs = Vec::with_capacity(module.globals.len());
@@ -125,10 +128,13 @@ impl Module {
             }
         }
         let program = match kept {
-            Some(program) if program.global_addrs == addrs => program,
+            Some(program) if program.global_addrs == addrs && program.map() == mem.map() => program,
             kept => {
                 let module = parsed.unwrap_or_else(|| kept.expect("kept").module.clone());
-                let program = Arc::new(Program::new(module, addrs).with_source(text));
+                let program = Program::new(module, addrs)
+                    .with_map(mem.map())
+                    .map_err(|e| Error::InvalidValue(format!("{file}: {e}")))?;
+                let program = Arc::new(program.with_source(text));
                 crate::programs::keep(file, text, program.clone());
                 program
             }

@@ -1,10 +1,11 @@
 //! Prepared programs shared by every device of the process.
 //!
 //! A [`Program`] is a pure function of the PTX text (and the file name its diagnostics quote)
-//! and of the device addresses of its module variables; its lazily built parts — the JIT's
-//! code at each granularity, the compiler hints — are pure functions of the program. So a
-//! module loaded again with the same text, on a device that places its variables at the same
-//! addresses (a fresh device allocates deterministically), takes the program prepared before,
+//! and of the device's memory map and addresses of its module variables; its lazily built
+//! parts — the JIT's code at each granularity, the compiler hints — are pure functions of the
+//! program. So a module loaded again with the same text, on a device with the same memory map
+//! that places its variables at the same addresses (a fresh device allocates
+//! deterministically), takes the program prepared before,
 //! with its compiled code: a sweep or a test suite running one sample on many devices pays for
 //! parsing, lowering and compilation once. The compiled code points into its program (the
 //! instructions its helpers interpret), which is why the whole program is shared rather than

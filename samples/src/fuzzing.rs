@@ -118,8 +118,9 @@ pub enum Outcome {
 /// [`MAX_KERNELS`] kernels is launched on a grid of 2 CTAs of one warp ((32,1,1), or the
 /// kernel's `.reqntid` when that is one warp or less) on one host thread, so the outcome does
 /// not depend on how warps interleave, which legitimately differs between the engines (a
-/// compiled run against one instruction per turn). Pointer-sized (64-bit) parameters get a
-/// [`BUFFER_BYTES`] buffer of small patterned words, 32-bit integers 64, narrower ones 4 or 8,
+/// compiled run against one instruction per turn). Pointer-sized parameters (64-bit integers,
+/// and 32-bit ones in an `.address_size 32` module) get a [`BUFFER_BYTES`] buffer of small
+/// patterned words, other 32-bit integers 64, narrower ones 4 or 8,
 /// floats 1.5, arrays zeros. Kernel faults (out of bounds, budget, trap, deadlock) are
 /// outcomes like any other.
 ///
@@ -251,9 +252,19 @@ fn one_warp(kernel: &Kernel) -> [u32; 3] {
     }
 }
 
+/// A fresh [`BUFFER_BYTES`] buffer for parameter `p`, kept in `buffers`, as a pointer argument.
+fn pointer(dev: &Device, p: &isa::Variable, buffers: &mut Vec<DeviceBuffer<u8>>) -> Arg {
+    let b = dev.alloc_from(&buffer_pattern()).expect("a small buffer");
+    b.set_label(format!("parameter {}", p.name));
+    let arg = Arg::Ptr(b.device_ptr());
+    buffers.push(b);
+    arg
+}
+
 /// Arguments for every parameter of `kernel`, and the buffers the pointers point to.
 fn arguments(dev: &Device, kernel: &Kernel) -> (Vec<Arg>, Vec<DeviceBuffer<u8>>) {
     let mut buffers = Vec::new();
+    let address_size = kernel.program().module.address_size;
     let args = kernel
         .function()
         .params
@@ -264,12 +275,10 @@ fn arguments(dev: &Device, kernel: &Kernel) -> (Vec<Arg>, Vec<DeviceBuffer<u8>>)
                 return Arg::Bytes(vec![0; p.size_bytes().min(1 << 16) as usize]);
             }
             match (p.ty.kind(), p.ty.bits()) {
-                (_, 64) if p.ty.kind() != TypeKind::Float => {
-                    let b = dev.alloc_from(&buffer_pattern()).expect("a small buffer");
-                    b.set_label(format!("parameter {}", p.name));
-                    let arg = Arg::Ptr(b.device_ptr());
-                    buffers.push(b);
-                    arg
+                (_, 64) if p.ty.kind() != TypeKind::Float => pointer(dev, p, &mut buffers),
+                // A 32-bit module's pointers are `.u32`.
+                (_, 32) if p.ty.kind() != TypeKind::Float && address_size == 32 => {
+                    pointer(dev, p, &mut buffers)
                 }
                 (TypeKind::Float, 64) => Arg::F64(1.5),
                 (TypeKind::Float, 16) => Arg::U16(0x3e00), // 1.5 in half precision

@@ -75,7 +75,13 @@ pub(crate) fn listing(
             );
         }
         if let Some(launch) = launch {
-            out.push_str(&graph_listing(program, k.id(), func, launch, dev.memory())?);
+            out.push_str(&graph_listing(
+                program,
+                k.id(),
+                func,
+                launch,
+                &dev.memory(),
+            )?);
         }
     }
     Ok(out)

@@ -173,6 +173,7 @@ impl Gpu {
         let jit = emulator::launch::compiled(
             program,
             l.kernel,
+            l.mem,
             l.engine,
             emulator::jit::Granularity::Instructions,
         )

@@ -6,7 +6,6 @@
 //! result is fitted to its register exactly as `warp::fit_to_register` does.
 
 use super::ctx::{self, Offsets};
-use crate::memory::{GLOBAL_BASE, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use crate::program::{KernelLayout, Location, Program};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, StackSlot, Value, types};
@@ -825,11 +824,9 @@ fn inline(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &Inst) -> boo
             to_generic,
             ty,
         } => {
-            let window = match space {
-                StateSpace::Shared | StateSpace::SharedCluster => SHARED_WINDOW,
-                StateSpace::Local => LOCAL_WINDOW,
-                _ => 0,
-            };
+            // The program's map, baked in (a launch checks it is the memory's). `.param`
+            // has no window: the interpreter faults on it, and the run never reaches here.
+            let window = cx.program.map().window(space).unwrap_or(0);
             let v = src(b, cx, 0);
             let r = if to_generic {
                 b.ins().iadd_imm_s(v, window as i64)
@@ -919,25 +916,38 @@ pub(super) fn memory(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &I
             (s, a)
         }
     };
+    // A 32-bit module computes addresses modulo 2^32, as the interpreter does
+    // (`Program::address_mask`); a 64-bit one needs no instruction for it.
+    let mask = cx.program.address_mask();
+    let a = if mask == u64::MAX {
+        a
+    } else {
+        b.ins().band_imm_s(a, mask as i64)
+    };
+    let map = cx.program.map();
     match fixed {
         Some(s) => access(b, cx, pc, inst, s, a, ty, vec, store),
         None => {
-            // Generic: classify by window at run time, as `classify_generic` does.
+            // Generic: classify by window at run time, as `MemoryMap::classify` does.
             let shared_blk = b.create_block();
             let not_shared = b.create_block();
             let local_blk = b.create_block();
             let global_blk = b.create_block();
             let done = b.create_block();
-            let rel_s = b.ins().iadd_imm_s(a, (SHARED_WINDOW as i64).wrapping_neg());
+            let rel_s = b
+                .ins()
+                .iadd_imm_s(a, (map.shared_window as i64).wrapping_neg());
             let in_s = b
                 .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThan, rel_s, WINDOW_SIZE as i64);
+                .icmp_imm_s(IntCC::UnsignedLessThan, rel_s, map.window_size as i64);
             b.ins().brif(in_s, shared_blk, &[], not_shared, &[]);
             b.switch_to_block(not_shared);
-            let rel_l = b.ins().iadd_imm_s(a, (LOCAL_WINDOW as i64).wrapping_neg());
+            let rel_l = b
+                .ins()
+                .iadd_imm_s(a, (map.local_window as i64).wrapping_neg());
             let in_l = b
                 .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThan, rel_l, WINDOW_SIZE as i64);
+                .icmp_imm_s(IntCC::UnsignedLessThan, rel_l, map.window_size as i64);
             b.ins().brif(in_l, local_blk, &[], global_blk, &[]);
             for (blk, sp, addr) in [
                 (shared_blk, Space::Shared, rel_s),
@@ -1020,7 +1030,9 @@ fn access(
             // Inside the mapping and inside the valid bytes of its granule (see
             // `GlobalMemory::valid`); the vector is aligned to its size (at most 32 bytes), so
             // it never crosses a 256-byte granule.
-            let rel = b.ins().iadd_imm_s(a, (GLOBAL_BASE as i64).wrapping_neg());
+            let rel = b
+                .ins()
+                .iadd_imm_s(a, (cx.program.map().global_base as i64).wrapping_neg());
             let fields = match cx.global {
                 Some(f) => f,
                 None => GlobalFields {

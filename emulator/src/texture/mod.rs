@@ -309,4 +309,13 @@ impl Resources {
         let i = usize::try_from(handle.checked_sub(1)?).ok()?;
         *self.objects.read().expect("resource table lock").get(i)?
     }
+
+    /// Whether no object is live.
+    pub fn is_empty(&self) -> bool {
+        self.objects
+            .read()
+            .expect("resource table lock")
+            .iter()
+            .all(Option::is_none)
+    }
 }

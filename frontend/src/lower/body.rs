@@ -704,6 +704,16 @@ impl<'a> FnLowerer<'a, '_> {
         self.module.loc(span)
     }
 
+    /// The type of an address in this module: `.u32` under `.address_size 32`, else `.u64`
+    /// (function addresses of indirect calls, `isspacep`'s operand).
+    fn address_type(&self) -> Type {
+        if self.isa_module.address_size == 32 {
+            Type::U32
+        } else {
+            Type::U64
+        }
+    }
+
     fn instruction(&mut self, inst: &ast::Instruction<'a>) -> Result<()> {
         let loc = self.loc(inst_span(inst));
         let guard = match inst.guard {
@@ -714,12 +724,13 @@ impl<'a> FnLowerer<'a, '_> {
             }),
         };
         let mut mods = Mods::new(inst.opcode, &inst.modifiers)?;
-        let decoded = decode(inst.opcode.value, &mut mods)?.ok_or_else(|| {
-            Diagnostic::semantic(
-                inst.opcode.span,
-                format!("unknown opcode `{}`", inst.opcode.value),
-            )
-        })?;
+        let decoded =
+            decode(inst.opcode.value, &mut mods, self.address_type())?.ok_or_else(|| {
+                Diagnostic::semantic(
+                    inst.opcode.span,
+                    format!("unknown opcode `{}`", inst.opcode.value),
+                )
+            })?;
         let (op, dsts, srcs) = match decoded {
             Decoded::Unsupported => (
                 Op::Unsupported {
@@ -1026,7 +1037,7 @@ impl<'a> FnLowerer<'a, '_> {
         loc: SrcLoc,
     ) -> Result<Call> {
         use ast::OperandKind as K;
-        let target = self.src(target, Slot::Val(Type::U64))?;
+        let target = self.src(target, Slot::Val(self.address_type()))?;
         let prototype = match rest {
             [
                 ast::Operand {

@@ -79,8 +79,10 @@ const HALF_PRECISION_OPCODES: &[&str] = &[
     "tanh", "atom", "red", "tex",
 ];
 
-/// Decodes `opcode` with its modifiers. `Ok(None)` means the opcode is unknown.
-pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
+/// Decodes `opcode` with its modifiers. `address` is the module's address type (`.u32` under
+/// `.address_size 32`, else `.u64`): what `isspacep` tests. `Ok(None)` means the opcode is
+/// unknown.
+pub(crate) fn decode(opcode: &str, m: &mut Mods, address: Type) -> Result<Option<Decoded>> {
     let half = m.any(|s| HALF_PRECISION_TYPES.contains(&s));
     // Of the narrow formats, only conversions to tf32 and to and from fp8 execute.
     let narrow = m.any(|s| {
@@ -599,7 +601,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                 Op::Isspacep { space },
                 Shape::new()
                     .d(Slot::Pred { negatable: false })
-                    .s(Slot::Val(Type::U64)),
+                    .s(Slot::Val(address)),
             )
         }
         "cp" if m.any(|s| s == "async")

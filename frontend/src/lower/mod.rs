@@ -84,7 +84,9 @@ pub fn lower(
     let mut out = isa::Module {
         version: (0, 0),
         target: Vec::new(),
-        address_size: 64,
+        // "If the `.address_size` directive is omitted, the address size defaults to 32"
+        // (PTX ISA, 11.1.3).
+        address_size: 32,
         globals: Vec::new(),
         functions: Vec::new(),
     };
@@ -102,10 +104,10 @@ pub fn lower(
                 out.target.extend(names.iter().map(|n| n.value.to_string()))
             }
             Item::AddressSize { bits, span } => {
-                if *bits != 64 {
-                    diags.push(Diagnostic::unsupported(
+                if !matches!(*bits, 32 | 64) {
+                    diags.push(Diagnostic::semantic(
                         *span,
-                        format!(".address_size {bits} (only 64 is supported)"),
+                        format!("`.address_size {bits}`: the address size is 32 or 64"),
                     ));
                 }
                 out.address_size = *bits;

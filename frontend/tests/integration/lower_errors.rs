@@ -393,12 +393,65 @@ fn header_directives_out_of_order_or_repeated() {
     }
 }
 
+/// `.address_size` is 32 or 64 (PTX ISA, 11.1.3); the lowered module keeps it, and an omitted
+/// directive means 32.
 #[test]
-fn address_size_32_is_unsupported() {
+fn address_size_is_32_or_64() {
+    const K: &str = ".visible .entry k() { ret; }\n";
+    for (directive, bits) in [
+        (".address_size 32\n", 32),
+        (".address_size 64\n", 64),
+        ("", 32),
+    ] {
+        let text = format!(".version 8.8\n.target sm_70\n{directive}{K}");
+        let module = frontend::compile("m.ptx", &text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(module.address_size, bits, "{text}");
+    }
     check_module(
-        ".version 8.8\n.target sm_70\n.address_size 32\n",
-        "m.ptx:3:1: error: unsupported: .address_size 32 (only 64 is supported)",
+        &format!(".version 8.8\n.target sm_70\n.address_size 16\n{K}"),
+        "m.ptx:3:1: error: `.address_size 16`: the address size is 32 or 64",
     );
+}
+
+/// Addresses are `.u32` in a 32-bit module and `.u64` in a 64-bit one: what `isspacep` tests and
+/// what an indirect call goes through. (Memory operands take a 32- or 64-bit register in
+/// either: a wider one is truncated, a narrower one zero-extended.)
+#[test]
+fn addresses_take_the_module_address_size() {
+    let module = |bits: u32, body: &str| {
+        format!(
+            ".version 8.8\n.target sm_70\n.address_size {bits}\n\
+             .func (.param .b32 r) f(.param .b32 a)\n{{\n\tret;\n}}\n\
+             .entry k()\n{{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\t.reg .pred %p<2>;\n\
+             \t.param .b32 x;\n\t.param .b32 y;\n\tp: .callprototype (.param .b32 _) _ (.param .b32 _);\n\
+             {body}\n\tret;\n}}\n"
+        )
+    };
+    check_module(
+        &module(32, "\tisspacep.global %p1, %rd1;"),
+        "m.ptx:16:23: error: type mismatch: `%rd1` is `.b64`, expected `.u32`",
+    );
+    check_module(
+        &module(64, "\tisspacep.global %p1, %r1;"),
+        "m.ptx:16:23: error: type mismatch: `%r1` is `.b32`, expected `.u64`",
+    );
+    check_module(
+        &module(32, "\tmov.u64 %rd1, f;\n\tcall (y), %rd1, (x), p;"),
+        "m.ptx:17:12: error: type mismatch: `%rd1` is `.b64`, expected `.u32`",
+    );
+    for (bits, body) in [
+        (
+            32,
+            "\tisspacep.global %p1, %r1;\n\tmov.u32 %r1, f;\n\tcall (y), %r1, (x), p;\n\tld.u32 %r1, [%rd1];",
+        ),
+        (
+            64,
+            "\tisspacep.global %p1, %rd1;\n\tmov.u64 %rd1, f;\n\tcall (y), %rd1, (x), p;\n\tld.u32 %r1, [%r1];",
+        ),
+    ] {
+        let text = module(bits, body);
+        assert!(frontend::compile("m.ptx", &text).is_ok(), "{text}");
+    }
 }
 
 /// Found by fuzzing (`fuzz/regressions/parse_lower/kernel-without-body.ptx`): a kernel

@@ -192,11 +192,12 @@ struct Trace {
 fn step_warp(dev: &Device, kernel: &Kernel, blocks: &Blocks, params: &[u8]) -> Trace {
     let program = kernel.program();
     let layout = program.layouts[kernel.id().index()].as_ref().unwrap();
+    let mem = dev.memory();
     let env = CtaEnv {
         program,
         kernel: kernel.id(),
         layout,
-        mem: dev.memory(),
+        mem: &mem,
         params,
         shared: vec![0; layout.dynamic_offset as usize],
         dynamic_shared: 0,

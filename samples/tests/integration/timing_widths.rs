@@ -206,11 +206,12 @@ fn step_records(dev: &Device, module: &Module, jit: bool) -> Vec<Record> {
     let layout = program.layouts[kernel.id().index()].as_ref().unwrap();
     let out = dev.alloc::<i32>(32).unwrap();
     let params = out.device_ptr().to_le_bytes();
+    let mem = dev.memory();
     let env = CtaEnv {
         program,
         kernel: kernel.id(),
         layout,
-        mem: dev.memory(),
+        mem: &mem,
         params: &params,
         shared: vec![0; layout.dynamic_offset as usize],
         dynamic_shared: 0,
@@ -224,9 +225,14 @@ fn step_records(dev: &Device, module: &Module, jit: bool) -> Vec<Record> {
     } else {
         emulator::Engine::Interpreter
     };
-    let compiled =
-        emulator::launch::compiled(program, kernel.id(), engine, Granularity::Instructions)
-            .unwrap();
+    let compiled = emulator::launch::compiled(
+        program,
+        kernel.id(),
+        &mem,
+        engine,
+        Granularity::Instructions,
+    )
+    .unwrap();
     assert_eq!(compiled.is_some(), jit);
     let mut cta = CtaStepper::new(env, Vec::new(), 10_000, compiled);
     let mut out = Executed::default();

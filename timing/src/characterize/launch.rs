@@ -133,10 +133,16 @@ fn source_operands(inst: &isa::Inst, phys: &[Option<isa::PhysReg>]) -> u8 {
 /// functional counters (as functional mode reports them) and the characterization.
 pub fn characterize(l: &CharacterizeLaunch) -> Result<(LaunchStats, Characterization), Box<Fault>> {
     let program = l.program;
-    let jit = emulator::launch::compiled(program, l.kernel, l.engine, Granularity::Instructions)?;
+    let jit = emulator::launch::compiled(
+        program,
+        l.kernel,
+        l.mem,
+        l.engine,
+        Granularity::Instructions,
+    )?;
     let runs = match l.sample {
         CtaSample::ALL => None,
-        _ => emulator::launch::compiled(program, l.kernel, l.engine, Granularity::Runs)?,
+        _ => emulator::launch::compiled(program, l.kernel, l.mem, l.engine, Granularity::Runs)?,
     };
     let launch = LaunchEnv::new(
         program,

@@ -22,7 +22,7 @@
 //! every stop is counted in the [`AnalysisReport`], so a partial analysis says so.
 
 use emulator::launch::cta_coordinates;
-use emulator::memory::{GenericTarget, LOCAL_WINDOW, SHARED_WINDOW, classify_generic};
+use emulator::memory::GenericTarget;
 use emulator::program::{Code, EXIT_PC, Location};
 use emulator::{GlobalMemory, Program, alu};
 use isa::inst::{AddrBase, Address, Inst, Op, Operand};
@@ -482,12 +482,7 @@ impl<'a> Thread<'a> {
                 Op::Cvta {
                     space, to_generic, ..
                 } => {
-                    let window = match space {
-                        StateSpace::Shared | StateSpace::SharedCluster => Some(SHARED_WINDOW),
-                        StateSpace::Local => Some(LOCAL_WINDOW),
-                        StateSpace::Global | StateSpace::Const => Some(0),
-                        _ => None,
-                    };
+                    let window = self.launch.program.map().window(*space);
                     let v = self.operand(&inst.srcs[0]).zip(window).map(|(v, w)| {
                         if *to_generic {
                             [v.wrapping_add(w), 0]
@@ -573,7 +568,7 @@ impl<'a> Thread<'a> {
             },
             AddrBase::Absolute => 0,
         };
-        Some(base.wrapping_add(a.offset as u64))
+        Some(base.wrapping_add(a.offset as u64) & self.launch.program.address_mask())
     }
 
     /// The global address a load reads, if known and global.
@@ -590,7 +585,7 @@ impl<'a> Thread<'a> {
             | Op::Ldu {
                 space: StateSpace::Generic,
                 ..
-            } => match classify_generic(addr) {
+            } => match self.launch.program.map().classify(addr) {
                 GenericTarget::Global(g) => Some(g),
                 _ => None,
             },
