@@ -88,9 +88,8 @@ fn param_type(p: &Variable) -> String {
 
 /// Packs `args` into the parameter buffer of a kernel of a module of `.address_size
 /// address_size`, checking count and sizes. A pointer ([`Arg::Ptr`]) fills a scalar parameter
-/// of the address size: a `.u64` (or `.b64`, `.s64`) in a 64-bit module; a 32-bit one in a
-/// 32-bit module, where it must fit 32 bits, or a 64-bit one (zero-extended, as the kernel's
-/// 32-bit addresses truncate it back).
+/// of 64 bits (as it always did), or in a 32-bit module a 32-bit integer one, where it must fit
+/// 32 bits (a 64-bit one takes it zero-extended: the kernel's 32-bit addresses truncate it).
 pub fn pack(
     kernel: &str,
     params: &[Variable],
@@ -116,7 +115,7 @@ pub fn pack(
         if let &Arg::Ptr(ptr) = a {
             let fits = match p.ty.bits() {
                 64 => true,
-                32 => address_size == 32,
+                32 => address_size == 32 && !p.ty.is_float(),
                 _ => false,
             };
             if !(fits && p.count.is_none()) {

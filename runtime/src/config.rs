@@ -105,7 +105,7 @@ impl DeviceConfig {
         let max = map.max_capacity();
         match self.memory_bytes {
             Some(bytes) if bytes > max => Err(format!(
-                "{bytes} bytes of device memory (`memory_bytes`) do not fit {}: it holds at most {max} bytes ({} MiB)",
+                "{bytes} bytes of device memory do not fit {}: it holds at most {max} bytes ({} MiB)",
                 map.describe(),
                 max >> 20
             )),

@@ -15,4 +15,5 @@ mod conformance_round;
 mod conformance_video;
 mod differential;
 mod eval_cases;
+mod memory_map;
 mod schedule;

@@ -3,6 +3,7 @@
 //! (cargo runs test binaries one after another). Each module is one area;
 //! `cargo test --release -p runtime --test integration MODULE` runs one of them.
 
+mod addr32;
 mod api;
 mod big_kernels;
 mod engines;

@@ -1,5 +1,6 @@
-//! Golden tests of `warpsim dis`, run through the real binary: SAXPY, and a kernel with nested
-//! divergence inside loops whose reconvergence points were checked by hand; `dis --hints` on
+//! Golden tests of `warpsim dis`, run through the real binary: SAXPY, an `.address_size 32`
+//! kernel, and a kernel with nested divergence inside loops whose reconvergence points were
+//! checked by hand; `dis --hints` on
 //! SAXPY (last uses checked by hand) and the loop weights of the nested kernel.
 //!
 //! Each whole listing is compared with its snapshot, `tests/snapshots/dis/<test>.txt`; an
@@ -73,6 +74,28 @@ fn saxpy() {
     // The bounds check `if (i < n)` branches over the body to the final `ret`.
     assert_eq!(reconvergence_points(&listing), vec![(9, "bb2".to_string())]);
     assert_snapshot("saxpy", &listing);
+}
+
+/// An `.address_size 32` module (`fixtures/run_ptx/addr32.ptx`): the listing keeps the
+/// directive and the 32-bit address instructions as written.
+#[test]
+fn address_size_32() {
+    let listing = dis(&["samples/tests/fixtures/run_ptx/addr32.ptx"]);
+    assert!(
+        listing.starts_with(".version 8.8\n.target sm_70\n.address_size 32\n"),
+        "{listing}"
+    );
+    for inst in [
+        "cvta.to.global.u32 %r9, %r2;",
+        "cvta.shared.u32 %r14, %r13;",
+        "isspacep.shared %p2, %r16;",
+        "mov.u32 %r20, bias;",
+        "ld.global.f32 %f2, [%rd2];",
+        "atom.global.add.u32 %r34, [%r33], 1;",
+    ] {
+        assert!(listing.contains(inst), "{inst} missing from:\n{listing}");
+    }
+    assert_snapshot("address_size_32", &listing);
 }
 
 #[test]

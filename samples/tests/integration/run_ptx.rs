@@ -217,6 +217,90 @@ fn symbols_are_set_before_the_first_launch_and_read_after_the_last() {
     );
 }
 
+const ADDR32: &str = "samples/tests/fixtures/run_ptx/addr32.ptx";
+
+/// An `.address_size 32` module (the fixture's header says what it exercises): buffers go in as
+/// 32-bit pointers on a device with the 32-bit memory map, functionally and under the timing
+/// model alike, bit-exact against the host; device memory the 32-bit map cannot hold is an
+/// error naming both.
+#[test]
+fn a_32_bit_module_runs_with_32_bit_pointers() {
+    let dir = TempDir::new("addr32");
+    let (x_path, y_path) = (dir.path("x.npy"), dir.path("y.npy"));
+    let x: Vec<f32> = (0..1000).map(|i| (i as f32 * 0.37).sin() * 1e3).collect();
+    let y: Vec<f32> = (0..1000).map(|i| (i as f32 * 1.7).cos() / 3.0).collect();
+    write_f32(&x_path, &[1000], &x);
+    write_f32(&y_path, &[1000], &y);
+    let (x_arg, y_arg) = (format!("npy:{x_path}"), format!("npy:{y_path}"));
+    let args = |out: &str, more: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            ADDR32,
+            "--kernel",
+            "saxpy32",
+            "--grid",
+            "8",
+            "--block",
+            "128",
+            "--arg",
+            "u32:1000",
+            "--arg",
+            "f32:2.5",
+            "--arg",
+            &x_arg,
+            "--arg",
+            &y_arg,
+            "--arg",
+            "zeros:u32:1000",
+            "--out",
+            &format!("3:{out}-y.npy"),
+            "--out",
+            &format!("4:{out}-flags.npy"),
+            "--out-symbol",
+            &format!("hits:{out}-hits.npy"),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.extend(more.iter().map(|s| s.to_string()));
+        v
+    };
+    let bias = [1.0f32, 2.0, 3.0, 4.0];
+    let want: Vec<u32> = (0..1000)
+        .map(|i| (2.5f32 * x[i] + y[i] + bias[i % 4]).to_bits())
+        .collect();
+    for (name, more) in [
+        ("functional", &[][..]),
+        ("timed", &["--timing", "gtx480"][..]),
+    ] {
+        let out = dir.path(name);
+        let stdout = ok(&run_strings(&args(&out, more)));
+        assert!(
+            stdout.contains("58288 thread instructions, 1856 warp instructions, 8 CTAs"),
+            "{stdout}"
+        );
+        let got: Vec<u32> = read_f32(&format!("{out}-y.npy"))
+            .2
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
+        assert!(got == want, "{name}: y differs");
+        let u32s = |path: String| {
+            let npy = npyz::NpyFile::new(BufReader::new(File::open(path).unwrap())).unwrap();
+            npy.into_vec::<u32>().unwrap()
+        };
+        let flags: Vec<u32> = (0..1000).map(|i| 16 * i + 7).collect();
+        assert_eq!(u32s(format!("{out}-flags.npy")), flags, "{name}");
+        assert_eq!(u32s(format!("{out}-hits.npy")), [1000], "{name}");
+    }
+    let out = dir.path("big");
+    assert_eq!(
+        fails(&run_strings(&args(&out, &["--device-memory", "4096"]))),
+        "error: invalid value: `samples/tests/fixtures/run_ptx/addr32.ptx` has `.address_size 32`, \
+         but 4294967296 bytes of device memory do not fit the 32-bit memory map (global memory at \
+         0x10000000): it holds at most 2013265920 bytes (1920 MiB)\n"
+    );
+}
+
 const TEXTURE: &str = "samples/tests/fixtures/run_ptx/texture.ptx";
 
 #[test]
