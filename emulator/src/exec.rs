@@ -983,7 +983,7 @@ fn execute(
                     })
             };
             for l in lanes(exec) {
-                let a = env.read(w, &inst.srcs[0], l);
+                let a = env.read(w, &inst.srcs[0], l) & program.address_mask();
                 let inside = match (space, env.mem.map().classify(a)) {
                     (StateSpace::Shared, GenericTarget::Shared(_)) => true,
                     (StateSpace::Local, GenericTarget::Local(_)) => true,

@@ -20,8 +20,8 @@
 //! memory's [`MemoryMap`] (`crate::memory_map` has both layouts):
 //!
 //! ```text
-//! shared_window .. +window_size   the CTA's shared memory (offset = address - shared_window)
-//! local_window  .. +window_size   the thread's local memory (offset = address - local_window)
+//! shared_window .. +shared_size   the CTA's shared memory (offset = address - shared_window)
+//! local_window  .. +local_size    the thread's local memory (offset = address - local_window)
 //! global_base   .. +span          global memory (`.const` variables live here too)
 //! ```
 

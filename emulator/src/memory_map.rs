@@ -8,20 +8,25 @@
 //!
 //! ```text
 //! MemoryMap::BITS64 (default)               MemoryMap::BITS32 (.address_size 32)
-//! 0x6000_0000_0000 +4 GiB  shared window    0x0800_0000 +64 MiB  shared window
-//! 0x6100_0000_0000 +4 GiB  local window     0x0c00_0000 +64 MiB  local window
-//! 0x7000_0000_0000 ..      global memory    0x1000_0000 .. 4 GiB global memory
+//! 0x6000_0000_0000 +4 GiB  shared window    0x0000_0000 +256 MiB  nothing
+//! 0x6100_0000_0000 +4 GiB  local window     0x1000_0000 +3 GiB    global memory
+//! 0x7000_0000_0000 ..      global memory    0xd000_0000 +256 MiB  shared window
+//!                                           0xe000_0000 +512 MiB  local window, up to 4 GiB
 //! ```
 //!
-//! In the 32-bit map the first 128 MiB are unused, so that null and small integers used as
-//! pointers fault; global memory's span (its allocations and their guard gaps, twice the
-//! device memory) must end at 4 GiB, which bounds the device memory at
-//! [`MemoryMap::max_capacity`] (1,920 MiB). A 64-bit kernel runs unchanged under the 32-bit
-//! map (its pointers are merely small); a 32-bit kernel needs the 32-bit map.
+//! In the 32-bit map, null and small integers used as pointers fault (nothing lives in the
+//! first 256 MiB). Global memory's span (its allocations and their guard gaps: twice the device
+//! memory) ends where the windows start, which bounds the device memory at
+//! [`MemoryMap::max_capacity`]: 1,536 MiB, the GTX 480's. The local window ends at 4 GiB, so the
+//! generic address of local memory past it (a thread's local memory beyond 512 MiB: warpsim
+//! allows 1,024 nested frames of up to 512 KiB each, hardware 512 KiB in all) wraps, as a
+//! 32-bit address, into the empty first 256 MiB and faults rather than reaching global memory.
+//! A 64-bit kernel runs unchanged under the 32-bit map (its pointers are merely small); a
+//! 32-bit kernel needs the 32-bit map.
 //!
 //! The interpreter reads the map of the device memory it runs on; compiled code bakes the map
-//! its [`crate::Program`] was prepared for as constants, and a launch checks that the two agree
-//! ([`crate::launch::compiled`]).
+//! its [`crate::Program`] was prepared for in as constants, and a launch checks that the two
+//! agree ([`crate::launch::compiled`]).
 
 use isa::StateSpace;
 
@@ -38,35 +43,37 @@ pub enum GenericTarget {
 pub struct MemoryMap {
     /// First device address of global memory (`.const` variables live there too).
     pub global_base: u64,
+    /// One past the last address global memory may occupy.
+    pub global_limit: u64,
     /// Start of the shared-memory window of the generic address space.
     pub shared_window: u64,
+    /// Size of the shared window: the most shared memory per CTA generic addresses reach.
+    pub shared_size: u64,
     /// Start of the local-memory window of the generic address space.
     pub local_window: u64,
-    /// Size of each window: the most shared memory per CTA, and local memory per thread, that
-    /// generic addresses reach.
-    pub window_size: u64,
-    /// One past the last address global memory may occupy (`u64::MAX`: no bound below the
-    /// host's own).
-    pub global_limit: u64,
+    /// Size of the local window: the most local memory per thread generic addresses reach.
+    pub local_size: u64,
 }
 
 impl MemoryMap {
-    /// warpsim's layout for 64-bit modules: global memory above 2^46, far from the windows.
+    /// warpsim's layout for 64-bit modules: global memory from 2^46 + 2^45, the windows below.
     pub const BITS64: MemoryMap = MemoryMap {
         global_base: 0x7000_0000_0000,
-        shared_window: 0x6000_0000_0000,
-        local_window: 0x6100_0000_0000,
-        window_size: 1 << 32,
         global_limit: u64::MAX,
+        shared_window: 0x6000_0000_0000,
+        shared_size: 1 << 32,
+        local_window: 0x6100_0000_0000,
+        local_size: 1 << 32,
     };
 
-    /// The layout for `.address_size 32` modules: everything below 4 GiB.
+    /// The layout for `.address_size 32` modules: everything below 4 GiB (see the module docs).
     pub const BITS32: MemoryMap = MemoryMap {
         global_base: 0x1000_0000,
-        shared_window: 0x0800_0000,
-        local_window: 0x0c00_0000,
-        window_size: 64 << 20,
-        global_limit: 1 << 32,
+        global_limit: 0xd000_0000,
+        shared_window: 0xd000_0000,
+        shared_size: 256 << 20,
+        local_window: 0xe000_0000,
+        local_size: 512 << 20,
     };
 
     /// The map a module of `.address_size bits` runs under by default: [`MemoryMap::BITS32`]
@@ -79,19 +86,24 @@ impl MemoryMap {
         }
     }
 
-    /// The widest addresses the map serves: 32 when everything lies below 4 GiB, else 64.
+    /// The widest addresses the map needs: 32 when global memory and both windows lie below
+    /// 4 GiB, else 64.
     pub fn address_bits(&self) -> u32 {
-        if self.global_limit <= 1 << 32 { 32 } else { 64 }
+        let end = self
+            .global_limit
+            .max(self.shared_window.saturating_add(self.shared_size))
+            .max(self.local_window.saturating_add(self.local_size));
+        if end <= 1 << 32 { 32 } else { 64 }
     }
 
-    /// Whether kernels of `.address_size bits` can run under this map: 64-bit ones always, 32-bit
-    /// ones only when every address lies below 4 GiB.
+    /// Whether kernels of `.address_size bits` can run under this map: 64-bit ones always,
+    /// 32-bit ones only when everything lies below 4 GiB.
     pub fn serves(&self, bits: u32) -> bool {
         bits >= self.address_bits()
     }
 
     /// The most device memory the map holds: global memory's span is twice the memory (each
-    /// allocation is followed by a guard gap as large), and must end at
+    /// allocation is followed by a guard gap as large) and must end at
     /// [`MemoryMap::global_limit`]. Rounded down to the 256-byte allocation alignment.
     pub fn max_capacity(&self) -> u64 {
         let span = self.global_limit - self.global_base;
@@ -112,16 +124,16 @@ impl MemoryMap {
 
     /// Classifies a generic address into its state space and the address or offset there.
     pub fn classify(&self, addr: u64) -> GenericTarget {
-        if addr.wrapping_sub(self.shared_window) < self.window_size {
+        if addr.wrapping_sub(self.shared_window) < self.shared_size {
             GenericTarget::Shared(addr - self.shared_window)
-        } else if addr.wrapping_sub(self.local_window) < self.window_size {
+        } else if addr.wrapping_sub(self.local_window) < self.local_size {
             GenericTarget::Local(addr - self.local_window)
         } else {
             GenericTarget::Global(addr)
         }
     }
 
-    /// A short name for messages: "the 32-bit memory map" or "the 64-bit memory map".
+    /// The map in a message: "the 32-bit memory map (global memory at 0x10000000)".
     pub fn describe(&self) -> String {
         format!(
             "the {}-bit memory map (global memory at {:#x})",
@@ -146,12 +158,17 @@ mod tests {
     fn the_32_bit_map_lies_below_4_gib_and_its_regions_are_disjoint() {
         let m = MemoryMap::BITS32;
         assert_eq!(m.address_bits(), 32);
-        assert!(m.shared_window + m.window_size <= m.local_window);
-        assert!(m.local_window + m.window_size <= m.global_base);
-        assert_eq!(m.max_capacity(), 1920 << 20);
-        assert_eq!(m.global_base + 2 * m.max_capacity(), 1 << 32);
+        assert_eq!(MemoryMap::BITS64.address_bits(), 64);
+        assert!(m.global_base + 2 * m.max_capacity() <= m.shared_window);
+        assert!(m.shared_window + m.shared_size <= m.local_window);
+        assert_eq!(m.local_window + m.local_size, 1 << 32);
+        assert_eq!(m.max_capacity(), 1536 << 20);
         assert!(m.serves(32) && m.serves(64));
         assert!(!MemoryMap::BITS64.serves(32) && MemoryMap::BITS64.serves(64));
+        // The local memory of 1,024 nested frames of 512 KiB and a kernel frame as large, past
+        // the window, wraps below global memory.
+        let deepest = 1025 * (512 << 10);
+        assert!((m.local_window + deepest) % (1 << 32) < m.global_base);
     }
 
     #[test]
@@ -159,12 +176,20 @@ mod tests {
         for m in [MemoryMap::BITS32, MemoryMap::BITS64] {
             assert_eq!(m.classify(m.shared_window + 8), GenericTarget::Shared(8));
             assert_eq!(
-                m.classify(m.local_window + m.window_size - 1),
-                GenericTarget::Local(m.window_size - 1)
+                m.classify(m.shared_window + m.shared_size),
+                if m.shared_window + m.shared_size == m.local_window {
+                    GenericTarget::Local(0)
+                } else {
+                    GenericTarget::Global(m.shared_window + m.shared_size)
+                }
             );
             assert_eq!(
-                m.classify(m.local_window + m.window_size),
-                GenericTarget::Global(m.local_window + m.window_size)
+                m.classify(m.local_window + m.local_size - 1),
+                GenericTarget::Local(m.local_size - 1)
+            );
+            assert_eq!(
+                m.classify(m.local_window + m.local_size),
+                GenericTarget::Global(m.local_window + m.local_size)
             );
             assert_eq!(m.classify(0), GenericTarget::Global(0));
             assert_eq!(

@@ -36,7 +36,9 @@ use std::time::Instant;
 const AFTER_HELP: &str = concat!(
     "Arguments (--arg, one per kernel parameter, in parameter order):\n",
     arg_forms!(),
-    "\nA buffer argument passes the buffer's device address (a .u64 parameter).\n",
+    "\nA buffer argument passes the buffer's device address (a .u64 parameter; a .u32 one in an\n",
+    "`.address_size 32` module, which runs on a device with the 32-bit memory map: at most\n",
+    "1536 MiB of device memory, all of it below 4 GiB).\n",
     "\n",
     "Numbering: every --arg has a number, 0, 1, 2, ... in order of appearance on the whole\n",
     "command line, counting on across --then. `@K` and `--out K:FILE` name argument K, which\n",
@@ -88,7 +90,8 @@ pub(crate) struct RunPtxArgs {
           value_parser = crate::RegsArg::parse, requires = "timing")]
     regs: crate::RegsArg,
     /// Device memory in MiB that the launches may allocate (default: the --timing preset's
-    /// `gpu.memory_mib`, or 4096 without --timing, capped by the host's memory).
+    /// `gpu.memory_mib`, or 4096 without --timing, capped by the host's memory, and for an
+    /// `.address_size 32` module by the 1536 MiB its 32-bit memory map holds).
     #[arg(long, value_name = "MIB", value_parser = crate::device_memory)]
     device_memory: Option<u64>,
     /// How global-memory accesses are checked: `exact` (every access inside one allocation's

@@ -939,7 +939,7 @@ pub(super) fn memory(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &I
                 .iadd_imm_s(a, (map.shared_window as i64).wrapping_neg());
             let in_s = b
                 .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThan, rel_s, map.window_size as i64);
+                .icmp_imm_s(IntCC::UnsignedLessThan, rel_s, map.shared_size as i64);
             b.ins().brif(in_s, shared_blk, &[], not_shared, &[]);
             b.switch_to_block(not_shared);
             let rel_l = b
@@ -947,7 +947,7 @@ pub(super) fn memory(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &I
                 .iadd_imm_s(a, (map.local_window as i64).wrapping_neg());
             let in_l = b
                 .ins()
-                .icmp_imm_s(IntCC::UnsignedLessThan, rel_l, map.window_size as i64);
+                .icmp_imm_s(IntCC::UnsignedLessThan, rel_l, map.local_size as i64);
             b.ins().brif(in_l, local_blk, &[], global_blk, &[]);
             for (blk, sp, addr) in [
                 (shared_blk, Space::Shared, rel_s),

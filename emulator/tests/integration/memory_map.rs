@@ -7,17 +7,20 @@ use emulator::{Engine, FaultKind, GlobalMemory, LaunchConfig, MemoryMap, Program
 
 const THREADS: u32 = 32;
 
-/// out[tid] = in[tid + 1] + in[tid], the first read at offset 2^32 + 4 from &in[tid], the second
-/// through a 64-bit register whose high half is all ones: both name the intended word only
-/// modulo 2^32.
+/// out[tid] = in[tid + 1] + in[tid] + 1000, the first read at offset 2^32 + 4 from &in[tid],
+/// the second through a 64-bit register whose high half is all ones, and the 1000 from
+/// `isspacep.shared` of a shared generic address with the same high half: each names the
+/// intended address only modulo 2^32.
 const WRAP: &str = "\
 .version 8.8
 .target sm_70
 .address_size 32
 .visible .entry k(.param .u32 in, .param .u32 out)
 {
-    .reg .b32 %r<10>;
-    .reg .b64 %rd<3>;
+    .reg .pred %p<2>;
+    .reg .b32 %r<14>;
+    .reg .b64 %rd<5>;
+    .shared .align 4 .b32 s[1];
     ld.param.u32 %r1, [in];
     ld.param.u32 %r2, [out];
     mov.u32 %r3, %tid.x;
@@ -28,8 +31,15 @@ const WRAP: &str = "\
     or.b64 %rd2, %rd1, -4294967296;
     ld.global.u32 %r7, [%rd2];
     add.s32 %r8, %r6, %r7;
+    mov.u32 %r10, s;
+    cvta.shared.u32 %r11, %r10;
+    cvt.u64.u32 %rd3, %r11;
+    or.b64 %rd4, %rd3, -4294967296;
+    isspacep.shared %p1, %rd4;
+    selp.b32 %r12, 1000, 0, %p1;
+    add.s32 %r13, %r8, %r12;
     add.s32 %r9, %r2, %r4;
-    st.global.u32 [%r9], %r8;
+    st.global.u32 [%r9], %r13;
     ret;
 }
 ";
@@ -54,7 +64,7 @@ fn a_32_bit_module_computes_addresses_modulo_4_gib_under_both_engines() {
     let kernel = program.module.function_by_name("k").unwrap();
     let input: Vec<u32> = (0..=THREADS).map(|i| i * i + 3).collect();
     let want: Vec<u32> = (0..THREADS as usize)
-        .map(|t| input[t + 1] + input[t])
+        .map(|t| input[t + 1] + input[t] + 1000)
         .collect();
     for engine in [Engine::Interpreter, Engine::Jit] {
         let mem = GlobalMemory::with_map(1 << 20, MemoryCheck::Exact, MemoryMap::BITS32).unwrap();
@@ -73,6 +83,42 @@ fn a_32_bit_module_computes_addresses_modulo_4_gib_under_both_engines() {
             .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
             .collect();
         assert_eq!(got, want, "{engine:?}");
+    }
+}
+
+/// The generic address of local memory past the 32-bit map's local window (512 MiB) wraps past
+/// 4 GiB into the empty first 256 MiB: an access faults there instead of reaching global memory.
+#[test]
+fn local_memory_past_its_window_faults_rather_than_alias_global_memory() {
+    let text = "\
+.version 8.8
+.target sm_70
+.address_size 32
+.visible .entry far(.param .u32 out)
+{
+    .reg .b32 %r<3>;
+    mov.u32 %r1, 536871168;
+    cvta.local.u32 %r2, %r1;
+    st.u32 [%r2], %r1;
+    ret;
+}
+";
+    let module = frontend::compile("far.ptx", text).unwrap();
+    let program = Program::new(module, Vec::new());
+    let kernel = program.module.function_by_name("far").unwrap();
+    for engine in [Engine::Interpreter, Engine::Jit] {
+        let mem = GlobalMemory::with_map(1 << 20, MemoryCheck::Exact, MemoryMap::BITS32).unwrap();
+        let out = mem.alloc(4).unwrap();
+        let params = (out as u32).to_le_bytes();
+        let fault = emulator::launch(&program, kernel, &mem, &params, &config(engine)).unwrap_err();
+        assert_eq!(
+            fault.kind.to_string(),
+            format!(
+                "illegal global address 0x100 (4-byte access {} bytes before the start of allocation #0 of 4 bytes at {out:#x})",
+                out - 0x100
+            ),
+            "{engine:?}"
+        );
     }
 }
 

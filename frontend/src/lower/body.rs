@@ -705,7 +705,7 @@ impl<'a> FnLowerer<'a, '_> {
     }
 
     /// The type of an address in this module: `.u32` under `.address_size 32`, else `.u64`
-    /// (function addresses of indirect calls, `isspacep`'s operand).
+    /// (what an indirect call's function address is).
     fn address_type(&self) -> Type {
         if self.isa_module.address_size == 32 {
             Type::U32
@@ -724,13 +724,12 @@ impl<'a> FnLowerer<'a, '_> {
             }),
         };
         let mut mods = Mods::new(inst.opcode, &inst.modifiers)?;
-        let decoded =
-            decode(inst.opcode.value, &mut mods, self.address_type())?.ok_or_else(|| {
-                Diagnostic::semantic(
-                    inst.opcode.span,
-                    format!("unknown opcode `{}`", inst.opcode.value),
-                )
-            })?;
+        let decoded = decode(inst.opcode.value, &mut mods)?.ok_or_else(|| {
+            Diagnostic::semantic(
+                inst.opcode.span,
+                format!("unknown opcode `{}`", inst.opcode.value),
+            )
+        })?;
         let (op, dsts, srcs) = match decoded {
             Decoded::Unsupported => (
                 Op::Unsupported {

@@ -79,10 +79,8 @@ const HALF_PRECISION_OPCODES: &[&str] = &[
     "tanh", "atom", "red", "tex",
 ];
 
-/// Decodes `opcode` with its modifiers. `address` is the module's address type (`.u32` under
-/// `.address_size 32`, else `.u64`): what `isspacep` tests. `Ok(None)` means the opcode is
-/// unknown.
-pub(crate) fn decode(opcode: &str, m: &mut Mods, address: Type) -> Result<Option<Decoded>> {
+/// Decodes `opcode` with its modifiers. `Ok(None)` means the opcode is unknown.
+pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
     let half = m.any(|s| HALF_PRECISION_TYPES.contains(&s));
     // Of the narrow formats, only conversions to tf32 and to and from fp8 execute.
     let narrow = m.any(|s| {
@@ -599,9 +597,11 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods, address: Type) -> Result<Option
             };
             op(
                 Op::Isspacep { space },
+                // "The source address operand must be of type .u32 or .u64", whatever the
+                // address size (a wider one is truncated to it when tested).
                 Shape::new()
                     .d(Slot::Pred { negatable: false })
-                    .s(Slot::Val(address)),
+                    .s(Slot::Wide(Type::U32)),
             )
         }
         "cp" if m.any(|s| s == "async")

@@ -413,11 +413,12 @@ fn address_size_is_32_or_64() {
     );
 }
 
-/// Addresses are `.u32` in a 32-bit module and `.u64` in a 64-bit one: what `isspacep` tests and
-/// what an indirect call goes through. (Memory operands take a 32- or 64-bit register in
-/// either: a wider one is truncated, a narrower one zero-extended.)
+/// An indirect call goes through a function address of the module's address size: `.u32` in
+/// a 32-bit module, `.u64` in a 64-bit one. `isspacep` takes `.u32` or `.u64` in either (as the
+/// manual says), and so do memory operands (a wider register is truncated to the address size,
+/// a narrower one zero-extended).
 #[test]
-fn addresses_take_the_module_address_size() {
+fn function_addresses_take_the_module_address_size() {
     let module = |bits: u32, body: &str| {
         format!(
             ".version 8.8\n.target sm_70\n.address_size {bits}\n\
@@ -428,25 +429,25 @@ fn addresses_take_the_module_address_size() {
         )
     };
     check_module(
-        &module(32, "\tisspacep.global %p1, %rd1;"),
-        "m.ptx:16:23: error: type mismatch: `%rd1` is `.b64`, expected `.u32`",
-    );
-    check_module(
-        &module(64, "\tisspacep.global %p1, %r1;"),
-        "m.ptx:16:23: error: type mismatch: `%r1` is `.b32`, expected `.u64`",
-    );
-    check_module(
         &module(32, "\tmov.u64 %rd1, f;\n\tcall (y), %rd1, (x), p;"),
         "m.ptx:17:12: error: type mismatch: `%rd1` is `.b64`, expected `.u32`",
+    );
+    check_module(
+        &module(64, "\tmov.u32 %r1, f;\n\tcall (y), %r1, (x), p;"),
+        "m.ptx:17:12: error: type mismatch: `%r1` is `.b32`, expected `.u64`",
+    );
+    check_module(
+        &module(32, "\tisspacep.global %p1, %p1;"),
+        "m.ptx:16:23: error: type mismatch: `%p1` is `.pred`, expected `.u32`",
     );
     for (bits, body) in [
         (
             32,
-            "\tisspacep.global %p1, %r1;\n\tmov.u32 %r1, f;\n\tcall (y), %r1, (x), p;\n\tld.u32 %r1, [%rd1];",
+            "\tisspacep.global %p1, %r1;\n\tisspacep.global %p1, %rd1;\n\tmov.u32 %r1, f;\n\tcall (y), %r1, (x), p;\n\tld.u32 %r1, [%rd1];",
         ),
         (
             64,
-            "\tisspacep.global %p1, %rd1;\n\tmov.u64 %rd1, f;\n\tcall (y), %rd1, (x), p;\n\tld.u32 %r1, [%r1];",
+            "\tisspacep.global %p1, %r1;\n\tisspacep.global %p1, %rd1;\n\tmov.u64 %rd1, f;\n\tcall (y), %rd1, (x), p;\n\tld.u32 %r1, [%r1];",
         ),
     ] {
         let text = module(bits, body);

@@ -211,7 +211,7 @@ fn a_32_bit_module_on_a_device_that_cannot_take_it_is_an_error() {
         memory_bytes: Some(4 << 30),
         ..DeviceConfig::default()
     };
-    let too_big = "4294967296 bytes of device memory do not fit the 32-bit memory map (global memory at 0x10000000): it holds at most 2013265920 bytes (1920 MiB)";
+    let too_big = "4294967296 bytes of device memory do not fit the 32-bit memory map (global memory at 0x10000000): it holds at most 1610612736 bytes (1536 MiB)";
     assert_eq!(
         load_error(&Device::new(big.clone()).unwrap()),
         format!("invalid value: `addr32.ptx` has `.address_size 32`, but {too_big}")

@@ -297,7 +297,7 @@ fn a_32_bit_module_runs_with_32_bit_pointers() {
         fails(&run_strings(&args(&out, &["--device-memory", "4096"]))),
         "error: invalid value: `samples/tests/fixtures/run_ptx/addr32.ptx` has `.address_size 32`, \
          but 4294967296 bytes of device memory do not fit the 32-bit memory map (global memory at \
-         0x10000000): it holds at most 2013265920 bytes (1920 MiB)\n"
+         0x10000000): it holds at most 1610612736 bytes (1536 MiB)\n"
     );
 }
 
