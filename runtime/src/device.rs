@@ -173,7 +173,9 @@ impl Device {
         &self.config
     }
 
-    /// Device memory, for tools that work with raw addresses.
+    /// Device memory, for tools that work with raw addresses. While a handle lives, the
+    /// memory counts as in use: the device no longer switches to the 32-bit memory map for an
+    /// `.address_size 32` module (see [`Device::load_ptx`]).
     pub fn memory(&self) -> Arc<GlobalMemory> {
         self.mem.read().expect("device memory lock").clone()
     }
@@ -192,7 +194,9 @@ impl Device {
 
     /// Loads PTX text; `file` names it in diagnostics. With the JIT engine, every kernel is
     /// compiled here, so launches do not pay for compilation (a compile error surfaces at
-    /// launch, with the kernel named).
+    /// launch, with the kernel named). An `.address_size 32` module needs the 32-bit memory
+    /// map: a device whose map is not configured switches to it when this is the first use of
+    /// its memory, and refuses the module otherwise, saying why.
     pub fn load_ptx(&self, file: &str, text: &str) -> Result<Module> {
         // The timing model and the characterizer execute one instruction at a time: they
         // compile them one by one.
@@ -240,7 +244,7 @@ impl Device {
         // Under the write lock nobody can take another reference: one is the device's own.
         if Arc::strong_count(&mem) > 1 || !mem.is_unused() {
             return Err(refused(
-                "its memory is already in use (allocations, loaded modules or texture objects)",
+                "its memory is already in use (allocations, loaded modules, texture objects or `Device::memory` handles)",
             ));
         }
         let narrow = MemoryMap::BITS32;

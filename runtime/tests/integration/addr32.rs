@@ -178,7 +178,7 @@ fn load_error(dev: &Device) -> String {
 #[test]
 fn a_32_bit_module_on_a_device_that_cannot_take_it_is_an_error() {
     let wide = "the device uses the 64-bit memory map (global memory at 0x700000000000)";
-    let in_use = "its memory is already in use (allocations, loaded modules or texture objects)";
+    let in_use = "its memory is already in use (allocations, loaded modules, texture objects or `Device::memory` handles)";
     let prefix = "invalid value: `addr32.ptx` has `.address_size 32`: its addresses must lie below 4 GiB, but";
     // Configured with the 64-bit map.
     let dev = Device::new(DeviceConfig {
