@@ -202,7 +202,8 @@ impl Module {
             .collect()
     }
 
-    fn symbol(&self, name: &str) -> Result<(u64, u64)> {
+    /// The device address and size in bytes of module variable `name` (`cuModuleGetGlobal`).
+    pub fn symbol(&self, name: &str) -> Result<(u64, u64)> {
         let m = &self.program.module;
         let i = m
             .globals
