@@ -165,3 +165,14 @@ pub unsafe extern "C" fn cuDeviceCanAccessPeer(can: *mut c_int, dev: CUdevice, p
         })
     })
 }
+
+/// `cuGetExportTable`: NVIDIA's private export tables do not exist here. NVRTC and the CUDA
+/// runtime ask for them when a driver is loaded and carry on without, so the refusal says so.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cuGetExportTable(_table: *mut *const std::ffi::c_void, _id: *const CUuuid) -> CUresult {
+    guard("cuGetExportTable", || {
+        Err(Error::unsupported(
+            "NVIDIA's private export tables do not exist in warpsim (NVRTC and the CUDA runtime ask, and carry on without them)",
+        ))
+    })
+}
