@@ -15,7 +15,9 @@ mod progress;
 mod regs;
 mod report;
 mod rf;
+mod nvrtc;
 mod run;
+mod run_cu;
 mod run_ptx;
 
 use clap::{Parser, Subcommand};
@@ -152,6 +154,9 @@ enum Command {
     /// Arguments are scalars and device buffers made from .npy files, raw files or zeros;
     /// buffers are written back to .npy files after the last launch.
     RunPtx(run_ptx::RunPtxArgs),
+    /// `run-ptx` for CUDA C: compile a .cu file with NVRTC (found at run time) and run its
+    /// kernels with the same options; `--kernel` takes C++ names (`axpy<float>`).
+    RunCu(run_cu::RunCuArgs),
     /// Disassemble a PTX file into warpsim's internal ISA: blocks, reconvergence points,
     /// liveness and physical registers.
     Dis {
@@ -425,6 +430,7 @@ fn main() -> ExitCode {
         }),
         Command::List => run::list(),
         Command::RunPtx(args) => run_ptx::run(args),
+        Command::RunCu(args) => run_cu::run(args),
         Command::Dis {
             file,
             kernel,

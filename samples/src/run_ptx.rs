@@ -288,6 +288,36 @@ struct Buffer {
 
 /// Runs `warpsim run-ptx`.
 pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
+    run_invocation(args.into_invocation()?, None)
+}
+
+/// PTX made from a source file: its text, and the kernel in it of each name a launch asked
+/// for (a C++ name lowers to a mangled one).
+pub(crate) struct Compiled {
+    pub ptx: String,
+    pub kernels: std::collections::HashMap<String, String>,
+}
+
+/// Runs `run-ptx` on the PTX that `compile` makes from FILE, given the kernel names the
+/// launches ask for (`warpsim run-cu`).
+pub(crate) fn run_compiled(
+    args: RunPtxArgs,
+    compile: impl FnOnce(&std::path::Path, &[String]) -> Result<Compiled, String>,
+) -> Result<ExitCode, String> {
+    let mut invocation = args.into_invocation()?;
+    let mut names: Vec<String> = invocation.launches.iter().map(|l| l.kernel.clone()).collect();
+    names.dedup();
+    let compiled = compile(&invocation.file, &names)?;
+    for l in &mut invocation.launches {
+        if let Some(k) = compiled.kernels.get(&l.kernel) {
+            l.kernel = k.clone();
+        }
+    }
+    run_invocation(invocation, Some(compiled.ptx))
+}
+
+/// Runs an invocation on FILE's PTX, or on `ptx` made from FILE.
+fn run_invocation(invocation: Invocation, ptx: Option<String>) -> Result<ExitCode, String> {
     let Invocation {
         file,
         regs,
@@ -300,7 +330,7 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
         pictures,
         launches,
         config,
-    } = args.into_invocation()?;
+    } = invocation;
     if regs == crate::RegsArg::Ptxas {
         // A kernel missing from the table would silently fall back to warpsim's count.
         let name = file
@@ -322,7 +352,11 @@ pub(crate) fn run(args: RunPtxArgs) -> Result<ExitCode, String> {
     let plan = plan::resolve(&all_args, &outs).map_err(|e| format!("error: {e}"))?;
 
     let dev = Device::new(config).map_err(runtime_error)?;
-    let module = dev.load_ptx_file(&file).map_err(runtime_error)?;
+    let module = match &ptx {
+        Some(text) => dev.load_ptx(&file.display().to_string(), text),
+        None => dev.load_ptx_file(&file),
+    }
+    .map_err(runtime_error)?;
     let kernels = launches
         .iter()
         .map(|l| {
