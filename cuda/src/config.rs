@@ -86,9 +86,13 @@ impl Settings {
         let number = |name: &str| -> Result<Option<u64>> {
             get(name)
                 .map(|v| {
-                    v.trim().parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        Error::invalid(format!("{name}=`{v}`: expected a positive integer"))
-                    })
+                    v.trim()
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| {
+                            Error::invalid(format!("{name}=`{v}`: expected a positive integer"))
+                        })
                 })
                 .transpose()
         };
@@ -124,11 +128,13 @@ impl Settings {
         }
         if c.memory_bytes.is_none() && self.mode == Mode::Functional {
             // A functional device has the reported GPU's memory, as a timing one does.
-            c.memory_bytes = Some(runtime::DeviceConfig {
-                timing: Some(self.gpu.clone()),
-                ..Default::default()
-            }
-            .device_memory());
+            c.memory_bytes = Some(
+                runtime::DeviceConfig {
+                    timing: Some(self.gpu.clone()),
+                    ..Default::default()
+                }
+                .device_memory(),
+            );
         }
         c
     }

@@ -46,7 +46,11 @@ fn create(pctx: *mut Handle, flags: c_uint, dev: CUdevice) -> Result {
 
 /// `cuCtxCreate_v2`: a new context, made current on the calling thread.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuCtxCreate_v2(pctx: *mut Handle, flags: c_uint, dev: CUdevice) -> CUresult {
+pub unsafe extern "C" fn cuCtxCreate_v2(
+    pctx: *mut Handle,
+    flags: c_uint,
+    dev: CUdevice,
+) -> CUresult {
     guard("cuCtxCreate_v2", || create(pctx, flags, dev))
 }
 
@@ -158,7 +162,12 @@ pub unsafe extern "C" fn cuCtxSetCurrent(ctx: Handle) -> CUresult {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut Handle) -> CUresult {
     guard("cuCtxGetCurrent", || {
-        with(|_| write(pctx, state::current_context().map_or(std::ptr::null_mut(), handle)))
+        with(|_| {
+            write(
+                pctx,
+                state::current_context().map_or(std::ptr::null_mut(), handle),
+            )
+        })
     })
 }
 
@@ -306,12 +315,17 @@ pub unsafe extern "C" fn cuCtxGetSharedMemConfig(config: *mut c_int) -> CUresult
 /// `cuCtxSetSharedMemConfig`: accepted; the presets fix the bank width.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuCtxSetSharedMemConfig(_config: c_int) -> CUresult {
-    guard("cuCtxSetSharedMemConfig", || with(|d| d.current().map(|_| ())))
+    guard("cuCtxSetSharedMemConfig", || {
+        with(|d| d.current().map(|_| ()))
+    })
 }
 
 /// `cuCtxGetStreamPriorityRange`: one priority, 0.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuCtxGetStreamPriorityRange(least: *mut c_int, greatest: *mut c_int) -> CUresult {
+pub unsafe extern "C" fn cuCtxGetStreamPriorityRange(
+    least: *mut c_int,
+    greatest: *mut c_int,
+) -> CUresult {
     guard("cuCtxGetStreamPriorityRange", || {
         with(|d| {
             d.current()?;
@@ -386,7 +400,11 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: CUdevice) -> CUresult {
 
 /// `cuDevicePrimaryCtxGetState`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(dev: CUdevice, flags: *mut c_uint, active: *mut c_int) -> CUresult {
+pub unsafe extern "C" fn cuDevicePrimaryCtxGetState(
+    dev: CUdevice,
+    flags: *mut c_uint,
+    active: *mut c_int,
+) -> CUresult {
     guard("cuDevicePrimaryCtxGetState", || {
         with(|d| {
             check_device(dev)?;

@@ -72,7 +72,11 @@ pub unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: CUdevice) -
 
 /// `cuDeviceComputeCapability` (deprecated, still asked for).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuDeviceComputeCapability(major: *mut c_int, minor: *mut c_int, dev: CUdevice) -> CUresult {
+pub unsafe extern "C" fn cuDeviceComputeCapability(
+    major: *mut c_int,
+    minor: *mut c_int,
+    dev: CUdevice,
+) -> CUresult {
     guard("cuDeviceComputeCapability", || {
         with(|d| {
             check_device(dev)?;
@@ -85,7 +89,11 @@ pub unsafe extern "C" fn cuDeviceComputeCapability(major: *mut c_int, minor: *mu
 
 /// `cuDeviceGetAttribute`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuDeviceGetAttribute(value: *mut c_int, attrib: c_int, dev: CUdevice) -> CUresult {
+pub unsafe extern "C" fn cuDeviceGetAttribute(
+    value: *mut c_int,
+    attrib: c_int,
+    dev: CUdevice,
+) -> CUresult {
     guard("cuDeviceGetAttribute", || {
         with(|d| {
             check_device(dev)?;
@@ -129,7 +137,11 @@ pub unsafe extern "C" fn cuDeviceGetUuid_v2(out: *mut CUuuid, dev: CUdevice) -> 
 
 /// `cuDeviceGetPCIBusId`: `0000:00:00.0`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuDeviceGetPCIBusId(bus_id: *mut c_char, len: c_int, dev: CUdevice) -> CUresult {
+pub unsafe extern "C" fn cuDeviceGetPCIBusId(
+    bus_id: *mut c_char,
+    len: c_int,
+    dev: CUdevice,
+) -> CUresult {
     guard("cuDeviceGetPCIBusId", || {
         with(|_| {
             check_device(dev)?;
@@ -141,14 +153,20 @@ pub unsafe extern "C" fn cuDeviceGetPCIBusId(bus_id: *mut c_char, len: c_int, de
 
 /// `cuDeviceGetByPCIBusId`: the one device's bus id.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuDeviceGetByPCIBusId(dev: *mut CUdevice, bus_id: *const c_char) -> CUresult {
+pub unsafe extern "C" fn cuDeviceGetByPCIBusId(
+    dev: *mut CUdevice,
+    bus_id: *const c_char,
+) -> CUresult {
     guard("cuDeviceGetByPCIBusId", || {
         with(|_| {
             let id = crate::ffi::c_str(bus_id)?;
             if id.eq_ignore_ascii_case("0000:00:00.0") || id.eq_ignore_ascii_case("00:00.0") {
                 write(dev, 0)
             } else {
-                Err(Error::new(status::INVALID_DEVICE, format!("no device at PCI bus id `{id}`")))
+                Err(Error::new(
+                    status::INVALID_DEVICE,
+                    format!("no device at PCI bus id `{id}`"),
+                ))
             }
         })
     })
@@ -156,7 +174,11 @@ pub unsafe extern "C" fn cuDeviceGetByPCIBusId(dev: *mut CUdevice, bus_id: *cons
 
 /// `cuDeviceCanAccessPeer`: there is no other device.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuDeviceCanAccessPeer(can: *mut c_int, dev: CUdevice, peer: CUdevice) -> CUresult {
+pub unsafe extern "C" fn cuDeviceCanAccessPeer(
+    can: *mut c_int,
+    dev: CUdevice,
+    peer: CUdevice,
+) -> CUresult {
     guard("cuDeviceCanAccessPeer", || {
         with(|_| {
             check_device(dev)?;
@@ -169,7 +191,10 @@ pub unsafe extern "C" fn cuDeviceCanAccessPeer(can: *mut c_int, dev: CUdevice, p
 /// `cuGetExportTable`: NVIDIA's private export tables do not exist here. NVRTC and the CUDA
 /// runtime ask for them when a driver is loaded and carry on without, so the refusal says so.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuGetExportTable(_table: *mut *const std::ffi::c_void, _id: *const CUuuid) -> CUresult {
+pub unsafe extern "C" fn cuGetExportTable(
+    _table: *mut *const std::ffi::c_void,
+    _id: *const CUuuid,
+) -> CUresult {
     guard("cuGetExportTable", || {
         Err(Error::unsupported(
             "NVIDIA's private export tables do not exist in warpsim (NVRTC and the CUDA runtime ask, and carry on without them)",

@@ -208,13 +208,19 @@ pub fn describe(code: CUresult) -> Option<(&'static str, &'static str)> {
 /// `cuGetErrorName`: answers before `cuInit` too; an unknown code is
 /// `CUDA_ERROR_INVALID_VALUE` with the out-pointer set to NULL.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuGetErrorName(error: CUresult, out: *mut *const std::ffi::c_char) -> CUresult {
+pub unsafe extern "C" fn cuGetErrorName(
+    error: CUresult,
+    out: *mut *const std::ffi::c_char,
+) -> CUresult {
     lookup("cuGetErrorName", error, out, |(name, _)| name)
 }
 
 /// `cuGetErrorString`: as `cuGetErrorName`, with the description.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuGetErrorString(error: CUresult, out: *mut *const std::ffi::c_char) -> CUresult {
+pub unsafe extern "C" fn cuGetErrorString(
+    error: CUresult,
+    out: *mut *const std::ffi::c_char,
+) -> CUresult {
     lookup("cuGetErrorString", error, out, |(_, text)| text)
 }
 

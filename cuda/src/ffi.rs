@@ -20,7 +20,11 @@ pub fn write<T>(out: *mut T, value: T) -> Result {
 
 /// Writes `value` through `out` when it is not NULL (optional out-parameters).
 pub fn write_opt<T>(out: *mut T, value: T) -> Result {
-    if out.is_null() { Ok(()) } else { write(out, value) }
+    if out.is_null() {
+        Ok(())
+    } else {
+        write(out, value)
+    }
 }
 
 /// Reads a `T` from `ptr`.

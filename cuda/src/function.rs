@@ -62,10 +62,11 @@ fn attribute(d: &Driver, f: &FunctionEntry, attr: c_int) -> Result<c_int> {
         }
         func_attr::BINARY_VERSION => i64::from(cc.major) * 10 + i64::from(cc.minor),
         func_attr::CACHE_MODE_CA => 0,
-        func_attr::MAX_DYNAMIC_SHARED_SIZE_BYTES => f
-            .max_dynamic_shared
-            .unwrap_or(DEFAULT_SHARED.min(optin).saturating_sub(layout.static_shared))
-            as i64,
+        func_attr::MAX_DYNAMIC_SHARED_SIZE_BYTES => f.max_dynamic_shared.unwrap_or(
+            DEFAULT_SHARED
+                .min(optin)
+                .saturating_sub(layout.static_shared),
+        ) as i64,
         func_attr::PREFERRED_SHARED_MEMORY_CARVEOUT => i64::from(f.carveout),
         10..func_attr::END => 0,
         _ => return Err(Error::invalid(format!("no function attribute {attr}"))),
@@ -134,7 +135,12 @@ pub unsafe extern "C" fn cuFuncSetAttribute(f: Handle, attr: c_int, value: c_int
 
 /// `cuKernelGetAttribute`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuKernelGetAttribute(out: *mut c_int, attr: c_int, kernel: Handle, dev: CUdevice) -> CUresult {
+pub unsafe extern "C" fn cuKernelGetAttribute(
+    out: *mut c_int,
+    attr: c_int,
+    kernel: Handle,
+    dev: CUdevice,
+) -> CUresult {
     guard("cuKernelGetAttribute", || {
         check_device(dev)?;
         get(out, attr, kernel)
@@ -143,7 +149,12 @@ pub unsafe extern "C" fn cuKernelGetAttribute(out: *mut c_int, attr: c_int, kern
 
 /// `cuKernelSetAttribute`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuKernelSetAttribute(attr: c_int, value: c_int, kernel: Handle, dev: CUdevice) -> CUresult {
+pub unsafe extern "C" fn cuKernelSetAttribute(
+    attr: c_int,
+    value: c_int,
+    kernel: Handle,
+    dev: CUdevice,
+) -> CUresult {
     guard("cuKernelSetAttribute", || {
         check_device(dev)?;
         set(attr, value, kernel)
@@ -172,7 +183,11 @@ pub unsafe extern "C" fn cuFuncSetCacheConfig(f: Handle, config: c_int) -> CUres
 
 /// `cuKernelSetCacheConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuKernelSetCacheConfig(kernel: Handle, config: c_int, dev: CUdevice) -> CUresult {
+pub unsafe extern "C" fn cuKernelSetCacheConfig(
+    kernel: Handle,
+    config: c_int,
+    dev: CUdevice,
+) -> CUresult {
     guard("cuKernelSetCacheConfig", || {
         check_device(dev)?;
         cache_config(kernel, config)
@@ -182,7 +197,9 @@ pub unsafe extern "C" fn cuKernelSetCacheConfig(kernel: Handle, config: c_int, d
 /// `cuFuncSetSharedMemConfig`: accepted; the presets fix the bank width.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuFuncSetSharedMemConfig(f: Handle, _config: c_int) -> CUresult {
-    guard("cuFuncSetSharedMemConfig", || with(|d| function_entry(d, f).map(|_| ())))
+    guard("cuFuncSetSharedMemConfig", || {
+        with(|d| function_entry(d, f).map(|_| ()))
+    })
 }
 
 fn param_info(f: Handle, index: usize, offset: *mut usize, size: *mut usize) -> Result {
@@ -205,14 +222,26 @@ fn param_info(f: Handle, index: usize, offset: *mut usize, size: *mut usize) -> 
 
 /// `cuFuncGetParamInfo`: a parameter's offset and size, from the PTX signature.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuFuncGetParamInfo(f: Handle, index: usize, offset: *mut usize, size: *mut usize) -> CUresult {
+pub unsafe extern "C" fn cuFuncGetParamInfo(
+    f: Handle,
+    index: usize,
+    offset: *mut usize,
+    size: *mut usize,
+) -> CUresult {
     guard("cuFuncGetParamInfo", || param_info(f, index, offset, size))
 }
 
 /// `cuKernelGetParamInfo`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuKernelGetParamInfo(kernel: Handle, index: usize, offset: *mut usize, size: *mut usize) -> CUresult {
-    guard("cuKernelGetParamInfo", || param_info(kernel, index, offset, size))
+pub unsafe extern "C" fn cuKernelGetParamInfo(
+    kernel: Handle,
+    index: usize,
+    offset: *mut usize,
+    size: *mut usize,
+) -> CUresult {
+    guard("cuKernelGetParamInfo", || {
+        param_info(kernel, index, offset, size)
+    })
 }
 
 /// CTAs of `f` with `threads` threads and `dynamic` bytes of dynamic shared memory that fit on
@@ -240,7 +269,10 @@ fn max_active(out: *mut c_int, f: Handle, block: c_int, dynamic: usize) -> Resul
         if u64::from(threads) > max_threads(d, entry) {
             return write(out, 0);
         }
-        write(out, blocks_per_sm(d, entry, threads, dynamic as u64) as c_int)
+        write(
+            out,
+            blocks_per_sm(d, entry, threads, dynamic as u64) as c_int,
+        )
     })
 }
 
@@ -252,7 +284,9 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
     block: c_int,
     dynamic: usize,
 ) -> CUresult {
-    guard("cuOccupancyMaxActiveBlocksPerMultiprocessor", || max_active(out, f, block, dynamic))
+    guard("cuOccupancyMaxActiveBlocksPerMultiprocessor", || {
+        max_active(out, f, block, dynamic)
+    })
 }
 
 /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`: the flags change nothing here.
@@ -264,9 +298,10 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     dynamic: usize,
     _flags: c_uint,
 ) -> CUresult {
-    guard("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", || {
-        max_active(out, f, block, dynamic)
-    })
+    guard(
+        "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+        || max_active(out, f, block, dynamic),
+    )
 }
 
 /// `CUoccupancyB2DSize`: dynamic shared memory as a function of the block size.

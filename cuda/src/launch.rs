@@ -11,7 +11,9 @@ use crate::error::{Error, Result, guard};
 use crate::ffi::{self, read};
 use crate::module::function_entry;
 use crate::state::with;
-use crate::types::{CUlaunchAttribute, CUlaunchConfig, CUresult, Handle, launch_attr, launch_param, status};
+use crate::types::{
+    CUlaunchAttribute, CUlaunchConfig, CUresult, Handle, launch_attr, launch_param, status,
+};
 use runtime::Arg;
 use std::ffi::{c_uint, c_void};
 
@@ -30,7 +32,11 @@ pub struct Launch {
 const DEFAULT_SHARED: u64 = 48 * 1024;
 
 /// The kernel's arguments, each as the bytes of its parameter.
-fn arguments(kernel: &runtime::Kernel, params: *mut *mut c_void, extra: *mut *mut c_void) -> Result<Vec<Arg>> {
+fn arguments(
+    kernel: &runtime::Kernel,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> Result<Vec<Arg>> {
     let decl = &kernel.function().params;
     let layout = kernel.program().layouts[kernel.id().index()]
         .as_ref()
@@ -49,7 +55,9 @@ fn arguments(kernel: &runtime::Kernel, params: *mut *mut c_void, extra: *mut *mu
                         kernel.name()
                     )));
                 }
-                Ok(Arg::Bytes(ffi::host_bytes(ptr.cast_const().cast(), size)?.to_vec()))
+                Ok(Arg::Bytes(
+                    ffi::host_bytes(ptr.cast_const().cast(), size)?.to_vec(),
+                ))
             })
             .collect();
     }
@@ -203,12 +211,15 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
 }
 
 fn check_attribute(a: &CUlaunchAttribute) -> Result {
-    let word = |i: usize| u32::from_le_bytes(a.value[i * 4..i * 4 + 4].try_into().expect("4 bytes"));
+    let word =
+        |i: usize| u32::from_le_bytes(a.value[i * 4..i * 4 + 4].try_into().expect("4 bytes"));
     match a.id {
         launch_attr::COOPERATIVE if word(0) != 0 => Err(Error::unsupported(
             "cooperative launches (grid-wide synchronisation is not simulated)",
         )),
-        launch_attr::CLUSTER_DIMENSION if (word(0), word(1), word(2)) != (1, 1, 1) && word(0) != 0 => {
+        launch_attr::CLUSTER_DIMENSION
+            if (word(0), word(1), word(2)) != (1, 1, 1) && word(0) != 0 =>
+        {
             Err(Error::unsupported("thread-block clusters"))
         }
         launch_attr::IGNORE | launch_attr::PRIORITY => Ok(()),

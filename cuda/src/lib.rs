@@ -38,7 +38,7 @@ pub mod config;
 pub mod context;
 pub mod device;
 pub mod error;
-pub mod ffi;
+mod ffi;
 pub mod function;
 pub mod launch;
 pub mod link;

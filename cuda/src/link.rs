@@ -90,7 +90,12 @@ fn logged<T>(state: Handle, outcome: Result<T>) -> Result<T> {
     outcome
 }
 
-fn link_create(n: c_uint, options: *mut c_int, values: *mut *mut c_void, out: *mut Handle) -> Result {
+fn link_create(
+    n: c_uint,
+    options: *mut c_int,
+    values: *mut *mut c_void,
+    out: *mut Handle,
+) -> Result {
     if out.is_null() {
         return Err(Error::code(status::INVALID_VALUE));
     }
@@ -131,7 +136,9 @@ pub unsafe extern "C" fn cuLinkCreate_v2(
     values: *mut *mut c_void,
     state: *mut Handle,
 ) -> CUresult {
-    guard("cuLinkCreate_v2", || link_create(num_options, options, values, state))
+    guard("cuLinkCreate_v2", || {
+        link_create(num_options, options, values, state)
+    })
 }
 
 /// Refuses inputs other than PTX, naming them.
@@ -208,7 +215,11 @@ pub unsafe extern "C" fn cuLinkAddFile_v2(
 /// `cuLinkComplete`: the image, checked by the front end, as NUL-terminated PTX text; the
 /// size counts the NUL.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuLinkComplete(state: Handle, image: *mut *mut c_void, size: *mut usize) -> CUresult {
+pub unsafe extern "C" fn cuLinkComplete(
+    state: Handle,
+    image: *mut *mut c_void,
+    size: *mut usize,
+) -> CUresult {
     guard("cuLinkComplete", || {
         let inputs = with_link(state, |l| Ok(l.inputs.clone()))?;
         let outcome = merge(&inputs).and_then(|text| {

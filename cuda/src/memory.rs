@@ -121,7 +121,10 @@ pub unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) ->
         with(|d| {
             d.current()?;
             let mem = d.device.memory();
-            write(free, (mem.capacity() - mem.used().min(mem.capacity())) as usize)?;
+            write(
+                free,
+                (mem.capacity() - mem.used().min(mem.capacity())) as usize,
+            )?;
             write(total, mem.capacity() as usize)
         })
     })
@@ -179,10 +182,7 @@ fn dtod(dst: CUdeviceptr, src: CUdeviceptr, n: usize) -> Result {
 /// `cuMemcpy` over unified addresses: each side is device memory or host memory by address.
 fn copy_unified(dst: u64, src: u64, n: usize) -> Result {
     let mem = device_memory()?;
-    match (
-        is_device_address(&mem, dst),
-        is_device_address(&mem, src),
-    ) {
+    match (is_device_address(&mem, dst), is_device_address(&mem, src)) {
         (true, true) => dtod(dst, src, n),
         (true, false) => htod(dst, src as usize as *const c_void, n),
         (false, true) => dtoh(dst as usize as *mut c_void, src, n),
@@ -196,7 +196,11 @@ fn copy_unified(dst: u64, src: u64, n: usize) -> Result {
 
 /// `cuMemcpyHtoD_v2`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuMemcpyHtoD_v2(dst: CUdeviceptr, src: *const c_void, n: usize) -> CUresult {
+pub unsafe extern "C" fn cuMemcpyHtoD_v2(
+    dst: CUdeviceptr,
+    src: *const c_void,
+    n: usize,
+) -> CUresult {
     guard("cuMemcpyHtoD_v2", || htod(dst, src, n))
 }
 
@@ -220,7 +224,12 @@ pub unsafe extern "C" fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, n: usize) 
 
 /// `cuMemcpyHtoDAsync_v2`: done when it returns.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2(dst: CUdeviceptr, src: *const c_void, n: usize, stream: Handle) -> CUresult {
+pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2(
+    dst: CUdeviceptr,
+    src: *const c_void,
+    n: usize,
+    stream: Handle,
+) -> CUresult {
     guard("cuMemcpyHtoDAsync_v2", || {
         check_stream(stream)?;
         htod(dst, src, n)
@@ -229,7 +238,12 @@ pub unsafe extern "C" fn cuMemcpyHtoDAsync_v2(dst: CUdeviceptr, src: *const c_vo
 
 /// `cuMemcpyDtoHAsync_v2`: done when it returns.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2(dst: *mut c_void, src: CUdeviceptr, n: usize, stream: Handle) -> CUresult {
+pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2(
+    dst: *mut c_void,
+    src: CUdeviceptr,
+    n: usize,
+    stream: Handle,
+) -> CUresult {
     guard("cuMemcpyDtoHAsync_v2", || {
         check_stream(stream)?;
         dtoh(dst, src, n)
@@ -238,7 +252,12 @@ pub unsafe extern "C" fn cuMemcpyDtoHAsync_v2(dst: *mut c_void, src: CUdeviceptr
 
 /// `cuMemcpyDtoDAsync_v2`: done when it returns.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: Handle) -> CUresult {
+pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2(
+    dst: CUdeviceptr,
+    src: CUdeviceptr,
+    n: usize,
+    stream: Handle,
+) -> CUresult {
     guard("cuMemcpyDtoDAsync_v2", || {
         check_stream(stream)?;
         dtod(dst, src, n)
@@ -247,7 +266,12 @@ pub unsafe extern "C" fn cuMemcpyDtoDAsync_v2(dst: CUdeviceptr, src: CUdeviceptr
 
 /// `cuMemcpyAsync`: done when it returns.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: Handle) -> CUresult {
+pub unsafe extern "C" fn cuMemcpyAsync(
+    dst: CUdeviceptr,
+    src: CUdeviceptr,
+    n: usize,
+    stream: Handle,
+) -> CUresult {
     guard("cuMemcpyAsync", || {
         check_stream(stream)?;
         copy_unified(dst, src, n)
@@ -260,7 +284,7 @@ fn set(dst: CUdeviceptr, pitch: usize, pattern: &[u8], width: usize, height: usi
     if width == 0 || height == 0 {
         return Ok(());
     }
-    if dst % pattern.len() as u64 != 0 {
+    if !dst.is_multiple_of(pattern.len() as u64) {
         return Err(Error::invalid(format!(
             "{dst:#x} is not aligned to the {}-byte element of the set",
             pattern.len()
@@ -290,7 +314,9 @@ macro_rules! memset {
         /// `cuMemsetD*_v2`: `n` elements set to the value.
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn $name(dst: CUdeviceptr, value: $t, n: usize) -> CUresult {
-            guard(stringify!($name), || set(dst, 0, &value.to_le_bytes(), n, 1))
+            guard(stringify!($name), || {
+                set(dst, 0, &value.to_le_bytes(), n, 1)
+            })
         }
 
         /// `cuMemsetD*Async`: done when it returns.
@@ -339,9 +365,27 @@ macro_rules! memset {
     };
 }
 
-memset!(cuMemsetD8_v2, cuMemsetD8Async, cuMemsetD2D8_v2, cuMemsetD2D8Async, u8);
-memset!(cuMemsetD16_v2, cuMemsetD16Async, cuMemsetD2D16_v2, cuMemsetD2D16Async, u16);
-memset!(cuMemsetD32_v2, cuMemsetD32Async, cuMemsetD2D32_v2, cuMemsetD2D32Async, u32);
+memset!(
+    cuMemsetD8_v2,
+    cuMemsetD8Async,
+    cuMemsetD2D8_v2,
+    cuMemsetD2D8Async,
+    u8
+);
+memset!(
+    cuMemsetD16_v2,
+    cuMemsetD16Async,
+    cuMemsetD2D16_v2,
+    cuMemsetD2D16Async,
+    u16
+);
+memset!(
+    cuMemsetD32_v2,
+    cuMemsetD32Async,
+    cuMemsetD2D32_v2,
+    cuMemsetD2D32Async,
+    u32
+);
 
 /// The alignment of host allocations: a page, as pinned allocations are.
 const HOST_ALIGN: usize = 4096;
@@ -391,7 +435,11 @@ pub unsafe extern "C" fn cuMemAllocHost_v2(pp: *mut *mut c_void, size: usize) ->
 /// `cuMemHostAlloc`: page-aligned host memory (portable and write-combined are the same
 /// here; device-mapped is refused).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuMemHostAlloc(pp: *mut *mut c_void, size: usize, flags: c_uint) -> CUresult {
+pub unsafe extern "C" fn cuMemHostAlloc(
+    pp: *mut *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> CUresult {
     guard("cuMemHostAlloc", || host_alloc(pp, size, flags))
 }
 
@@ -422,7 +470,11 @@ pub unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
 /// `cuMemHostRegister_v2`: remembered, so that pointer queries know the range; the memory
 /// stays plain host memory.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuMemHostRegister_v2(p: *mut c_void, size: usize, flags: c_uint) -> CUresult {
+pub unsafe extern "C" fn cuMemHostRegister_v2(
+    p: *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> CUresult {
     guard("cuMemHostRegister_v2", || {
         with(|d| {
             d.current()?;
@@ -435,8 +487,7 @@ pub unsafe extern "C" fn cuMemHostRegister_v2(p: *mut c_void, size: usize, flags
                 ));
             }
             let start = p as usize;
-            if host_range(d, start).is_some()
-                || d.host.range(start..start + size).next().is_some()
+            if host_range(d, start).is_some() || d.host.range(start..start + size).next().is_some()
             {
                 return Err(Error::code(status::HOST_MEMORY_ALREADY_REGISTERED));
             }
@@ -486,7 +537,8 @@ pub unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
 pub unsafe extern "C" fn cuMemHostGetFlags(flags: *mut c_uint, p: *mut c_void) -> CUresult {
     guard("cuMemHostGetFlags", || {
         with(|d| {
-            let (_, r) = host_range(d, p as usize).ok_or_else(|| Error::code(status::INVALID_VALUE))?;
+            let (_, r) =
+                host_range(d, p as usize).ok_or_else(|| Error::code(status::INVALID_VALUE))?;
             write(flags, r.flags)
         })
     })
@@ -543,7 +595,11 @@ fn pointer_attribute(d: &Driver, attr: c_int, ptr: u64) -> Result<Option<Value>>
         ptr_attr::BUFFER_ID | ptr_attr::MEMORY_BLOCK_ID => Value::U64(start as u64),
         ptr_attr::RANGE_START_ADDR => Value::Ptr(start as u64),
         ptr_attr::RANGE_SIZE => Value::U64(r.size as u64),
-        _ => return Err(Error::invalid(format!("pointer attribute {attr} of host memory"))),
+        _ => {
+            return Err(Error::invalid(format!(
+                "pointer attribute {attr} of host memory"
+            )));
+        }
     }))
 }
 
@@ -557,7 +613,11 @@ fn store(data: *mut c_void, v: Value) -> Result {
 /// `cuPointerGetAttribute`: device allocations and host memory the driver knows of; any
 /// other pointer is `CUDA_ERROR_INVALID_VALUE`, as for CUDA.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuPointerGetAttribute(data: *mut c_void, attribute: c_int, ptr: CUdeviceptr) -> CUresult {
+pub unsafe extern "C" fn cuPointerGetAttribute(
+    data: *mut c_void,
+    attribute: c_int,
+    ptr: CUdeviceptr,
+) -> CUresult {
     guard("cuPointerGetAttribute", || {
         with(|d| {
             let v = pointer_attribute(d, attribute, ptr)?

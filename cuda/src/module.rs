@@ -209,7 +209,10 @@ pub unsafe extern "C" fn cuModuleLoad(module: *mut Handle, fname: *const c_char)
 
 /// `cuModuleLoadFatBinary`: refused, warpsim runs PTX only.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuModuleLoadFatBinary(_module: *mut Handle, _fat: *const c_void) -> CUresult {
+pub unsafe extern "C" fn cuModuleLoadFatBinary(
+    _module: *mut Handle,
+    _fat: *const c_void,
+) -> CUresult {
     guard("cuModuleLoadFatBinary", || {
         Err(Error::unsupported(
             "fatbins: warpsim runs PTX only (load PTX text with cuModuleLoadData)",
@@ -269,7 +272,11 @@ pub fn function(d: &mut Driver, module: Handle, name: &str) -> Result<u64> {
 
 /// `cuModuleGetFunction`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuModuleGetFunction(hfunc: *mut Handle, module: Handle, name: *const c_char) -> CUresult {
+pub unsafe extern "C" fn cuModuleGetFunction(
+    hfunc: *mut Handle,
+    module: Handle,
+    name: *const c_char,
+) -> CUresult {
     guard("cuModuleGetFunction", || {
         let name = c_str(name)?;
         with(|d| {
@@ -279,7 +286,12 @@ pub unsafe extern "C" fn cuModuleGetFunction(hfunc: *mut Handle, module: Handle,
     })
 }
 
-fn global(dptr: *mut CUdeviceptr, bytes: *mut usize, module: Handle, name: *const c_char) -> Result {
+fn global(
+    dptr: *mut CUdeviceptr,
+    bytes: *mut usize,
+    module: Handle,
+    name: *const c_char,
+) -> Result {
     let name = c_str(name)?;
     with(|d| {
         let entry = module_entry(d, module)?;
@@ -330,8 +342,14 @@ fn enumerate(out: *mut Handle, n: c_uint, module: Handle) -> Result {
 
 /// `cuModuleEnumerateFunctions`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuModuleEnumerateFunctions(functions: *mut Handle, n: c_uint, module: Handle) -> CUresult {
-    guard("cuModuleEnumerateFunctions", || enumerate(functions, n, module))
+pub unsafe extern "C" fn cuModuleEnumerateFunctions(
+    functions: *mut Handle,
+    n: c_uint,
+    module: Handle,
+) -> CUresult {
+    guard("cuModuleEnumerateFunctions", || {
+        enumerate(functions, n, module)
+    })
 }
 
 /// `cuModuleGetLoadingMode`: eager (`CU_MODULE_EAGER_LOADING`); the JIT compiles every kernel
@@ -380,7 +398,14 @@ pub unsafe extern "C" fn cuLibraryLoadData(
             return Err(Error::code(status::INVALID_VALUE));
         }
         with(|_| Ok(()))?;
-        library_load(library, code, std::ptr::null(), num_jit, jit_options, jit_values)
+        library_load(
+            library,
+            code,
+            std::ptr::null(),
+            num_jit,
+            jit_options,
+            jit_values,
+        )
     })
 }
 
@@ -398,7 +423,14 @@ pub unsafe extern "C" fn cuLibraryLoadFromFile(
 ) -> CUresult {
     guard("cuLibraryLoadFromFile", || {
         with(|_| Ok(()))?;
-        library_load(library, std::ptr::null(), file, num_jit, jit_options, jit_values)
+        library_load(
+            library,
+            std::ptr::null(),
+            file,
+            num_jit,
+            jit_options,
+            jit_values,
+        )
     })
 }
 
@@ -416,7 +448,11 @@ pub unsafe extern "C" fn cuLibraryUnload(library: Handle) -> CUresult {
 
 /// `cuLibraryGetKernel`: the same handle `cuModuleGetFunction` gives.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuLibraryGetKernel(kernel: *mut Handle, library: Handle, name: *const c_char) -> CUresult {
+pub unsafe extern "C" fn cuLibraryGetKernel(
+    kernel: *mut Handle,
+    library: Handle,
+    name: *const c_char,
+) -> CUresult {
     guard("cuLibraryGetKernel", || {
         let name = c_str(name)?;
         with(|d| {
@@ -461,8 +497,14 @@ pub unsafe extern "C" fn cuLibraryGetKernelCount(count: *mut c_uint, library: Ha
 
 /// `cuLibraryEnumerateKernels`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuLibraryEnumerateKernels(kernels: *mut Handle, n: c_uint, library: Handle) -> CUresult {
-    guard("cuLibraryEnumerateKernels", || enumerate(kernels, n, library))
+pub unsafe extern "C" fn cuLibraryEnumerateKernels(
+    kernels: *mut Handle,
+    n: c_uint,
+    library: Handle,
+) -> CUresult {
+    guard("cuLibraryEnumerateKernels", || {
+        enumerate(kernels, n, library)
+    })
 }
 
 /// A live function (or kernel) handle.
@@ -538,5 +580,7 @@ pub unsafe extern "C" fn cuFuncIsLoaded(state: *mut c_int, func: Handle) -> CUre
 /// `cuFuncLoad`: nothing to do, kernels compile when their module loads.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuFuncLoad(func: Handle) -> CUresult {
-    guard("cuFuncLoad", || with(|d| function_entry(d, func).map(|_| ())))
+    guard("cuFuncLoad", || {
+        with(|d| function_entry(d, func).map(|_| ()))
+    })
 }

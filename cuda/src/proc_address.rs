@@ -37,7 +37,12 @@ pub fn resolve(name: &str, version: c_int) -> Result<(&'static str, *const c_voi
     }
 }
 
-fn get(symbol: *const c_char, pfn: *mut *const c_void, version: c_int, status_out: *mut c_int) -> crate::error::Result {
+fn get(
+    symbol: *const c_char,
+    pfn: *mut *const c_void,
+    version: c_int,
+    status_out: *mut c_int,
+) -> crate::error::Result {
     let name = c_str(symbol)?;
     if pfn.is_null() {
         return Err(Error::code(status::INVALID_VALUE));
@@ -69,7 +74,9 @@ pub unsafe extern "C" fn cuGetProcAddress(
     version: c_int,
     _flags: u64,
 ) -> CUresult {
-    guard("cuGetProcAddress", || get(symbol, pfn, version, std::ptr::null_mut()))
+    guard("cuGetProcAddress", || {
+        get(symbol, pfn, version, std::ptr::null_mut())
+    })
 }
 
 /// `cuGetProcAddress_v2` (CUDA 12.0): with the query result.
@@ -81,5 +88,7 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
     _flags: u64,
     status_out: *mut c_int,
 ) -> CUresult {
-    guard("cuGetProcAddress_v2", || get(symbol, pfn, version, status_out))
+    guard("cuGetProcAddress_v2", || {
+        get(symbol, pfn, version, status_out)
+    })
 }

@@ -229,7 +229,9 @@ static DRIVER: Mutex<Option<Driver>> = Mutex::new(None);
 
 fn lock() -> MutexGuard<'static, Option<Driver>> {
     // A panic while holding the lock is caught at the entry point; the tables stay usable.
-    DRIVER.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    DRIVER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Runs `f` on the driver, or fails with `CUDA_ERROR_NOT_INITIALIZED` before `cuInit`.

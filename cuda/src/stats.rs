@@ -40,7 +40,11 @@ pub fn record(
         .map_or(0, |t| t.kernels.iter().map(|k| k.gpu_sim_cycle).sum());
     d.cycles += cycles;
     d.stats.launches += 1;
-    let k = d.stats.kernels.entry(kernel.name().to_string()).or_default();
+    let k = d
+        .stats
+        .kernels
+        .entry(kernel.name().to_string())
+        .or_default();
     k.launches += 1;
     k.warp_insts += stats.warp_insts;
     k.thread_insts += stats.thread_insts;
@@ -79,7 +83,10 @@ fn write(dir: &Path, name: &str, doc: &Value) {
         std::fs::write(dir.join(name), text + "\n")
     });
     if let Err(e) = outcome {
-        eprintln!("warpsim-cuda: cannot write {}: {e}", dir.join(name).display());
+        eprintln!(
+            "warpsim-cuda: cannot write {}: {e}",
+            dir.join(name).display()
+        );
     }
 }
 

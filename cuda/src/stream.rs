@@ -52,7 +52,11 @@ pub unsafe extern "C" fn cuStreamCreate(out: *mut Handle, flags: c_uint) -> CUre
 
 /// `cuStreamCreateWithPriority`: one priority level, so every priority is 0.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuStreamCreateWithPriority(out: *mut Handle, flags: c_uint, _priority: c_int) -> CUresult {
+pub unsafe extern "C" fn cuStreamCreateWithPriority(
+    out: *mut Handle,
+    flags: c_uint,
+    _priority: c_int,
+) -> CUresult {
     guard("cuStreamCreateWithPriority", || create(out, flags, 0))
 }
 
@@ -142,12 +146,18 @@ fn stream_ctx(d: &Driver, h: Handle) -> Result<u64> {
 /// `cuStreamGetCtx`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuStreamGetCtx(h: Handle, ctx: *mut Handle) -> CUresult {
-    guard("cuStreamGetCtx", || with(|d| write(ctx, handle(stream_ctx(d, h)?))))
+    guard("cuStreamGetCtx", || {
+        with(|d| write(ctx, handle(stream_ctx(d, h)?)))
+    })
 }
 
 /// `cuStreamGetCtx_v2`: no green contexts.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuStreamGetCtx_v2(h: Handle, ctx: *mut Handle, green: *mut Handle) -> CUresult {
+pub unsafe extern "C" fn cuStreamGetCtx_v2(
+    h: Handle,
+    ctx: *mut Handle,
+    green: *mut Handle,
+) -> CUresult {
     guard("cuStreamGetCtx_v2", || {
         with(|d| {
             write(ctx, handle(stream_ctx(d, h)?))?;
@@ -181,7 +191,11 @@ pub unsafe extern "C" fn cuStreamAddCallback(
 
 /// `cuLaunchHostFunc`: runs now, as `cuStreamAddCallback`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuLaunchHostFunc(h: Handle, f: Option<HostFn>, data: *mut c_void) -> CUresult {
+pub unsafe extern "C" fn cuLaunchHostFunc(
+    h: Handle,
+    f: Option<HostFn>,
+    data: *mut c_void,
+) -> CUresult {
     guard("cuLaunchHostFunc", || {
         idle(h)?;
         let f = f.ok_or_else(|| Error::code(status::INVALID_VALUE))?;
@@ -244,20 +258,28 @@ pub unsafe extern "C" fn cuEventRecord(event: Handle, h: Handle) -> CUresult {
 
 /// `cuEventRecordWithFlags`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuEventRecordWithFlags(event: Handle, h: Handle, _flags: c_uint) -> CUresult {
+pub unsafe extern "C" fn cuEventRecordWithFlags(
+    event: Handle,
+    h: Handle,
+    _flags: c_uint,
+) -> CUresult {
     guard("cuEventRecordWithFlags", || record(event, h))
 }
 
 /// `cuEventQuery`: complete.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuEventQuery(event: Handle) -> CUresult {
-    guard("cuEventQuery", || with(|d| event_entry(d, event).map(|_| ())))
+    guard("cuEventQuery", || {
+        with(|d| event_entry(d, event).map(|_| ()))
+    })
 }
 
 /// `cuEventSynchronize`: complete.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cuEventSynchronize(event: Handle) -> CUresult {
-    guard("cuEventSynchronize", || with(|d| event_entry(d, event).map(|_| ())))
+    guard("cuEventSynchronize", || {
+        with(|d| event_entry(d, event).map(|_| ()))
+    })
 }
 
 /// `cuEventDestroy_v2`.
@@ -307,12 +329,20 @@ fn elapsed(ms: *mut c_float, start: Handle, end: Handle) -> Result {
 /// `cuEventElapsedTime`: simulated milliseconds in timing mode, host milliseconds in
 /// functional mode.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuEventElapsedTime(ms: *mut c_float, start: Handle, end: Handle) -> CUresult {
+pub unsafe extern "C" fn cuEventElapsedTime(
+    ms: *mut c_float,
+    start: Handle,
+    end: Handle,
+) -> CUresult {
     guard("cuEventElapsedTime", || elapsed(ms, start, end))
 }
 
 /// `cuEventElapsedTime_v2`: as `cuEventElapsedTime`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cuEventElapsedTime_v2(ms: *mut c_float, start: Handle, end: Handle) -> CUresult {
+pub unsafe extern "C" fn cuEventElapsedTime_v2(
+    ms: *mut c_float,
+    start: Handle,
+    end: Handle,
+) -> CUresult {
     guard("cuEventElapsedTime_v2", || elapsed(ms, start, end))
 }
