@@ -31,6 +31,7 @@ mod rf_power;
 mod rf_residency;
 mod rf_techniques;
 mod run_cli;
+mod run_cu;
 mod run_ptx;
 mod saxpy;
 mod snooze;
