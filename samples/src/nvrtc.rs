@@ -9,10 +9,18 @@ use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::path::PathBuf;
 
 /// How to get NVRTC, for the message when none is found.
-const HOW: &str = "pip install nvidia-cuda-nvrtc-cu12, or set WARPSIM_NVRTC=/path/to/libnvrtc.so.12";
+const HOW: &str =
+    "pip install nvidia-cuda-nvrtc-cu12, or set WARPSIM_NVRTC=/path/to/libnvrtc.so.12";
 
 type Program = *mut c_void;
-type Create = unsafe extern "C" fn(*mut Program, *const c_char, *const c_char, c_int, *const *const c_char, *const *const c_char) -> c_int;
+type Create = unsafe extern "C" fn(
+    *mut Program,
+    *const c_char,
+    *const c_char,
+    c_int,
+    *const *const c_char,
+    *const *const c_char,
+) -> c_int;
 type Compile = unsafe extern "C" fn(Program, c_int, *const *const c_char) -> c_int;
 type GetSize = unsafe extern "C" fn(Program, *mut usize) -> c_int;
 type GetText = unsafe extern "C" fn(Program, *mut c_char) -> c_int;
@@ -132,7 +140,14 @@ pub(crate) fn compile(
     unsafe {
         check(
             "nvrtcCreateProgram",
-            create(&mut prog, c_source.as_ptr(), c_name.as_ptr(), 0, std::ptr::null(), std::ptr::null()),
+            create(
+                &mut prog,
+                c_source.as_ptr(),
+                c_name.as_ptr(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+            ),
         )?;
         for k in &c_kernels {
             check("nvrtcAddNameExpression", add_name(prog, k.as_ptr()))?;
@@ -142,10 +157,15 @@ pub(crate) fn compile(
         check("nvrtcGetProgramLogSize", log_size(prog, &mut n))?;
         let mut text = vec![0u8; n.max(1)];
         check("nvrtcGetProgramLog", log(prog, text.as_mut_ptr().cast()))?;
-        let log_text = String::from_utf8_lossy(&text).trim_end_matches('\0').trim().to_string();
+        let log_text = String::from_utf8_lossy(&text)
+            .trim_end_matches('\0')
+            .trim()
+            .to_string();
         if compiled != 0 {
             destroy(&mut prog);
-            return Err(format!("error: NVRTC could not compile {name}:\n{log_text}"));
+            return Err(format!(
+                "error: NVRTC could not compile {name}:\n{log_text}"
+            ));
         }
         if !log_text.is_empty() {
             eprintln!("{log_text}");
@@ -154,7 +174,10 @@ pub(crate) fn compile(
         for (k, c) in kernels.iter().zip(&c_kernels) {
             let mut out: *const c_char = std::ptr::null();
             check("nvrtcGetLoweredName", lowered(prog, c.as_ptr(), &mut out))?;
-            names.insert(k.clone(), CStr::from_ptr(out).to_string_lossy().into_owned());
+            names.insert(
+                k.clone(),
+                CStr::from_ptr(out).to_string_lossy().into_owned(),
+            );
         }
         check("nvrtcGetPTXSize", ptx_size(prog, &mut n))?;
         let mut text = vec![0u8; n.max(1)];

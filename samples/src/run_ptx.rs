@@ -305,7 +305,11 @@ pub(crate) fn run_compiled(
     compile: impl FnOnce(&std::path::Path, &[String]) -> Result<Compiled, String>,
 ) -> Result<ExitCode, String> {
     let mut invocation = args.into_invocation()?;
-    let mut names: Vec<String> = invocation.launches.iter().map(|l| l.kernel.clone()).collect();
+    let mut names: Vec<String> = invocation
+        .launches
+        .iter()
+        .map(|l| l.kernel.clone())
+        .collect();
     names.dedup();
     let compiled = compile(&invocation.file, &names)?;
     for l in &mut invocation.launches {
