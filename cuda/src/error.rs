@@ -71,6 +71,9 @@ pub type Result<T = ()> = std::result::Result<T, Error>;
 /// Runs an entry point's body: its error becomes its code (with the message on stderr), and
 /// a panic becomes `CUDA_ERROR_UNKNOWN` instead of unwinding into C.
 pub fn guard(name: &str, body: impl FnOnce() -> Result) -> CUresult {
+    if crate::config::tracing() {
+        eprintln!("warpsim-cuda: trace: {name}");
+    }
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => status::SUCCESS,
         Ok(Err(e)) => {

@@ -13,7 +13,7 @@
 //! # Ok::<(), runtime::Error>(())
 //! ```
 //!
-//! **API boundary:** with the CLI, this is the only crate that does I/O.
+//! **API boundary:** with the CLI and the `cuda` library, this is the only crate that does I/O.
 
 pub mod args;
 pub mod buffer;

@@ -9,7 +9,14 @@ fn without_nvrtc_run_cu_says_how_to_get_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let out = Command::new(env!("CARGO_BIN_EXE_warpsim"))
         .current_dir(root)
-        .args(["run-cu", "samples/saxpy/saxpy.cu", "--kernel", "saxpy", "--grid", "1"])
+        .args([
+            "run-cu",
+            "samples/saxpy/saxpy.cu",
+            "--kernel",
+            "saxpy",
+            "--grid",
+            "1",
+        ])
         .args(["--block", "32", "--arg", "i32:32", "--arg", "f32:1"])
         .args(["--arg", "zeros:f32:32", "--arg", "zeros:f32:32"])
         // No python3 to ask for the wheel, and a library path that does not exist.
