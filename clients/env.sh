@@ -10,7 +10,7 @@ lib=$root/target/release/libwarpsim_cuda.so
 warpsim=$root/target/release/warpsim
 work=$root/target/clients
 if [ ! -f "$lib" ] || [ ! -x "$warpsim" ]; then
-    echo "clients: build first: cargo build --release -p warpsim-cuda -p warpsim" >&2
+    echo "clients: build first: cargo build --workspace --release" >&2
     exit 1
 fi
 mkdir -p "$work/lib"
