@@ -4,10 +4,10 @@
 # statistics (simulated event time, a JSON per launch and a summary).
 source "$(dirname "$0")/env.sh"
 gcc -O2 -Wall -Wextra -Werror -o "$work/saxpy" "$root/clients/c/saxpy.c" \
-    -L"$root/target/release" -lwarpsim_cuda -lm
-LD_LIBRARY_PATH=$root/target/release "$work/saxpy" "$root/samples/saxpy/saxpy.ptx"
+    -L"$libdir" -lwarpsim_cuda -lm
+LD_LIBRARY_PATH=$libdir "$work/saxpy" "$root/samples/saxpy/saxpy.ptx"
 rm -rf "$work/stats"
-WARPSIM_MODE=v100 WARPSIM_STATS=$work/stats LD_LIBRARY_PATH=$root/target/release \
+WARPSIM_MODE=v100 WARPSIM_STATS=$work/stats LD_LIBRARY_PATH=$libdir \
     "$work/saxpy" "$root/samples/saxpy/saxpy.ptx"
 "$python" - "$work/stats" <<'PY'
 import json, pathlib, sys

@@ -6,7 +6,9 @@
 # run (it runs PTX); without it numba links through the driver's cuLink*, which hands back PTX.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-lib=$root/target/release/libwarpsim_cuda.so
+# The library: $WARPSIM_CUDA_LIB (CI: the one its test build made), else cargo build's.
+lib=$(realpath -m "${WARPSIM_CUDA_LIB:-$root/target/release/libwarpsim_cuda.so}")
+libdir=$(dirname "$lib")
 warpsim=$root/target/release/warpsim
 work=$root/target/clients
 if [ ! -f "$lib" ] || [ ! -x "$warpsim" ]; then

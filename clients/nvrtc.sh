@@ -3,5 +3,5 @@
 # libnvrtc.so.12, dlopen'ed) and launched through the driver API on warpsim.
 source "$(dirname "$0")/env.sh"
 gcc -O2 -Wall -Wextra -Werror -o "$work/nvrtc_saxpy" "$root/clients/c/nvrtc_saxpy.c" \
-    -L"$root/target/release" -lwarpsim_cuda -ldl -lm
-LD_LIBRARY_PATH=$root/target/release "$work/nvrtc_saxpy" "$nvrtc"
+    -L"$libdir" -lwarpsim_cuda -ldl -lm
+LD_LIBRARY_PATH=$libdir "$work/nvrtc_saxpy" "$nvrtc"
