@@ -315,26 +315,37 @@ fn potential(
     dynamic: usize,
     limit: c_int,
 ) -> Result {
-    let (best_block, best_grid) = with(|d| {
+    let most = with(|d| {
         let entry = function_entry(d, f)?;
-        let mut most = max_threads(d, entry);
-        if limit > 0 {
-            most = most.min(limit as u64);
-        }
-        let (mut best_block, mut best_threads, mut best_ctas) = (0u32, 0u64, 0u32);
-        let mut block = (most / 32 * 32) as u32;
-        while block > 0 {
+        let most = max_threads(d, entry);
+        Ok(if limit > 0 {
+            most.min(limit as u64)
+        } else {
+            most
+        })
+    })?;
+    // The caller's function runs outside the driver's lock (it may call the driver).
+    let candidates: Vec<(u32, usize)> = (1..=most / 32)
+        .rev()
+        .map(|warps| {
+            let block = (warps * 32) as u32;
             let shared = match to_shared {
                 // SAFETY: the caller hands a function of this type for this call.
                 Some(cb) => unsafe { cb(block as c_int) },
                 None => dynamic,
             };
+            (block, shared)
+        })
+        .collect();
+    let (best_block, best_grid) = with(|d| {
+        let entry = function_entry(d, f)?;
+        let (mut best_block, mut best_threads, mut best_ctas) = (0u32, 0u64, 0u32);
+        for &(block, shared) in &candidates {
             let ctas = blocks_per_sm(d, entry, block, shared as u64);
             let threads = u64::from(ctas) * u64::from(block);
             if threads > best_threads {
                 (best_block, best_threads, best_ctas) = (block, threads, ctas);
             }
-            block -= 32;
         }
         Ok((best_block, best_ctas * d.settings.gpu.gpu.sms))
     })?;

@@ -31,6 +31,15 @@ fn attributes_come_from_the_kernels_ptx_and_allocation() {
     }
 }
 
+/// Dynamic shared memory of 100 bytes per thread; it calls the driver, which must not be
+/// locked while it runs.
+unsafe extern "C" fn hundred_per_thread(block: c_int) -> usize {
+    let mut c = null_mut();
+    // SAFETY: a valid out-pointer.
+    ok(unsafe { cuCtxGetCurrent(&mut c) });
+    block as usize * 100
+}
+
 #[test]
 fn occupancy_follows_the_timing_models_rule() {
     let _c = Ctx::new();
