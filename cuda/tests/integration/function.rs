@@ -83,6 +83,16 @@ fn occupancy_follows_the_timing_models_rule() {
             &mut grid, &mut block, f, None, 0, 128,
         ));
         assert_eq!(block, 128);
+        // 40000 static + 100 per thread: one CTA of 1024 (142400 bytes) beats two of 256.
+        ok(cuOccupancyMaxPotentialBlockSize(
+            &mut grid,
+            &mut block,
+            f,
+            Some(hundred_per_thread),
+            0,
+            0,
+        ));
+        assert_eq!((block, grid), (1024, gpu.gpu.sms as c_int));
         ok(cuModuleUnload(m));
     }
 }
