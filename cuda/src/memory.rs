@@ -36,7 +36,7 @@ fn fault(e: emulator::memory::MemFault) -> Error {
 
 /// Whether `addr` lies in the device's address range (allocated or not).
 pub fn is_device_address(mem: &GlobalMemory, addr: u64) -> bool {
-    let base = emulator::memory::GLOBAL_BASE;
+    let base = mem.map().global_base;
     addr >= base && addr - base < mem.span()
 }
 
