@@ -196,7 +196,6 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
     let bar = crate::progress::bar(
         samples.len() as u64,
         "samples",
-        crate::progress::Results::AsTheyCome,
         samples.len() == 1 && opts.size != Size::Large,
     );
     for (done, s) in samples.iter().enumerate() {
@@ -211,13 +210,13 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
         let outcome = match outcome {
             Ok(o) => o,
             Err(e) => {
-                println!("{}: ERROR: {e}", s.name());
+                bar.suspend(|| println!("{}: ERROR: {e}", s.name()));
                 failed.push(s.name());
                 continue;
             }
         };
         let passed = outcome.validation.passed();
-        println!(
+        bar.suspend(|| println!(
             "{} ({}: {}): {}: {}; {} launch(es), {} of {} warp instructions observed ({:.1}%), {seconds:.1} s",
             s.name(),
             opts.size.name(),
@@ -228,7 +227,7 @@ pub(crate) fn run(opts: &CharacterizeOptions) -> Result<ExitCode, String> {
             report.total.warp_insts,
             report.warp_insts,
             timing::characterize::pct(report.total.warp_insts, report.warp_insts),
-        );
+        ));
         if !passed {
             failed.push(s.name());
         }

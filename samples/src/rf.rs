@@ -550,12 +550,7 @@ fn run_jobs(
     args: &RfArgs,
     threads: usize,
 ) -> Vec<JobResult> {
-    let bar = crate::progress::bar(
-        jobs.len() as u64,
-        "simulations",
-        crate::progress::Results::AtTheEnd,
-        args.quiet,
-    );
+    let bar = crate::progress::bar(jobs.len() as u64, "simulations", args.quiet);
     let started = std::time::Instant::now();
     let results: Vec<Mutex<Option<JobResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);

@@ -88,7 +88,6 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
     let bar = crate::progress::bar(
         samples.len() as u64,
         "samples",
-        crate::progress::Results::AsTheyCome,
         samples.len() == 1 && opts.size != Size::Large,
     );
     if !bar.is_hidden() {
@@ -100,30 +99,35 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
         // A fresh device per sample (memory layout, caches, clocks): its figures are the ones
         // it has alone, whatever ran before it.
         let dev = Device::new(config.clone()).map_err(|e| format!("error: {e}"))?;
-        match run_one(&dev, *s, opts) {
-            Ok(outcome) => {
-                if !outcome.validation.passed() {
+        let ran = run_one(&dev, *s, opts);
+        // The results print above the bar, which the sample's run left ticking.
+        bar.suspend(|| {
+            match ran {
+                Ok((label, outcome)) => {
+                    print_outcome(*s, &label, &outcome, opts);
+                    if !outcome.validation.passed() {
+                        failed.push(s.name());
+                    }
+                    functional.push((s.name(), outcome));
+                }
+                Err(e) => {
+                    println!("{}: ERROR: {e}", s.name());
                     failed.push(s.name());
                 }
-                functional.push((s.name(), outcome));
             }
-            Err(e) => {
-                println!("{}: ERROR: {e}", s.name());
-                failed.push(s.name());
+            if let Some(r) = dev.take_timing() {
+                if !r.kernels.is_empty() {
+                    crate::report::print_summary(&r);
+                }
+                let title = format!("{} on {}", s.name(), r.total.config);
+                let subdir = (samples.len() > 1).then(|| s.name().replace('/', "__"));
+                if let Err(e) = opts.pictures.write(&dev, &r, &title, subdir.as_deref()) {
+                    println!("{}: ERROR: {}", s.name(), e.trim_start_matches("error: "));
+                    failed.push(s.name());
+                }
+                reports.push((s.name(), r));
             }
-        }
-        if let Some(r) = dev.take_timing() {
-            if !r.kernels.is_empty() {
-                crate::report::print_summary(&r);
-            }
-            let title = format!("{} on {}", s.name(), r.total.config);
-            let subdir = (samples.len() > 1).then(|| s.name().replace('/', "__"));
-            if let Err(e) = opts.pictures.write(&dev, &r, &title, subdir.as_deref()) {
-                println!("{}: ERROR: {}", s.name(), e.trim_start_matches("error: "));
-                failed.push(s.name());
-            }
-            reports.push((s.name(), r));
-        }
+        });
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -186,7 +190,7 @@ fn run_one(
     dev: &Device,
     s: &dyn Sample,
     opts: &RunOptions,
-) -> runtime::Result<warpsim::sample::Outcome> {
+) -> runtime::Result<(String, warpsim::sample::Outcome)> {
     let (label, outcome) = match (s.name(), opts.n) {
         ("saxpy", Some(n)) => {
             let r = warpsim::saxpy::run(dev, n)?;
@@ -201,6 +205,17 @@ fn run_one(
             s.run(dev, opts.size)?,
         ),
     };
+    Ok((label, outcome))
+}
+
+/// Prints one sample's verdict and counts (with --functional, its speed too), `label` naming
+/// its size.
+fn print_outcome(
+    s: &dyn Sample,
+    label: &str,
+    outcome: &warpsim::sample::Outcome,
+    opts: &RunOptions,
+) {
     let verdict = if outcome.validation.passed() {
         "PASS"
     } else {
@@ -214,7 +229,7 @@ fn run_one(
     );
     if opts.timing.is_some() {
         // The timing summary follows (printed by the caller).
-        return Ok(outcome);
+        return;
     }
     let secs = outcome.kernel_seconds.max(1e-9);
     let engine = match opts.engine {
@@ -247,7 +262,6 @@ fn run_one(
             st.fallback_insts
         );
     }
-    Ok(outcome)
 }
 
 /// `warpsim list`: every sample with its suite, sizes and kernels.
