@@ -15,7 +15,7 @@ use crate::paver::guru::LaunchShape;
 use crate::rf::TechniqueReport;
 use crate::sm::Sm;
 use crate::stats::{TimingStats, Untimed};
-use crate::trace::{Recording, SmTrace, TimelineCounts, TimelineSampler, Trace};
+use crate::trace::{Recording, SmTrace, TimelineSample, TimelineSampler, Trace};
 use emulator::stepper::CtaStepper;
 use emulator::{Fault, GlobalMemory, Program};
 use isa::FuncId;
@@ -255,10 +255,11 @@ impl Gpu {
             TimelineSampler::start(&mut r.timeline, start)
         });
         let l2_misses_before = self.l2.stats().l2_misses;
-        let timeline_counts = |sms: &[Sm], sm_mem: &[SmMemory], l2: &MemorySystem| {
-            let mut c = TimelineCounts {
+        let timeline_counts = |now: u64, sms: &[Sm], sm_mem: &[SmMemory], l2: &MemorySystem| {
+            let mut c = TimelineSample {
+                cycle: now,
                 l2_misses: l2.stats().l2_misses - l2_misses_before,
-                ..TimelineCounts::default()
+                ..TimelineSample::default()
             };
             for (sm, mem) in sms.iter().zip(sm_mem) {
                 let s = sm.timeline_counts(mem);
@@ -343,8 +344,7 @@ impl Gpu {
             {
                 s.sample(
                     &mut r.timeline,
-                    now,
-                    timeline_counts(&sms, &sm_mem, &self.l2),
+                    timeline_counts(now, &sms, &sm_mem, &self.l2),
                 );
             }
             // Quiet cycles count from the last issue, or from the end of the latest
@@ -368,8 +368,7 @@ impl Gpu {
         if let (Some(s), Some(r)) = (&mut sampler, &mut self.recorded) {
             s.sample(
                 &mut r.timeline,
-                now,
-                timeline_counts(&sms, &sm_mem, &self.l2),
+                timeline_counts(now, &sms, &sm_mem, &self.l2),
             );
             r.collect_spans(program, &mut sms, &stats.kernel, start, now);
         }

@@ -6,6 +6,7 @@
 pub(crate) mod panels;
 pub(crate) mod run;
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
@@ -154,14 +155,28 @@ fn draw_bars(path: &Path, c: &Bars<'_>) -> Drawn {
             Rectangle::new([(x0, below), (x0 + bar * 0.92, below + v)], colour.filled())
         }))?;
     }
-    for (g, name) in c.categories.iter().enumerate() {
+    group_labels(&plot, &chart, c.categories.iter())?;
+    root.present()?;
+    Ok(())
+}
+
+/// A chart whose x axis counts groups of bars (group `g` spans `g..g + 1`).
+pub(crate) type GroupChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Writes each name under its group of bars in `area` (the chart's drawing area), turned to
+/// read upwards.
+pub(crate) fn group_labels<S: AsRef<str>>(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    chart: &GroupChart<'_, '_>,
+    names: impl Iterator<Item = S>,
+) -> Drawn {
+    let (x0, y0) = area.get_base_pixel();
+    for (g, name) in names.enumerate() {
         let (px, py) = chart.backend_coord(&(g as f64 + 0.5, 0.0));
-        plot.draw(&Text::new(
-            name.clone(),
-            (
-                px - plot.get_base_pixel().0,
-                py - plot.get_base_pixel().1 + 8,
-            ),
+        area.draw(&Text::new(
+            name.as_ref().to_string(),
+            (px - x0, py - y0 + 8),
             ("sans-serif", 13)
                 .into_font()
                 .transform(FontTransform::Rotate270)
@@ -169,7 +184,6 @@ fn draw_bars(path: &Path, c: &Bars<'_>) -> Drawn {
                 .pos(Pos::new(HPos::Right, VPos::Center)),
         ))?;
     }
-    root.present()?;
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! The bar chart `warpsim rf --svg` draws: one panel per figure, a group of bars per sample
 //! (and one for the geometric mean), a bar per technique, each relative to the baseline.
 
-use super::{COLOURS, Drawn, TITLE_HEIGHT, title_and_legend, write_svg};
+use super::{COLOURS, Drawn, TITLE_HEIGHT, group_labels, title_and_legend, write_svg};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
@@ -116,21 +116,7 @@ fn draw(
                 .iter()
                 .map(|s| s.strip_prefix("rodinia/").unwrap_or(s))
                 .chain(["geometric mean"]);
-            for (g, name) in names.enumerate() {
-                let (px, py) = chart.backend_coord(&(g as f64 + 0.5, 0.0));
-                panel.draw(&Text::new(
-                    name.to_string(),
-                    (
-                        px - panel.get_base_pixel().0,
-                        py - panel.get_base_pixel().1 + 8,
-                    ),
-                    ("sans-serif", 13)
-                        .into_font()
-                        .transform(FontTransform::Rotate270)
-                        .color(&BLACK)
-                        .pos(Pos::new(HPos::Right, VPos::Center)),
-                ))?;
-            }
+            group_labels(&panel, &chart, names)?;
         }
     }
     root.present()?;

@@ -31,7 +31,7 @@ use crate::rf::{
 use crate::scheduler::Scheduler;
 use crate::scoreboard::Scoreboard;
 use crate::stats::TimingStats;
-use crate::trace::{SmTrace, TimelineCounts};
+use crate::trace::{SmTrace, TimelineSample};
 use async_copies::AsyncCopies;
 use emulator::Fault;
 use emulator::stepper::FrameBase;
@@ -253,15 +253,16 @@ impl<'a> Sm<'a> {
         self.collector.unit_count()
     }
 
-    /// The counts the timeline samples, since the launch started (`mem` is this SM's memory).
-    pub(crate) fn timeline_counts(&self, mem: &SmMemory) -> TimelineCounts {
-        TimelineCounts {
+    /// The counts the timeline samples, since the launch started (`mem` is this SM's memory;
+    /// the cycle and the L2's misses are the GPU's to fill in).
+    pub(crate) fn timeline_counts(&self, mem: &SmMemory) -> TimelineSample {
+        TimelineSample {
             thread_insts: self.stats.gpu_sim_insn,
             warp_insts: self.stats.warp_insts,
             resident_warp_cycles: self.stats.resident_warp_cycles,
             busy_collector_cycles: self.collector.stats.collector_busy_cycles,
             l1d_misses: mem.stats().l1d_misses,
-            l2_misses: 0,
+            ..TimelineSample::default()
         }
     }
 

@@ -6,7 +6,8 @@
 //! Timestamps are cycles written as microseconds (the format's unit): the viewer's 1 µs is
 //! one SM cycle. Written as a stream: a trace of a million spans never exists as a JSON value.
 
-use super::{SpanKind, Trace};
+use super::{SpanKind, TimelineSample, Trace};
+use std::fmt::Display;
 use std::io::{self, Write};
 
 /// The GPU process (launches and counters); SM `i` is process `i + 1`.
@@ -34,16 +35,76 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(s).expect("a string serializes")
 }
 
+/// The `traceEvents` array, written an event at a time.
+struct Events<'w, W: Write> {
+    out: &'w mut W,
+    first: bool,
+}
+
+impl<W: Write> Events<'_, W> {
+    fn event(&mut self, text: impl Display) -> io::Result<()> {
+        let separator = if self.first { "\n" } else { ",\n" };
+        self.first = false;
+        write!(self.out, "{separator}{text}")
+    }
+
+    /// A metadata event (`name` of a process, or of its thread `tid`) with its `args`.
+    fn meta(
+        &mut self,
+        pid: u32,
+        tid: Option<u32>,
+        name: &str,
+        args: impl Display,
+    ) -> io::Result<()> {
+        let tid = tid.map(|t| format!(",\"tid\":{t}")).unwrap_or_default();
+        self.event(format_args!(
+            "{{\"ph\":\"M\",\"pid\":{pid}{tid},\"name\":\"{name}\",\"args\":{args}}}"
+        ))
+    }
+
+    /// A complete event: `name` from `ts` for `dur` cycles on track (`pid`, `tid`).
+    fn slice(
+        &mut self,
+        pid: u32,
+        tid: u32,
+        cat: &str,
+        name: &str,
+        ts: u64,
+        dur: u64,
+    ) -> io::Result<()> {
+        self.event(format_args!(
+            "{{\"ph\":\"X\",\"pid\":{pid},\"tid\":{tid},\"cat\":\"{cat}\",\"name\":{},\"ts\":{ts},\"dur\":{dur}}}",
+            quoted(name)
+        ))
+    }
+
+    /// A counter's value from `ts` on.
+    fn counter(&mut self, name: &str, ts: u64, value: f64) -> io::Result<()> {
+        self.event(format_args!(
+            "{{\"ph\":\"C\",\"pid\":{GPU_PID},\"name\":\"{name}\",\"ts\":{ts},\"args\":{{\"value\":{value:.4}}}}}"
+        ))
+    }
+}
+
+/// The counter tracks drawn from a timeline sample, with their values over it.
+fn counters(s: &TimelineSample) -> [(&'static str, f64); 5] {
+    let per_cycle = |x: u64| x as f64 / s.cycles.max(1) as f64;
+    [
+        ("IPC", s.ipc()),
+        ("resident warps", per_cycle(s.resident_warp_cycles)),
+        ("collector units busy", per_cycle(s.busy_collector_cycles)),
+        (
+            "L1D misses per 1000 cycles",
+            1000.0 * per_cycle(s.l1d_misses),
+        ),
+        ("L2 misses per 1000 cycles", 1000.0 * per_cycle(s.l2_misses)),
+    ]
+}
+
 impl Trace {
     /// Writes the trace as Chrome trace event JSON.
     pub fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
-        let mut first = true;
-        let mut event = |out: &mut dyn Write, text: std::fmt::Arguments<'_>| -> io::Result<()> {
-            out.write_all(if first { b"\n" } else { b",\n" })?;
-            first = false;
-            out.write_fmt(text)
-        };
-        let (window_start, window_end) = (self.options.window.start, self.options.window.end);
+        let end = self.options.window.end;
         let truncated: Vec<String> = self
             .truncated
             .iter()
@@ -55,82 +116,43 @@ impl Trace {
             out,
             "{{\"displayTimeUnit\":\"ns\",\"otherData\":{{\"generator\":\"warpsim timing trace\",\
              \"config\":{},\"time_unit\":\"1 us in the viewer is 1 SM cycle\",\
-             \"window\":[{window_start},{}],\"max_events\":{},\"spans\":{},\
-             \"truncated\":[{}],\"dropped\":{}}},\"traceEvents\":[",
+             \"window\":[{},{}],\"max_events\":{},\"spans\":{},\"truncated\":[{}],\
+             \"dropped\":{}}},\"traceEvents\":[",
             quoted(&self.config),
-            if window_end == u64::MAX {
+            self.options.window.start,
+            if end == u64::MAX {
                 "null".to_string()
             } else {
-                window_end.to_string()
+                end.to_string()
             },
             self.options.max_events,
             self.span_count(),
             truncated.join(","),
             self.dropped,
         )?;
-        let meta = |pid: u32, tid: Option<u32>, what: &str, arg: String| {
-            let tid = tid.map(|t| format!(",\"tid\":{t}")).unwrap_or_default();
-            format!("{{\"ph\":\"M\",\"pid\":{pid}{tid},\"name\":\"{what}\",\"args\":{arg}}}")
-        };
-        event(
-            out,
-            format_args!(
-                "{}",
-                meta(GPU_PID, None, "process_name", "{\"name\":\"GPU\"}".into())
-            ),
-        )?;
-        event(
-            out,
-            format_args!(
-                "{}",
-                meta(
-                    GPU_PID,
-                    Some(0),
-                    "thread_name",
-                    "{\"name\":\"launches\"}".into()
-                )
-            ),
-        )?;
-        for (i, (kernel, start, end)) in self.launches.iter().enumerate() {
-            event(
-                out,
-                format_args!(
-                    "{{\"ph\":\"X\",\"pid\":{GPU_PID},\"tid\":0,\"cat\":\"launch\",\"name\":{},\
-                     \"ts\":{start},\"dur\":{},\"args\":{{\"launch\":{i}}}}}",
-                    quoted(kernel),
-                    end - start
-                ),
-            )?;
+        let mut events = Events { out, first: true };
+        events.meta(GPU_PID, None, "process_name", "{\"name\":\"GPU\"}")?;
+        events.meta(GPU_PID, Some(0), "thread_name", "{\"name\":\"launches\"}")?;
+        for (kernel, start, end) in &self.launches {
+            events.slice(GPU_PID, 0, "launch", kernel, *start, end - start)?;
         }
-        // Tracks are named once per SM, wherever they first appear.
+        // Each SM's process and tracks are named once, whichever launches they appear in.
         let mut sms: Vec<u32> = self.spans.iter().map(|s| s.sm).collect();
         sms.sort_unstable();
         sms.dedup();
         for &sm in &sms {
             let pid = sm + 1;
-            event(
-                out,
-                format_args!(
-                    "{}",
-                    meta(
-                        pid,
-                        None,
-                        "process_name",
-                        format!("{{\"name\":\"SM {sm}\"}}")
-                    )
-                ),
+            events.meta(
+                pid,
+                None,
+                "process_name",
+                format_args!("{{\"name\":\"SM {sm}\"}}"),
             )?;
-            event(
-                out,
-                format_args!(
-                    "{}",
-                    meta(
-                        pid,
-                        None,
-                        "process_sort_index",
-                        format!("{{\"sort_index\":{pid}}}")
-                    )
-                ),
+            events.meta(
+                pid,
+                None,
+                "process_sort_index",
+                format_args!("{{\"sort_index\":{pid}}}"),
             )?;
             let mut tracks: Vec<(SpanKind, u16, u8)> = self
                 .spans
@@ -142,85 +164,47 @@ impl Trace {
             tracks.dedup();
             for (k, s, l) in tracks {
                 let t = tid(k, s, l);
-                event(
-                    out,
-                    format_args!(
-                        "{}",
-                        meta(
-                            pid,
-                            Some(t),
-                            "thread_name",
-                            format!("{{\"name\":{}}}", quoted(&track_name(k, s, l)))
-                        )
-                    ),
+                let name = quoted(&track_name(k, s, l));
+                events.meta(
+                    pid,
+                    Some(t),
+                    "thread_name",
+                    format_args!("{{\"name\":{name}}}"),
                 )?;
-                event(
-                    out,
-                    format_args!(
-                        "{}",
-                        meta(
-                            pid,
-                            Some(t),
-                            "thread_sort_index",
-                            format!("{{\"sort_index\":{t}}}")
-                        )
-                    ),
+                events.meta(
+                    pid,
+                    Some(t),
+                    "thread_sort_index",
+                    format_args!("{{\"sort_index\":{t}}}"),
                 )?;
             }
         }
         for part in &self.spans {
-            let pid = part.sm + 1;
             for s in &part.spans {
-                event(
-                    out,
-                    format_args!(
-                        "{{\"ph\":\"X\",\"pid\":{pid},\"tid\":{},\"cat\":\"{}\",\"name\":{},\
-                         \"ts\":{},\"dur\":{}}}",
-                        tid(s.kind, s.slot, s.lane),
-                        s.kind.name(),
-                        quoted(&self.names[s.name as usize]),
-                        s.start,
-                        s.end - s.start
-                    ),
+                let name = &self.names[s.name as usize];
+                let track = tid(s.kind, s.slot, s.lane);
+                events.slice(
+                    part.sm + 1,
+                    track,
+                    s.kind.name(),
+                    name,
+                    s.start,
+                    s.end - s.start,
                 )?;
             }
         }
-        let t = &self.timeline;
-        let counters = |s: &super::TimelineSample| {
-            let per = |x: u64| x as f64 / s.cycles.max(1) as f64;
-            [
-                ("IPC", s.ipc()),
-                ("resident warps", per(s.resident_warp_cycles)),
-                ("collector units busy", per(s.busy_collector_cycles)),
-                ("L1D misses per 1000 cycles", 1000.0 * per(s.l1d_misses)),
-                ("L2 misses per 1000 cycles", 1000.0 * per(s.l2_misses)),
-            ]
-        };
-        for s in &t.samples {
+        let samples = &self.timeline.samples;
+        for s in samples {
             for (name, value) in counters(s) {
-                event(
-                    out,
-                    format_args!(
-                        "{{\"ph\":\"C\",\"pid\":{GPU_PID},\"name\":\"{name}\",\"ts\":{},\
-                         \"args\":{{\"value\":{value:.4}}}}}",
-                        s.cycle
-                    ),
-                )?;
+                events.counter(name, s.cycle, value)?;
             }
         }
         // Counters hold their value until the next event: close them at the end.
-        if let Some(last) = t.samples.last() {
+        if let Some(last) = samples.last() {
             for (name, _) in counters(last) {
-                event(
-                    out,
-                    format_args!(
-                        "{{\"ph\":\"C\",\"pid\":{GPU_PID},\"name\":\"{name}\",\"ts\":{},\
-                         \"args\":{{\"value\":0}}}}",
-                        last.cycle + last.cycles
-                    ),
-                )?;
+                events.counter(name, last.cycle + last.cycles, 0.0)?;
             }
         }
-        out.write_all(b"\n]}\n")
+        events.out.write_all(b"\n]}\n")
     }
 }

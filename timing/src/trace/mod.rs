@@ -18,8 +18,8 @@ mod timeline;
 
 pub(crate) use record::SmTrace;
 pub use record::{Span, SpanKind};
+pub(crate) use timeline::TimelineSampler;
 pub use timeline::{TIMELINE_SAMPLES, Timeline, TimelineSample};
-pub(crate) use timeline::{TimelineCounts, TimelineSampler};
 
 use std::collections::HashMap;
 

@@ -33,6 +33,20 @@ impl TimelineSample {
         self.thread_insts as f64 / self.cycles.max(1) as f64
     }
 
+    /// The counts of `self` less those of `earlier` (cumulative counts of one launch).
+    pub(crate) fn since(&self, earlier: &TimelineSample) -> TimelineSample {
+        TimelineSample {
+            cycle: earlier.cycle,
+            cycles: self.cycle - earlier.cycle,
+            thread_insts: self.thread_insts - earlier.thread_insts,
+            warp_insts: self.warp_insts - earlier.warp_insts,
+            resident_warp_cycles: self.resident_warp_cycles - earlier.resident_warp_cycles,
+            busy_collector_cycles: self.busy_collector_cycles - earlier.busy_collector_cycles,
+            l1d_misses: self.l1d_misses - earlier.l1d_misses,
+            l2_misses: self.l2_misses - earlier.l2_misses,
+        }
+    }
+
     fn merge(&mut self, next: &TimelineSample) {
         self.cycles = next.cycle + next.cycles - self.cycle;
         self.thread_insts += next.thread_insts;
@@ -82,22 +96,11 @@ impl Timeline {
     }
 }
 
-/// Cumulative counts since a launch started (the sampler takes differences).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct TimelineCounts {
-    pub thread_insts: u64,
-    pub warp_insts: u64,
-    pub resident_warp_cycles: u64,
-    pub busy_collector_cycles: u64,
-    pub l1d_misses: u64,
-    pub l2_misses: u64,
-}
-
 /// Takes a sample whenever the clock passes the next sampling point.
 pub(crate) struct TimelineSampler {
     next_at: u64,
-    last_cycle: u64,
-    last: TimelineCounts,
+    /// The counts at the last sample, since the launch started (`cycle` the cycle it was at).
+    last: TimelineSample,
 }
 
 impl TimelineSampler {
@@ -108,8 +111,10 @@ impl TimelineSampler {
         }
         TimelineSampler {
             next_at: now + timeline.interval,
-            last_cycle: now,
-            last: TimelineCounts::default(),
+            last: TimelineSample {
+                cycle: now,
+                ..TimelineSample::default()
+            },
         }
     }
 
@@ -119,24 +124,14 @@ impl TimelineSampler {
         now >= self.next_at
     }
 
-    /// Notes the counts at cycle `now` (a sample of what happened since the last).
-    pub(crate) fn sample(&mut self, timeline: &mut Timeline, now: u64, counts: TimelineCounts) {
-        if now > self.last_cycle {
-            let (c, l) = (counts, self.last);
-            timeline.push(TimelineSample {
-                cycle: self.last_cycle,
-                cycles: now - self.last_cycle,
-                thread_insts: c.thread_insts - l.thread_insts,
-                warp_insts: c.warp_insts - l.warp_insts,
-                resident_warp_cycles: c.resident_warp_cycles - l.resident_warp_cycles,
-                busy_collector_cycles: c.busy_collector_cycles - l.busy_collector_cycles,
-                l1d_misses: c.l1d_misses - l.l1d_misses,
-                l2_misses: c.l2_misses - l.l2_misses,
-            });
+    /// Notes the counts since the launch started, `counts` (its `cycle` the current cycle, its
+    /// `cycles` unused): a sample of what happened since the last.
+    pub(crate) fn sample(&mut self, timeline: &mut Timeline, counts: TimelineSample) {
+        if counts.cycle > self.last.cycle {
+            timeline.push(counts.since(&self.last));
         }
-        self.last_cycle = now;
+        self.next_at = counts.cycle + timeline.interval;
         self.last = counts;
-        self.next_at = now + timeline.interval;
     }
 }
 
@@ -144,10 +139,11 @@ impl TimelineSampler {
 mod tests {
     use super::*;
 
-    fn counts(insts: u64) -> TimelineCounts {
-        TimelineCounts {
+    fn counts(cycle: u64, insts: u64) -> TimelineSample {
+        TimelineSample {
+            cycle,
             thread_insts: insts,
-            ..TimelineCounts::default()
+            ..TimelineSample::default()
         }
     }
 
@@ -159,7 +155,7 @@ mod tests {
         for i in 1..=TIMELINE_SAMPLES as u64 + 1 {
             now += FIRST_INTERVAL;
             assert!(s.due(now));
-            s.sample(&mut t, now, counts(i * 7));
+            s.sample(&mut t, counts(now, i * 7));
         }
         assert_eq!(t.interval, 2 * FIRST_INTERVAL);
         assert_eq!(t.samples.len(), TIMELINE_SAMPLES / 2 + 1);
@@ -188,10 +184,10 @@ mod tests {
     fn a_launch_s_short_last_sample_joins_the_next_launch_s_first_when_they_fit() {
         let mut t = Timeline::default();
         let mut s = TimelineSampler::start(&mut t, 0);
-        s.sample(&mut t, 30, counts(3));
+        s.sample(&mut t, counts(30, 3));
         let mut s = TimelineSampler::start(&mut t, 30);
-        s.sample(&mut t, 60, counts(5));
-        s.sample(&mut t, 160, counts(6));
+        s.sample(&mut t, counts(60, 5));
+        s.sample(&mut t, counts(160, 6));
         let spans: Vec<_> = t
             .samples
             .iter()
