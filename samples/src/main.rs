@@ -12,6 +12,7 @@ mod nvrtc;
 mod output;
 mod pictures;
 mod plots;
+mod pool;
 mod progress;
 mod regs;
 mod report;
@@ -19,6 +20,7 @@ mod rf;
 mod run;
 mod run_cu;
 mod run_ptx;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -269,6 +271,12 @@ enum Command {
     /// validation or does not complete (the others still run). docs/rf.md explains every
     /// column and the energy model.
     Rf(rf::RfArgs),
+    /// Run a sweep: a grid of timing simulations (samples × sizes × presets × `--set`
+    /// overrides × register-file techniques) from a TOML specification, here on every core or
+    /// as a SLURM job array (--slurm), each point's result kept as a file so that an
+    /// interrupted sweep resumes; `warpsim sweep collect SPEC` merges them into one table and
+    /// charts. docs/sweeps.md describes the specification.
+    Sweep(sweep::SweepArgs),
     /// Measure simulator speed.
     Bench {
         #[command(subcommand)]
@@ -498,6 +506,7 @@ fn main() -> ExitCode {
             plots,
         }),
         Command::Rf(args) => rf::run(args),
+        Command::Sweep(args) => sweep::run(args),
         Command::Bench { what } => bench::run(what),
     };
     match result {

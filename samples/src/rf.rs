@@ -12,8 +12,6 @@ use runtime::{Device, DeviceConfig};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use timing::{GpuConfig, TimingStats};
 use warpsim::registry;
 use warpsim::sample::{Sample, Size};
@@ -86,7 +84,7 @@ fn technique_help() -> String {
 
 /// The names `--techniques` accepts: every `sm.rf.technique`, then every `sm.rf.residency`
 /// but the baseline's `static`.
-fn technique_names() -> Vec<&'static str> {
+pub(crate) fn technique_names() -> Vec<&'static str> {
     let mut names = variant_names::<timing::config::Technique>();
     names.extend(residency_names());
     names
@@ -100,7 +98,7 @@ fn residency_names() -> Vec<&'static str> {
 }
 
 /// The configuration override that runs technique `t`.
-fn technique_override(t: &str) -> String {
+pub(crate) fn technique_override(t: &str) -> String {
     if residency_names().contains(&t) {
         format!("sm.rf.residency={t}")
     } else {
@@ -146,17 +144,17 @@ fn variant_names<'de, T: serde::Deserialize<'de>>() -> Vec<&'static str> {
 }
 
 /// One compared figure: its JSON key, its column header, and its value in a run.
-struct Metric {
-    key: &'static str,
-    header: &'static str,
-    value: fn(&TimingStats) -> f64,
+pub(crate) struct Metric {
+    pub(crate) key: &'static str,
+    pub(crate) header: &'static str,
+    pub(crate) value: fn(&TimingStats) -> f64,
 }
 
 /// How many figures are compared.
-const FIGURES: usize = 9;
+pub(crate) const FIGURES: usize = 9;
 
 /// The figures compared, in table order.
-const METRICS: [Metric; FIGURES] = [
+pub(crate) const METRICS: [Metric; FIGURES] = [
     Metric {
         key: "cycles",
         header: "cycles",
@@ -207,7 +205,7 @@ const METRICS: [Metric; FIGURES] = [
 /// How one (technique, sample) simulation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-enum Status {
+pub(crate) enum Status {
     /// Ran and matched the CPU reference.
     Pass,
     /// Ran, but the results differ from the CPU reference (its figures are still reported).
@@ -217,12 +215,12 @@ enum Status {
 }
 
 /// One simulation's outcome.
-struct JobResult {
-    status: Status,
+pub(crate) struct JobResult {
+    pub(crate) status: Status,
     /// The validation verdict, or the error.
-    message: String,
+    pub(crate) message: String,
     /// Every launch together; `None` when the job did not complete.
-    total: Option<TimingStats>,
+    pub(crate) total: Option<TimingStats>,
 }
 
 /// One (technique, sample) entry of the JSON file.
@@ -540,7 +538,7 @@ pub(crate) fn run(args: RfArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs every job on `threads` workers, each taking the next job not yet taken; the results
+/// Runs every job on `threads` workers ([`crate::pool`]) under a progress bar; the results
 /// come back in job order, whatever order the jobs finished in.
 fn run_jobs(
     jobs: &[(usize, &dyn Sample)],
@@ -552,23 +550,11 @@ fn run_jobs(
 ) -> Vec<JobResult> {
     let bar = crate::progress::bar(jobs.len() as u64, "simulations", args.quiet);
     let started = std::time::Instant::now();
-    let results: Vec<Mutex<Option<JobResult>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(t, sample)) = jobs.get(i) else {
-                        break;
-                    };
-                    let r = run_job(sample, &configs[t], common, args.size);
-                    bar.set_message(format!("{} {}", techniques[t], sample.name()));
-                    bar.inc(1);
-                    *results[i].lock().expect("result slot") = Some(r);
-                }
-            });
-        }
+    let results = crate::pool::map(jobs, threads, |&(t, sample)| {
+        let r = run_job(sample, &configs[t], common, args.size);
+        bar.set_message(format!("{} {}", techniques[t], sample.name()));
+        bar.inc(1);
+        r
     });
     bar.finish_and_clear();
     eprintln!(
@@ -577,13 +563,15 @@ fn run_jobs(
         started.elapsed().as_secs_f64()
     );
     results
-        .into_iter()
-        .map(|m| m.into_inner().expect("result slot").expect("every job ran"))
-        .collect()
 }
 
 /// Runs one sample on a device of its own (one host thread, the technique's GPU).
-fn run_job(sample: &dyn Sample, cfg: &GpuConfig, common: &DeviceConfig, size: Size) -> JobResult {
+pub(crate) fn run_job(
+    sample: &dyn Sample,
+    cfg: &GpuConfig,
+    common: &DeviceConfig,
+    size: Size,
+) -> JobResult {
     let error = |message: String| JobResult {
         status: Status::Error,
         message,
@@ -626,7 +614,7 @@ fn run_job(sample: &dyn Sample, cfg: &GpuConfig, common: &DeviceConfig, size: Si
 
 /// `value / baseline`: 1 when both are 0 (nothing to compare, nothing changed), `None` when
 /// only the baseline's is 0.
-fn ratio(value: f64, baseline: f64) -> Option<f64> {
+pub(crate) fn ratio(value: f64, baseline: f64) -> Option<f64> {
     if baseline == 0.0 {
         (value == 0.0).then_some(1.0)
     } else {
@@ -641,7 +629,7 @@ fn total_energy_ratio(r: &JobResult, baseline: &JobResult) -> Option<f64> {
 }
 
 /// Geometric mean of the finite positive values, and how many there were.
-fn geomean(values: impl Iterator<Item = f64>) -> (Option<f64>, usize) {
+pub(crate) fn geomean(values: impl Iterator<Item = f64>) -> (Option<f64>, usize) {
     let (mut sum, mut n) = (0.0, 0usize);
     for v in values.filter(|v| v.is_finite() && *v > 0.0) {
         sum += v.ln();
@@ -673,7 +661,7 @@ fn ratio_text(r: Option<f64>) -> String {
     r.map_or_else(|| "n/a".to_string(), |r| format!("{r:.3}"))
 }
 
-fn json_number(x: Option<f64>) -> serde_json::Value {
+pub(crate) fn json_number(x: Option<f64>) -> serde_json::Value {
     x.and_then(serde_json::Number::from_f64)
         .map_or(serde_json::Value::Null, serde_json::Value::Number)
 }

@@ -1,0 +1,261 @@
+//! Running a sweep's points here: every point without a result, on a pool of host threads
+//! (`warpsim sweep SPEC`), or the points of one array task (`--point N`, `--batch K`). Each
+//! point is `warpsim rf`'s job — its own device, one host thread — and its result is written
+//! whole to `points/` as soon as it ends, so an interrupted sweep loses only the points in
+//! flight, and the next run skips every point that has its file.
+
+use super::Figure;
+use super::spec::{Point, Spec};
+use crate::rf::{JobResult, Status};
+use runtime::DeviceConfig;
+use serde::Serialize;
+use std::ops::Range;
+use std::process::ExitCode;
+use timing::TimingStats;
+
+/// A point's result file. Everything in it follows from the point's parameters (never the
+/// output directory, the thread count or the host's time), so it is the same byte for byte
+/// wherever and however the point ran.
+#[derive(Serialize)]
+struct PointJson<'a> {
+    id: &'a str,
+    sample: &'a str,
+    size: &'a str,
+    preset: &'a str,
+    /// `key=value`, sorted by key.
+    overrides: &'a [String],
+    technique: &'a str,
+    regs: &'a str,
+    kernel_minsts: u64,
+    launch_waves: u32,
+    /// The version of warpsim that ran it.
+    warpsim: &'a str,
+    status: Status,
+    /// The validation verdict, or the error.
+    message: &'a str,
+    /// The figures the merged table compares ([`super::FIGURES`]); absent when the run did
+    /// not complete.
+    figures: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Every statistic of the run (every launch together, `warpsim run --stats-json`'s
+    /// `total`).
+    stats: Option<&'a TimingStats>,
+}
+
+/// The JSON text of a point's result.
+fn result_json(spec: &Spec, p: &Point, r: &JobResult) -> String {
+    let doc = PointJson {
+        id: &p.id,
+        sample: p.sample.name(),
+        size: p.size.name(),
+        preset: &spec.presets[p.preset].name,
+        overrides: &spec.variants[p.variant],
+        technique: &spec.techniques[p.technique],
+        regs: &spec.regs_name,
+        kernel_minsts: spec.sampling.kernel_minsts,
+        launch_waves: spec.sampling.launch_waves,
+        warpsim: env!("CARGO_PKG_VERSION"),
+        status: r.status,
+        message: &r.message,
+        figures: r.total.as_ref().map(|t| {
+            super::figures()
+                .map(|f: &Figure| (f.key.to_string(), super::figure_json((f.value)(t))))
+                .collect()
+        }),
+        stats: r.total.as_ref(),
+    };
+    let mut text = serde_json::to_string_pretty(&doc).expect("a result serializes");
+    text.push('\n');
+    text
+}
+
+/// Which points a run covers.
+pub(crate) enum Selection {
+    /// Every point.
+    All,
+    /// Point N (`--point N`).
+    Point(usize),
+    /// Batch K (`--batch K`).
+    Batch(usize),
+}
+
+impl Selection {
+    fn range(&self, spec: &Spec) -> Result<Range<usize>, String> {
+        match *self {
+            Selection::All => Ok(0..spec.points.len()),
+            Selection::Point(n) if n < spec.points.len() => Ok(n..n + 1),
+            Selection::Point(n) => Err(format!(
+                "error: --point {n}: the sweep has {} point(s) (0 to {})",
+                spec.points.len(),
+                spec.points.len().saturating_sub(1)
+            )),
+            Selection::Batch(k) => spec.batch(k),
+        }
+    }
+}
+
+/// `--dry-run`: the points of `selection`, numbered, with whether each has its result.
+pub(crate) fn list(spec: &Spec, selection: &Selection) -> Result<ExitCode, String> {
+    let range = selection.range(spec)?;
+    let done = spec.points.iter().filter(|p| has_result(spec, p)).count();
+    println!(
+        "sweep {}: {} point(s) = {}; {done} with results in {}",
+        spec.name,
+        spec.points.len(),
+        spec.shape(),
+        spec.points_dir().display()
+    );
+    let points = &spec.points[range];
+    let width =
+        |f: &dyn Fn(&Point) -> usize, min: usize| points.iter().map(f).max().unwrap_or(0).max(min);
+    let (ws, wp, wt) = (
+        width(&|p| p.sample.name().len(), 6),
+        width(&|p| spec.presets[p.preset].name.len(), 6),
+        width(&|p| spec.techniques[p.technique].len(), 9),
+    );
+    println!(
+        "{:>5}  {:<16}  {:<6}  {:<ws$}  {:<7}  {:<wp$}  {:<wt$}  overrides",
+        "#", "id", "state", "sample", "size", "preset", "technique"
+    );
+    for p in points {
+        let overrides = &spec.variants[p.variant];
+        let line = format!(
+            "{:>5}  {:<16}  {:<6}  {:<ws$}  {:<7}  {:<wp$}  {:<wt$}  {}",
+            p.index,
+            p.id,
+            if has_result(spec, p) {
+                "done"
+            } else {
+                "to run"
+            },
+            p.sample.name(),
+            p.size.name(),
+            spec.presets[p.preset].name,
+            spec.techniques[p.technique],
+            if overrides.is_empty() {
+                "-".to_string()
+            } else {
+                overrides.join(" ")
+            }
+        );
+        println!("{}", line.trim_end());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a point has its result file (a finished point, whatever its status: a failed
+/// validation or an error is a result too; delete the file to run it again).
+pub(crate) fn has_result(spec: &Spec, p: &Point) -> bool {
+    spec.result_path(p).is_file()
+}
+
+/// Runs the points of `selection` that have no result yet on `threads` host threads (default:
+/// every core), writing each result as it ends. The exit status is 1 if any point run now
+/// failed validation or did not complete, or its result could not be written.
+pub(crate) fn run(
+    spec: &Spec,
+    selection: &Selection,
+    threads: Option<usize>,
+    quiet: bool,
+) -> Result<ExitCode, String> {
+    let range = selection.range(spec)?;
+    let selected = range.len();
+    let todo: Vec<&Point> = spec.points[range]
+        .iter()
+        .filter(|p| !has_result(spec, p))
+        .collect();
+    let dir = spec.points_dir();
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("error: cannot create {}: {e}", dir.display()))?;
+    let what = match selection {
+        Selection::All => String::new(),
+        Selection::Point(n) => format!(" (point {n})"),
+        Selection::Batch(k) => format!(" (batch {k})"),
+    };
+    if todo.is_empty() {
+        eprintln!(
+            "warpsim sweep {}{what}: nothing to run: all {selected} point(s) have results in {}",
+            spec.name,
+            dir.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(todo.len());
+    eprintln!(
+        "warpsim sweep {}{what}: {} point(s) to run, {} already done, {threads} at once; results in {}",
+        spec.name,
+        todo.len(),
+        selected - todo.len(),
+        dir.display()
+    );
+    let mut common = DeviceConfig {
+        timing_sampling: spec.sampling.sampling(),
+        ..DeviceConfig::default()
+    };
+    spec.regs.configure(&mut common)?;
+    let bar = crate::progress::bar(
+        todo.len() as u64,
+        "points",
+        crate::progress::Results::AtTheEnd,
+        quiet,
+    );
+    let started = std::time::Instant::now();
+    let outcomes = crate::pool::map(&todo, threads, |&p| {
+        let point_started = std::time::Instant::now();
+        let r = crate::rf::run_job(p.sample, spec.config(p), &common, p.size);
+        let written = crate::output::write_text(&spec.result_path(p), &result_json(spec, p, &r));
+        let verdict = match (&written, r.status) {
+            (Err(e), _) => format!("ERROR: {e}"),
+            (Ok(()), Status::Pass) => "PASS".to_string(),
+            (Ok(()), Status::Fail) => format!("FAIL: {}", first_line(&r.message)),
+            (Ok(()), Status::Error) => format!("ERROR: {}", first_line(&r.message)),
+        };
+        let overrides = &spec.variants[p.variant];
+        let line = format!(
+            "point {} {} {} {} {}{}: {verdict} ({:.1} s)",
+            p.index,
+            p.sample.name(),
+            p.size.name(),
+            spec.presets[p.preset].name,
+            spec.techniques[p.technique],
+            if overrides.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", overrides.join(" "))
+            },
+            point_started.elapsed().as_secs_f64()
+        );
+        // A line per point: in a log (a SLURM task's) as it ends; above the bar where one is
+        // drawn.
+        if bar.is_hidden() {
+            println!("{line}");
+        } else {
+            bar.println(line);
+        }
+        bar.set_message(format!(
+            "{} {}",
+            spec.techniques[p.technique],
+            p.sample.name()
+        ));
+        bar.inc(1);
+        written.is_ok() && r.status == Status::Pass
+    });
+    bar.finish_and_clear();
+    let failed = outcomes.iter().filter(|ok| !**ok).count();
+    eprintln!(
+        "warpsim sweep {}{what}: {} point(s) run in {:.1} s, {failed} failed",
+        spec.name,
+        todo.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn first_line(message: &str) -> &str {
+    message.lines().next().unwrap_or("")
+}
