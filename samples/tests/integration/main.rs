@@ -35,6 +35,7 @@ mod run_cu;
 mod run_ptx;
 mod saxpy;
 mod snooze;
+mod sweep;
 mod texture_corpus;
 mod texture_variants;
 mod timing_book;
