@@ -963,6 +963,18 @@ mod tests {
         assert!(e.contains("missing field `grid`"), "{e}");
     }
 
+    /// The specs in the repository: the example of docs/sweeps.md and CI's.
+    #[test]
+    fn the_committed_specs_are_valid() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let example = Spec::load(&root.join("sweeps/example.toml"), None).unwrap();
+        assert_eq!(example.points.len(), 48);
+        assert_eq!(example.slurm.points_per_task, 4);
+        let ci = Spec::load(&root.join(".ci/sweep.toml"), None).unwrap();
+        assert_eq!(ci.points.len(), 6);
+        assert_eq!(ci.slurm.points_per_task, 2);
+    }
+
     #[test]
     fn sbatch_times_and_sizes() {
         for t in [
