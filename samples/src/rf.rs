@@ -151,7 +151,7 @@ pub(crate) struct Metric {
 }
 
 /// How many figures are compared.
-pub(crate) const FIGURES: usize = 9;
+const FIGURES: usize = 9;
 
 /// The figures compared, in table order.
 pub(crate) const METRICS: [Metric; FIGURES] = [

@@ -116,6 +116,12 @@ fn script(spec: &Spec, tasks: &[usize], paths: &Paths) -> Result<String, String>
         text(&paths.spec)?,
         text(&paths.output)?,
     );
+    // An `#SBATCH` line is split at white space: a log path cannot hold any.
+    if output.contains(char::is_whitespace) {
+        return Err(format!(
+            "error: the output directory {output} has white space in its path, which an #SBATCH --output line cannot hold: choose another with --output"
+        ));
+    }
     let mut lines = vec![
         "#!/bin/bash".to_string(),
         format!(

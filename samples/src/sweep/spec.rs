@@ -651,17 +651,13 @@ fn slurm_time(t: &str) -> bool {
         return true;
     }
     let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let (days, clock) = match t.split_once('-') {
-        Some((d, rest)) => {
-            if !number(d) {
-                return false;
-            }
-            (true, rest)
-        }
-        None => (false, t),
+    let clock = match t.split_once('-') {
+        Some((days, clock)) if number(days) => clock,
+        Some(_) => return false,
+        None => t,
     };
     let parts: Vec<&str> = clock.split(':').collect();
-    parts.len() <= 3 && parts.iter().all(|p| number(p)) && (days || !parts.is_empty())
+    parts.len() <= 3 && parts.iter().all(|p| number(p))
 }
 
 /// Whether `m` is a memory size sbatch takes: a number of MB, or with a K, M, G or T suffix.

@@ -441,6 +441,17 @@ exec {} sweep {root}/study.toml --output {root}/out --batch \"$SLURM_ARRAY_TASK_
         text(&refused.stderr)
     );
 
+    // An #SBATCH line cannot hold a path with a space.
+    let spaced = dir.path("with space");
+    std::fs::create_dir_all(&spaced).unwrap();
+    let refused = warpsim(&["sweep", &spec, "--slurm", "--dry-run", "--output", &spaced]);
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("has white space in its path"),
+        "{}",
+        text(&refused.stderr)
+    );
+
     // One point to a task: `--point`.
     std::fs::write(
         &spec,
