@@ -5,7 +5,7 @@
 //! output depends only on the spec and the result files, so two sweeps of the same points
 //! (here and on a cluster) collect to the same bytes.
 
-use super::spec::{Point, Spec};
+use super::spec::{Params, Point, Spec};
 use crate::rf::{geomean, ratio};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -51,12 +51,8 @@ struct TableJson<'a> {
 #[derive(Serialize)]
 struct RowJson<'a> {
     point: usize,
-    id: &'a str,
-    sample: &'a str,
-    size: &'a str,
-    preset: &'a str,
-    overrides: &'a [String],
-    technique: &'a str,
+    #[serde(flatten)]
+    params: Params<'a>,
     status: &'a str,
     message: &'a str,
     figures: Option<serde_json::Map<String, Value>>,
@@ -157,12 +153,7 @@ pub(crate) fn collect(spec: &Spec) -> Result<ExitCode, String> {
                 let p = r.point;
                 RowJson {
                     point: p.index,
-                    id: &p.id,
-                    sample: p.sample.name(),
-                    size: p.size.name(),
-                    preset: &spec.presets[p.preset].name,
-                    overrides: &spec.variants[p.variant],
-                    technique: &spec.techniques[p.technique],
+                    params: spec.params(p),
                     status: &r.status,
                     message: &r.message,
                     figures: r.figures.as_deref().map(map),
@@ -347,15 +338,15 @@ fn csv(spec: &Spec, rows: &[Row], keys: &[&str]) -> String {
             .collect()
     };
     for r in rows {
-        let p = r.point;
+        let q = spec.params(r.point);
         let mut cells = vec![
-            p.index.to_string(),
-            p.id.clone(),
-            p.sample.name().to_string(),
-            p.size.name().to_string(),
-            spec.presets[p.preset].name.clone(),
-            spec.variants[p.variant].join(" "),
-            spec.techniques[p.technique].clone(),
+            r.point.index.to_string(),
+            q.id.to_string(),
+            q.sample.to_string(),
+            q.size.to_string(),
+            q.preset.to_string(),
+            q.overrides.join(" "),
+            q.technique.to_string(),
             r.status.clone(),
             r.message.clone(),
         ];

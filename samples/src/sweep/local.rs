@@ -5,7 +5,7 @@
 //! flight, and the next run skips every point that has its file.
 
 use super::Figure;
-use super::spec::{Point, Spec};
+use super::spec::{Params, Point, Spec};
 use crate::rf::{JobResult, Status};
 use runtime::DeviceConfig;
 use serde::Serialize;
@@ -18,13 +18,8 @@ use timing::TimingStats;
 /// wherever and however the point ran.
 #[derive(Serialize)]
 struct PointJson<'a> {
-    id: &'a str,
-    sample: &'a str,
-    size: &'a str,
-    preset: &'a str,
-    /// `key=value`, sorted by key.
-    overrides: &'a [String],
-    technique: &'a str,
+    #[serde(flatten)]
+    params: Params<'a>,
     regs: &'a str,
     kernel_minsts: u64,
     launch_waves: u32,
@@ -44,12 +39,7 @@ struct PointJson<'a> {
 /// The JSON text of a point's result.
 fn result_json(spec: &Spec, p: &Point, r: &JobResult) -> String {
     let doc = PointJson {
-        id: &p.id,
-        sample: p.sample.name(),
-        size: p.size.name(),
-        preset: &spec.presets[p.preset].name,
-        overrides: &spec.variants[p.variant],
-        technique: &spec.techniques[p.technique],
+        params: spec.params(p),
         regs: &spec.regs_name,
         kernel_minsts: spec.sampling.kernel_minsts,
         launch_waves: spec.sampling.launch_waves,
@@ -105,36 +95,36 @@ pub(crate) fn list(spec: &Spec, selection: &Selection) -> Result<ExitCode, Strin
         spec.points_dir().display()
     );
     let points = &spec.points[range];
+    let params: Vec<Params> = points.iter().map(|p| spec.params(p)).collect();
     let width =
-        |f: &dyn Fn(&Point) -> usize, min: usize| points.iter().map(f).max().unwrap_or(0).max(min);
+        |f: &dyn Fn(&Params) -> usize, min: usize| params.iter().map(f).max().unwrap_or(0).max(min);
     let (ws, wp, wt) = (
-        width(&|p| p.sample.name().len(), 6),
-        width(&|p| spec.presets[p.preset].name.len(), 6),
-        width(&|p| spec.techniques[p.technique].len(), 9),
+        width(&|p| p.sample.len(), 6),
+        width(&|p| p.preset.len(), 6),
+        width(&|p| p.technique.len(), 9),
     );
     println!(
         "{:>5}  {:<16}  {:<6}  {:<ws$}  {:<7}  {:<wp$}  {:<wt$}  overrides",
         "#", "id", "state", "sample", "size", "preset", "technique"
     );
-    for p in points {
-        let overrides = &spec.variants[p.variant];
+    for (p, q) in points.iter().zip(&params) {
         let line = format!(
             "{:>5}  {:<16}  {:<6}  {:<ws$}  {:<7}  {:<wp$}  {:<wt$}  {}",
             p.index,
-            p.id,
+            q.id,
             if has_result(spec, p) {
                 "done"
             } else {
                 "to run"
             },
-            p.sample.name(),
-            p.size.name(),
-            spec.presets[p.preset].name,
-            spec.techniques[p.technique],
-            if overrides.is_empty() {
+            q.sample,
+            q.size,
+            q.preset,
+            q.technique,
+            if q.overrides.is_empty() {
                 "-".to_string()
             } else {
-                overrides.join(" ")
+                q.overrides.join(" ")
             }
         );
         println!("{}", line.trim_end());
@@ -211,19 +201,10 @@ pub(crate) fn run(
             (Ok(()), Status::Fail) => format!("FAIL: {}", first_line(&r.message)),
             (Ok(()), Status::Error) => format!("ERROR: {}", first_line(&r.message)),
         };
-        let overrides = &spec.variants[p.variant];
         let line = format!(
-            "point {} {} {} {} {}{}: {verdict} ({:.1} s)",
+            "point {} {}: {verdict} ({:.1} s)",
             p.index,
-            p.sample.name(),
-            p.size.name(),
-            spec.presets[p.preset].name,
-            spec.techniques[p.technique],
-            if overrides.is_empty() {
-                String::new()
-            } else {
-                format!(" {}", overrides.join(" "))
-            },
+            spec.params(p).label(),
             point_started.elapsed().as_secs_f64()
         );
         // A line per point: in a log (a SLURM task's) as it ends; above the bar where one is

@@ -5,7 +5,7 @@
 //! order, each with an identity derived from its parameters alone.
 
 use crate::RegsArg;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use timing::GpuConfig;
@@ -116,6 +116,27 @@ impl Point {
             spec.techniques[self.technique],
             self.id
         )
+    }
+}
+
+/// A point's parameters as its result file, the tables and the listings name them.
+#[derive(Serialize)]
+pub(crate) struct Params<'a> {
+    pub id: &'a str,
+    pub sample: &'static str,
+    pub size: &'static str,
+    pub preset: &'a str,
+    /// `key=value`, sorted by key.
+    pub overrides: &'a [String],
+    pub technique: &'a str,
+}
+
+impl Params<'_> {
+    /// `saxpy small gtx480 bow-wr sm.rf.banks=8`: the point in a line of a log.
+    pub fn label(&self) -> String {
+        let mut words = vec![self.sample, self.size, self.preset, self.technique];
+        words.extend(self.overrides.iter().map(String::as_str));
+        words.join(" ")
     }
 }
 
@@ -316,6 +337,18 @@ impl Spec {
             self.sampling.launch_waves
         ));
         format!("{:016x}", fnv1a(text.as_bytes()))
+    }
+
+    /// A point's parameters, by name.
+    pub fn params<'a>(&'a self, p: &'a Point) -> Params<'a> {
+        Params {
+            id: &p.id,
+            sample: p.sample.name(),
+            size: p.size.name(),
+            preset: &self.presets[p.preset].name,
+            overrides: &self.variants[p.variant],
+            technique: &self.techniques[p.technique],
+        }
     }
 
     /// The GPU configuration of a point.
