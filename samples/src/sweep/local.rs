@@ -184,12 +184,7 @@ pub(crate) fn run(
         ..DeviceConfig::default()
     };
     spec.regs.configure(&mut common)?;
-    let bar = crate::progress::bar(
-        todo.len() as u64,
-        "points",
-        crate::progress::Results::AtTheEnd,
-        quiet,
-    );
+    let bar = crate::progress::bar(todo.len() as u64, "points", quiet);
     let started = std::time::Instant::now();
     let outcomes = crate::pool::map(&todo, threads, |&p| {
         let point_started = std::time::Instant::now();
