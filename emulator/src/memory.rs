@@ -267,6 +267,18 @@ impl GlobalMemory {
         self.map.len() as u64
     }
 
+    /// A copy of everything allocations ever covered, freed ones included: the bytes from
+    /// the global base up to the end of the highest allocation made (above it the memory was
+    /// never used). What runs left in device memory, to compare two runs by; call it while no
+    /// kernel runs.
+    pub fn snapshot(&self) -> Vec<u8> {
+        let base = self.memory_map.global_base;
+        let end = self.allocator.lock().expect("allocator lock").fresh_from;
+        // SAFETY: `[base, end)` lies inside the mapping, which lives as long as `self`; no
+        // kernel writes it meanwhile (the caller's promise).
+        unsafe { std::slice::from_raw_parts(self.ptr(base), (end - base) as usize) }.to_vec()
+    }
+
     /// Bytes of device memory in use (each allocation padded to 256 bytes).
     pub fn used(&self) -> u64 {
         self.allocator.lock().expect("allocator lock").used

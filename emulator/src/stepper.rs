@@ -251,6 +251,25 @@ impl<'a> CtaStepper<'a> {
         f.simt.top().map(|t| (f.func, t.pc, t.mask))
     }
 
+    /// Where warp `i` goes after its next `n` instructions (at least 1) when they are
+    /// straight-line code (no branch, call, return, barrier or exit): the function and PC
+    /// [`CtaStepper::step`] will report as [`Executed::next`] after the last of them, known
+    /// before they execute. The timing model executes instructions that write global memory
+    /// (and the ones their warp issues after them in the same cycle) at the end of their
+    /// cycle, and fetches on from here meanwhile.
+    pub fn next_in_line(&self, i: usize, n: usize) -> Option<(FuncId, u32)> {
+        let w = &self.warps[i];
+        if w.state != WarpState::Ready {
+            return None;
+        }
+        let frame = w.frame();
+        let pc = frame.simt.top()?.pc;
+        frame
+            .simt
+            .peek_straight(pc + 1, n)
+            .map(|pc| (frame.func, pc))
+    }
+
     /// The memory targets of warp `i`'s next instruction as it would access them now, in `out`
     /// (lanes whose guard holds; the others [`Target::None`]), and those lanes; `None` when it
     /// is not a memory instruction or the warp cannot run. Nothing executes: a scheduler that

@@ -164,6 +164,12 @@ pub struct Decoded {
     pub operand_cache: bool,
     /// Its part in `cp.async`'s groups.
     pub async_copy: AsyncCopyRole,
+    /// It may write global memory (a store, atomic or reduction to global or generic
+    /// addresses, `wmma.store`, `stmatrix` through a generic address, a surface store or
+    /// reduction): it executes when its cycle commits, after every SM's cycle, so that the
+    /// loads of the cycle see global memory as it was when the cycle began and the writes land
+    /// in SM order (docs/timing.md, "Parallel timing and memory semantics").
+    pub writes_global: bool,
 }
 
 /// Scoreboard identities of predicates start here, above every 32-bit register of every call
@@ -440,6 +446,7 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
             _ => Control::None,
         },
         long_latency: false,
+        writes_global: writes_global(&inst.op),
     };
     let phys_of = |v: isa::VReg| phys.get(v.index()).copied().flatten();
     let each = cfg.sm.rf.read_duplicates == ReadDuplicates::Each;
@@ -537,6 +544,20 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         Op::Tex(_) | Op::Tld4(_) | Op::Suld(_) | Op::Sured { .. }
     );
     d
+}
+
+/// Whether executing `op` may write global memory ([`Decoded::writes_global`]).
+fn writes_global(op: &Op) -> bool {
+    let global = |space: &StateSpace| matches!(space, StateSpace::Global | StateSpace::Generic);
+    match op {
+        Op::St { space, .. }
+        | Op::Atom { space, .. }
+        | Op::Red { space, .. }
+        | Op::WmmaStore { space, .. }
+        | Op::Stmatrix { space, .. } => global(space),
+        Op::Sust(_) | Op::Sured { .. } => true,
+        _ => false,
+    }
 }
 
 #[cfg(test)]

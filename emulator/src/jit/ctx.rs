@@ -70,6 +70,14 @@ pub struct JitCtx {
     pub warp: *mut Warp,
 }
 
+// SAFETY: every pointer of a context points into memory that outlives its moves between
+// threads and that no other thread touches meanwhile: global memory (shared, `Sync`), the
+// launch's parameters (read only), and the shared memory, warps, registers, local memory and
+// environment of the one CTA that owns the context (`env` and `warp` are set again for each
+// run). Nothing refers to thread-local state, so the owner may move to another thread between
+// runs (the timing model steps each SM's CTAs on whichever host thread takes the SM).
+unsafe impl Send for JitCtx {}
+
 /// Byte offsets of the fields generated code uses.
 pub struct Offsets;
 

@@ -6,6 +6,11 @@
 //! instruction per scheduler, executed functionally at issue), and fetch (one warp per cycle,
 //! through the instruction cache, into its instruction buffer).
 //!
+//! The cycle ([`Sm::cycle`]) touches nothing outside the SM, so the SMs of a GPU may run it on
+//! several host threads at once: what needs the GPU-wide L2 or writes global memory waits for
+//! [`Sm::commit`], which the GPU runs SM by SM in index order once every SM's cycle is done
+//! (docs/timing.md, "Parallel timing and memory semantics").
+//!
 //! Each stage is a module of its own over the SM's state ([`warp_slot`] holds a warp slot's):
 //! [`writeback`], [`ldst`], [`dispatch`], bank arbitration in [`crate::collector`],
 //! [`issue`] and [`fetch`]. What is particular to a register-file technique lives behind the
@@ -24,7 +29,7 @@ use crate::collector::OperandCollector;
 use crate::config::GpuConfig;
 use crate::decode::{DecodedProgram, Unit};
 use crate::events::EventQueue;
-use crate::memory::{MemorySystem, SmMemory};
+use crate::memory::{MemorySystem, SmMemory, Ticket};
 use crate::rf::{
     BankReq, Power, RegisterFilePolicy, Residency, ResidencyPolicy, RfPolicy, TechniqueReport,
 };
@@ -36,6 +41,7 @@ use async_copies::AsyncCopies;
 use emulator::Fault;
 use emulator::stepper::FrameBase;
 use emulator::stepper::{CtaStepper, Executed};
+use issue::Issued;
 use ldst::{LdStBusy, MemWork};
 use std::collections::VecDeque;
 use warp_slot::{Heads, NO_UNIT, WarpSlot};
@@ -66,6 +72,22 @@ struct InFlight {
     pc: u32,
     issued_at: u64,
     dispatched_at: u64,
+    /// A memory instruction: the cycle its data is back, as far as known, and how many of its
+    /// requests to the L2 still wait for the commit of their cycle to say when theirs is.
+    ready: u64,
+    unresolved: u32,
+}
+
+/// What waits for the answer of a request to the L2 made this cycle ([`Sm::commit`]).
+enum Waiter {
+    /// The data of this in-flight memory instruction.
+    Inst(usize),
+    /// The instructions `pcs` of `func` that this warp slot fetched.
+    Fetch {
+        slot: usize,
+        func: isa::FuncId,
+        pcs: std::ops::Range<u32>,
+    },
 }
 
 /// The SM.
@@ -144,6 +166,20 @@ pub struct Sm<'a> {
     cycle_no_cu: u64,
     /// The collector's ready instructions (a buffer reused by dispatch).
     ready: Vec<usize>,
+    /// This cycle's requests to the L2 whose answers something waits for, by ticket, and
+    /// the answers the commit gives (a buffer).
+    waiting: Vec<(Ticket, Waiter)>,
+    answers: Vec<u64>,
+    /// Memory instructions whose last request went out this cycle, to be written back when
+    /// the commit knows when their data is back.
+    writeback_at_commit: Vec<usize>,
+    /// Instructions of this cycle whose execution waits for the commit, in issue order.
+    deferred: Vec<Issued>,
+    /// CTAs that finished (their steppers hold their counters and buffers), until the GPU
+    /// takes them ([`Sm::take_done`]).
+    done: Vec<CtaStepper<'a>>,
+    /// The fault of the last [`Sm::run_cycle`], if it had one.
+    fault: Option<Box<Fault>>,
     pub stats: TimingStats,
     /// The spans of a trace, when one is recorded.
     pub(crate) trace: Option<Box<SmTrace>>,
@@ -240,6 +276,12 @@ impl<'a> Sm<'a> {
             cycle_collector_full: 0,
             cycle_no_cu: 0,
             ready: Vec::new(),
+            waiting: Vec::new(),
+            answers: Vec::new(),
+            writeback_at_commit: Vec::new(),
+            deferred: Vec::new(),
+            done: Vec::new(),
+            fault: None,
             stats: TimingStats {
                 by_class: TimingStats::empty_classes(),
                 ..TimingStats::default()
@@ -343,15 +385,12 @@ impl<'a> Sm<'a> {
         self.active = true;
     }
 
-    /// One cycle. CTAs that complete are pushed onto `done` (their steppers hold their
-    /// counters and buffers).
-    pub fn cycle(
-        &mut self,
-        now: u64,
-        mem: &mut SmMemory,
-        l2: &mut MemorySystem,
-        done: &mut Vec<CtaStepper<'a>>,
-    ) -> Result<(), Box<Fault>> {
+    /// One cycle, up to its commit: everything but the requests to the L2 and the execution
+    /// of instructions that write global memory, which wait for [`Sm::commit`]. Touches
+    /// nothing outside the SM and its memory `mem` (global memory is only read), so the SMs
+    /// of a GPU may run their cycles on several host threads at once.
+    #[inline]
+    pub fn cycle(&mut self, now: u64, mem: &mut SmMemory) -> Result<(), Box<Fault>> {
         self.issued = false;
         self.active = false;
         self.empty = self.resident == 0 && self.events.is_empty();
@@ -360,22 +399,102 @@ impl<'a> Sm<'a> {
             self.account_empty(1);
             return Ok(());
         }
+        self.busy_cycle(now, mem)
+    }
+
+    /// [`Sm::cycle`] of an SM holding something.
+    fn busy_cycle(&mut self, now: u64, mem: &mut SmMemory) -> Result<(), Box<Fault>> {
         self.cycle_stalls = [0; 7];
         self.cycle_collector_full = 0;
         self.cycle_no_cu = 0;
         self.writeback(now);
-        self.ldst_cycle(now, mem, l2);
-        self.dispatch(now, mem, l2);
+        self.ldst_cycle(now, mem);
+        self.dispatch(now, mem);
         self.active |= self.collector.arbitrate(&self.rf, now);
         for s in 0..self.schedulers.len() {
             self.schedule(s, now)?;
         }
-        self.fetch(now, mem, l2);
+        self.fetch(now, mem);
         if self.retire_check {
-            self.retire(now, done);
+            self.retire(now);
         }
         self.account(1);
         Ok(())
+    }
+
+    /// [`Sm::cycle`], keeping a fault for [`Sm::take_fault`] (the SMs' cycles run on several
+    /// threads; the GPU reports the fault of the lowest-numbered SM).
+    #[inline]
+    pub fn run_cycle(&mut self, now: u64, mem: &mut SmMemory) {
+        if let Err(fault) = self.cycle(now, mem) {
+            self.fault = Some(fault);
+        }
+    }
+
+    /// The fault of the last [`Sm::run_cycle`], if any.
+    pub fn take_fault(&mut self) -> Option<Box<Fault>> {
+        self.fault.take()
+    }
+
+    /// Whether the last cycle left anything for the GPU after it: a fault, work for
+    /// [`Sm::commit`] (requests to the L2 in `mem`, instructions to execute), finished CTAs.
+    #[inline]
+    pub fn has_leftovers(&self, mem: &SmMemory) -> bool {
+        self.fault.is_some()
+            || !self.deferred.is_empty()
+            || !self.done.is_empty()
+            || mem.has_pending()
+    }
+
+    /// Completes cycle `now` after [`Sm::cycle`]: sends the cycle's requests to the L2 in the
+    /// order they were made and hands their answers to what waits for them (a memory
+    /// instruction's write-back, fetched instructions), then executes the instructions whose
+    /// execution waited, in issue order. The GPU commits its SMs one after another in index
+    /// order, so the L2 and global memory see the same sequence whatever host thread ran
+    /// each SM's cycle.
+    pub fn commit(
+        &mut self,
+        now: u64,
+        mem: &mut SmMemory,
+        l2: &mut MemorySystem,
+    ) -> Result<(), Box<Fault>> {
+        if mem.has_pending() {
+            mem.commit(now, l2, &mut self.answers);
+            let mut waiting = std::mem::take(&mut self.waiting);
+            for (ticket, waiter) in waiting.drain(..) {
+                let answer = self.answers[ticket as usize];
+                match waiter {
+                    Waiter::Inst(i) => {
+                        let f = &mut self.inflight[i];
+                        f.ready = f.ready.max(answer);
+                        f.unresolved -= 1;
+                    }
+                    Waiter::Fetch { slot, func, pcs } => self.fetched(slot, func, pcs, answer),
+                }
+            }
+            self.waiting = waiting;
+            let mut writebacks = std::mem::take(&mut self.writeback_at_commit);
+            for inst in writebacks.drain(..) {
+                let done = self.inflight[inst].ready.max(now + 1);
+                self.schedule_writeback(now, done, inst);
+            }
+            self.writeback_at_commit = writebacks;
+        }
+        debug_assert!(self.waiting.is_empty() && self.writeback_at_commit.is_empty());
+        if self.deferred.is_empty() {
+            return Ok(());
+        }
+        self.issue_deferred(now)?;
+        // One may have been an exit (issued after a store in the same cycle).
+        if self.retire_check {
+            self.retire(now);
+        }
+        Ok(())
+    }
+
+    /// The CTAs that finished since the last call.
+    pub fn take_done(&mut self) -> std::vec::Drain<'_, CtaStepper<'a>> {
+        self.done.drain(..)
     }
 
     /// Adds `cycles` cycles of this cycle's per-cycle counters (for the cycle itself, and for
@@ -452,7 +571,7 @@ impl<'a> Sm<'a> {
     }
 
     /// Retires finished CTAs: every warp exited and every instruction written back.
-    fn retire(&mut self, now: u64, done: &mut Vec<CtaStepper<'a>>) {
+    fn retire(&mut self, now: u64) {
         self.retire_check = false;
         for c in 0..self.ctas.len() {
             let Some(cta) = &self.ctas[c] else { continue };
@@ -479,7 +598,7 @@ impl<'a> Sm<'a> {
                 let n = self.schedulers.len();
                 self.schedulers[s % n].retired(s);
             }
-            done.push(cta.stepper);
+            self.done.push(cta.stepper);
         }
     }
 
