@@ -566,10 +566,20 @@ impl GlobalMemory {
 
     /// Stores the low `size` bytes of `value` at a naturally aligned address.
     pub fn store(&self, addr: u64, size: u32, value: u64) -> Result<(), MemFault> {
+        self.check_store(addr, size)?;
+        let bytes = &value.to_le_bytes()[..size as usize];
+        // SAFETY: checked to lie in a live allocation; the value is a local, so no overlap.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr(addr), bytes.len()) };
+        Ok(())
+    }
+
+    /// Whether [`GlobalMemory::store`] of `size` bytes at `addr` would succeed: the address is
+    /// naturally aligned and the bytes lie in one live allocation.
+    pub fn check_store(&self, addr: u64, size: u32) -> Result<(), MemFault> {
         if !addr.is_multiple_of(u64::from(size)) {
             return Err(MemFault::Misaligned(addr));
         }
-        self.write(addr, &value.to_le_bytes()[..size as usize])
+        self.check(addr, u64::from(size))
     }
 
     /// Atomically replaces the 4- or 8-byte value at `addr` with `update(old)`, returning `old`.

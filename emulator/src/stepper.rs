@@ -42,7 +42,7 @@ use crate::cta::{
     run_compiled, try_release,
 };
 use crate::error::{Fault, FaultKind};
-use crate::exec::{CtaEnv, Step, Target, guard_mask, memory_targets, sleep_ns, step};
+use crate::exec::{CtaEnv, HeldStore, Step, Target, guard_mask, memory_targets, sleep_ns, step};
 use crate::gpr_operands::GprOperand;
 use crate::jit::JitKernel;
 use crate::jit::ctx::JitCtx;
@@ -293,6 +293,28 @@ impl<'a> CtaStepper<'a> {
 
     /// Executes warp `i`'s next instruction, describing it in `out`.
     pub fn step(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
+        self.execute(i, out, false)
+    }
+
+    /// [`CtaStepper::step`], holding the instruction's global-memory stores back instead of
+    /// making them: they are appended to `held` in program order, each checked (a store that
+    /// would fault faults now), for the caller to make later ([`HeldStore`]). Atomics are made
+    /// as usual. The timing model makes a cycle's stores when the cycle commits.
+    pub fn step_holding_stores(
+        &mut self,
+        i: usize,
+        out: &mut Executed,
+        held: &mut Vec<HeldStore>,
+    ) -> Result<(), Box<Fault>> {
+        self.env.held_stores = Some(std::mem::take(held));
+        let result = self.execute(i, out, true);
+        *held = self.env.held_stores.take().unwrap_or_default();
+        result
+    }
+
+    /// [`CtaStepper::step`]; `interpret`: through the interpreter even where the instruction
+    /// is compiled (compiled stores write global memory directly).
+    fn execute(&mut self, i: usize, out: &mut Executed, interpret: bool) -> Result<(), Box<Fault>> {
         let env = &mut self.env;
         let w = &mut self.warps[i];
         if w.executed >= self.budget {
@@ -324,7 +346,7 @@ impl<'a> CtaStepper<'a> {
         self.stats.warp_insts += 1;
         let outcome = match &mut self.jit {
             Some((kernel, ctx, local_view)) => match kernel.run_at(func, top.pc) {
-                Some(run) => {
+                Some(run) if !interpret => {
                     // As the functional engine runs a run without a closing branch.
                     self.stats.thread_insts += u64::from(top.mask.count_ones());
                     self.stats.jit_insts += 1;
@@ -336,7 +358,7 @@ impl<'a> CtaStepper<'a> {
                     w.frame_mut().simt.goto(run.end);
                     Ok(Step::Continue)
                 }
-                None => {
+                _ => {
                     // The interpreter may resize the warp's local memory (a call does).
                     local_view.warp = None;
                     step(env, w, &mut self.stats.thread_insts)

@@ -60,6 +60,10 @@ pub(crate) enum BenchKind {
         /// statistics must be identical to the first's (or the bench fails).
         #[arg(long, value_delimiter = ',', default_value = "1", value_parser = crate::host_threads)]
         threads: Vec<usize>,
+        /// Rounds of runs: each round runs every thread count once, back to back; each row
+        /// gives the fastest of its rounds (the least disturbed by the rest of the machine).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
     },
     /// Parse and lower speed of the PTX front end, in MB/s of PTX text.
     Frontend {
@@ -89,7 +93,8 @@ pub(crate) fn run(kind: BenchKind) -> Result<ExitCode, String> {
             configs,
             techniques,
             threads,
-        } => timing(&samples, n, size, &configs, &techniques, &threads),
+            runs,
+        } => timing(&samples, n, size, &configs, &techniques, &threads, runs),
     }
 }
 
@@ -100,6 +105,7 @@ fn timing(
     configs: &[String],
     techniques: &[String],
     threads: &[usize],
+    runs: u32,
 ) -> Result<ExitCode, String> {
     println!(
         "{:<10} {:<10} {:<22} {:>7} {:>12} {:>12} {:>9} {:>9} {:>14} {:>12} {:>8} {:>8}",
@@ -130,31 +136,48 @@ fn timing(
                 } else {
                     format!("{name} {}", size.name())
                 };
-                // The first thread count's statistics and seconds.
-                let mut first: Option<(serde_json::Value, f64)> = None;
-                for &t in threads {
-                    let (report, cpu) = timed_run(&cfg, name, n, size, t)
-                        .map_err(|e| format!("error: {name} on {config} ({technique}): {e}"))?;
-                    let stats = serde_json::to_value((&report.total, &report.kernels))
-                        .expect("statistics serialize");
-                    let total = &report.total;
-                    let seconds = total.host.wall_seconds;
-                    let speedup = match &first {
-                        None => String::new(),
-                        Some((expected, base)) => {
-                            if *expected != stats {
+                // Each thread count's fastest run (its statistics, seconds, CPU seconds), the
+                // rounds interleaving the counts so that they see the same machine.
+                let mut best: Vec<Option<(runtime::TimingReport, f64)>> = vec![None; threads.len()];
+                let mut expected: Option<serde_json::Value> = None;
+                for _ in 0..runs {
+                    for (j, &t) in threads.iter().enumerate() {
+                        let (report, cpu) = timed_run(&cfg, name, n, size, t)
+                            .map_err(|e| format!("error: {name} on {config} ({technique}): {e}"))?;
+                        let stats = serde_json::to_value((&report.total, &report.kernels))
+                            .expect("statistics serialize");
+                        match &expected {
+                            None => expected = Some(stats),
+                            Some(e) if *e != stats => {
                                 return Err(format!(
                                     "error: {name} on {config} ({technique}): the statistics on \
                                      {t} threads differ from those on {}",
                                     threads[0]
                                 ));
                             }
-                            format!("{:.2}x", base / seconds)
+                            Some(_) => {}
                         }
-                    };
-                    if first.is_none() {
-                        first = Some((stats, seconds));
+                        let seconds = report.total.host.wall_seconds;
+                        if best[j]
+                            .as_ref()
+                            .is_none_or(|(b, _)| seconds < b.total.host.wall_seconds)
+                        {
+                            best[j] = Some((report, cpu));
+                        }
                     }
+                }
+                let base = best[0]
+                    .as_ref()
+                    .map_or(0.0, |(r, _)| r.total.host.wall_seconds);
+                for (j, &t) in threads.iter().enumerate() {
+                    let (report, cpu) = best[j].as_ref().expect("every count ran");
+                    let total = &report.total;
+                    let seconds = total.host.wall_seconds;
+                    let speedup = if j == 0 {
+                        String::new()
+                    } else {
+                        format!("{:.2}x", base / seconds)
+                    };
                     if k == 0 && reference.len() == i {
                         reference.push(seconds);
                     }

@@ -13,10 +13,9 @@ use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
 use crate::paver::PaverPlan;
 use crate::paver::guru::LaunchShape;
 use crate::rf::TechniqueReport;
-use crate::sm::Sm;
+use crate::sm::{CtaSource, Sm};
 use crate::stats::{TimingStats, Untimed};
 use crate::trace::{Recording, SmTrace, TimelineCounts, TimelineSampler, Trace};
-use emulator::stepper::CtaStepper;
 use emulator::{Fault, GlobalMemory, Program};
 use isa::FuncId;
 use std::time::Instant;
@@ -184,6 +183,12 @@ impl Gpu {
         .map_err(SimError::Fault)?;
         let code = DecodedProgram::new(program, cfg);
         let residency = crate::rf::Residency::for_launch(cfg, &occ, program, l.kernel);
+        let source = CtaSource {
+            launch,
+            warp_budget: l.warp_budget,
+            jit,
+            warps_per_cta: occ.warps_per_cta,
+        };
         let mut sms: Vec<Sm> = (0..cfg.gpu.sms)
             .map(|i| {
                 let r = if i == 0 {
@@ -191,7 +196,9 @@ impl Gpu {
                 } else {
                     residency.for_another_sm()
                 };
-                Sm::new(i, cfg, &code, program, r)
+                let mut sm = Sm::new(i, cfg, &code, program, r);
+                sm.set_source(&source);
+                sm
             })
             .collect();
         if let Some(opts) = &self.recording.trace {
@@ -275,10 +282,9 @@ impl Gpu {
         };
         // The SMs' cycles run on up to `sm_threads` host threads (no more than there are SMs);
         // nothing observable depends on how many.
-        let threads = l.sm_threads.clamp(1, sms.len().max(1));
         let l2 = &mut self.l2;
         let recorded = &mut self.recorded;
-        crate::parallel::with_crew(threads, |crew| -> Result<(), SimError> {
+        crate::parallel::with_crew(l.sm_threads, sms.len(), |crew| -> Result<(), SimError> {
             // Until every CTA was dispatched and has drained (at once when none is timed).
             while !dispatcher.all_launched() || !sms.iter().all(|s| s.is_idle() && s.drained()) {
                 // The wall clock, every few thousand simulated cycles (reading it costs more).
@@ -296,10 +302,7 @@ impl Gpu {
                 dispatcher.cycle(&mut LaunchSlots {
                     sms: &mut sms,
                     pools: &mut pools,
-                    launch: &launch,
                     demand: &demand,
-                    warp_budget: l.warp_budget,
-                    jit: &jit,
                     now,
                 });
                 if dispatcher.all_launched() && !all_launched {
@@ -309,15 +312,17 @@ impl Gpu {
                 // Every SM's cycle (on the crew's threads), then their commits in SM order:
                 // the L2 requests and global-memory writes of the cycle, and its faults, the
                 // lowest SM's first.
-                crew.cycle(now, &mut sms, &mut sm_mem);
+                crew.cycle(now, &mut sms, &mut sm_mem, |sm, mem| {
+                    sm.commit_memory(now, mem, l2)
+                });
                 let mut any_issue = false;
                 for (sm, mem) in sms.iter_mut().zip(sm_mem.iter_mut()) {
                     any_issue |= sm.issued;
-                    if sm.has_leftovers(mem) {
+                    if sm.has_leftovers() {
                         if let Some(fault) = sm.take_fault() {
                             return Err(SimError::Fault(fault));
                         }
-                        sm.commit(now, mem, l2).map_err(SimError::Fault)?;
+                        sm.commit(now).map_err(SimError::Fault)?;
                         for stepper in sm.take_done() {
                             let (counters, shared, warps) = stepper.finish();
                             stats.ctas += 1;
@@ -483,10 +488,7 @@ struct LaunchSlots<'s, 'a> {
     sms: &'s mut [Sm<'a>],
     /// Warps and shared memory of retired CTAs, for reuse.
     pools: &'s mut Vec<(Vec<emulator::warp::Warp>, Vec<u8>)>,
-    launch: &'s emulator::launch::LaunchEnv<'a>,
     demand: &'s CtaDemand,
-    warp_budget: u64,
-    jit: &'s Option<std::sync::Arc<emulator::jit::JitKernel>>,
     now: u64,
 }
 
@@ -501,9 +503,7 @@ impl CtaRoom for LaunchSlots<'_, '_> {
 
 impl CtaSlots for LaunchSlots<'_, '_> {
     fn launch(&mut self, sm: usize, cta: u64) {
-        let (warps, shared) = self.pools.pop().unwrap_or_default();
-        let env = self.launch.cta(cta, shared);
-        let stepper = CtaStepper::new(env, warps, self.warp_budget, self.jit.clone());
-        self.sms[sm].launch(stepper, self.now);
+        let pool = self.pools.pop().unwrap_or_default();
+        self.sms[sm].place(cta, pool, self.now);
     }
 }

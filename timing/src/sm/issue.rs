@@ -5,7 +5,7 @@
 use super::ldst::memory_work;
 use super::{InFlight, NO_UNIT, Sm};
 use crate::config::ReadDuplicates;
-use crate::decode::{AsyncCopyRole, Control, Decoded, MemOp, Unit};
+use crate::decode::{AsyncCopyRole, Control, Decoded, GlobalWrite, MemOp, Unit};
 use crate::rf::{IssueView, RegisterFilePolicy, ResidencyPolicy};
 use crate::scheduler::Stall;
 use crate::scoreboard::Hazard;
@@ -81,18 +81,19 @@ impl<'a> Sm<'a> {
                 reason = reason.max(r);
                 continue;
             }
-            match self.try_issue(slot, now, None, 0) {
-                Ok((unit, deferred)) => {
+            let mut chain = Chain::default();
+            match self.try_issue(slot, now, None, chain) {
+                Ok((unit, how)) => {
                     issued = 1;
                     self.schedulers[s].issued(slot);
                     let mut last = unit;
-                    let mut chained = usize::from(deferred);
+                    chain.after(how);
                     while issued < self.cfg.sm.issue_width {
-                        match self.try_issue(slot, now, Some(last), chained) {
-                            Ok((u, deferred)) => {
+                        match self.try_issue(slot, now, Some(last), chain) {
+                            Ok((u, how)) => {
                                 last = u;
                                 issued += 1;
-                                chained += usize::from(deferred);
+                                chain.after(how);
                             }
                             Err(_) => break,
                         }
@@ -182,22 +183,23 @@ impl<'a> Sm<'a> {
     }
 
     /// Issues the next instruction of the warp in `slot` if it can go this cycle. A second
-    /// instruction in the same cycle (`after`) must use a different unit. Returns its unit,
-    /// and whether its execution waits for the commit of the cycle: it holds its collector
-    /// unit, issue id and scoreboard entries from now, and [`Sm::commit`] executes it and
-    /// completes its issue. That is the case of an instruction that writes global memory
-    /// ([`Decoded::writes_global`]) and of those its warp issues after one in the same cycle
-    /// (`chained` of them wait already), so that the warp's instructions execute in order.
-    /// The warp's next PC after straight-line code is known without executing it, so the
-    /// warp fetches on; after a branch, call, return, barrier or exit it is not known before
-    /// the commit, and the warp fetches nothing more this cycle.
+    /// instruction in the same cycle (`after`) must use a different unit. Returns its unit and
+    /// how it executed ([`Executes`]): at once; at once with its global stores held back until
+    /// the commit ([`GlobalWrite::Store`]); or at the commit ([`GlobalWrite::Atomic`], and
+    /// every instruction its warp issues after a held store or an atomic in the same cycle,
+    /// `chain`, so that the warp's instructions see memory in program order). One that
+    /// executes at the commit holds its collector unit, issue id and scoreboard entries from
+    /// now, and [`Sm::commit`] executes it and completes its issue. The warp's next PC after
+    /// straight-line code is known without executing it, so the warp fetches on; after a
+    /// branch, call, return, barrier or exit it is not known before the commit, and the warp
+    /// fetches nothing more this cycle.
     fn try_issue(
         &mut self,
         slot: usize,
         now: u64,
         after: Option<Unit>,
-        chained: usize,
-    ) -> Result<(Unit, bool), Issue> {
+        chain: Chain,
+    ) -> Result<(Unit, Executes), Issue> {
         let w = &mut self.warps[slot];
         if !w.live || w.exited {
             return Err(Issue::Stall(Stall::Idle));
@@ -274,14 +276,27 @@ impl<'a> Sm<'a> {
         self.residency
             .may_issue(slot as u32, func, pc, now)
             .map_err(Issue::Stall)?;
-        // Execute it, unless it writes global memory or follows one: then when the cycle
-        // commits.
-        let deferred = d.writes_global || chained > 0;
+        // Execute it (its stores held back), unless it is an atomic or follows a global write
+        // of its warp in this cycle: then when the cycle commits.
+        let how = match d.global_write {
+            _ if chain.defer => Executes::AtCommit,
+            GlobalWrite::Atomic => Executes::AtCommit,
+            GlobalWrite::Store => Executes::HoldingStores,
+            GlobalWrite::None => Executes::Now,
+        };
+        let deferred = how == Executes::AtCommit;
         if !deferred {
             let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
-            cta.stepper
-                .step(w.index, &mut self.exec)
-                .map_err(Issue::Fault)?;
+            if how == Executes::HoldingStores {
+                cta.stepper
+                    .step_holding_stores(w.index, &mut self.exec, &mut self.held)
+                    .map_err(Issue::Fault)?;
+                self.at_commit.push(AtCommit::Stores(self.held.len()));
+            } else {
+                cta.stepper
+                    .step(w.index, &mut self.exec)
+                    .map_err(Issue::Fault)?;
+            }
         }
         // It issues. First what does not depend on what it did.
         w.ibuf.pop_front();
@@ -324,7 +339,7 @@ impl<'a> Sm<'a> {
             if d.control == Control::None {
                 // Straight-line code: where the warp goes next is known, so it fetches on.
                 let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
-                w.next = cta.stepper.next_in_line(w.index, chained + 1);
+                w.next = cta.stepper.next_in_line(w.index, chain.unexecuted + 1);
                 issue.next = Some(w.next);
                 if w.ibuf.is_empty() {
                     self.fetch_mask |= 1 << slot;
@@ -334,40 +349,53 @@ impl<'a> Sm<'a> {
                 w.next = None;
             }
             self.heads.sync(w, slot);
-            self.deferred.push(issue);
+            self.at_commit.push(AtCommit::Issue(issue));
         } else {
             self.complete_issue(issue, d, now);
         }
         self.issued = true;
         self.active = true;
-        Ok((d.unit, deferred))
+        Ok((d.unit, how))
     }
 
-    /// Executes the instructions of this cycle whose execution waited for the commit, in
-    /// issue order, and completes their issue. (A warp's instructions of one cycle are in
-    /// program order: only the first of a warp's waiting instructions that the warp's state
-    /// has not executed yet is the next one.)
-    pub(super) fn issue_deferred(&mut self, now: u64) -> Result<(), Box<Fault>> {
-        let deferred = std::mem::take(&mut self.deferred);
+    /// Makes this cycle's global-memory writes in issue order: the stores held back, and the
+    /// instructions whose execution waited, which it executes and whose issue it completes.
+    /// (A warp's instructions of one cycle are in program order.)
+    pub(super) fn commit_global(&mut self, now: u64) -> Result<(), Box<Fault>> {
+        let at_commit = std::mem::take(&mut self.at_commit);
         let mut result = Ok(());
-        for &issue in &deferred {
-            let w = &self.warps[issue.slot];
-            let f = &self.inflight[issue.inst];
-            let (func, pc) = (isa::FuncId(f.func), f.pc);
-            let d = self.code.get(func, pc).in_frame(w.frame);
-            let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
-            if let Err(fault) = cta.stepper.step(w.index, &mut self.exec) {
-                result = Err(fault);
-                break;
+        let mut stores = 0;
+        for &next in &at_commit {
+            match next {
+                AtCommit::Stores(end) => {
+                    let mem = self.source.expect("a launch's source").launch.mem;
+                    for s in &self.held[stores..end] {
+                        mem.store(s.addr, s.size, s.value)
+                            .expect("a held store was checked when it was held");
+                    }
+                    stores = end;
+                }
+                AtCommit::Issue(issue) => {
+                    let w = &self.warps[issue.slot];
+                    let f = &self.inflight[issue.inst];
+                    let (func, pc) = (isa::FuncId(f.func), f.pc);
+                    let d = self.code.get(func, pc).in_frame(w.frame);
+                    let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
+                    if let Err(fault) = cta.stepper.step(w.index, &mut self.exec) {
+                        result = Err(fault);
+                        break;
+                    }
+                    debug_assert!(
+                        issue.next.is_none_or(|next| next == self.exec.next),
+                        "the next PC foreseen at issue"
+                    );
+                    self.complete_issue(issue, &d, now);
+                }
             }
-            debug_assert!(
-                issue.next.is_none_or(|next| next == self.exec.next),
-                "the next PC foreseen at issue"
-            );
-            self.complete_issue(issue, &d, now);
         }
-        self.deferred = deferred;
-        self.deferred.clear();
+        self.at_commit = at_commit;
+        self.at_commit.clear();
+        self.held.clear();
         result
     }
 
@@ -464,6 +492,48 @@ impl<'a> Sm<'a> {
             power.on_issue(&view, reads);
         });
     }
+}
+
+/// How an issued instruction executes ([`Sm::try_issue`]'s answer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Executes {
+    Now,
+    /// At issue, its global stores held back until the commit.
+    HoldingStores,
+    /// At the commit.
+    AtCommit,
+}
+
+/// What the instructions a warp issued earlier in the cycle mean for the next one.
+#[derive(Clone, Copy, Debug, Default)]
+struct Chain {
+    /// One of them wrote global memory (held stores, or an atomic): the next executes at the
+    /// commit.
+    defer: bool,
+    /// Of them, those that execute at the commit (not executed yet).
+    unexecuted: usize,
+}
+
+impl Chain {
+    fn after(&mut self, how: Executes) {
+        match how {
+            Executes::Now => {}
+            Executes::HoldingStores => self.defer = true,
+            Executes::AtCommit => {
+                self.defer = true;
+                self.unexecuted += 1;
+            }
+        }
+    }
+}
+
+/// What waits for the commit of the cycle ([`Sm::commit_global`]), in issue order.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum AtCommit {
+    /// The stores held back by an instruction: `held[..end]` after the earlier ones'.
+    Stores(usize),
+    /// An instruction to execute.
+    Issue(Issued),
 }
 
 /// An issued instruction as the end of its issue needs it: warp slot, in-flight entry,

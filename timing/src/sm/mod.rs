@@ -41,10 +41,32 @@ use async_copies::AsyncCopies;
 use emulator::Fault;
 use emulator::stepper::FrameBase;
 use emulator::stepper::{CtaStepper, Executed};
-use issue::Issued;
+use issue::AtCommit;
 use ldst::{LdStBusy, MemWork};
 use std::collections::VecDeque;
 use warp_slot::{Heads, NO_UNIT, WarpSlot};
+
+/// What launching a CTA builds it from: the launch, the warp instruction budget, and the
+/// kernel compiled for the stepper (or `None` to interpret).
+pub struct CtaSource<'a> {
+    pub launch: emulator::launch::LaunchEnv<'a>,
+    pub warp_budget: u64,
+    pub jit: Option<std::sync::Arc<emulator::jit::JitKernel>>,
+    /// Warps of each CTA.
+    pub warps_per_cta: u32,
+}
+
+/// A CTA placed on the SM by the CTA scheduler ([`Sm::place`]), built at the start of the SM's
+/// next cycle.
+struct Placed {
+    cta: u64,
+    cta_slot: usize,
+    /// Its warp slots (bit per slot), in warp order from the lowest.
+    warp_slots: u64,
+    /// Warps and shared memory of a retired CTA, for reuse.
+    pool: (Vec<emulator::warp::Warp>, Vec<u8>),
+    at: u64,
+}
 
 struct CtaSlot<'a> {
     stepper: CtaStepper<'a>,
@@ -173,13 +195,18 @@ pub struct Sm<'a> {
     /// Memory instructions whose last request went out this cycle, to be written back when
     /// the commit knows when their data is back.
     writeback_at_commit: Vec<usize>,
-    /// Instructions of this cycle whose execution waits for the commit, in issue order.
-    deferred: Vec<Issued>,
+    /// What waits for the commit of the cycle, in issue order: stores held back (in `held`)
+    /// and instructions to execute.
+    at_commit: Vec<AtCommit>,
+    held: Vec<emulator::exec::HeldStore>,
     /// CTAs that finished (their steppers hold their counters and buffers), until the GPU
     /// takes them ([`Sm::take_done`]).
     done: Vec<CtaStepper<'a>>,
     /// The fault of the last [`Sm::run_cycle`], if it had one.
     fault: Option<Box<Fault>>,
+    /// What the CTAs of the launch are built from, and the CTAs placed since the last cycle.
+    source: Option<&'a CtaSource<'a>>,
+    placed: Vec<Placed>,
     pub stats: TimingStats,
     /// The spans of a trace, when one is recorded.
     pub(crate) trace: Option<Box<SmTrace>>,
@@ -279,9 +306,12 @@ impl<'a> Sm<'a> {
             waiting: Vec::new(),
             answers: Vec::new(),
             writeback_at_commit: Vec::new(),
-            deferred: Vec::new(),
+            at_commit: Vec::new(),
+            held: Vec::new(),
             done: Vec::new(),
             fault: None,
+            source: None,
+            placed: Vec::new(),
             stats: TimingStats {
                 by_class: TimingStats::empty_classes(),
                 ..TimingStats::default()
@@ -333,56 +363,89 @@ impl<'a> Sm<'a> {
         self.resident == 0
     }
 
-    /// Places a CTA on the SM at cycle `now` (the caller checked occupancy).
-    pub fn launch(&mut self, stepper: CtaStepper<'a>, now: u64) {
-        let cta = self
-            .ctas
-            .iter()
-            .position(|c| c.is_none())
+    /// Places CTA `cta` of the launch on the SM at cycle `now` (the caller checked
+    /// occupancy), with the warps and shared memory of a retired CTA to reuse (`pool`). Takes
+    /// its CTA slot and warp slots and tells the residency policy at once, so that the CTA
+    /// scheduler sees the SM as it is; the CTA's functional state, the costly part, is built
+    /// by the SM itself at the start of its cycle ([`Sm::cycle`], on whichever host thread
+    /// runs it), before any stage looks at it.
+    pub fn place(&mut self, cta: u64, pool: (Vec<emulator::warp::Warp>, Vec<u8>), now: u64) {
+        let source = self.source.expect("a launch's CTAs come from its source");
+        let taken = |i: usize, placed: &[Placed]| placed.iter().any(|p| p.cta_slot == i);
+        let slot = (0..self.ctas.len())
+            .find(|&i| self.ctas[i].is_none() && !taken(i, &self.placed))
             .expect("occupancy leaves a CTA slot");
-        let mut slots = Vec::with_capacity(stepper.warp_count());
-        for index in 0..stepper.warp_count() {
-            let s = self
-                .warps
-                .iter()
-                .position(|w| !w.live)
+        let reserved = self.placed.iter().fold(0u64, |m, p| m | p.warp_slots);
+        let mut warp_slots = Vec::with_capacity(source.warps_per_cta as usize);
+        let mut mask = 0u64;
+        for _ in 0..source.warps_per_cta {
+            let s = (0..self.warps.len())
+                .find(|&s| !self.warps[s].live && (reserved | mask) & (1 << s) == 0)
                 .expect("occupancy leaves warp slots");
-            let w = &mut self.warps[s];
-            w.live = true;
-            w.cta = cta;
-            w.index = index;
-            w.ibuf.clear();
-            w.sb.clear();
-            w.outstanding = 0;
-            w.sb_wait = None;
-            w.sb_ok = None;
-            w.sleep_until = 0;
-            w.copies.clear();
-            self.data_wait_mask &= !(1 << s);
-            w.exited = stepper.has_exited(index);
-            w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
-            // Warps start in the kernel's frame.
-            w.frame = FrameBase::default();
-            if !w.exited {
-                self.fetch_mask |= 1 << s;
-                self.running_mask |= 1 << s;
-            }
-            self.live_mask |= 1 << s;
-            self.sync_head(s);
-            let n = self.schedulers.len();
-            self.schedulers[s % n].launched(s);
-            slots.push(s);
+            mask |= 1 << s;
+            warp_slots.push(s as u32);
         }
-        let warp_slots: Vec<u32> = slots.iter().map(|&s| s as u32).collect();
-        self.residency.on_launch(cta as u32, &warp_slots, now);
-        self.ctas[cta] = Some(CtaSlot {
-            stepper,
-            slots,
-            launched_at: now,
+        self.residency.on_launch(slot as u32, &warp_slots, now);
+        self.placed.push(Placed {
+            cta,
+            cta_slot: slot,
+            warp_slots: mask,
+            pool,
+            at: now,
         });
         self.resident += 1;
-        self.retire_check = true;
         self.active = true;
+    }
+
+    /// Builds the CTAs placed since the last cycle ([`Sm::place`]) and fills their slots.
+    fn start_placed(&mut self) {
+        let source = self.source.expect("a launch's CTAs come from its source");
+        let placed = std::mem::take(&mut self.placed);
+        for p in placed {
+            let env = source.launch.cta(p.cta, p.pool.1);
+            let stepper = CtaStepper::new(env, p.pool.0, source.warp_budget, source.jit.clone());
+            debug_assert_eq!(stepper.warp_count(), p.warp_slots.count_ones() as usize);
+            let cta = p.cta_slot;
+            let slots: Vec<usize> = bits(p.warp_slots).collect();
+            for (index, &s) in slots.iter().enumerate() {
+                let w = &mut self.warps[s];
+                w.live = true;
+                w.cta = cta;
+                w.index = index;
+                w.ibuf.clear();
+                w.sb.clear();
+                w.outstanding = 0;
+                w.sb_wait = None;
+                w.sb_ok = None;
+                w.sleep_until = 0;
+                w.copies.clear();
+                self.data_wait_mask &= !(1 << s);
+                w.exited = stepper.has_exited(index);
+                w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
+                // Warps start in the kernel's frame.
+                w.frame = FrameBase::default();
+                if !w.exited {
+                    self.fetch_mask |= 1 << s;
+                    self.running_mask |= 1 << s;
+                }
+                self.live_mask |= 1 << s;
+                self.sync_head(s);
+                let n = self.schedulers.len();
+                self.schedulers[s % n].launched(s);
+            }
+            self.ctas[cta] = Some(CtaSlot {
+                stepper,
+                slots,
+                launched_at: p.at,
+            });
+            self.retire_check = true;
+            self.active = true;
+        }
+    }
+
+    /// What launching CTAs on this SM builds them from (for the launch being simulated).
+    pub fn set_source(&mut self, source: &'a CtaSource<'a>) {
+        self.source = Some(source);
     }
 
     /// One cycle, up to its commit: everything but the requests to the L2 and the execution
@@ -393,6 +456,10 @@ impl<'a> Sm<'a> {
     pub fn cycle(&mut self, now: u64, mem: &mut SmMemory) -> Result<(), Box<Fault>> {
         self.issued = false;
         self.active = false;
+        if !self.placed.is_empty() {
+            self.start_placed();
+            self.active = true;
+        }
         self.empty = self.resident == 0 && self.events.is_empty();
         if self.empty {
             // Most SM-cycles of a large GPU running a small grid: touch as little as possible.
@@ -436,55 +503,53 @@ impl<'a> Sm<'a> {
         self.fault.take()
     }
 
-    /// Whether the last cycle left anything for the GPU after it: a fault, work for
-    /// [`Sm::commit`] (requests to the L2 in `mem`, instructions to execute), finished CTAs.
+    /// Whether the last cycle left anything for the GPU after [`Sm::commit_memory`]: a fault,
+    /// instructions for [`Sm::commit`] to execute, finished CTAs.
     #[inline]
-    pub fn has_leftovers(&self, mem: &SmMemory) -> bool {
-        self.fault.is_some()
-            || !self.deferred.is_empty()
-            || !self.done.is_empty()
-            || mem.has_pending()
+    pub fn has_leftovers(&self) -> bool {
+        self.fault.is_some() || !self.at_commit.is_empty() || !self.done.is_empty()
     }
 
-    /// Completes cycle `now` after [`Sm::cycle`]: sends the cycle's requests to the L2 in the
-    /// order they were made and hands their answers to what waits for them (a memory
-    /// instruction's write-back, fetched instructions), then executes the instructions whose
-    /// execution waited, in issue order. The GPU commits its SMs one after another in index
-    /// order, so the L2 and global memory see the same sequence whatever host thread ran
-    /// each SM's cycle.
-    pub fn commit(
-        &mut self,
-        now: u64,
-        mem: &mut SmMemory,
-        l2: &mut MemorySystem,
-    ) -> Result<(), Box<Fault>> {
-        if mem.has_pending() {
-            mem.commit(now, l2, &mut self.answers);
-            let mut waiting = std::mem::take(&mut self.waiting);
-            for (ticket, waiter) in waiting.drain(..) {
-                let answer = self.answers[ticket as usize];
-                match waiter {
-                    Waiter::Inst(i) => {
-                        let f = &mut self.inflight[i];
-                        f.ready = f.ready.max(answer);
-                        f.unresolved -= 1;
-                    }
-                    Waiter::Fetch { slot, func, pcs } => self.fetched(slot, func, pcs, answer),
-                }
-            }
-            self.waiting = waiting;
-            let mut writebacks = std::mem::take(&mut self.writeback_at_commit);
-            for inst in writebacks.drain(..) {
-                let done = self.inflight[inst].ready.max(now + 1);
-                self.schedule_writeback(now, done, inst);
-            }
-            self.writeback_at_commit = writebacks;
+    /// The first half of cycle `now`'s commit, after [`Sm::cycle`]: sends the cycle's
+    /// requests to the L2 in the order they were made and hands their answers to what waits
+    /// for them (a memory instruction's write-back, fetched instructions). The GPU does this
+    /// for its SMs one after another in index order (each as soon as its cycle is done), so
+    /// the L2 sees the same sequence whatever host thread ran each SM's cycle.
+    pub fn commit_memory(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
+        if !mem.has_pending() {
+            return;
         }
+        mem.commit(now, l2, &mut self.answers);
+        let mut waiting = std::mem::take(&mut self.waiting);
+        for (ticket, waiter) in waiting.drain(..) {
+            let answer = self.answers[ticket as usize];
+            match waiter {
+                Waiter::Inst(i) => {
+                    let f = &mut self.inflight[i];
+                    f.ready = f.ready.max(answer);
+                    f.unresolved -= 1;
+                }
+                Waiter::Fetch { slot, func, pcs } => self.fetched(slot, func, pcs, answer),
+            }
+        }
+        self.waiting = waiting;
+        let mut writebacks = std::mem::take(&mut self.writeback_at_commit);
+        for inst in writebacks.drain(..) {
+            let done = self.inflight[inst].ready.max(now + 1);
+            self.schedule_writeback(now, done, inst);
+        }
+        self.writeback_at_commit = writebacks;
+    }
+
+    /// The second half of cycle `now`'s commit, once every SM's cycle is done: executes the
+    /// instructions whose execution waited, in issue order (their global-memory writes land
+    /// now). The GPU commits its SMs one after another in index order.
+    pub fn commit(&mut self, now: u64) -> Result<(), Box<Fault>> {
         debug_assert!(self.waiting.is_empty() && self.writeback_at_commit.is_empty());
-        if self.deferred.is_empty() {
+        if self.at_commit.is_empty() {
             return Ok(());
         }
-        self.issue_deferred(now)?;
+        self.commit_global(now)?;
         // One may have been an exit (issued after a store in the same cycle).
         if self.retire_check {
             self.retire(now);
