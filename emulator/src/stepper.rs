@@ -293,7 +293,7 @@ impl<'a> CtaStepper<'a> {
 
     /// Executes warp `i`'s next instruction, describing it in `out`.
     pub fn step(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
-        self.execute(i, out, false)
+        self.execute(i, out)
     }
 
     /// [`CtaStepper::step`], holding the instruction's global-memory stores back instead of
@@ -307,14 +307,14 @@ impl<'a> CtaStepper<'a> {
         held: &mut Vec<HeldStore>,
     ) -> Result<(), Box<Fault>> {
         self.env.held_stores = Some(std::mem::take(held));
-        let result = self.execute(i, out, true);
+        let result = self.step(i, out);
         *held = self.env.held_stores.take().unwrap_or_default();
         result
     }
 
-    /// [`CtaStepper::step`]; `interpret`: through the interpreter even where the instruction
-    /// is compiled (compiled stores write global memory directly).
-    fn execute(&mut self, i: usize, out: &mut Executed, interpret: bool) -> Result<(), Box<Fault>> {
+    /// [`CtaStepper::step`]. (Compiled code makes its global stores through the environment,
+    /// so they are held back as the interpreter's are.)
+    fn execute(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
         let env = &mut self.env;
         let w = &mut self.warps[i];
         if w.executed >= self.budget {
@@ -346,7 +346,7 @@ impl<'a> CtaStepper<'a> {
         self.stats.warp_insts += 1;
         let outcome = match &mut self.jit {
             Some((kernel, ctx, local_view)) => match kernel.run_at(func, top.pc) {
-                Some(run) if !interpret => {
+                Some(run) => {
                     // As the functional engine runs a run without a closing branch.
                     self.stats.thread_insts += u64::from(top.mask.count_ones());
                     self.stats.jit_insts += 1;
@@ -358,7 +358,7 @@ impl<'a> CtaStepper<'a> {
                     w.frame_mut().simt.goto(run.end);
                     Ok(Step::Continue)
                 }
-                _ => {
+                None => {
                     // The interpreter may resize the warp's local memory (a call does).
                     local_view.warp = None;
                     step(env, w, &mut self.stats.thread_insts)

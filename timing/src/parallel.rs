@@ -83,9 +83,26 @@ struct Phase<'a> {
 }
 
 impl<'a> Phase<'a> {
-    /// How many SMs thread `t`'s block holds: SMs `t`, `t + threads`, `t + 2·threads`, ...
+    /// The first SM of thread `t`'s block: thread `t` runs SMs `first`, `first + threads`,
+    /// `first + 2·threads`, ... The launch's thread (0) takes the last of the residues, so it
+    /// gets the smaller share when there is one: it also makes the commits.
+    fn first_sm(&self, t: usize) -> usize {
+        (t + self.threads - 1) % self.threads
+    }
+
+    /// How many SMs thread `t`'s block holds.
     fn block_len(&self, t: usize) -> usize {
-        (self.sm_count + self.threads - 1 - t) / self.threads
+        (self.sm_count + self.threads - 1 - self.first_sm(t)) / self.threads
+    }
+
+    /// The SM at `offset` in thread `t`'s block.
+    fn block_sm(&self, t: usize, offset: usize) -> usize {
+        self.first_sm(t) + offset * self.threads
+    }
+
+    /// The thread whose block holds SM `i`, and its offset there.
+    fn owner(&self, i: usize) -> (usize, usize) {
+        ((i + 1) % self.threads, i / self.threads)
     }
 
     /// Takes the next SM of thread `b`'s block in `generation`, from its front (thread `b`
@@ -150,7 +167,7 @@ impl<'a> Phase<'a> {
     fn take_sms(&self, t: usize, generation: u64, mut after: impl FnMut()) {
         let mut ran = 0;
         while let Some(offset) = self.take(t, generation, true) {
-            self.run(t + offset * self.threads);
+            self.run(self.block_sm(t, offset));
             ran += 1;
             self.progress[t]
                 .0
@@ -160,7 +177,7 @@ impl<'a> Phase<'a> {
         for k in 1..self.threads {
             let b = (t + k) % self.threads;
             while let Some(offset) = self.take(b, generation, false) {
-                let i = b + offset * self.threads;
+                let i = self.block_sm(b, offset);
                 self.run(i);
                 self.stolen[i].0.store(generation, Ordering::Release);
                 after();
@@ -170,7 +187,7 @@ impl<'a> Phase<'a> {
 
     /// Whether SM `i`'s cycle of `generation` is done.
     fn is_done(&self, i: usize, generation: u64) -> bool {
-        let (t, offset) = (i % self.threads, i / self.threads);
+        let (t, offset) = self.owner(i);
         let progress = self.progress[t].0.load(Ordering::Acquire);
         untag(progress, generation).is_some_and(|ran| offset < ran as usize)
             || self.stolen[i].0.load(Ordering::Acquire) == generation

@@ -179,6 +179,29 @@ pub(crate) unsafe extern "C" fn helper_special(
     }
 }
 
+/// Makes (or holds back, see `CtaEnv::held_stores`) a global store of the low `size` bytes of
+/// `value` at `addr`, which the compiled code checked: returns 0.
+///
+/// # Safety
+/// Called only by compiled code, with the live context of the run.
+pub(crate) unsafe extern "C" fn helper_store_global(
+    ctx: *mut JitCtx,
+    addr: u64,
+    value: u64,
+    size: u32,
+) -> u32 {
+    // SAFETY: generated code passes a live context.
+    let env = unsafe { &mut *ctx }.env();
+    match &mut env.held_stores {
+        Some(held) => held.push(crate::exec::HeldStore { addr, size, value }),
+        None => env
+            .mem
+            .store(addr, size, value)
+            .expect("the compiled code checked the store"),
+    }
+    STATUS_OK
+}
+
 /// Checks a global access the inline test rejected, exactly as the interpreter does: returns
 /// 0 if it is fine after all, else records the fault and returns 1.
 ///
