@@ -36,6 +36,19 @@ pub struct CtaEnv<'a> {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub warps_per_cta: u32,
+    /// Global-memory stores held back instead of made, in program order (`None`: made at
+    /// once): the timing model holds a cycle's stores until the cycle commits
+    /// ([`crate::stepper::CtaStepper::step_holding_stores`]). Atomics are always made.
+    pub held_stores: Option<Vec<HeldStore>>,
+}
+
+/// A global-memory store held back ([`CtaEnv::held_stores`]): the low `size` bytes of `value`
+/// at `addr`, already checked to be a valid store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeldStore {
+    pub addr: u64,
+    pub size: u32,
+    pub value: u64,
 }
 
 /// A warp's arrival at a CTA barrier.
@@ -215,6 +228,24 @@ impl CtaEnv<'_> {
         }
     }
 
+    /// Stores the low `size` bytes of `value` at global address `addr`, or holds the store
+    /// back ([`CtaEnv::held_stores`]) once checked.
+    pub(crate) fn store_global(
+        &mut self,
+        addr: u64,
+        size: u32,
+        value: u64,
+    ) -> Result<(), MemFault> {
+        match &mut self.held_stores {
+            None => self.mem.store(addr, size, value),
+            Some(held) => {
+                self.mem.check_store(addr, size)?;
+                held.push(HeldStore { addr, size, value });
+                Ok(())
+            }
+        }
+    }
+
     fn store(
         &mut self,
         w: &mut Warp,
@@ -224,7 +255,7 @@ impl CtaEnv<'_> {
         value: u64,
     ) -> Result<(), FaultKind> {
         match t {
-            Target::Global(a) => self.mem.store(a, size, value).map_err(global_fault),
+            Target::Global(a) => self.store_global(a, size, value).map_err(global_fault),
             Target::Shared(o) => write_bytes(&mut self.shared, o, size, value, "shared"),
             Target::Local(o) => write_bytes(&mut w.local[lane], o, size, value, "local"),
             Target::Param(_) => Err(FaultKind::Unsupported {

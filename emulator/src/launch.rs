@@ -301,6 +301,7 @@ impl<'a> LaunchEnv<'a> {
             grid: self.grid,
             block: self.block,
             warps_per_cta: self.block.iter().product::<u32>().div_ceil(32),
+            held_stores: None,
         }
     }
 }

@@ -267,6 +267,18 @@ impl GlobalMemory {
         self.map.len() as u64
     }
 
+    /// A copy of everything allocations ever covered, freed ones included: the bytes from
+    /// the global base up to the end of the highest allocation made (above it the memory was
+    /// never used). What runs left in device memory, to compare two runs by; call it while no
+    /// kernel runs.
+    pub fn snapshot(&self) -> Vec<u8> {
+        let base = self.memory_map.global_base;
+        let end = self.allocator.lock().expect("allocator lock").fresh_from;
+        // SAFETY: `[base, end)` lies inside the mapping, which lives as long as `self`; no
+        // kernel writes it meanwhile (the caller's promise).
+        unsafe { std::slice::from_raw_parts(self.ptr(base), (end - base) as usize) }.to_vec()
+    }
+
     /// Bytes of device memory in use (each allocation padded to 256 bytes).
     pub fn used(&self) -> u64 {
         self.allocator.lock().expect("allocator lock").used
@@ -554,10 +566,20 @@ impl GlobalMemory {
 
     /// Stores the low `size` bytes of `value` at a naturally aligned address.
     pub fn store(&self, addr: u64, size: u32, value: u64) -> Result<(), MemFault> {
+        self.check_store(addr, size)?;
+        let bytes = &value.to_le_bytes()[..size as usize];
+        // SAFETY: checked to lie in a live allocation; the value is a local, so no overlap.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr(addr), bytes.len()) };
+        Ok(())
+    }
+
+    /// Whether [`GlobalMemory::store`] of `size` bytes at `addr` would succeed: the address is
+    /// naturally aligned and the bytes lie in one live allocation.
+    pub fn check_store(&self, addr: u64, size: u32) -> Result<(), MemFault> {
         if !addr.is_multiple_of(u64::from(size)) {
             return Err(MemFault::Misaligned(addr));
         }
-        self.write(addr, &value.to_le_bytes()[..size as usize])
+        self.check(addr, u64::from(size))
     }
 
     /// Atomically replaces the 4- or 8-byte value at `addr` with `update(old)`, returning `old`.

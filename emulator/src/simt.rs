@@ -90,6 +90,35 @@ impl SimtStack {
         self.pop_finished();
     }
 
+    /// The PC [`SimtStack::goto`]`(pc)` would leave on top, without changing the stack (`None`
+    /// when every entry would be popped): where straight-line execution continues.
+    pub fn peek_goto(&self, pc: u32) -> Option<u32> {
+        self.peek_straight(pc, 1)
+    }
+
+    /// The PC on top after a [`SimtStack::goto`]`(first)` and then `n - 1` more, each to the
+    /// PC after the top's (straight-line execution of `n` instructions, the first one's
+    /// successor being `first`), without changing the stack; `None` when every entry would be
+    /// popped.
+    pub fn peek_straight(&self, first: u32, n: usize) -> Option<u32> {
+        let mut depth = self.entries.len();
+        let mut at = SimtEntry {
+            pc: first,
+            ..*self.entries.last()?
+        };
+        for k in 0..n.max(1) {
+            if k > 0 {
+                at.pc += 1;
+            }
+            // Lanes that reached their reconvergence point rejoin the entry below.
+            while at.mask == 0 || at.pc == at.rpc {
+                depth -= 1;
+                at = *self.entries[..depth].last()?;
+            }
+        }
+        Some(at.pc)
+    }
+
     /// Sets the top entry's PC without reconverging (to point a fault report at an instruction
     /// inside compiled code).
     pub fn set_pc(&mut self, pc: u32) {
@@ -222,6 +251,35 @@ mod tests {
             ),
             (1, 2, 3)
         );
+    }
+
+    /// `peek_goto` names the PC `goto` leaves on top, across reconvergences, and changes nothing.
+    #[test]
+    fn peek_goto_sees_where_goto_goes() {
+        let mut s = SimtStack::new(0, 0xff);
+        s.branch(0x0f, 6, 3, 9);
+        let before = s.clone();
+        assert_eq!(s.peek_goto(7), Some(7), "straight on");
+        assert_eq!(
+            s.peek_goto(9),
+            Some(3),
+            "the taken side reconverges: the other side runs"
+        );
+        assert_eq!(s.entries(), before.entries());
+        // The taken side's instructions at 6, 7 and 8: its lanes then reconverge at 9, and
+        // the other side's first (3) is next.
+        assert_eq!(s.peek_straight(7, 2), Some(8));
+        assert_eq!(s.peek_straight(7, 3), Some(3));
+        let mut walked = s.clone();
+        for pc in [7, 8, 9, 4] {
+            walked.goto(pc);
+        }
+        assert_eq!(walked.top().map(|t| t.pc), s.peek_straight(7, 4));
+        for (pc, expect) in [(9, Some(3)), (9, Some(9)), (EXIT_PC, None)] {
+            assert_eq!(s.peek_goto(pc), expect);
+            s.goto(pc);
+            assert_eq!(s.top().map(|t| t.pc), expect);
+        }
     }
 
     #[test]

@@ -42,7 +42,7 @@ use crate::cta::{
     run_compiled, try_release,
 };
 use crate::error::{Fault, FaultKind};
-use crate::exec::{CtaEnv, Step, Target, guard_mask, memory_targets, sleep_ns, step};
+use crate::exec::{CtaEnv, HeldStore, Step, Target, guard_mask, memory_targets, sleep_ns, step};
 use crate::gpr_operands::GprOperand;
 use crate::jit::JitKernel;
 use crate::jit::ctx::JitCtx;
@@ -251,6 +251,25 @@ impl<'a> CtaStepper<'a> {
         f.simt.top().map(|t| (f.func, t.pc, t.mask))
     }
 
+    /// Where warp `i` goes after its next `n` instructions (at least 1) when they are
+    /// straight-line code (no branch, call, return, barrier or exit): the function and PC
+    /// [`CtaStepper::step`] will report as [`Executed::next`] after the last of them, known
+    /// before they execute. The timing model executes instructions that write global memory
+    /// (and the ones their warp issues after them in the same cycle) at the end of their
+    /// cycle, and fetches on from here meanwhile.
+    pub fn next_in_line(&self, i: usize, n: usize) -> Option<(FuncId, u32)> {
+        let w = &self.warps[i];
+        if w.state != WarpState::Ready {
+            return None;
+        }
+        let frame = w.frame();
+        let pc = frame.simt.top()?.pc;
+        frame
+            .simt
+            .peek_straight(pc + 1, n)
+            .map(|pc| (frame.func, pc))
+    }
+
     /// The memory targets of warp `i`'s next instruction as it would access them now, in `out`
     /// (lanes whose guard holds; the others [`Target::None`]), and those lanes; `None` when it
     /// is not a memory instruction or the warp cannot run. Nothing executes: a scheduler that
@@ -274,6 +293,28 @@ impl<'a> CtaStepper<'a> {
 
     /// Executes warp `i`'s next instruction, describing it in `out`.
     pub fn step(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
+        self.execute(i, out)
+    }
+
+    /// [`CtaStepper::step`], holding the instruction's global-memory stores back instead of
+    /// making them: they are appended to `held` in program order, each checked (a store that
+    /// would fault faults now), for the caller to make later ([`HeldStore`]). Atomics are made
+    /// as usual. The timing model makes a cycle's stores when the cycle commits.
+    pub fn step_holding_stores(
+        &mut self,
+        i: usize,
+        out: &mut Executed,
+        held: &mut Vec<HeldStore>,
+    ) -> Result<(), Box<Fault>> {
+        self.env.held_stores = Some(std::mem::take(held));
+        let result = self.step(i, out);
+        *held = self.env.held_stores.take().unwrap_or_default();
+        result
+    }
+
+    /// [`CtaStepper::step`]. (Compiled code makes its global stores through the environment,
+    /// so they are held back as the interpreter's are.)
+    fn execute(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
         let env = &mut self.env;
         let w = &mut self.warps[i];
         if w.executed >= self.budget {

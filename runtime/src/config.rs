@@ -17,8 +17,15 @@ pub struct DeviceConfig {
     pub memory_map: Option<emulator::MemoryMap>,
     /// The execution engine: the Cranelift JIT (default) or the interpreter.
     pub engine: emulator::launch::Engine,
-    /// Host threads that run CTAs in functional mode.
+    /// Host threads that run CTAs in functional mode (and the CTAs a sampled timing run does
+    /// not time).
     pub host_threads: usize,
+    /// Host threads that run the timing model's SMs, each cycle (at least 1; more than the
+    /// GPU's SMs are not used). Every statistic and result is the same for every count
+    /// (docs/timing.md, "Parallel timing and memory semantics"); 1 by default, since threads
+    /// that wait for each other every simulated cycle only pay where each has a core of its
+    /// own.
+    pub timing_threads: usize,
     /// Most instructions one warp may execute before the launch fails (a runaway loop).
     pub warp_budget: u64,
     /// A wall-clock limit per launch and a progress heartbeat on stderr (default: neither;
@@ -139,6 +146,7 @@ impl Default for DeviceConfig {
             memory_map: None,
             engine: emulator::launch::Engine::default(),
             host_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            timing_threads: 1,
             warp_budget: emulator::DEFAULT_WARP_BUDGET,
             wall_clock: Default::default(),
             max_threads_per_block: 1024,

@@ -349,6 +349,7 @@ impl Device {
                     engine: self.config.engine,
                     timed,
                     host_threads: self.config.host_threads,
+                    sm_threads: self.config.timing_threads,
                 })
                 .map_err(Error::from)?;
             *self

@@ -32,7 +32,7 @@ pub(crate) enum BenchKind {
         runs: u32,
     },
     /// Timing-model speed: warp instructions and simulated cycles per second of wall time,
-    /// per GPU configuration and workload (the timing model runs on one host thread).
+    /// per GPU configuration, technique, workload and host thread count.
     Timing {
         /// Workloads (`saxpy` runs `--n` elements; the others run at `--size`).
         #[arg(
@@ -55,6 +55,15 @@ pub(crate) enum BenchKind {
         /// same configuration and workload.
         #[arg(long, value_delimiter = ',', default_value = "baseline")]
         techniques: Vec<String>,
+        /// Host threads running the SMs: each count runs each workload, back to back; the
+        /// rows after the first count's give the speed-up over it, and every count's
+        /// statistics must be identical to the first's (or the bench fails).
+        #[arg(long, value_delimiter = ',', default_value = "1", value_parser = crate::host_threads)]
+        threads: Vec<usize>,
+        /// Rounds of runs: each round runs every thread count once, back to back; each row
+        /// gives the fastest of its rounds (the least disturbed by the rest of the machine).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
     },
     /// Parse and lower speed of the PTX front end, in MB/s of PTX text.
     Frontend {
@@ -83,7 +92,9 @@ pub(crate) fn run(kind: BenchKind) -> Result<ExitCode, String> {
             size,
             configs,
             techniques,
-        } => timing(&samples, n, size, &configs, &techniques),
+            threads,
+            runs,
+        } => timing(&samples, n, size, &configs, &techniques, &threads, runs),
     }
 }
 
@@ -93,77 +104,151 @@ fn timing(
     size: warpsim::sample::Size,
     configs: &[String],
     techniques: &[String],
+    threads: &[usize],
+    runs: u32,
 ) -> Result<ExitCode, String> {
     println!(
-        "{:<10} {:<10} {:<22} {:>12} {:>12} {:>9} {:>14} {:>12} {:>8}",
+        "{:<10} {:<10} {:<22} {:>7} {:>12} {:>12} {:>9} {:>9} {:>14} {:>12} {:>8} {:>8}",
         "config",
         "technique",
         "workload",
+        "threads",
         "warp insts",
         "cycles",
         "seconds",
+        "CPU s",
         "M warp-inst/s",
         "M cycles/s",
-        "time"
+        "time",
+        "speed-up"
     );
     for config in configs {
-        // Wall seconds of the first technique, per workload: the reference of the others.
+        // Wall seconds of the first technique (on the first thread count), per workload: the
+        // reference of the others.
         let mut reference: Vec<f64> = Vec::new();
         for (k, technique) in techniques.iter().enumerate() {
             let overrides = [format!("sm.rf.technique={technique}")];
             let cfg =
                 timing::GpuConfig::load(config, &overrides).map_err(|e| format!("error: {e}"))?;
-            let dev = runtime::Device::new(runtime::DeviceConfig {
-                timing: Some(cfg),
-                ..runtime::DeviceConfig::default()
-            })
-            .map_err(|e| format!("error: {e}"))?;
             for (i, name) in samples.iter().enumerate() {
-                let passed = if name == "saxpy" {
-                    warpsim::saxpy::run(&dev, n).map(|r| r.validation.passed())
-                } else {
-                    let s = warpsim::registry::find(name)
-                        .ok_or_else(|| format!("error: unknown sample `{name}`"))?;
-                    s.run(&dev, size).map(|o| o.validation.passed())
-                }
-                .map_err(|e| format!("error: {name}: {e}"))?;
-                if !passed {
-                    return Err(format!(
-                        "error: {name} failed validation on {config} ({technique})"
-                    ));
-                }
-                let t = dev.take_timing().expect("a timing device").total;
-                dev.reset_timing();
                 let label = if name == "saxpy" {
                     format!("saxpy n={n}")
                 } else {
                     format!("{name} {}", size.name())
                 };
-                let seconds = t.host.wall_seconds;
-                if k == 0 {
-                    reference.push(seconds);
+                // Each thread count's fastest run (its statistics, seconds, CPU seconds), the
+                // rounds interleaving the counts so that they see the same machine.
+                let mut best: Vec<Option<(runtime::TimingReport, f64)>> = vec![None; threads.len()];
+                let mut expected: Option<serde_json::Value> = None;
+                for _ in 0..runs {
+                    for (j, &t) in threads.iter().enumerate() {
+                        let (report, cpu) = timed_run(&cfg, name, n, size, t)
+                            .map_err(|e| format!("error: {name} on {config} ({technique}): {e}"))?;
+                        let stats = serde_json::to_value((&report.total, &report.kernels))
+                            .expect("statistics serialize");
+                        match &expected {
+                            None => expected = Some(stats),
+                            Some(e) if *e != stats => {
+                                return Err(format!(
+                                    "error: {name} on {config} ({technique}): the statistics on \
+                                     {t} threads differ from those on {}",
+                                    threads[0]
+                                ));
+                            }
+                            Some(_) => {}
+                        }
+                        let seconds = report.total.host.wall_seconds;
+                        if best[j]
+                            .as_ref()
+                            .is_none_or(|(b, _)| seconds < b.total.host.wall_seconds)
+                        {
+                            best[j] = Some((report, cpu));
+                        }
+                    }
                 }
-                let relative = if k == 0 {
-                    String::new()
-                } else {
-                    format!("{:.2}x", seconds / reference[i])
-                };
-                println!(
-                    "{:<10} {:<10} {:<22} {:>12} {:>12} {:>9.2} {:>14.2} {:>12.2} {:>8}",
-                    config,
-                    technique,
-                    label,
-                    t.warp_insts,
-                    t.gpu_sim_cycle,
-                    seconds,
-                    t.host.warp_insts_per_second / 1e6,
-                    t.host.cycles_per_second / 1e6,
-                    relative
-                );
+                let base = best[0]
+                    .as_ref()
+                    .map_or(0.0, |(r, _)| r.total.host.wall_seconds);
+                for (j, &t) in threads.iter().enumerate() {
+                    let (report, cpu) = best[j].as_ref().expect("every count ran");
+                    let total = &report.total;
+                    let seconds = total.host.wall_seconds;
+                    let speedup = if j == 0 {
+                        String::new()
+                    } else {
+                        format!("{:.2}x", base / seconds)
+                    };
+                    if k == 0 && reference.len() == i {
+                        reference.push(seconds);
+                    }
+                    let relative = if k == 0 {
+                        String::new()
+                    } else {
+                        format!("{:.2}x", seconds / reference[i])
+                    };
+                    println!(
+                        "{:<10} {:<10} {:<22} {:>7} {:>12} {:>12} {:>9.2} {:>9.2} {:>14.2} {:>12.2} {:>8} {:>8}",
+                        config,
+                        technique,
+                        label,
+                        t,
+                        total.warp_insts,
+                        total.gpu_sim_cycle,
+                        seconds,
+                        cpu,
+                        total.host.warp_insts_per_second / 1e6,
+                        total.host.cycles_per_second / 1e6,
+                        relative,
+                        speedup
+                    );
+                }
             }
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs workload `name` (`saxpy` with `n` elements, another sample at `size`) under the timing
+/// model `cfg` with `threads` host threads on a fresh device, validated: its statistics, and
+/// the CPU seconds the process spent meanwhile (every thread's).
+fn timed_run(
+    cfg: &timing::GpuConfig,
+    name: &str,
+    n: usize,
+    size: warpsim::sample::Size,
+    threads: usize,
+) -> Result<(runtime::TimingReport, f64), String> {
+    let dev = runtime::Device::new(runtime::DeviceConfig {
+        timing: Some(cfg.clone()),
+        timing_threads: threads,
+        ..runtime::DeviceConfig::default()
+    })
+    .map_err(|e| e.to_string())?;
+    let cpu = process_cpu_seconds();
+    let passed = if name == "saxpy" {
+        warpsim::saxpy::run(&dev, n).map(|r| r.validation.passed())
+    } else {
+        let s = warpsim::registry::find(name).ok_or_else(|| format!("unknown sample `{name}`"))?;
+        s.run(&dev, size).map(|o| o.validation.passed())
+    }
+    .map_err(|e| e.to_string())?;
+    let cpu = process_cpu_seconds() - cpu;
+    if !passed {
+        return Err("failed validation".into());
+    }
+    Ok((dev.take_timing().expect("a timing device"), cpu))
+}
+
+/// CPU seconds (user and system) the process has used so far, every thread's.
+fn process_cpu_seconds() -> f64 {
+    // SAFETY: `getrusage` fills the struct it is given and has no other effect.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// Runs `f` repeatedly for at least `min` and returns the best time of one run: the best is the

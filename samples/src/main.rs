@@ -89,8 +89,10 @@ enum Command {
         /// SAXPY only: number of elements, instead of a size.
         #[arg(long)]
         n: Option<usize>,
-        /// Host threads running CTAs in functional mode (default: every core; the timing model
-        /// runs on one, deterministically).
+        /// Host threads: running CTAs in functional mode (default: every core), or the SMs'
+        /// cycles under the timing model (default: 1). The timing model's statistics and
+        /// results are the same for every count (docs/timing.md, "Parallel timing and memory
+        /// semantics").
         #[arg(long, value_parser = host_threads)]
         threads: Option<usize>,
         /// Most instructions one warp may execute before the launch fails (a runaway loop;

@@ -44,6 +44,7 @@ fn device_config(opts: &RunOptions) -> Result<DeviceConfig, String> {
     };
     if let Some(t) = opts.threads {
         config.host_threads = t.max(1);
+        config.timing_threads = t.max(1);
     }
     if let Some(b) = opts.budget {
         config.warp_budget = b;

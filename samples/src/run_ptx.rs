@@ -174,7 +174,8 @@ struct LaunchArgs {
 /// Options that may follow any launch.
 #[derive(Args, Debug)]
 struct CommonArgs {
-    /// Host threads running CTAs (default: every core).
+    /// Host threads running CTAs (default: every core), or under `--timing` the SMs' cycles
+    /// (default: 1; the statistics are the same for every count).
     #[arg(long, value_name = "T", value_parser = crate::host_threads)]
     threads: Option<usize>,
     /// Most instructions one warp may execute before the launch fails (a runaway loop;
@@ -250,6 +251,7 @@ impl RunPtxArgs {
             launches.push(launch);
             if let Some(t) = common.threads {
                 config.host_threads = t.max(1);
+                config.timing_threads = t.max(1);
             }
             if let Some(b) = common.budget {
                 config.warp_budget = b;

@@ -389,6 +389,17 @@ impl OperandCollector {
         unit: Unit,
         plan: impl FnOnce(&mut Vec<BankReq>),
     ) {
+        let entry = self.reserve(cu, now, inst, unit);
+        self.plan(cu, entry, plan);
+    }
+
+    /// The first half of [`OperandCollector::allocate`]: takes an entry of unit `cu` (which
+    /// has room) for an instruction issued at `now`, in issue order, without its reads yet;
+    /// returns the entry for [`OperandCollector::plan`], which must come before the next
+    /// arbitration. (An instruction whose execution waits for the end of its cycle holds its
+    /// unit from issue.)
+    #[inline]
+    pub fn reserve(&mut self, cu: usize, now: u64, inst: usize, unit: Unit) -> usize {
         let depth = self.depth;
         let u = &mut self.units[cu];
         // The entry below the first held one that is not held (entries are reused in turn).
@@ -399,39 +410,51 @@ impl OperandCollector {
                 .find(|k| !u.held.contains(&(*k as u8)))
                 .expect("the unit has room")
         };
-        let pending = &mut u.entries[k].pending;
-        pending.clear();
-        plan(pending);
-        if pending.iter().any(|r| r.forwarded) {
-            // In transit while an older instruction of this unit still reads the register.
-            let mut mine = std::mem::take(&mut u.entries[k].pending);
-            let older = &u.entries;
-            let held = &u.held;
-            mine.retain(|r| {
-                !r.forwarded
-                    || held.iter().any(|&h| {
-                        older[usize::from(h)]
-                            .pending
-                            .iter()
-                            .any(|o| !o.forwarded && o.bank == r.bank && o.row == r.row)
-                    })
-            });
-            u.in_transit += mine.iter().filter(|r| r.forwarded).count() as u32;
-            u.entries[k].pending = mine;
-        }
         let e = &mut u.entries[k];
+        e.pending.clear();
         e.alloc_cycle = now;
         e.seq = u.next_seq;
         e.inst = inst;
         e.unit = unit;
-        let done = e.pending.is_empty();
         u.next_seq += 1;
         u.held.push(k as u8);
         self.by_age.push(entry_id(cu, k));
         if !u.has_room(depth) {
             self.free &= !(1 << cu);
         }
-        if done {
+        k
+    }
+
+    /// The second half of [`OperandCollector::allocate`]: the bank reads of the instruction in
+    /// entry `entry` of unit `cu`, which `plan` puts in the (empty) list it is given.
+    #[inline]
+    pub fn plan(&mut self, cu: usize, entry: usize, plan: impl FnOnce(&mut Vec<BankReq>)) {
+        let k = entry;
+        let u = &mut self.units[cu];
+        let pending = &mut u.entries[k].pending;
+        debug_assert!(pending.is_empty());
+        plan(pending);
+        if pending.iter().any(|r| r.forwarded) {
+            // In transit while an older instruction of this unit still reads the register (the
+            // entry's own list is taken out meanwhile, so it never matches itself).
+            let mut mine = std::mem::take(&mut u.entries[k].pending);
+            let seq = u.entries[k].seq;
+            let older = &u.entries;
+            let held = &u.held;
+            mine.retain(|r| {
+                !r.forwarded
+                    || held.iter().any(|&h| {
+                        let o = &older[usize::from(h)];
+                        o.seq < seq
+                            && o.pending
+                                .iter()
+                                .any(|o| !o.forwarded && o.bank == r.bank && o.row == r.row)
+                    })
+            });
+            u.in_transit += mine.iter().filter(|r| r.forwarded).count() as u32;
+            u.entries[k].pending = mine;
+        }
+        if u.entries[k].pending.is_empty() {
             self.collected |= 1 << cu;
         } else {
             self.reading |= 1 << cu;

@@ -164,6 +164,23 @@ pub struct Decoded {
     pub operand_cache: bool,
     /// Its part in `cp.async`'s groups.
     pub async_copy: AsyncCopyRole,
+    /// How it may write global memory, which the timing model does when the cycle commits,
+    /// after every SM's cycle, so that the loads of the cycle see global memory as it was
+    /// when the cycle began and the writes land in SM order (docs/timing.md, "Parallel timing
+    /// and memory semantics").
+    pub global_write: GlobalWrite,
+}
+
+/// How an instruction may write global memory ([`Decoded::global_write`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobalWrite {
+    None,
+    /// Stores (`st`, `wmma.store` and `stmatrix` to global or generic addresses, `sust`): it
+    /// executes at issue with its global stores held back until the commit.
+    Store,
+    /// Read-modify-writes (`atom`, `red` to global or generic addresses, `sured`), whose old
+    /// values depend on the order: it executes at the commit.
+    Atomic,
 }
 
 /// Scoreboard identities of predicates start here, above every 32-bit register of every call
@@ -440,6 +457,7 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
             _ => Control::None,
         },
         long_latency: false,
+        global_write: global_write(&inst.op),
     };
     let phys_of = |v: isa::VReg| phys.get(v.index()).copied().flatten();
     let each = cfg.sm.rf.read_duplicates == ReadDuplicates::Each;
@@ -537,6 +555,23 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
         Op::Tex(_) | Op::Tld4(_) | Op::Suld(_) | Op::Sured { .. }
     );
     d
+}
+
+/// How executing `op` may write global memory ([`Decoded::global_write`]).
+fn global_write(op: &Op) -> GlobalWrite {
+    let global = |space: &StateSpace, kind| match space {
+        StateSpace::Global | StateSpace::Generic => kind,
+        _ => GlobalWrite::None,
+    };
+    match op {
+        Op::St { space, .. } | Op::WmmaStore { space, .. } | Op::Stmatrix { space, .. } => {
+            global(space, GlobalWrite::Store)
+        }
+        Op::Atom { space, .. } | Op::Red { space, .. } => global(space, GlobalWrite::Atomic),
+        Op::Sust(_) => GlobalWrite::Store,
+        Op::Sured { .. } => GlobalWrite::Atomic,
+        _ => GlobalWrite::None,
+    }
 }
 
 #[cfg(test)]

@@ -13,10 +13,9 @@ use crate::occupancy::{CtaDemand, DoesNotFit, Occupancy, occupancy};
 use crate::paver::PaverPlan;
 use crate::paver::guru::LaunchShape;
 use crate::rf::TechniqueReport;
-use crate::sm::Sm;
+use crate::sm::{CtaSource, Sm};
 use crate::stats::{TimingStats, Untimed};
 use crate::trace::{Recording, SmTrace, TimelineSample, TimelineSampler, Trace};
-use emulator::stepper::CtaStepper;
 use emulator::{Fault, GlobalMemory, Program};
 use isa::FuncId;
 use std::time::Instant;
@@ -72,6 +71,10 @@ pub struct TimedLaunch<'a> {
     pub timed: TimedCtas,
     /// Host threads running the CTAs that are not timed (at least 1).
     pub host_threads: usize,
+    /// Host threads running the SMs' cycles (at least 1; no more than the SMs are used). The
+    /// statistics and results are the same for every count (docs/timing.md, "Parallel timing
+    /// and memory semantics").
+    pub sm_threads: usize,
 }
 
 /// Which CTAs of a launch the timing model simulates (sampling, for runs too long to time
@@ -180,6 +183,12 @@ impl Gpu {
         .map_err(SimError::Fault)?;
         let code = DecodedProgram::new(program, cfg);
         let residency = crate::rf::Residency::for_launch(cfg, &occ, program, l.kernel);
+        let source = CtaSource {
+            launch,
+            warp_budget: l.warp_budget,
+            jit,
+            warps_per_cta: occ.warps_per_cta,
+        };
         let mut sms: Vec<Sm> = (0..cfg.gpu.sms)
             .map(|i| {
                 let r = if i == 0 {
@@ -187,7 +196,9 @@ impl Gpu {
                 } else {
                     residency.for_another_sm()
                 };
-                Sm::new(i, cfg, &code, program, r)
+                let mut sm = Sm::new(i, cfg, &code, program, r);
+                sm.set_source(&source);
+                sm
             })
             .collect();
         if let Some(opts) = &self.recording.trace {
@@ -232,7 +243,6 @@ impl Gpu {
         };
         let mut all_launched = false;
         let mut pools: Vec<(Vec<emulator::warp::Warp>, Vec<u8>)> = Vec::new();
-        let mut done: Vec<CtaStepper> = Vec::new();
         let mut stats = TimingStats {
             kernel: program.code[l.kernel.index()].name.clone(),
             config: cfg.name.clone(),
@@ -271,100 +281,112 @@ impl Gpu {
             }
             c
         };
-        // Until every CTA was dispatched and has drained (at once when none is timed).
-        while !dispatcher.all_launched() || !sms.iter().all(|s| s.is_idle() && s.drained()) {
-            // The wall clock, every few thousand simulated cycles (reading it costs more).
-            iterations += 1;
-            if iterations.is_multiple_of(4096) {
-                watch.set_ctas_done(stats.ctas);
-                if let Some(limit) = watch.poll(|| format!("cycle {}", now - start)) {
-                    return Err(SimError::TimeLimit {
-                        limit,
-                        cycle: now - start,
-                    });
-                }
-            }
-            // CTA scheduler (`gpu.cta_scheduler`).
-            dispatcher.cycle(&mut LaunchSlots {
-                sms: &mut sms,
-                pools: &mut pools,
-                launch: &launch,
-                demand: &demand,
-                warp_budget: l.warp_budget,
-                jit: &jit,
-                now,
-            });
-            if dispatcher.all_launched() && !all_launched {
-                all_launched = true;
-                sms.iter_mut().for_each(Sm::last_cta_launched);
-            }
-            let mut any_issue = false;
-            for (sm, mem) in sms.iter_mut().zip(sm_mem.iter_mut()) {
-                sm.cycle(now, mem, &mut self.l2, &mut done)
-                    .map_err(SimError::Fault)?;
-                any_issue |= sm.issued;
-                // Snooze: an SM whose CTAs have all finished, with none to come, switches its
-                // L1 off (a no-op without Snooze, and after the first time).
-                if l2_power_before.is_some() && all_launched && sm.is_idle() && sm.drained() {
-                    mem.switch_off_from(now + 1);
-                }
-            }
-            for stepper in done.drain(..) {
-                let (counters, shared, warps) = stepper.finish();
-                stats.ctas += 1;
-                stats.divergent_branches += counters.divergent_branches;
-                stats.reconvergences += counters.reconvergences;
-                stats.max_simt_depth = stats.max_simt_depth.max(counters.max_simt_depth);
-                pools.push((warps, shared));
-            }
-            now += 1;
-            if any_issue {
-                last_issue = now;
-            }
-            // A cycle in which no SM did anything repeats until something is due: skip ahead
-            // (the per-cycle counters of the skipped cycles are accounted as repeats).
-            let may_launch = dispatcher.may_launch(&Room {
-                sms: &sms,
-                demand: &demand,
-            });
-            if cfg.gpu.fast_forward && !may_launch && sms.iter().all(|s| !s.was_active()) {
-                let wake = sms
-                    .iter()
-                    .filter_map(|s| s.next_wake(now - 1))
-                    .min()
-                    .unwrap_or(last_issue + cfg.gpu.watchdog_cycles + 1)
-                    .max(now);
-                for sm in &mut sms {
-                    sm.skip(wake - now);
-                }
-                now = wake;
-            }
-            if let (Some(s), Some(r)) = (&mut sampler, &mut self.recorded)
-                && s.due(now)
-            {
-                s.sample(
-                    &mut r.timeline,
-                    timeline_counts(now, &sms, &sm_mem, &self.l2),
-                );
-            }
-            // Quiet cycles count from the last issue, or from the end of the latest
-            // `nanosleep` (looked up only once issues alone have been quiet that long).
-            if now - last_issue > cfg.gpu.watchdog_cycles {
-                let asleep = sms.iter().map(|s| s.sleeps_until).max().unwrap_or(0);
-                let idle = now - last_issue.max(asleep).min(now);
-                if idle > cfg.gpu.watchdog_cycles {
-                    let mut detail = Vec::new();
-                    for sm in &sms {
-                        sm.describe_warps(&mut detail);
+        // The SMs' cycles run on up to `sm_threads` host threads (no more than there are SMs);
+        // nothing observable depends on how many.
+        let l2 = &mut self.l2;
+        let recorded = &mut self.recorded;
+        crate::parallel::with_crew(l.sm_threads, sms.len(), |crew| -> Result<(), SimError> {
+            // Until every CTA was dispatched and has drained (at once when none is timed).
+            while !dispatcher.all_launched() || !sms.iter().all(|s| s.is_idle() && s.drained()) {
+                // The wall clock, every few thousand simulated cycles (reading it costs more).
+                iterations += 1;
+                if iterations.is_multiple_of(4096) {
+                    watch.set_ctas_done(stats.ctas);
+                    if let Some(limit) = watch.poll(|| format!("cycle {}", now - start)) {
+                        return Err(SimError::TimeLimit {
+                            limit,
+                            cycle: now - start,
+                        });
                     }
-                    return Err(SimError::Watchdog {
-                        cycle: now,
-                        idle,
-                        detail: detail.join("; "),
-                    });
+                }
+                // CTA scheduler (`gpu.cta_scheduler`).
+                dispatcher.cycle(&mut LaunchSlots {
+                    sms: &mut sms,
+                    pools: &mut pools,
+                    demand: &demand,
+                    now,
+                });
+                if dispatcher.all_launched() && !all_launched {
+                    all_launched = true;
+                    sms.iter_mut().for_each(Sm::last_cta_launched);
+                }
+                // Every SM's cycle (on the crew's threads), then their commits in SM order:
+                // the L2 requests and global-memory writes of the cycle, and its faults, the
+                // lowest SM's first.
+                crew.cycle(now, &mut sms, &mut sm_mem, |sm, mem| {
+                    sm.commit_memory(now, mem, l2)
+                });
+                let mut any_issue = false;
+                for (sm, mem) in sms.iter_mut().zip(sm_mem.iter_mut()) {
+                    any_issue |= sm.issued;
+                    if sm.has_leftovers() {
+                        if let Some(fault) = sm.take_fault() {
+                            return Err(SimError::Fault(fault));
+                        }
+                        sm.commit(now).map_err(SimError::Fault)?;
+                        for stepper in sm.take_done() {
+                            let (counters, shared, warps) = stepper.finish();
+                            stats.ctas += 1;
+                            stats.divergent_branches += counters.divergent_branches;
+                            stats.reconvergences += counters.reconvergences;
+                            stats.max_simt_depth =
+                                stats.max_simt_depth.max(counters.max_simt_depth);
+                            pools.push((warps, shared));
+                        }
+                    }
+                    // Snooze: an SM whose CTAs have all finished, with none to come, switches
+                    // its L1 off (a no-op without Snooze, and after the first time).
+                    if l2_power_before.is_some() && all_launched && sm.is_idle() && sm.drained() {
+                        mem.switch_off_from(now + 1);
+                    }
+                }
+                now += 1;
+                if any_issue {
+                    last_issue = now;
+                }
+                // A cycle in which no SM did anything repeats until something is due: skip
+                // ahead (the per-cycle counters of the skipped cycles are accounted as repeats).
+                let may_launch = dispatcher.may_launch(&Room {
+                    sms: &sms,
+                    demand: &demand,
+                });
+                if cfg.gpu.fast_forward && !may_launch && sms.iter().all(|s| !s.was_active()) {
+                    let wake = sms
+                        .iter()
+                        .filter_map(|s| s.next_wake(now - 1))
+                        .min()
+                        .unwrap_or(last_issue + cfg.gpu.watchdog_cycles + 1)
+                        .max(now);
+                    for sm in &mut sms {
+                        sm.skip(wake - now);
+                    }
+                    now = wake;
+                }
+                if let (Some(s), Some(r)) = (&mut sampler, &mut *recorded)
+                    && s.due(now)
+                {
+                    s.sample(&mut r.timeline, timeline_counts(now, &sms, &sm_mem, l2));
+                }
+                // Quiet cycles count from the last issue, or from the end of the latest
+                // `nanosleep` (looked up only once issues alone have been quiet that long).
+                if now - last_issue > cfg.gpu.watchdog_cycles {
+                    let asleep = sms.iter().map(|s| s.sleeps_until).max().unwrap_or(0);
+                    let idle = now - last_issue.max(asleep).min(now);
+                    if idle > cfg.gpu.watchdog_cycles {
+                        let mut detail = Vec::new();
+                        for sm in &sms {
+                            sm.describe_warps(&mut detail);
+                        }
+                        return Err(SimError::Watchdog {
+                            cycle: now,
+                            idle,
+                            detail: detail.join("; "),
+                        });
+                    }
                 }
             }
-        }
+            Ok(())
+        })?;
         if let (Some(s), Some(r)) = (&mut sampler, &mut self.recorded) {
             s.sample(
                 &mut r.timeline,
@@ -466,10 +488,7 @@ struct LaunchSlots<'s, 'a> {
     sms: &'s mut [Sm<'a>],
     /// Warps and shared memory of retired CTAs, for reuse.
     pools: &'s mut Vec<(Vec<emulator::warp::Warp>, Vec<u8>)>,
-    launch: &'s emulator::launch::LaunchEnv<'a>,
     demand: &'s CtaDemand,
-    warp_budget: u64,
-    jit: &'s Option<std::sync::Arc<emulator::jit::JitKernel>>,
     now: u64,
 }
 
@@ -484,9 +503,7 @@ impl CtaRoom for LaunchSlots<'_, '_> {
 
 impl CtaSlots for LaunchSlots<'_, '_> {
     fn launch(&mut self, sm: usize, cta: u64) {
-        let (warps, shared) = self.pools.pop().unwrap_or_default();
-        let env = self.launch.cta(cta, shared);
-        let stepper = CtaStepper::new(env, warps, self.warp_budget, self.jit.clone());
-        self.sms[sm].launch(stepper, self.now);
+        let pool = self.pools.pop().unwrap_or_default();
+        self.sms[sm].place(cta, pool, self.now);
     }
 }

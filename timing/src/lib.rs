@@ -11,6 +11,7 @@ mod events;
 pub mod gpu;
 pub mod memory;
 pub mod occupancy;
+mod parallel;
 pub mod paver;
 pub mod rf;
 pub mod scheduler;

@@ -19,9 +19,11 @@ use isa::{
 type LaneResult<T> = Result<T, (FaultKind, u32)>;
 
 /// Executes a texture or surface instruction for the lanes of `exec`.
-pub(super) fn execute(env: &CtaEnv, w: &mut Warp, inst: &Inst, exec: u32) -> LaneResult<()> {
-    let code = &env.program.code[w.frame().func.index()];
-    let mut load = |a: u64, n: u32| env.mem.load(a, n).map_err(global_fault);
+pub(super) fn execute(env: &mut CtaEnv, w: &mut Warp, inst: &Inst, exec: u32) -> LaneResult<()> {
+    let program = env.program;
+    let code = &program.code[w.frame().func.index()];
+    let mem = env.mem;
+    let mut load = |a: u64, n: u32| mem.load(a, n).map_err(global_fault);
     for l in lanes(exec) {
         let results: Vec<(u64, Type)> = match &inst.op {
             Op::Tex(t) => {
@@ -68,8 +70,7 @@ pub(super) fn execute(env: &CtaEnv, w: &mut Warp, inst: &Inst, exec: u32) -> Lan
                     for (i, e) in elements(&inst.srcs[2]).iter().enumerate() {
                         let v = env.read(w, e, l);
                         let size = a.ty.bytes();
-                        env.mem
-                            .store(addr + i as u64 * u64::from(size), size, v)
+                        env.store_global(addr + i as u64 * u64::from(size), size, v)
                             .map_err(global_fault)
                             .map_err(at(l))?;
                     }

@@ -70,6 +70,14 @@ pub struct JitCtx {
     pub warp: *mut Warp,
 }
 
+// SAFETY: every pointer of a context points into memory that outlives its moves between
+// threads and that no other thread touches meanwhile: global memory (shared, `Sync`), the
+// launch's parameters (read only), and the shared memory, warps, registers, local memory and
+// environment of the one CTA that owns the context (`env` and `warp` are set again for each
+// run). Nothing refers to thread-local state, so the owner may move to another thread between
+// runs (the timing model steps each SM's CTAs on whichever host thread takes the SM).
+unsafe impl Send for JitCtx {}
+
 /// Byte offsets of the fields generated code uses.
 pub struct Offsets;
 
@@ -169,6 +177,29 @@ pub(crate) unsafe extern "C" fn helper_special(
         (*warp).executed = saved;
         v
     }
+}
+
+/// Makes (or holds back, see `CtaEnv::held_stores`) a global store of the low `size` bytes of
+/// `value` at `addr`, which the compiled code checked: returns 0.
+///
+/// # Safety
+/// Called only by compiled code, with the live context of the run.
+pub(crate) unsafe extern "C" fn helper_store_global(
+    ctx: *mut JitCtx,
+    addr: u64,
+    value: u64,
+    size: u32,
+) -> u32 {
+    // SAFETY: generated code passes a live context.
+    let env = unsafe { &mut *ctx }.env();
+    match &mut env.held_stores {
+        Some(held) => held.push(crate::exec::HeldStore { addr, size, value }),
+        None => env
+            .mem
+            .store(addr, size, value)
+            .expect("the compiled code checked the store"),
+    }
+    STATUS_OK
 }
 
 /// Checks a global access the inline test rejected, exactly as the interpreter does: returns

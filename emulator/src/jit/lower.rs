@@ -26,6 +26,9 @@ pub(super) struct HelperRefs {
     pub global: FuncRef,
     pub fault: FuncRef,
     pub warp: FuncRef,
+    /// Global stores through `CtaEnv::store_global` (which may hold them back), instead of
+    /// inline: in code for the stepper.
+    pub store_global: Option<FuncRef>,
 }
 
 /// The state of one lane's pass through a segment.
@@ -1158,6 +1161,13 @@ fn access(
             v => vec![cx.read(b, v, pc)],
         };
         for (i, v) in values.into_iter().enumerate() {
+            if let (Space::Global, Some(helper)) = (space, cx.refs.store_global) {
+                // Checked above: the helper only makes (or holds back) the store.
+                let ea = b.ins().iadd_imm_s(a, i64::from(i as u32 * size));
+                let sz = b.ins().iconst(types::I32, i64::from(size));
+                b.ins().call(helper, &[cx.ctx, ea, v, sz]);
+                continue;
+            }
             let v = if mem_ty == types::I64 {
                 v
             } else {

@@ -59,6 +59,7 @@ pub(super) const HELPER_SPECIAL: &str = "warpsim_special";
 pub(super) const HELPER_GLOBAL: &str = "warpsim_global_check";
 pub(super) const HELPER_FAULT: &str = "warpsim_fault";
 pub(super) const HELPER_WARP: &str = "warpsim_warp";
+pub(super) const HELPER_STORE: &str = "warpsim_store_global";
 
 pub(super) fn register_helpers(b: &mut JITBuilder) {
     b.symbol(HELPER_ALU, ctx::helper_alu as *const u8);
@@ -66,6 +67,7 @@ pub(super) fn register_helpers(b: &mut JITBuilder) {
     b.symbol(HELPER_GLOBAL, ctx::helper_global_check as *const u8);
     b.symbol(HELPER_FAULT, ctx::helper_fault as *const u8);
     b.symbol(HELPER_WARP, ctx::helper_warp as *const u8);
+    b.symbol(HELPER_STORE, ctx::helper_store_global as *const u8);
 }
 
 /// The helpers declared in the module.
@@ -76,6 +78,7 @@ pub(super) struct Helpers {
     pub global: ClifFuncId,
     pub fault: ClifFuncId,
     pub warp: ClifFuncId,
+    pub store: ClifFuncId,
 }
 
 /// A translated run, before finalisation.
@@ -180,6 +183,7 @@ impl<'a> Translator<'a> {
                 sig(&[ptr, i32t, i32t, i32t, i64t, i32t, i32t], i32t),
             ),
             (HELPER_WARP, sig(&[ptr, ptr, i32t], i32t)),
+            (HELPER_STORE, sig(&[ptr, i64t, i64t, i32t], i32t)),
         ];
         let mut ids = Vec::new();
         for (name, s) in &decls {
@@ -195,6 +199,7 @@ impl<'a> Translator<'a> {
             global: ids[2],
             fault: ids[3],
             warp: ids[4],
+            store: ids[5],
         };
         let layout = program.layouts[kernel.index()]
             .as_ref()
@@ -255,6 +260,10 @@ impl<'a> Translator<'a> {
                     .declare_func_in_func(self.helpers.global, b.func),
                 fault: self.module.declare_func_in_func(self.helpers.fault, b.func),
                 warp: self.module.declare_func_in_func(self.helpers.warp, b.func),
+                // Code for the stepper (which the timing model asks to hold stores back)
+                // makes its global stores through the CTA's environment.
+                store_global: store_all
+                    .then(|| self.module.declare_func_in_func(self.helpers.store, b.func)),
             };
             let scratch = b.create_sized_stack_slot(StackSlotData::new(
                 StackSlotKind::ExplicitSlot,

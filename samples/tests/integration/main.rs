@@ -42,6 +42,7 @@ mod timing_book;
 mod timing_coalescing;
 mod timing_invariants;
 mod timing_micro;
+mod timing_parallel;
 mod timing_samples;
 mod timing_sampling;
 mod timing_widths;

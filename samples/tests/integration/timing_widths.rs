@@ -219,6 +219,7 @@ fn step_records(dev: &Device, module: &Module, jit: bool) -> Vec<Record> {
         grid: [1, 1, 1],
         block: [32, 1, 1],
         warps_per_cta: 1,
+        held_stores: None,
     };
     let engine = if jit {
         emulator::Engine::Jit

@@ -3,7 +3,8 @@
 //! channels.
 //!
 //! Everything is a timestamp ("ready cycle") model: a request offered at cycle `now` is
-//! answered at once with the cycle its data is available, and each shared resource (an L2
+//! answered with the cycle its data is available (at once, or for a request an SM sends to
+//! the L2, when the SM's cycle commits: [`SmMemory::commit`]), and each shared resource (an L2
 //! slice, a DRAM bank and its channel's buses, an MSHR, a cache port) remembers when it is next
 //! free, so contention shows up as later ready cycles. The model is deterministic: results depend only on the
 //! configuration and the order of calls. All cycles are core cycles.
@@ -60,13 +61,21 @@ pub struct Transaction {
     pub sectors: u32,
 }
 
+/// A request an SM's memory sent on to the L2 during the SM's cycle: its index among that
+/// cycle's requests, by which [`SmMemory::commit`] gives its answer.
+pub type Ticket = u32;
+
 /// Result of offering a request to a cache: it completes at this cycle (data available to the
-/// SM), or it cannot be accepted this cycle (retry later: MSHRs full, merge limit reached, all
-/// ways of the set pending, or the L1's requests for this cycle used up).
+/// SM), at a cycle known when the SM's cycle commits (it went to the L2), or it cannot be
+/// accepted this cycle (retry later: MSHRs full, merge limit reached, all ways of the set
+/// pending, or the L1's requests for this cycle used up).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Accepted: the data (or, for a store, the acknowledgement) is back at this cycle.
     Ready(u64),
+    /// Accepted, and sent to the L2 when the cycle commits: the commit's answer of this
+    /// ticket is the cycle the data (or acknowledgement) is back.
+    Pending(Ticket),
     /// Not accepted; nothing changed but the stall counters. Offer it again at a later cycle.
     Stall,
 }

@@ -1,11 +1,21 @@
 //! The memory of one SM: L1 data cache with MSHRs, constant cache, instruction cache.
+//!
+//! An SM's cycle may run on any host thread, so its memory never touches the GPU-wide L2
+//! during the cycle: a request that must go below is recorded, answered with a [`Ticket`],
+//! and sent when the cycle commits ([`SmMemory::commit`], the SMs one after another in index
+//! order), which is when the cycle its data is back becomes known. Until then the MSHR it
+//! holds is busy and the L1 line it fills is pending (a request of the same cycle that needs
+//! that line waits for the next cycle); nothing the SM does in the cycle could have seen the
+//! answer anyway, since it comes back at least two interconnect crossings later.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::cache::{Cache, Line, Victim};
 use super::power::{DomainTotals, PowerDomain, Target};
-use super::{AccessKind, MemStats, MemorySystem, Outcome, Transaction, full_mask, request_mask};
+use super::{
+    AccessKind, MemStats, MemorySystem, Outcome, Ticket, Transaction, full_mask, request_mask,
+};
 use crate::config::GpuConfig;
 
 /// MSHR slots preallocated at most (a larger configured count grows the heap on demand once).
@@ -49,7 +59,53 @@ pub struct SmMemory {
     icnt: u64,
     /// The L1 data array's power states (Snooze; `None` when `mem.snooze.gating` is off).
     power: Option<PowerDomain>,
+    /// This cycle's requests to the L2, in the order they were made (a [`Ticket`] indexes
+    /// them), sent by [`SmMemory::commit`].
+    below: Vec<Below>,
+    /// L1 ways whose fill is one of this cycle's requests (way, ticket): their ready cycle is
+    /// not known before the commit.
+    unresolved: Vec<(usize, Ticket)>,
+    /// Whether a constant-cache access of this cycle waits for the commit (and so every later
+    /// one of the cycle does).
+    constant_queued: bool,
     stats: MemStats,
+}
+
+/// A request to the L2 made during an SM's cycle, sent when the cycle commits, with what its
+/// answer completes.
+#[derive(Clone, Debug)]
+enum Below {
+    /// An L1 data miss at `now`: the sectors `mask` of the line at `base` (line `index`) fill
+    /// `way` under an MSHR; the lookup waited `woke` cycles for Snooze. The line was to be
+    /// ready at `prior` (0 when no fill was in flight), and the requester's data is back no
+    /// earlier than `floor`.
+    L1Fill {
+        now: u64,
+        woke: u64,
+        base: u64,
+        mask: u32,
+        way: usize,
+        index: u64,
+        prior: u64,
+        floor: u64,
+    },
+    /// A store or an atomic, leaving the L1 at `depart`.
+    Write {
+        depart: u64,
+        t: Transaction,
+        kind: AccessKind,
+    },
+    /// An instruction-cache miss at `now` of line `index`, under an MSHR.
+    IFill { now: u64, index: u64 },
+    /// A constant-cache access whose lanes from `next` on wait for the commit (the lane at
+    /// `next` misses and reads its line from the L2, or an earlier access of the cycle did):
+    /// the lane at `next` is served from cycle `at`, the ones before were done at `done`.
+    Constant {
+        lanes: Vec<u64>,
+        next: usize,
+        at: u64,
+        done: u64,
+    },
 }
 
 /// The MSHRs of a cache: each is busy from a miss until its fill arrives.
@@ -59,6 +115,9 @@ struct Mshrs {
     limit: usize,
     /// Cycle each busy one frees: a min-heap, pruned when asked.
     busy: BinaryHeap<Reverse<u64>>,
+    /// Busy ones whose fill is one of this cycle's requests to the L2 (freeing once the
+    /// commit knows when).
+    unresolved: usize,
 }
 
 impl Mshrs {
@@ -67,6 +126,7 @@ impl Mshrs {
         Mshrs {
             limit,
             busy: BinaryHeap::with_capacity(limit.min(MSHR_PREALLOC)),
+            unresolved: 0,
         }
     }
 
@@ -78,12 +138,27 @@ impl Mshrs {
             }
             self.busy.pop();
         }
-        self.limit == 0 || self.busy.len() < self.limit
+        self.limit == 0 || self.busy.len() + self.unresolved < self.limit
     }
 
     /// Takes one until `ready` (untracked when unlimited).
     fn hold_until(&mut self, ready: u64) {
         if self.limit != 0 {
+            self.busy.push(Reverse(ready));
+        }
+    }
+
+    /// Takes one until a cycle the commit will know ([`Mshrs::resolve`]).
+    fn hold_unresolved(&mut self) {
+        if self.limit != 0 {
+            self.unresolved += 1;
+        }
+    }
+
+    /// One taken by [`Mshrs::hold_unresolved`] frees at `ready`.
+    fn resolve(&mut self, ready: u64) {
+        if self.limit != 0 {
+            self.unresolved -= 1;
             self.busy.push(Reverse(ready));
         }
     }
@@ -139,8 +214,86 @@ impl SmMemory {
                 cfg.mem.sector,
                 start,
             ),
+            below: Vec::new(),
+            unresolved: Vec::new(),
+            constant_queued: false,
             stats: MemStats::default(),
         }
+    }
+
+    /// Whether requests of this cycle wait for [`SmMemory::commit`].
+    #[inline]
+    pub fn has_pending(&self) -> bool {
+        !self.below.is_empty()
+    }
+
+    /// Sends this cycle's requests (made at cycle `now`) to the L2 in the order they were
+    /// made, completes what waits for their answers (MSHRs, line fills, the constant cache's
+    /// remaining lanes), and puts in `answers`, by [`Ticket`], the cycle each requester's data
+    /// (or a store's acknowledgement) is back. The SMs commit one after another in index
+    /// order, so the L2 sees the same requests in the same order whichever host thread ran
+    /// each SM's cycle.
+    pub fn commit(&mut self, now: u64, l2: &mut MemorySystem, answers: &mut Vec<u64>) {
+        answers.clear();
+        if self.below.is_empty() {
+            return;
+        }
+        l2.advance_to(now);
+        let below = std::mem::take(&mut self.below);
+        for (ticket, op) in below.iter().enumerate() {
+            let answer = match *op {
+                Below::L1Fill {
+                    now,
+                    woke,
+                    base,
+                    mask,
+                    way,
+                    index,
+                    prior,
+                    floor,
+                } => {
+                    let ready = self.request(now, woke, base, mask, way, l2);
+                    self.mshrs.resolve(ready);
+                    let owned = self.unresolved.contains(&(way, ticket as Ticket));
+                    if owned && self.l1.line(way).tag == index {
+                        let l = self.l1.line_mut(way);
+                        l.ready = prior.max(ready);
+                    }
+                    ready.max(floor)
+                }
+                Below::Write { depart, t, kind } => l2.access(depart, t, kind),
+                Below::IFill { now, index } => {
+                    let hit = now.saturating_add(self.icache_latency);
+                    let (way, start) = fill_slot(&self.icache, index, now);
+                    let base = index * self.icache_line;
+                    let ready = self.read_below(start, base, self.icache_line, l2).max(hit);
+                    self.icache.install(way, index, 1, 1, ready);
+                    self.icache.line_mut(way).waiters = 1;
+                    self.icache_mshrs.resolve(ready);
+                    ready
+                }
+                Below::Constant {
+                    ref lanes,
+                    next,
+                    at,
+                    done,
+                } => match self.constant_lanes(lanes, next, at, done, Some(l2)) {
+                    Ok(done) => done,
+                    Err(_) => unreachable!("with the L2 at hand every lane is served"),
+                },
+            };
+            answers.push(answer);
+        }
+        self.below = below;
+        self.below.clear();
+        self.unresolved.clear();
+        self.constant_queued = false;
+    }
+
+    /// Records a request for the commit; its ticket.
+    fn defer(&mut self, op: Below) -> Ticket {
+        self.below.push(op);
+        (self.below.len() - 1) as Ticket
     }
 
     /// From cycle `at` on, the L1's idle gating units are OFF rather than asleep (the SM's
@@ -166,14 +319,15 @@ impl SmMemory {
         }
     }
 
-    /// Fetch of the instruction-cache line holding byte address `addr`: the cycle the
-    /// instructions are available, or `None` when the fetch cannot start this cycle (a miss
-    /// with every MSHR busy, or a fill already holding `mshr_merge` fetches): nothing changes
-    /// but the counters. A hit costs the hit latency; a miss takes an MSHR and reads the line
-    /// from the L2 (or waits `miss_latency` when one is set), and the line is ready when it
-    /// arrives; a fetch of a line being filled waits for the same fill.
-    pub fn fetch(&mut self, now: u64, addr: u64, l2: &mut MemorySystem) -> Option<u64> {
-        l2.advance_to(now);
+    /// Fetch of the instruction-cache line holding byte address `addr` at `now`: the cycle the
+    /// instructions are available ([`Outcome::Ready`], or [`Outcome::Pending`] until the
+    /// commit), or [`Outcome::Stall`] when the fetch cannot start this cycle (a miss with
+    /// every MSHR busy, or a fill already holding `mshr_merge` fetches): nothing changes but
+    /// the counters. A hit costs the hit latency; a miss takes an MSHR and reads the line from
+    /// the L2 (or waits `miss_latency` when one is set), and the line is ready when it
+    /// arrives; a fetch of a line being filled waits for the same fill. (An SM fetches once a
+    /// cycle, so the line a miss fills is placed at the commit.)
+    pub fn fetch(&mut self, now: u64, addr: u64) -> Outcome {
         let index = addr / self.icache_line;
         let hit = now.saturating_add(self.icache_latency);
         if let Some(way) = self.icache.find(index, index) {
@@ -182,35 +336,34 @@ impl SmMemory {
                 self.icache.touch(way);
                 self.stats.icache_accesses += 1;
                 self.stats.icache_hits += 1;
-                return Some(hit);
+                return Outcome::Ready(hit);
             }
             if !self.icache.join_fill(way, self.icache_merge) {
                 self.stats.icache_reservation_fails += 1;
-                return None;
+                return Outcome::Stall;
             }
             self.stats.icache_accesses += 1;
             self.stats.icache_pending_hits += 1;
-            return Some(hit.max(line.ready));
+            return Outcome::Ready(hit.max(line.ready));
         }
         if !self.icache_mshrs.any_free(now) {
             self.stats.icache_reservation_fails += 1;
-            return None;
+            return Outcome::Stall;
         }
         self.stats.icache_accesses += 1;
         self.stats.icache_misses += 1;
+        if self.icache_miss == 0 {
+            self.icache_mshrs.hold_unresolved();
+            return Outcome::Pending(self.defer(Below::IFill { now, index }));
+        }
         let (way, start) = fill_slot(&self.icache, index, now);
-        let ready = if self.icache_miss > 0 {
-            start
-                .saturating_add(self.icache_latency)
-                .saturating_add(self.icache_miss)
-        } else {
-            let base = index * self.icache_line;
-            self.read_below(start, base, self.icache_line, l2).max(hit)
-        };
+        let ready = start
+            .saturating_add(self.icache_latency)
+            .saturating_add(self.icache_miss);
         self.icache.install(way, index, 1, 1, ready);
         self.icache.line_mut(way).waiters = 1;
         self.icache_mshrs.hold_until(ready);
-        Some(ready)
+        Outcome::Ready(ready)
     }
 
     /// Reads the `bytes` bytes at `addr` from the L2 at `now`, a request per L1-line-sized
@@ -236,23 +389,59 @@ impl SmMemory {
         done
     }
 
-    /// A load through the constant cache (`ld.const` and kernel parameters) by the given active
-    /// lanes: distinct addresses are served one per cycle (lanes with equal addresses are one
-    /// broadcast); a distinct line that misses is read from the L2 (or costs `miss_latency`
-    /// when one is set) and holds up the addresses after it. Returns the cycle the last value
-    /// is available (`now` when no lane).
-    pub fn constant(&mut self, now: u64, lane_addrs: &[u64], l2: &mut MemorySystem) -> u64 {
-        l2.advance_to(now);
-        let mut at = now;
-        let mut done = now;
-        for (i, &addr) in lane_addrs.iter().enumerate() {
+    /// A load through the constant cache (`ld.const` and kernel parameters) at `now` by the
+    /// given active lanes: distinct addresses are served one per cycle (lanes with equal
+    /// addresses are one broadcast); a distinct line that misses is read from the L2 (or
+    /// costs `miss_latency` when one is set) and holds up the addresses after it. The cycle
+    /// the last value is available (`now` when no lane): [`Outcome::Ready`], or, once a line
+    /// must be read from the L2, [`Outcome::Pending`]: that lane and the ones after it are
+    /// served when the cycle commits (as are all lanes of a later access of the same cycle,
+    /// so they see the cache as those left it). Never [`Outcome::Stall`].
+    pub fn constant(&mut self, now: u64, lane_addrs: &[u64]) -> Outcome {
+        let stopped = if self.constant_queued {
+            Err((0, now, now))
+        } else {
+            self.constant_lanes(lane_addrs, 0, now, now, None)
+        };
+        match stopped {
+            Ok(done) => Outcome::Ready(done),
+            Err((next, at, done)) => {
+                self.constant_queued = true;
+                Outcome::Pending(self.defer(Below::Constant {
+                    lanes: lane_addrs.to_vec(),
+                    next,
+                    at,
+                    done,
+                }))
+            }
+        }
+    }
+
+    /// Serves `lane_addrs` from lane `next` on, that lane from cycle `at`, the lanes before
+    /// it having been done at `done`: the cycle the last value is available, or, without the
+    /// L2 at hand (`l2` is `None`), `Err((lane, at, done))` at the first lane that must read
+    /// its line from it.
+    fn constant_lanes(
+        &mut self,
+        lane_addrs: &[u64],
+        next: usize,
+        mut at: u64,
+        mut done: u64,
+        mut l2: Option<&mut MemorySystem>,
+    ) -> Result<u64, (usize, u64, u64)> {
+        for i in next..lane_addrs.len() {
+            let addr = lane_addrs[i];
             // Warps have at most 32 lanes: a scan of the earlier ones beats any set.
             if lane_addrs[..i].contains(&addr) {
                 continue;
             }
-            self.stats.const_accesses += 1;
             let index = addr / self.const_line;
-            let served = match self.constant.find(index, index) {
+            let found = self.constant.find(index, index);
+            if found.is_none() && self.const_miss == 0 && l2.is_none() {
+                return Err((i, at, done));
+            }
+            self.stats.const_accesses += 1;
+            let served = match found {
                 Some(way) => {
                     self.constant.touch(way);
                     let line = self.constant.line(way);
@@ -268,13 +457,16 @@ impl SmMemory {
                 None => {
                     self.stats.const_misses += 1;
                     let (way, start) = fill_slot(&self.constant, index, at);
-                    let ready = if self.const_miss > 0 {
-                        at = start.saturating_add(self.const_miss);
-                        at.saturating_add(self.const_latency)
-                    } else {
-                        let base = index * self.const_line;
-                        at = self.read_below(start, base, self.const_line, l2);
-                        at.max(start.saturating_add(self.const_latency))
+                    let ready = match l2.as_deref_mut() {
+                        Some(l2) if self.const_miss == 0 => {
+                            let base = index * self.const_line;
+                            at = self.read_below(start, base, self.const_line, l2);
+                            at.max(start.saturating_add(self.const_latency))
+                        }
+                        _ => {
+                            at = start.saturating_add(self.const_miss);
+                            at.saturating_add(self.const_latency)
+                        }
                     };
                     self.constant.install(way, index, 1, 1, ready);
                     ready
@@ -283,7 +475,7 @@ impl SmMemory {
             done = done.max(served);
             at = at.saturating_add(1);
         }
-        done
+        Ok(done)
     }
 
     /// One coalesced global/local transaction at the L1 (Fermi policy).
@@ -299,17 +491,14 @@ impl SmMemory {
     /// at now + `l1d.latency`: GPGPU-Sim's L1 looks its tags up at the end of its latency
     /// queue and only then sends a miss on.
     ///
+    /// What goes to `l2` is sent when the cycle commits: the answer is then
+    /// [`Outcome::Pending`], and a request of the same cycle that needs the line it fills is
+    /// refused (only an SM with several LD/ST units can make one).
+    ///
     /// `Stall` (nothing changes but the counters) when the request cannot be accepted: MSHRs
-    /// full, merge limit reached, every way of the set awaiting a fill, or
-    /// `mem.l1_requests_per_cycle` transactions already accepted at this cycle.
-    pub fn global(
-        &mut self,
-        now: u64,
-        t: Transaction,
-        kind: AccessKind,
-        l2: &mut MemorySystem,
-    ) -> Outcome {
-        l2.advance_to(now);
+    /// full, merge limit reached, every way of the set awaiting a fill, the line's fill sent
+    /// this cycle, or `mem.l1_requests_per_cycle` transactions already accepted at this cycle.
+    pub fn global(&mut self, now: u64, t: Transaction, kind: AccessKind) -> Outcome {
         if self.port_cycle != now {
             self.port_cycle = now;
             self.port_used = 0;
@@ -320,11 +509,11 @@ impl SmMemory {
             return Outcome::Stall;
         }
         let outcome = match kind {
-            AccessKind::Load => self.load(now, t, l2),
-            AccessKind::Store | AccessKind::Atomic => Outcome::Ready(self.write(now, t, kind, l2)),
+            AccessKind::Load => self.load(now, t),
+            AccessKind::Store | AccessKind::Atomic => self.write(now, t, kind),
         };
         match outcome {
-            Outcome::Ready(_) => self.port_used += 1,
+            Outcome::Ready(_) | Outcome::Pending(_) => self.port_used += 1,
             Outcome::Stall => self.stats.l1d_reservation_fails += 1,
         }
         outcome
@@ -344,7 +533,7 @@ impl SmMemory {
         &self.stats
     }
 
-    fn load(&mut self, now: u64, t: Transaction, l2: &mut MemorySystem) -> Outcome {
+    fn load(&mut self, now: u64, t: Transaction) -> Outcome {
         let mshr_free = self.mshrs.any_free(now);
         let mask = request_mask(t.sectors, self.l1_full);
         let index = t.line / self.l1_line;
@@ -363,13 +552,28 @@ impl SmMemory {
             // The tags are looked up at the end of the L1's pipeline (Snooze: the request
             // entered the AGU→L1 queue at `now`).
             let woke = self.wake(now, now, hit, Target::Tags);
-            let ready = self.request(now, woke, base, mask, way, l2);
-            self.l1.install(way, index, mask, mask, ready);
+            let ticket = self.defer(Below::L1Fill {
+                now,
+                woke,
+                base,
+                mask,
+                way,
+                index,
+                prior: 0,
+                floor: hit.saturating_add(woke),
+            });
+            self.mshrs.hold_unresolved();
+            self.l1.install(way, index, mask, mask, u64::MAX);
             self.l1.line_mut(way).waiters = 1;
+            self.unresolved.push((way, ticket));
             self.stats.l1d_accesses += 1;
             self.stats.l1d_misses += 1;
-            return Outcome::Ready(ready.max(hit.saturating_add(woke)));
+            return Outcome::Pending(ticket);
         };
+        if self.unresolved.iter().any(|&(w, _)| w == way) {
+            // Its fill leaves at the commit: when it is back is not known yet.
+            return Outcome::Stall;
+        }
 
         let line = *self.l1.line(way);
         let in_flight = line.is_pending(now);
@@ -404,29 +608,39 @@ impl SmMemory {
             sectors => Target::Data { way, sectors },
         };
         let woke = self.wake(now, now, hit, target);
-        let ready = self.request(now, woke, base, missing, way, l2);
+        let earlier = if waits { line.ready } else { 0 };
+        let ticket = self.defer(Below::L1Fill {
+            now,
+            woke,
+            base,
+            mask: missing,
+            way,
+            index,
+            prior: if in_flight { line.ready } else { 0 },
+            floor: hit.saturating_add(woke).max(earlier),
+        });
+        self.mshrs.hold_unresolved();
         self.l1.touch(way);
         let l = self.l1.line_mut(way);
         l.valid |= missing;
         if in_flight {
             l.pending |= missing;
-            l.ready = l.ready.max(ready);
             l.waiters = l.waiters.saturating_add(1);
         } else {
             l.pending = missing;
-            l.ready = ready;
             l.waiters = 1;
         }
+        l.ready = u64::MAX;
+        self.unresolved.push((way, ticket));
         self.stats.l1d_accesses += 1;
         self.stats.l1d_misses += 1;
         self.stats.l1d_sector_misses += 1;
-        let earlier = if waits { line.ready } else { 0 };
-        Outcome::Ready(ready.max(hit.saturating_add(woke)).max(earlier))
+        Outcome::Pending(ticket)
     }
 
     /// Sends the sectors `mask` of the line at `base` to L2 (after the L1's pipeline and
-    /// `woke` cycles of its lookup waiting for Snooze's wake-up) under an MSHR held until they
-    /// are filled into `way`; returns that cycle. Snooze: the response enters the ICNT→L1
+    /// `woke` cycles of its lookup waiting for Snooze's wake-up) for a miss at `now` filling
+    /// `way`; returns the cycle they are filled. Snooze: the response enters the ICNT→L1
     /// queue when it leaves the L2, `mem.icnt_latency` before it reaches the L1.
     fn request(
         &mut self,
@@ -444,16 +658,15 @@ impl SmMemory {
         let depart = now.saturating_add(self.l1_latency).saturating_add(woke);
         let back = l2.access(depart, t, AccessKind::Load);
         let seen = back.saturating_sub(self.icnt).max(now);
-        let ready =
-            back.saturating_add(self.wake(now, seen, back, Target::Data { way, sectors: mask }));
-        self.mshrs.hold_until(ready);
-        ready
+        back.saturating_add(self.wake(now, seen, back, Target::Data { way, sectors: mask }))
     }
 
-    fn write(&mut self, now: u64, t: Transaction, kind: AccessKind, l2: &mut MemorySystem) -> u64 {
+    fn write(&mut self, now: u64, t: Transaction, kind: AccessKind) -> Outcome {
         let index = t.line / self.l1_line;
         if let Some(way) = self.l1.find(index, index) {
             *self.l1.line_mut(way) = Line::default();
+            // A fill of this cycle no longer has a line to complete.
+            self.unresolved.retain(|&(w, _)| w != way);
             self.stats.l1d_store_evictions += 1;
         }
         if kind == AccessKind::Atomic {
@@ -464,7 +677,8 @@ impl SmMemory {
         // Write-evict touches the tags only; the data goes on to the L2.
         let hit = now.saturating_add(self.l1_latency);
         let woke = self.wake(now, now, hit, Target::Tags);
-        l2.access(hit.saturating_add(woke), t, kind)
+        let depart = hit.saturating_add(woke);
+        Outcome::Pending(self.defer(Below::Write { depart, t, kind }))
     }
 }
 
@@ -496,8 +710,46 @@ mod tests {
     fn ready(o: Outcome) -> u64 {
         match o {
             Outcome::Ready(c) => c,
+            Outcome::Pending(t) => panic!("ticket {t} not committed"),
             Outcome::Stall => panic!("unexpected stall"),
         }
+    }
+
+    /// The outcome of `o` once the cycle `now` commits (a pending answer filled in).
+    fn commit(sm: &mut SmMemory, now: u64, l2: &mut MemorySystem, o: Outcome) -> Outcome {
+        let mut answers = Vec::new();
+        sm.commit(now, l2, &mut answers);
+        match o {
+            Outcome::Pending(t) => Outcome::Ready(answers[t as usize]),
+            o => o,
+        }
+    }
+
+    /// A global transaction at `now`, committed.
+    fn global(
+        sm: &mut SmMemory,
+        now: u64,
+        t: Transaction,
+        kind: AccessKind,
+        l2: &mut MemorySystem,
+    ) -> Outcome {
+        let o = sm.global(now, t, kind);
+        commit(sm, now, l2, o)
+    }
+
+    /// An instruction fetch at `now`, committed: `None` when refused.
+    fn fetch(sm: &mut SmMemory, now: u64, addr: u64, l2: &mut MemorySystem) -> Option<u64> {
+        let o = sm.fetch(now, addr);
+        match commit(sm, now, l2, o) {
+            Outcome::Ready(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// A constant-cache access at `now`, committed.
+    fn constant(sm: &mut SmMemory, now: u64, lanes: &[u64], l2: &mut MemorySystem) -> u64 {
+        let o = sm.constant(now, lanes);
+        ready(commit(sm, now, l2, o))
     }
 
     /// Cycle of an L2 miss at cycle 0 on gtx480 for a whole idle line: the interconnect (20)
@@ -514,9 +766,15 @@ mod tests {
     fn miss_then_hit_after_the_fill() {
         let cfg = config(&[]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let fill = ready(sm.global(0, line(0x1000), AccessKind::Load, &mut l2));
+        let fill = ready(global(&mut sm, 0, line(0x1000), AccessKind::Load, &mut l2));
         assert_eq!(fill, L1 + MISS);
-        let r = ready(sm.global(fill + 5, line(0x1000), AccessKind::Load, &mut l2));
+        let r = ready(global(
+            &mut sm,
+            fill + 5,
+            line(0x1000),
+            AccessKind::Load,
+            &mut l2,
+        ));
         assert_eq!(r, fill + 5 + 35);
         let s = sm.stats();
         assert_eq!((s.l1d_accesses, s.l1d_hits, s.l1d_misses), (2, 1, 1));
@@ -528,8 +786,8 @@ mod tests {
     fn a_hit_before_the_fill_merges_and_waits_for_it() {
         let cfg = config(&[]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let fill = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
-        let r = ready(sm.global(10, line(0), AccessKind::Load, &mut l2));
+        let fill = ready(global(&mut sm, 0, line(0), AccessKind::Load, &mut l2));
+        let r = ready(global(&mut sm, 10, line(0), AccessKind::Load, &mut l2));
         assert_eq!(r, fill);
         assert_eq!(sm.stats().l1d_mshr_merges, 1);
         assert_eq!(
@@ -543,23 +801,23 @@ mod tests {
     fn merge_limit_then_stall() {
         let cfg = config(&["mem.l1d.mshr_merge=3"]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let fill = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
+        let fill = ready(global(&mut sm, 0, line(0), AccessKind::Load, &mut l2));
         assert_eq!(
-            ready(sm.global(1, line(0), AccessKind::Load, &mut l2)),
+            ready(global(&mut sm, 1, line(0), AccessKind::Load, &mut l2)),
             fill
         );
         assert_eq!(
-            ready(sm.global(2, line(0), AccessKind::Load, &mut l2)),
+            ready(global(&mut sm, 2, line(0), AccessKind::Load, &mut l2)),
             fill
         );
         assert_eq!(
-            sm.global(3, line(0), AccessKind::Load, &mut l2),
+            global(&mut sm, 3, line(0), AccessKind::Load, &mut l2),
             Outcome::Stall
         );
         assert_eq!(sm.stats().l1d_reservation_fails, 1);
         // Once the fill is in, it is a plain hit.
         assert_eq!(
-            ready(sm.global(fill, line(0), AccessKind::Load, &mut l2)),
+            ready(global(&mut sm, fill, line(0), AccessKind::Load, &mut l2)),
             fill + 35
         );
     }
@@ -568,11 +826,11 @@ mod tests {
     fn mshr_limit_then_stall_until_a_fill_returns() {
         let cfg = config(&["mem.l1d.mshrs=2"]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let a = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
-        ready(sm.global(1, line(128), AccessKind::Load, &mut l2));
+        let a = ready(global(&mut sm, 0, line(0), AccessKind::Load, &mut l2));
+        ready(global(&mut sm, 1, line(128), AccessKind::Load, &mut l2));
         let before = l2.stats().clone();
         assert_eq!(
-            sm.global(2, line(256), AccessKind::Load, &mut l2),
+            global(&mut sm, 2, line(256), AccessKind::Load, &mut l2),
             Outcome::Stall
         );
         assert_eq!(
@@ -581,13 +839,16 @@ mod tests {
             "a stalled request changes nothing below"
         );
         // Merging needs no new MSHR.
-        assert_eq!(ready(sm.global(3, line(0), AccessKind::Load, &mut l2)), a);
         assert_eq!(
-            sm.global(a - 1, line(256), AccessKind::Load, &mut l2),
+            ready(global(&mut sm, 3, line(0), AccessKind::Load, &mut l2)),
+            a
+        );
+        assert_eq!(
+            global(&mut sm, a - 1, line(256), AccessKind::Load, &mut l2),
             Outcome::Stall
         );
         assert!(matches!(
-            sm.global(a, line(256), AccessKind::Load, &mut l2),
+            global(&mut sm, a, line(256), AccessKind::Load, &mut l2),
             Outcome::Ready(_)
         ));
         assert_eq!(sm.stats().l1d_reservation_fails, 2);
@@ -602,24 +863,30 @@ mod tests {
             "mem.l1d.set_index=linear",
         ]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let f0 = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
-        let f1 = ready(sm.global(1, line(128), AccessKind::Load, &mut l2));
+        let f0 = ready(global(&mut sm, 0, line(0), AccessKind::Load, &mut l2));
+        let f1 = ready(global(&mut sm, 1, line(128), AccessKind::Load, &mut l2));
         // Both ways await fills: a third line cannot be placed.
         assert_eq!(
-            sm.global(2, line(256), AccessKind::Load, &mut l2),
+            global(&mut sm, 2, line(256), AccessKind::Load, &mut l2),
             Outcome::Stall
         );
         let t = f0.max(f1) + 1;
         // Touch line 0, so line 128 is the least recently used and goes.
-        ready(sm.global(t, line(0), AccessKind::Load, &mut l2));
-        ready(sm.global(t + 1, line(256), AccessKind::Load, &mut l2));
+        ready(global(&mut sm, t, line(0), AccessKind::Load, &mut l2));
+        ready(global(&mut sm, t + 1, line(256), AccessKind::Load, &mut l2));
         let later = t + 10_000;
         assert_eq!(
-            ready(sm.global(later, line(0), AccessKind::Load, &mut l2)),
+            ready(global(&mut sm, later, line(0), AccessKind::Load, &mut l2)),
             later + 35
         );
         let misses = sm.stats().l1d_misses;
-        ready(sm.global(later + 1, line(128), AccessKind::Load, &mut l2));
+        ready(global(
+            &mut sm,
+            later + 1,
+            line(128),
+            AccessKind::Load,
+            &mut l2,
+        ));
         assert_eq!(sm.stats().l1d_misses, misses + 1, "line 128 was evicted");
     }
 
@@ -627,9 +894,9 @@ mod tests {
     fn stores_write_through_and_evict() {
         let cfg = config(&[]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let fill = ready(sm.global(0, line(0), AccessKind::Load, &mut l2));
+        let fill = ready(global(&mut sm, 0, line(0), AccessKind::Load, &mut l2));
         let t = fill + 1;
-        let ack = ready(sm.global(t, line(0), AccessKind::Store, &mut l2));
+        let ack = ready(global(&mut sm, t, line(0), AccessKind::Store, &mut l2));
         assert_eq!(
             ack,
             t + L1 + 2 * 20 + 120,
@@ -638,15 +905,39 @@ mod tests {
         assert_eq!(sm.stats().l1d_store_evictions, 1);
         assert_eq!(l2.stats().l2_stores, 1);
         // The line is gone from L1 (a miss), but L2 has it.
-        let r = ready(sm.global(t + 1000, line(0), AccessKind::Load, &mut l2));
+        let r = ready(global(
+            &mut sm,
+            t + 1000,
+            line(0),
+            AccessKind::Load,
+            &mut l2,
+        ));
         assert_eq!(r, t + 1000 + L1 + 2 * 20 + 120);
         assert_eq!(sm.stats().l1d_misses, 2);
         // A store to a line not in L1 does not allocate it.
-        ready(sm.global(t + 3000, line(4096), AccessKind::Store, &mut l2));
-        ready(sm.global(t + 4000, line(4096), AccessKind::Load, &mut l2));
+        ready(global(
+            &mut sm,
+            t + 3000,
+            line(4096),
+            AccessKind::Store,
+            &mut l2,
+        ));
+        ready(global(
+            &mut sm,
+            t + 4000,
+            line(4096),
+            AccessKind::Load,
+            &mut l2,
+        ));
         assert_eq!(sm.stats().l1d_misses, 3);
         // Atomics go to L2 too.
-        ready(sm.global(t + 5000, line(4096), AccessKind::Atomic, &mut l2));
+        ready(global(
+            &mut sm,
+            t + 5000,
+            line(4096),
+            AccessKind::Atomic,
+            &mut l2,
+        ));
         assert_eq!((sm.stats().l1d_atomics, l2.stats().l2_atomics), (1, 1));
         assert_eq!(sm.stats().l1d_store_evictions, 2);
     }
@@ -659,12 +950,18 @@ mod tests {
             line: 0,
             sectors: 0b0001,
         };
-        let f = ready(sm.global(0, first, AccessKind::Load, &mut l2));
-        ready(sm.global(f + 1, line(0), AccessKind::Load, &mut l2));
+        let f = ready(global(&mut sm, 0, first, AccessKind::Load, &mut l2));
+        ready(global(&mut sm, f + 1, line(0), AccessKind::Load, &mut l2));
         assert_eq!(sm.stats().l1d_sector_misses, 1);
         assert_eq!(l2.stats().dram_reads_bytes, 128);
         assert_eq!(
-            ready(sm.global(f + 9999, line(0), AccessKind::Load, &mut l2)),
+            ready(global(
+                &mut sm,
+                f + 9999,
+                line(0),
+                AccessKind::Load,
+                &mut l2
+            )),
             f + 9999 + 35
         );
     }
@@ -673,14 +970,14 @@ mod tests {
     fn requests_per_cycle_are_limited() {
         let cfg = config(&["mem.l1_requests_per_cycle=2"]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        ready(sm.global(5, line(0), AccessKind::Load, &mut l2));
-        ready(sm.global(5, line(128), AccessKind::Load, &mut l2));
+        ready(global(&mut sm, 5, line(0), AccessKind::Load, &mut l2));
+        ready(global(&mut sm, 5, line(128), AccessKind::Load, &mut l2));
         assert_eq!(
-            sm.global(5, line(256), AccessKind::Load, &mut l2),
+            global(&mut sm, 5, line(256), AccessKind::Load, &mut l2),
             Outcome::Stall
         );
         assert_eq!(sm.stats().l1d_port_stalls, 1);
-        ready(sm.global(6, line(256), AccessKind::Load, &mut l2));
+        ready(global(&mut sm, 6, line(256), AccessKind::Load, &mut l2));
     }
 
     #[test]
@@ -688,21 +985,21 @@ mod tests {
         let cfg = config(&["mem.constant.miss_latency=200"]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
         // One address for every lane: one miss, then one hit.
-        assert_eq!(sm.constant(0, &[0x100; 32], &mut l2), 8 + 200);
-        assert_eq!(sm.constant(1000, &[0x100; 32], &mut l2), 1000 + 8);
+        assert_eq!(constant(&mut sm, 0, &[0x100; 32], &mut l2), 8 + 200);
+        assert_eq!(constant(&mut sm, 1000, &[0x100; 32], &mut l2), 1000 + 8);
         assert_eq!(sm.stats().const_accesses, 2);
         // Four distinct addresses in that (now valid) line: one per cycle.
         let four = [0x100, 0x104, 0x108, 0x10c];
-        assert_eq!(sm.constant(2000, &four, &mut l2), 2000 + 3 + 8);
+        assert_eq!(constant(&mut sm, 2000, &four, &mut l2), 2000 + 3 + 8);
         // Two distinct lines missing: each adds the miss latency.
         assert_eq!(
-            sm.constant(3000, &[0x1000, 0x2000], &mut l2),
+            constant(&mut sm, 3000, &[0x1000, 0x2000], &mut l2),
             3000 + 1 + 8 + 2 * 200
         );
         assert_eq!(sm.stats().const_misses, 3);
-        assert_eq!(sm.constant(4000, &[], &mut l2), 4000);
+        assert_eq!(constant(&mut sm, 4000, &[], &mut l2), 4000);
         sm.invalidate();
-        assert_eq!(sm.constant(5000, &[0x100], &mut l2), 5000 + 8 + 200);
+        assert_eq!(constant(&mut sm, 5000, &[0x100], &mut l2), 5000 + 8 + 200);
         assert_eq!(
             l2.stats().l2_accesses,
             0,
@@ -716,16 +1013,16 @@ mod tests {
     fn constant_misses_read_the_l2() {
         let cfg = config(&[]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let fill = sm.constant(0, &[0x1040], &mut l2);
+        let fill = constant(&mut sm, 0, &[0x1040], &mut l2);
         assert!(fill > 200, "through the interconnect, L2 and DRAM: {fill}");
         let s = l2.stats();
         assert_eq!((s.l2_accesses, s.dram_reads), (1, 2), "two 32-byte sectors");
-        assert_eq!(sm.constant(fill, &[0x1044], &mut l2), fill + 8);
+        assert_eq!(constant(&mut sm, fill, &[0x1044], &mut l2), fill + 8);
         // Read again after the SM's caches are dropped: an L2 hit (the interconnect both ways
         // and the lookup).
         sm.invalidate();
         assert_eq!(
-            sm.constant(10_000, &[0x1048], &mut l2),
+            constant(&mut sm, 10_000, &[0x1048], &mut l2),
             10_000 + 20 + 120 + 20
         );
         assert_eq!(l2.stats().l2_hits, 1);
@@ -735,12 +1032,12 @@ mod tests {
     fn icache_miss_fill_and_hit_with_a_fixed_miss_latency() {
         let cfg = config(&["sm.icache.miss_latency=100"]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        assert_eq!(sm.fetch(0, 0x40, &mut l2), Some(101));
+        assert_eq!(fetch(&mut sm, 0, 0x40, &mut l2), Some(101));
         // Same line, still filling: wait for the fill.
-        assert_eq!(sm.fetch(10, 0x48, &mut l2), Some(101));
-        assert_eq!(sm.fetch(200, 0x7f, &mut l2), Some(201));
+        assert_eq!(fetch(&mut sm, 10, 0x48, &mut l2), Some(101));
+        assert_eq!(fetch(&mut sm, 200, 0x7f, &mut l2), Some(201));
         assert_eq!(
-            sm.fetch(300, 0x80, &mut l2),
+            fetch(&mut sm, 300, 0x80, &mut l2),
             Some(401),
             "the next line misses"
         );
@@ -755,7 +1052,7 @@ mod tests {
             (4, 1, 2, 1)
         );
         sm.invalidate();
-        assert_eq!(sm.fetch(1000, 0x40, &mut l2), Some(1101));
+        assert_eq!(fetch(&mut sm, 1000, 0x40, &mut l2), Some(1101));
         assert_eq!(l2.stats().l2_accesses, 0);
     }
 
@@ -765,25 +1062,33 @@ mod tests {
     fn icache_misses_read_the_l2_under_two_mshrs() {
         let cfg = config(&[]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let a = sm.fetch(0, 0x40, &mut l2).unwrap();
+        let a = fetch(&mut sm, 0, 0x40, &mut l2).unwrap();
         assert_eq!(a, MISS, "a whole line from DRAM");
-        let b = sm.fetch(1, 0x1000, &mut l2).unwrap();
+        let b = fetch(&mut sm, 1, 0x1000, &mut l2).unwrap();
         let before = l2.stats().clone();
-        assert_eq!(sm.fetch(2, 0x2000, &mut l2), None, "both MSHRs busy");
+        assert_eq!(fetch(&mut sm, 2, 0x2000, &mut l2), None, "both MSHRs busy");
         assert_eq!(l2.stats(), &before, "a refused fetch changes nothing below");
         for now in 3..34 {
-            assert_eq!(sm.fetch(now, 0x48, &mut l2), Some(a), "merged at {now}");
+            assert_eq!(
+                fetch(&mut sm, now, 0x48, &mut l2),
+                Some(a),
+                "merged at {now}"
+            );
         }
         assert_eq!(
-            sm.fetch(34, 0x48, &mut l2),
+            fetch(&mut sm, 34, 0x48, &mut l2),
             None,
             "the 33rd fetch of a pending line"
         );
         assert_eq!(sm.stats().icache_reservation_fails, 2);
         let first_free = a.min(b);
-        assert_eq!(sm.fetch(first_free - 1, 0x2000, &mut l2), None);
-        assert!(sm.fetch(first_free, 0x2000, &mut l2).is_some());
-        assert_eq!(sm.fetch(a, 0x40, &mut l2), Some(a + 1), "a hit once filled");
+        assert_eq!(fetch(&mut sm, first_free - 1, 0x2000, &mut l2), None);
+        assert!(fetch(&mut sm, first_free, 0x2000, &mut l2).is_some());
+        assert_eq!(
+            fetch(&mut sm, a, 0x40, &mut l2),
+            Some(a + 1),
+            "a hit once filled"
+        );
         let s = sm.stats();
         assert_eq!(
             (s.icache_misses, s.icache_pending_hits, s.icache_hits),
@@ -803,9 +1108,15 @@ mod tests {
         let run = |o: &[&str]| {
             let cfg = config(o);
             let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-            let fill = ready(sm.global(0, line(0x1000), AccessKind::Load, &mut l2));
+            let fill = ready(global(&mut sm, 0, line(0x1000), AccessKind::Load, &mut l2));
             let later = fill + 100;
-            let hit = ready(sm.global(later, line(0x1000), AccessKind::Load, &mut l2));
+            let hit = ready(global(
+                &mut sm,
+                later,
+                line(0x1000),
+                AccessKind::Load,
+                &mut l2,
+            ));
             let until = later + 1000;
             let power = (sm.power_totals(until), l2.power_totals(until));
             ((fill, hit - later), power)
@@ -867,15 +1178,165 @@ mod tests {
                                 line: addr,
                                 sectors,
                             };
-                            sm.global(now, t, kind, &mut l2);
+                            global(&mut sm, now, t, kind, &mut l2);
                             l2.access(now, t, kind);
                         }
                     }
-                    sm.fetch(now, addr, &mut l2);
-                    sm.constant(now, &[addr, 0, addr], &mut l2);
+                    fetch(&mut sm, now, addr, &mut l2);
+                    constant(&mut sm, now, &[addr, 0, addr], &mut l2);
                 }
             }
         }
+    }
+
+    /// A cycle's requests wait for the commit and go to the L2 in the order they were made,
+    /// with the answers sending each at once would give; meanwhile a miss's MSHR is busy and
+    /// the line it fills cannot be used again before the next cycle.
+    #[test]
+    fn requests_wait_for_the_commit_and_go_in_order() {
+        let cfg = config(&["mem.l1_requests_per_cycle=4", "mem.l1d.mshrs=2"]);
+        let at_once = {
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            [
+                ready(global(&mut sm, 0, line(0), AccessKind::Load, &mut l2)),
+                ready(global(&mut sm, 0, line(1 << 20), AccessKind::Load, &mut l2)),
+                ready(global(
+                    &mut sm,
+                    0,
+                    line(2 << 20),
+                    AccessKind::Store,
+                    &mut l2,
+                )),
+            ]
+        };
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let a = sm.global(0, line(0), AccessKind::Load);
+        let b = sm.global(0, line(1 << 20), AccessKind::Load);
+        assert_eq!((a, b), (Outcome::Pending(0), Outcome::Pending(1)));
+        // Both MSHRs are busy until the commit says when they free.
+        assert_eq!(
+            sm.global(0, line(3 << 20), AccessKind::Load),
+            Outcome::Stall
+        );
+        // The line being filled: not before the commit knows when it is.
+        let first = Transaction {
+            line: 0,
+            sectors: 0b0001,
+        };
+        assert_eq!(sm.global(0, first, AccessKind::Load), Outcome::Stall);
+        assert_eq!(
+            sm.global(0, line(2 << 20), AccessKind::Store),
+            Outcome::Pending(2)
+        );
+        assert!(sm.has_pending());
+        assert_eq!(
+            l2.stats().l2_accesses,
+            0,
+            "nothing goes below before the commit"
+        );
+        let mut answers = Vec::new();
+        sm.commit(0, &mut l2, &mut answers);
+        assert_eq!(answers, at_once);
+        assert!(!sm.has_pending());
+        // From the next cycle the fill is known: a request for the line merges with it.
+        assert_eq!(
+            sm.global(1, first, AccessKind::Load),
+            Outcome::Ready(at_once[0])
+        );
+        assert_eq!(sm.stats().l1d_reservation_fails, 2);
+    }
+
+    /// A store that evicts a line whose fill left this cycle: the load still gets its data,
+    /// the line stays evicted.
+    #[test]
+    fn a_store_evicts_a_line_whose_fill_waits_for_the_commit() {
+        let cfg = config(&["mem.l1_requests_per_cycle=2"]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let load = sm.global(0, line(0), AccessKind::Load);
+        let store = sm.global(0, line(0), AccessKind::Store);
+        let mut answers = Vec::new();
+        sm.commit(0, &mut l2, &mut answers);
+        assert_eq!((load, store), (Outcome::Pending(0), Outcome::Pending(1)));
+        assert_eq!(answers[0], L1 + MISS);
+        let later = ready(global(&mut sm, 5000, line(0), AccessKind::Load, &mut l2));
+        assert!(later > 5000 + L1, "a miss again");
+        assert_eq!(
+            (sm.stats().l1d_misses, sm.stats().l1d_store_evictions),
+            (2, 1)
+        );
+    }
+
+    /// The constant cache serves a missing line's lane and the lanes after it at the commit,
+    /// and a later access of the same cycle whole after it: the same cycles as serving both
+    /// at once.
+    #[test]
+    fn constant_lanes_after_a_miss_are_served_at_the_commit() {
+        let cfg = config(&[]);
+        let at_once = {
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            [
+                constant(&mut sm, 0, &[0x10, 0x1040, 0x1044], &mut l2),
+                constant(&mut sm, 0, &[0x1048], &mut l2),
+            ]
+        };
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        // A line already there is served at once.
+        let warm = constant(&mut sm, 0, &[0x10], &mut l2);
+        assert_eq!(sm.constant(warm, &[0x10]), Outcome::Ready(warm + 8));
+        let (mut sm2, mut l22) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let a = sm2.constant(0, &[0x10, 0x1040, 0x1044]);
+        let b = sm2.constant(0, &[0x1048]);
+        assert_eq!((a, b), (Outcome::Pending(0), Outcome::Pending(1)));
+        assert_eq!(sm2.stats().const_accesses, 0, "the first lane also missed");
+        let mut answers = Vec::new();
+        sm2.commit(0, &mut l22, &mut answers);
+        assert_eq!(answers, at_once);
+        assert_eq!(sm2.stats().const_accesses, 4);
+    }
+
+    /// The L2 sees the SMs' requests of a cycle in the order of their commits (the GPU commits
+    /// its SMs in index order), not in the order the SMs made them.
+    #[test]
+    fn the_l2_sees_requests_in_commit_order() {
+        let cfg = config(&[]);
+        // Two sectors of one line from two SMs: the DRAM reads the first one asked for first.
+        let sector = |i: u32| Transaction {
+            line: 0,
+            sectors: 1 << i,
+        };
+        let sequential = |first: usize| {
+            let l2 = &mut MemorySystem::new(&cfg);
+            let mut sms = [SmMemory::new(&cfg), SmMemory::new(&cfg)];
+            let mut back = [0; 2];
+            for i in [first, 1 - first] {
+                back[i] = ready(global(
+                    &mut sms[i],
+                    0,
+                    sector(i as u32),
+                    AccessKind::Load,
+                    l2,
+                ));
+            }
+            back
+        };
+        let (sm0_first, sm1_first) = (sequential(0), sequential(1));
+        assert_ne!(sm0_first, sm1_first);
+        let l2 = &mut MemorySystem::new(&cfg);
+        let (mut sm0, mut sm1) = (SmMemory::new(&cfg), SmMemory::new(&cfg));
+        // SM 1 makes its request first (another host thread may run its cycle first) ...
+        assert_eq!(
+            sm1.global(0, sector(1), AccessKind::Load),
+            Outcome::Pending(0)
+        );
+        assert_eq!(
+            sm0.global(0, sector(0), AccessKind::Load),
+            Outcome::Pending(0)
+        );
+        // ... but SM 0 commits first.
+        let (mut a0, mut a1) = (Vec::new(), Vec::new());
+        sm0.commit(0, l2, &mut a0);
+        sm1.commit(0, l2, &mut a1);
+        assert_eq!([a0[0], a1[0]], sm0_first);
     }
 
     #[test]
@@ -894,11 +1355,15 @@ mod tests {
                     line: (i * 37 % 131) * 128,
                     sectors: (i % 15 + 1) as u32,
                 };
-                out.push(sm.global(i, t, kind, &mut l2));
-                out.push(Outcome::Ready(sm.constant(i, &[i % 64 * 4, 0], &mut l2)));
+                out.push(global(&mut sm, i, t, kind, &mut l2));
+                out.push(Outcome::Ready(constant(
+                    &mut sm,
+                    i,
+                    &[i % 64 * 4, 0],
+                    &mut l2,
+                )));
                 out.push(
-                    sm.fetch(i, i * 8 % 4096, &mut l2)
-                        .map_or(Outcome::Stall, Outcome::Ready),
+                    fetch(&mut sm, i, i * 8 % 4096, &mut l2).map_or(Outcome::Stall, Outcome::Ready),
                 );
             }
             let mut stats = sm.stats().clone();

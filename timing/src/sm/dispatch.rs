@@ -5,11 +5,11 @@
 
 use super::{LdStBusy, Sm};
 use crate::decode::Unit;
-use crate::memory::{MemorySystem, SmMemory};
+use crate::memory::SmMemory;
 use crate::rf::RegisterFilePolicy;
 
 impl<'a> Sm<'a> {
-    pub(super) fn dispatch(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
+    pub(super) fn dispatch(&mut self, now: u64, mem: &mut SmMemory) {
         if !self.collector.any_collected() {
             return;
         }
@@ -26,11 +26,10 @@ impl<'a> Sm<'a> {
                 let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
                     continue;
                 };
-                let (ready_at, busy_until) = self.start_memory(now, inst, mem, l2);
+                let busy_until = self.start_memory(now, inst, mem);
                 self.ldst[u] = Some(LdStBusy {
                     inst,
                     next: 0,
-                    ready: ready_at,
                     busy_until,
                 });
             } else {

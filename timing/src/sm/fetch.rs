@@ -1,15 +1,15 @@
 //! Fetch: one warp per cycle whose instruction buffer is empty, round robin, through the
 //! instruction cache (whose misses go to the L2).
 
-use super::Sm;
+use super::{Sm, Waiter};
 use crate::decode::INST_BYTES;
-use crate::memory::{MemorySystem, SmMemory};
+use crate::memory::{Outcome, SmMemory};
 
 impl<'a> Sm<'a> {
     /// Fetches for one warp whose instruction buffer is empty (round robin). A fetch the
     /// instruction cache cannot start (its MSHRs busy) is retried next cycle, from the warp
     /// after it, as GPGPU-Sim's fetch does after a reservation failure.
-    pub(super) fn fetch(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
+    pub(super) fn fetch(&mut self, now: u64, mem: &mut SmMemory) {
         let n = self.warps.len();
         if self.fetch_mask == 0 {
             return;
@@ -36,22 +36,54 @@ impl<'a> Sm<'a> {
             let addr = self.code.code_base[func.index()] + u64::from(pc) * INST_BYTES;
             self.fetch_rr = (s + 1) % n;
             self.active = true;
-            let Some(at) = mem.fetch(now, addr, l2) else {
-                return;
-            };
-            let w = &mut self.warps[s];
-            let ready = (at + 1).max(w.sleep_until); // + decode; a sleeping warp waits
             let count = self.cfg.sm.fetch_width.min(self.cfg.sm.ibuffer_entries);
             let pcs = pc..(pc + count).min(len);
-            for p in pcs.clone() {
-                w.ibuf.push_back((func, p, ready));
+            match mem.fetch(now, addr) {
+                Outcome::Ready(at) => {
+                    let w = &mut self.warps[s];
+                    let ready = (at + 1).max(w.sleep_until); // + decode; a sleeping warp waits
+                    for p in pcs.clone() {
+                        w.ibuf.push_back((func, p, ready));
+                    }
+                    let frame = w.frame;
+                    self.power
+                        .on_decode(s as u32, self.code, func, pcs, frame, ready);
+                    self.sync_head(s);
+                }
+                Outcome::Pending(ticket) => {
+                    // Not available before the commit says when the line is back.
+                    for p in pcs.clone() {
+                        self.warps[s].ibuf.push_back((func, p, u64::MAX));
+                    }
+                    self.waiting
+                        .push((ticket, Waiter::Fetch { slot: s, func, pcs }));
+                    self.sync_head(s);
+                }
+                Outcome::Stall => return,
             }
-            let frame = w.frame;
-            self.power
-                .on_decode(s as u32, self.code, func, pcs, frame, ready);
-            self.sync_head(s);
             self.fetch_mask &= !(1 << s);
             return;
         }
+    }
+
+    /// The instructions `pcs` of `func` that warp slot `slot` fetched, placed in its buffer
+    /// not yet available, are delivered by the instruction cache at `at`: available a cycle
+    /// later (decode), or when a sleeping warp wakes.
+    pub(super) fn fetched(
+        &mut self,
+        slot: usize,
+        func: isa::FuncId,
+        pcs: std::ops::Range<u32>,
+        at: u64,
+    ) {
+        let w = &mut self.warps[slot];
+        let ready = (at + 1).max(w.sleep_until);
+        for entry in w.ibuf.iter_mut().filter(|e| e.2 == u64::MAX) {
+            entry.2 = ready;
+        }
+        let frame = w.frame;
+        self.power
+            .on_decode(slot as u32, self.code, func, pcs, frame, ready);
+        self.sync_head(slot);
     }
 }

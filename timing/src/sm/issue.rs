@@ -5,7 +5,7 @@
 use super::ldst::memory_work;
 use super::{InFlight, NO_UNIT, Sm};
 use crate::config::ReadDuplicates;
-use crate::decode::{AsyncCopyRole, Control, Decoded, MemOp, Unit};
+use crate::decode::{AsyncCopyRole, Control, Decoded, GlobalWrite, MemOp, Unit};
 use crate::rf::{IssueView, RegisterFilePolicy, ResidencyPolicy};
 use crate::scheduler::Stall;
 use crate::scoreboard::Hazard;
@@ -81,16 +81,19 @@ impl<'a> Sm<'a> {
                 reason = reason.max(r);
                 continue;
             }
-            match self.try_issue(slot, now, None) {
-                Ok(unit) => {
+            let mut chain = Chain::default();
+            match self.try_issue(slot, now, None, chain) {
+                Ok((unit, how)) => {
                     issued = 1;
                     self.schedulers[s].issued(slot);
                     let mut last = unit;
+                    chain.after(how);
                     while issued < self.cfg.sm.issue_width {
-                        match self.try_issue(slot, now, Some(last)) {
-                            Ok(u) => {
+                        match self.try_issue(slot, now, Some(last), chain) {
+                            Ok((u, how)) => {
                                 last = u;
                                 issued += 1;
+                                chain.after(how);
                             }
                             Err(_) => break,
                         }
@@ -180,8 +183,23 @@ impl<'a> Sm<'a> {
     }
 
     /// Issues the next instruction of the warp in `slot` if it can go this cycle. A second
-    /// instruction in the same cycle (`after`) must use a different unit.
-    fn try_issue(&mut self, slot: usize, now: u64, after: Option<Unit>) -> Result<Unit, Issue> {
+    /// instruction in the same cycle (`after`) must use a different unit. Returns its unit and
+    /// how it executed ([`Executes`]): at once; at once with its global stores held back until
+    /// the commit ([`GlobalWrite::Store`]); or at the commit ([`GlobalWrite::Atomic`], and
+    /// every instruction its warp issues after a held store or an atomic in the same cycle,
+    /// `chain`, so that the warp's instructions see memory in program order). One that
+    /// executes at the commit holds its collector unit, issue id and scoreboard entries from
+    /// now, and [`Sm::commit`] executes it and completes its issue. The warp's next PC after
+    /// straight-line code is known without executing it, so the warp fetches on; after a
+    /// branch, call, return, barrier or exit it is not known before the commit, and the warp
+    /// fetches nothing more this cycle.
+    fn try_issue(
+        &mut self,
+        slot: usize,
+        now: u64,
+        after: Option<Unit>,
+        chain: Chain,
+    ) -> Result<(Unit, Executes), Issue> {
         let w = &mut self.warps[slot];
         if !w.live || w.exited {
             return Err(Issue::Stall(Stall::Idle));
@@ -258,19 +276,143 @@ impl<'a> Sm<'a> {
         self.residency
             .may_issue(slot as u32, func, pc, now)
             .map_err(Issue::Stall)?;
-        // Execute it.
-        let cta_index = w.cta;
-        let cta = self.ctas[cta_index].as_mut().expect("a live warp's CTA");
-        cta.stepper
-            .step(w.index, &mut self.exec)
-            .map_err(Issue::Fault)?;
+        // Execute it (its stores held back), unless it is an atomic or follows a global write
+        // of its warp in this cycle: then when the cycle commits.
+        let how = match d.global_write {
+            _ if chain.defer => Executes::AtCommit,
+            GlobalWrite::Atomic => Executes::AtCommit,
+            GlobalWrite::Store => Executes::HoldingStores,
+            GlobalWrite::None => Executes::Now,
+        };
+        let deferred = how == Executes::AtCommit;
+        if !deferred {
+            let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
+            if how == Executes::HoldingStores {
+                cta.stepper
+                    .step_holding_stores(w.index, &mut self.exec, &mut self.held)
+                    .map_err(Issue::Fault)?;
+                self.at_commit.push(AtCommit::Stores(self.held.len()));
+            } else {
+                cta.stepper
+                    .step(w.index, &mut self.exec)
+                    .map_err(Issue::Fault)?;
+            }
+        }
+        // It issues. First what does not depend on what it did.
         w.ibuf.pop_front();
         w.sb_ok = None;
-        let exec = &self.exec;
-        count_issued(&mut self.stats, d, exec, self.cfg.sm.rf.read_duplicates);
         w.sb.reserve(&d.sb_writes, d.long_latency);
         w.outstanding += 1;
         let async_group = w.copies.on_issue(d.async_copy);
+        // In-flight entries are recycled with their buffers: no allocation per instruction.
+        let idx = self.free_inflight.pop().unwrap_or_else(|| {
+            self.inflight.push(InFlight::default());
+            self.inflight.len() - 1
+        });
+        let uid = self.next_uid;
+        self.next_uid += 1;
+        let f = &mut self.inflight[idx];
+        f.uid = uid;
+        f.slot = slot;
+        f.unit = d.unit;
+        f.latency = d.timing.latency;
+        f.initiation = d.timing.initiation;
+        f.writes.clone_from(&d.sb_writes);
+        f.async_group = async_group;
+        f.func = func.0;
+        f.pc = pc;
+        f.issued_at = now;
+        f.ready = 0;
+        f.unresolved = 0;
+        if let Some(t) = &mut self.trace {
+            t.inst(SpanKind::Issue, slot, now, now + 1, func.0, pc);
+        }
+        let entry = self.collector.reserve(cu, now, idx, d.unit);
+        let mut issue = Issued {
+            slot,
+            inst: idx,
+            cu,
+            entry,
+            next: None,
+        };
+        if deferred {
+            if d.control == Control::None {
+                // Straight-line code: where the warp goes next is known, so it fetches on.
+                let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
+                w.next = cta.stepper.next_in_line(w.index, chain.unexecuted + 1);
+                issue.next = Some(w.next);
+                if w.ibuf.is_empty() {
+                    self.fetch_mask |= 1 << slot;
+                }
+            } else {
+                // Nowhere known before the commit (which refreshes it).
+                w.next = None;
+            }
+            self.heads.sync(w, slot);
+            self.at_commit.push(AtCommit::Issue(issue));
+        } else {
+            self.complete_issue(issue, d, now);
+        }
+        self.issued = true;
+        self.active = true;
+        Ok((d.unit, how))
+    }
+
+    /// Makes this cycle's global-memory writes in issue order: the stores held back, and the
+    /// instructions whose execution waited, which it executes and whose issue it completes.
+    /// (A warp's instructions of one cycle are in program order.)
+    pub(super) fn commit_global(&mut self, now: u64) -> Result<(), Box<Fault>> {
+        let at_commit = std::mem::take(&mut self.at_commit);
+        let mut result = Ok(());
+        let mut stores = 0;
+        for &next in &at_commit {
+            match next {
+                AtCommit::Stores(end) => {
+                    let mem = self.source.expect("a launch's source").launch.mem;
+                    for s in &self.held[stores..end] {
+                        mem.store(s.addr, s.size, s.value)
+                            .expect("a held store was checked when it was held");
+                    }
+                    stores = end;
+                }
+                AtCommit::Issue(issue) => {
+                    let w = &self.warps[issue.slot];
+                    let f = &self.inflight[issue.inst];
+                    let (func, pc) = (isa::FuncId(f.func), f.pc);
+                    let d = self.code.get(func, pc).in_frame(w.frame);
+                    let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
+                    if let Err(fault) = cta.stepper.step(w.index, &mut self.exec) {
+                        result = Err(fault);
+                        break;
+                    }
+                    debug_assert!(
+                        issue.next.is_none_or(|next| next == self.exec.next),
+                        "the next PC foreseen at issue"
+                    );
+                    self.complete_issue(issue, &d, now);
+                }
+            }
+        }
+        self.at_commit = at_commit;
+        self.at_commit.clear();
+        self.held.clear();
+        result
+    }
+
+    /// What issuing an instruction does once it has executed (`self.exec`): counters, the
+    /// warp's next instruction, barrier releases, its memory work and its bank reads.
+    #[inline]
+    fn complete_issue(&mut self, issue: Issued, d: &Decoded, now: u64) {
+        let Issued {
+            slot,
+            inst: idx,
+            cu,
+            entry,
+            ..
+        } = issue;
+        let w = &mut self.warps[slot];
+        let exec = &self.exec;
+        count_issued(&mut self.stats, d, exec, self.cfg.sm.rf.read_duplicates);
         if exec.exited {
             self.residency.on_exit(slot as u32, now);
             self.power.on_exit(slot as u32, now);
@@ -302,7 +444,9 @@ impl<'a> Sm<'a> {
         }
         self.heads.sync(w, slot);
         // A barrier this instruction completed lets other warps go.
-        let mut released = self.exec.released;
+        let cta_index = w.cta;
+        let cta = self.ctas[cta_index].as_ref().expect("a live warp's CTA");
+        let mut released = exec.released;
         while released != 0 {
             let i = released.trailing_zeros() as usize;
             released &= released - 1;
@@ -313,48 +457,29 @@ impl<'a> Sm<'a> {
             self.heads.sync(o, other);
             self.active = true;
         }
-        // In-flight entries are recycled with their buffers: no allocation per instruction.
-        let idx = self.free_inflight.pop().unwrap_or_else(|| {
-            self.inflight.push(InFlight::default());
-            self.inflight.len() - 1
-        });
-        let uid = self.next_uid;
-        self.next_uid += 1;
         let f = &mut self.inflight[idx];
-        f.uid = uid;
-        f.slot = slot;
-        f.unit = d.unit;
-        f.latency = d.timing.latency;
-        f.initiation = d.timing.initiation;
-        f.writes.clone_from(&d.sb_writes);
-        f.async_group = async_group;
-        f.func = func.0;
-        f.pc = pc;
-        f.issued_at = now;
-        if let Some(t) = &mut self.trace {
-            t.inst(SpanKind::Issue, slot, now, now + 1, func.0, pc);
-        }
+        let func = isa::FuncId(f.func);
         let view = IssueView {
-            uid,
+            uid: f.uid,
             now,
             warp: slot as u32,
             cta: cta_index as u32,
             func,
-            pc,
-            active: self.exec.active,
-            exec: self.exec.exec,
-            live: self.exec.live,
+            pc: f.pc,
+            active: exec.active,
+            exec: exec.exec,
+            live: exec.live,
             decoded: d,
             hints: self.program.hints(func),
-            frame: self.exec.frame,
-            writes: &self.exec.writes,
-            targets: &self.exec.targets,
+            frame: exec.frame,
+            writes: &exec.writes,
+            targets: &exec.targets,
         };
         // A load whose data the technique holds in registers makes no memory access.
         let served = d.mem.is_load() && self.rf.serves_load(&view);
         memory_work(
             self.cfg,
-            &self.exec,
+            exec,
             if served { MemOp::None } else { d.mem },
             self.id,
             slot,
@@ -362,14 +487,65 @@ impl<'a> Sm<'a> {
             &mut f.mem,
         );
         let (rf, power) = (&mut self.rf, &mut self.power);
-        self.collector.allocate(cu, now, idx, d.unit, |reads| {
+        self.collector.plan(cu, entry, |reads| {
             rf.plan_reads(&view, reads);
             power.on_issue(&view, reads);
         });
-        self.issued = true;
-        self.active = true;
-        Ok(d.unit)
     }
+}
+
+/// How an issued instruction executes ([`Sm::try_issue`]'s answer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Executes {
+    Now,
+    /// At issue, its global stores held back until the commit.
+    HoldingStores,
+    /// At the commit.
+    AtCommit,
+}
+
+/// What the instructions a warp issued earlier in the cycle mean for the next one.
+#[derive(Clone, Copy, Debug, Default)]
+struct Chain {
+    /// One of them wrote global memory (held stores, or an atomic): the next executes at the
+    /// commit.
+    defer: bool,
+    /// Of them, those that execute at the commit (not executed yet).
+    unexecuted: usize,
+}
+
+impl Chain {
+    fn after(&mut self, how: Executes) {
+        match how {
+            Executes::Now => {}
+            Executes::HoldingStores => self.defer = true,
+            Executes::AtCommit => {
+                self.defer = true;
+                self.unexecuted += 1;
+            }
+        }
+    }
+}
+
+/// What waits for the commit of the cycle ([`Sm::commit_global`]), in issue order.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum AtCommit {
+    /// The stores held back by an instruction: `held[..end]` after the earlier ones'.
+    Stores(usize),
+    /// An instruction to execute.
+    Issue(Issued),
+}
+
+/// An issued instruction as the end of its issue needs it: warp slot, in-flight entry,
+/// collector unit and the unit's entry; and for straight-line code that waits for the commit,
+/// the next PC foreseen at issue (checked in debug builds).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Issued {
+    slot: usize,
+    inst: usize,
+    cu: usize,
+    entry: usize,
+    next: Option<Option<(isa::FuncId, u32)>>,
 }
 
 /// Counts an issued instruction: instructions, thread instructions, sources, and the width

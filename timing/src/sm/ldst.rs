@@ -1,12 +1,10 @@
 //! The LD/ST units: an issued memory instruction's lanes split by where they go, shared and
 //! constant accesses at dispatch, global and local transactions through the L1 one per cycle.
 
-use super::Sm;
+use super::{Sm, Waiter};
 use crate::config::GpuConfig;
 use crate::decode::MemOp;
-use crate::memory::{
-    AccessKind, MemorySystem, Outcome, SmMemory, Transaction, coalesce, shared_passes,
-};
+use crate::memory::{AccessKind, Outcome, SmMemory, Transaction, coalesce, shared_passes};
 use emulator::exec::Target;
 use emulator::stepper::Executed;
 
@@ -28,16 +26,16 @@ pub(super) struct MemWork {
     pub(super) global: Vec<Transaction>,
 }
 
-/// A memory instruction in an LD/ST unit.
+/// A memory instruction in an LD/ST unit (the cycle its data is back is its in-flight
+/// entry's).
 pub(super) struct LdStBusy {
     pub(super) inst: usize,
     pub(super) next: usize,
-    pub(super) ready: u64,
     pub(super) busy_until: u64,
 }
 
 impl<'a> Sm<'a> {
-    pub(super) fn ldst_cycle(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
+    pub(super) fn ldst_cycle(&mut self, now: u64, mem: &mut SmMemory) {
         let per_cycle = self.cfg.mem.l1_requests_per_cycle as usize;
         for u in 0..self.ldst.len() {
             let Some(busy) = &mut self.ldst[u] else {
@@ -48,47 +46,49 @@ impl<'a> Sm<'a> {
             }
             // Working or retrying after a stall: either way the next cycle may differ.
             self.active = true;
-            let work = &self.inflight[busy.inst].mem;
-            let kind = work.kind.unwrap_or(AccessKind::Load);
+            let inst = busy.inst;
+            let f = &mut self.inflight[inst];
+            let kind = f.mem.kind.unwrap_or(AccessKind::Load);
+            // Stores and reductions complete for the warp once accepted; loads and
+            // `cp.async` copies when their data is back.
+            let waits =
+                kind != AccessKind::Store && (!f.writes.is_empty() || f.async_group.is_some());
             let mut accepted = 0;
-            while busy.next < work.global.len() && accepted < per_cycle {
-                match mem.global(now, work.global[busy.next], kind, l2) {
-                    Outcome::Ready(c) => {
-                        busy.ready = busy.ready.max(c);
-                        busy.next += 1;
-                        accepted += 1;
+            while busy.next < f.mem.global.len() && accepted < per_cycle {
+                match mem.global(now, f.mem.global[busy.next], kind) {
+                    Outcome::Ready(c) => f.ready = f.ready.max(c),
+                    Outcome::Pending(ticket) => {
+                        if waits {
+                            f.unresolved += 1;
+                            self.waiting.push((ticket, Waiter::Inst(inst)));
+                        }
                     }
                     Outcome::Stall => break,
                 }
+                busy.next += 1;
+                accepted += 1;
             }
-            if busy.next == work.global.len() {
-                // Stores and reductions complete for the warp once accepted; loads and
-                // `cp.async` copies when their data is back.
-                let f = &self.inflight[busy.inst];
-                let waits_for_data = !f.writes.is_empty() || f.async_group.is_some();
-                let done = if kind == AccessKind::Store || !waits_for_data {
-                    now + 1
-                } else {
-                    busy.ready.max(now + 1)
-                };
-                let inst = busy.inst;
+            if busy.next == f.mem.global.len() {
                 self.ldst[u] = None;
-                self.schedule_writeback(now, done, inst);
+                if !waits {
+                    self.schedule_writeback(now, now + 1, inst);
+                } else if f.unresolved > 0 {
+                    self.writeback_at_commit.push(inst);
+                } else {
+                    let done = f.ready.max(now + 1);
+                    self.schedule_writeback(now, done, inst);
+                }
             }
         }
     }
 
     /// Starts the parts of a memory instruction served without L1 transactions (shared memory,
-    /// the constant cache); returns when their data is ready and until when the unit is busy.
-    pub(super) fn start_memory(
-        &mut self,
-        now: u64,
-        inst: usize,
-        mem: &mut SmMemory,
-        l2: &mut MemorySystem,
-    ) -> (u64, u64) {
+    /// the constant cache); sets when their data is ready (the commit may tell) and returns
+    /// until when the unit is busy.
+    pub(super) fn start_memory(&mut self, now: u64, inst: usize, mem: &mut SmMemory) -> u64 {
         let cfg = self.cfg;
-        let work = &self.inflight[inst].mem;
+        let f = &mut self.inflight[inst];
+        let work = &f.mem;
         let mut ready = now + 1;
         let mut busy_until = now;
         if !work.shared.is_empty() {
@@ -106,9 +106,17 @@ impl<'a> Sm<'a> {
         }
         if !work.constant.is_empty() {
             self.stats.ldst.constant_requests += 1;
-            ready = ready.max(mem.constant(now, &work.constant, l2));
+            match mem.constant(now, &work.constant) {
+                Outcome::Ready(c) => ready = ready.max(c),
+                Outcome::Pending(ticket) => {
+                    f.unresolved += 1;
+                    self.waiting.push((ticket, Waiter::Inst(inst)));
+                }
+                Outcome::Stall => unreachable!("the constant cache takes every access"),
+            }
         }
-        (ready, busy_until)
+        f.ready = ready;
+        busy_until
     }
 }
 

@@ -6,6 +6,11 @@
 //! instruction per scheduler, executed functionally at issue), and fetch (one warp per cycle,
 //! through the instruction cache, into its instruction buffer).
 //!
+//! The cycle ([`Sm::cycle`]) touches nothing outside the SM, so the SMs of a GPU may run it on
+//! several host threads at once: what needs the GPU-wide L2 or writes global memory waits for
+//! [`Sm::commit`], which the GPU runs SM by SM in index order once every SM's cycle is done
+//! (docs/timing.md, "Parallel timing and memory semantics").
+//!
 //! Each stage is a module of its own over the SM's state ([`warp_slot`] holds a warp slot's):
 //! [`writeback`], [`ldst`], [`dispatch`], bank arbitration in [`crate::collector`],
 //! [`issue`] and [`fetch`]. What is particular to a register-file technique lives behind the
@@ -24,7 +29,7 @@ use crate::collector::OperandCollector;
 use crate::config::GpuConfig;
 use crate::decode::{DecodedProgram, Unit};
 use crate::events::EventQueue;
-use crate::memory::{MemorySystem, SmMemory};
+use crate::memory::{MemorySystem, SmMemory, Ticket};
 use crate::rf::{
     BankReq, Power, RegisterFilePolicy, Residency, ResidencyPolicy, RfPolicy, TechniqueReport,
 };
@@ -36,9 +41,32 @@ use async_copies::AsyncCopies;
 use emulator::Fault;
 use emulator::stepper::FrameBase;
 use emulator::stepper::{CtaStepper, Executed};
+use issue::AtCommit;
 use ldst::{LdStBusy, MemWork};
 use std::collections::VecDeque;
 use warp_slot::{Heads, NO_UNIT, WarpSlot};
+
+/// What launching a CTA builds it from: the launch, the warp instruction budget, and the
+/// kernel compiled for the stepper (or `None` to interpret).
+pub struct CtaSource<'a> {
+    pub launch: emulator::launch::LaunchEnv<'a>,
+    pub warp_budget: u64,
+    pub jit: Option<std::sync::Arc<emulator::jit::JitKernel>>,
+    /// Warps of each CTA.
+    pub warps_per_cta: u32,
+}
+
+/// A CTA placed on the SM by the CTA scheduler ([`Sm::place`]), built at the start of the SM's
+/// next cycle.
+struct Placed {
+    cta: u64,
+    cta_slot: usize,
+    /// Its warp slots (bit per slot), in warp order from the lowest.
+    warp_slots: u64,
+    /// Warps and shared memory of a retired CTA, for reuse.
+    pool: (Vec<emulator::warp::Warp>, Vec<u8>),
+    at: u64,
+}
 
 struct CtaSlot<'a> {
     stepper: CtaStepper<'a>,
@@ -66,6 +94,22 @@ struct InFlight {
     pc: u32,
     issued_at: u64,
     dispatched_at: u64,
+    /// A memory instruction: the cycle its data is back, as far as known, and how many of its
+    /// requests to the L2 still wait for the commit of their cycle to say when theirs is.
+    ready: u64,
+    unresolved: u32,
+}
+
+/// What waits for the answer of a request to the L2 made this cycle ([`Sm::commit`]).
+enum Waiter {
+    /// The data of this in-flight memory instruction.
+    Inst(usize),
+    /// The instructions `pcs` of `func` that this warp slot fetched.
+    Fetch {
+        slot: usize,
+        func: isa::FuncId,
+        pcs: std::ops::Range<u32>,
+    },
 }
 
 /// The SM.
@@ -144,6 +188,25 @@ pub struct Sm<'a> {
     cycle_no_cu: u64,
     /// The collector's ready instructions (a buffer reused by dispatch).
     ready: Vec<usize>,
+    /// This cycle's requests to the L2 whose answers something waits for, by ticket, and
+    /// the answers the commit gives (a buffer).
+    waiting: Vec<(Ticket, Waiter)>,
+    answers: Vec<u64>,
+    /// Memory instructions whose last request went out this cycle, to be written back when
+    /// the commit knows when their data is back.
+    writeback_at_commit: Vec<usize>,
+    /// What waits for the commit of the cycle, in issue order: stores held back (in `held`)
+    /// and instructions to execute.
+    at_commit: Vec<AtCommit>,
+    held: Vec<emulator::exec::HeldStore>,
+    /// CTAs that finished (their steppers hold their counters and buffers), until the GPU
+    /// takes them ([`Sm::take_done`]).
+    done: Vec<CtaStepper<'a>>,
+    /// The fault of the last [`Sm::run_cycle`], if it had one.
+    fault: Option<Box<Fault>>,
+    /// What the CTAs of the launch are built from, and the CTAs placed since the last cycle.
+    source: Option<&'a CtaSource<'a>>,
+    placed: Vec<Placed>,
     pub stats: TimingStats,
     /// The spans of a trace, when one is recorded.
     pub(crate) trace: Option<Box<SmTrace>>,
@@ -240,6 +303,15 @@ impl<'a> Sm<'a> {
             cycle_collector_full: 0,
             cycle_no_cu: 0,
             ready: Vec::new(),
+            waiting: Vec::new(),
+            answers: Vec::new(),
+            writeback_at_commit: Vec::new(),
+            at_commit: Vec::new(),
+            held: Vec::new(),
+            done: Vec::new(),
+            fault: None,
+            source: None,
+            placed: Vec::new(),
             stats: TimingStats {
                 by_class: TimingStats::empty_classes(),
                 ..TimingStats::default()
@@ -292,91 +364,203 @@ impl<'a> Sm<'a> {
         self.resident == 0
     }
 
-    /// Places a CTA on the SM at cycle `now` (the caller checked occupancy).
-    pub fn launch(&mut self, stepper: CtaStepper<'a>, now: u64) {
-        let cta = self
-            .ctas
-            .iter()
-            .position(|c| c.is_none())
+    /// Places CTA `cta` of the launch on the SM at cycle `now` (the caller checked
+    /// occupancy), with the warps and shared memory of a retired CTA to reuse (`pool`). Takes
+    /// its CTA slot and warp slots and tells the residency policy at once, so that the CTA
+    /// scheduler sees the SM as it is; the CTA's functional state, the costly part, is built
+    /// by the SM itself at the start of its cycle ([`Sm::cycle`], on whichever host thread
+    /// runs it), before any stage looks at it.
+    pub fn place(&mut self, cta: u64, pool: (Vec<emulator::warp::Warp>, Vec<u8>), now: u64) {
+        let source = self.source.expect("a launch's CTAs come from its source");
+        let taken = |i: usize, placed: &[Placed]| placed.iter().any(|p| p.cta_slot == i);
+        let slot = (0..self.ctas.len())
+            .find(|&i| self.ctas[i].is_none() && !taken(i, &self.placed))
             .expect("occupancy leaves a CTA slot");
-        let mut slots = Vec::with_capacity(stepper.warp_count());
-        for index in 0..stepper.warp_count() {
-            let s = self
-                .warps
-                .iter()
-                .position(|w| !w.live)
+        let reserved = self.placed.iter().fold(0u64, |m, p| m | p.warp_slots);
+        let mut warp_slots = Vec::with_capacity(source.warps_per_cta as usize);
+        let mut mask = 0u64;
+        for _ in 0..source.warps_per_cta {
+            let s = (0..self.warps.len())
+                .find(|&s| !self.warps[s].live && (reserved | mask) & (1 << s) == 0)
                 .expect("occupancy leaves warp slots");
-            let w = &mut self.warps[s];
-            w.live = true;
-            w.cta = cta;
-            w.index = index;
-            w.ibuf.clear();
-            w.sb.clear();
-            w.outstanding = 0;
-            w.sb_wait = None;
-            w.sb_ok = None;
-            w.sleep_until = 0;
-            w.copies.clear();
-            self.data_wait_mask &= !(1 << s);
-            w.exited = stepper.has_exited(index);
-            w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
-            // Warps start in the kernel's frame.
-            w.frame = FrameBase::default();
-            if !w.exited {
-                self.fetch_mask |= 1 << s;
-                self.running_mask |= 1 << s;
-            }
-            self.live_mask |= 1 << s;
-            self.sync_head(s);
-            let n = self.schedulers.len();
-            self.schedulers[s % n].launched(s);
-            slots.push(s);
+            mask |= 1 << s;
+            warp_slots.push(s as u32);
         }
-        let warp_slots: Vec<u32> = slots.iter().map(|&s| s as u32).collect();
-        self.residency.on_launch(cta as u32, &warp_slots, now);
-        self.ctas[cta] = Some(CtaSlot {
-            stepper,
-            slots,
-            launched_at: now,
+        self.residency.on_launch(slot as u32, &warp_slots, now);
+        self.placed.push(Placed {
+            cta,
+            cta_slot: slot,
+            warp_slots: mask,
+            pool,
+            at: now,
         });
         self.resident += 1;
-        self.retire_check = true;
         self.active = true;
     }
 
-    /// One cycle. CTAs that complete are pushed onto `done` (their steppers hold their
-    /// counters and buffers).
-    pub fn cycle(
-        &mut self,
-        now: u64,
-        mem: &mut SmMemory,
-        l2: &mut MemorySystem,
-        done: &mut Vec<CtaStepper<'a>>,
-    ) -> Result<(), Box<Fault>> {
+    /// Builds the CTAs placed since the last cycle ([`Sm::place`]) and fills their slots.
+    fn start_placed(&mut self) {
+        let source = self.source.expect("a launch's CTAs come from its source");
+        let placed = std::mem::take(&mut self.placed);
+        for p in placed {
+            let env = source.launch.cta(p.cta, p.pool.1);
+            let stepper = CtaStepper::new(env, p.pool.0, source.warp_budget, source.jit.clone());
+            debug_assert_eq!(stepper.warp_count(), p.warp_slots.count_ones() as usize);
+            let cta = p.cta_slot;
+            let slots: Vec<usize> = bits(p.warp_slots).collect();
+            for (index, &s) in slots.iter().enumerate() {
+                let w = &mut self.warps[s];
+                w.live = true;
+                w.cta = cta;
+                w.index = index;
+                w.ibuf.clear();
+                w.sb.clear();
+                w.outstanding = 0;
+                w.sb_wait = None;
+                w.sb_ok = None;
+                w.sleep_until = 0;
+                w.copies.clear();
+                self.data_wait_mask &= !(1 << s);
+                w.exited = stepper.has_exited(index);
+                w.next = stepper.next(index).map(|(f, pc, _)| (f, pc));
+                // Warps start in the kernel's frame.
+                w.frame = FrameBase::default();
+                if !w.exited {
+                    self.fetch_mask |= 1 << s;
+                    self.running_mask |= 1 << s;
+                }
+                self.live_mask |= 1 << s;
+                self.sync_head(s);
+                let n = self.schedulers.len();
+                self.schedulers[s % n].launched(s);
+            }
+            self.ctas[cta] = Some(CtaSlot {
+                stepper,
+                slots,
+                launched_at: p.at,
+            });
+            self.retire_check = true;
+            self.active = true;
+        }
+    }
+
+    /// What launching CTAs on this SM builds them from (for the launch being simulated).
+    pub fn set_source(&mut self, source: &'a CtaSource<'a>) {
+        self.source = Some(source);
+    }
+
+    /// One cycle, up to its commit: everything but the requests to the L2 and the execution
+    /// of instructions that write global memory, which wait for [`Sm::commit`]. Touches
+    /// nothing outside the SM and its memory `mem` (global memory is only read), so the SMs
+    /// of a GPU may run their cycles on several host threads at once.
+    #[inline]
+    pub fn cycle(&mut self, now: u64, mem: &mut SmMemory) -> Result<(), Box<Fault>> {
         self.issued = false;
         self.active = false;
+        if !self.placed.is_empty() {
+            self.start_placed();
+            self.active = true;
+        }
         self.empty = self.resident == 0 && self.events.is_empty();
         if self.empty {
             // Most SM-cycles of a large GPU running a small grid: touch as little as possible.
             self.account_empty(1);
             return Ok(());
         }
+        self.busy_cycle(now, mem)
+    }
+
+    /// [`Sm::cycle`] of an SM holding something.
+    fn busy_cycle(&mut self, now: u64, mem: &mut SmMemory) -> Result<(), Box<Fault>> {
         self.cycle_stalls = [0; 7];
         self.cycle_collector_full = 0;
         self.cycle_no_cu = 0;
         self.writeback(now);
-        self.ldst_cycle(now, mem, l2);
-        self.dispatch(now, mem, l2);
+        self.ldst_cycle(now, mem);
+        self.dispatch(now, mem);
         self.active |= self.collector.arbitrate(&self.rf, now);
         for s in 0..self.schedulers.len() {
             self.schedule(s, now)?;
         }
-        self.fetch(now, mem, l2);
+        self.fetch(now, mem);
         if self.retire_check {
-            self.retire(now, done);
+            self.retire(now);
         }
         self.account(1);
         Ok(())
+    }
+
+    /// [`Sm::cycle`], keeping a fault for [`Sm::take_fault`] (the SMs' cycles run on several
+    /// threads; the GPU reports the fault of the lowest-numbered SM).
+    #[inline]
+    pub fn run_cycle(&mut self, now: u64, mem: &mut SmMemory) {
+        if let Err(fault) = self.cycle(now, mem) {
+            self.fault = Some(fault);
+        }
+    }
+
+    /// The fault of the last [`Sm::run_cycle`], if any.
+    pub fn take_fault(&mut self) -> Option<Box<Fault>> {
+        self.fault.take()
+    }
+
+    /// Whether the last cycle left anything for the GPU after [`Sm::commit_memory`]: a fault,
+    /// instructions for [`Sm::commit`] to execute, finished CTAs.
+    #[inline]
+    pub fn has_leftovers(&self) -> bool {
+        self.fault.is_some() || !self.at_commit.is_empty() || !self.done.is_empty()
+    }
+
+    /// The first half of cycle `now`'s commit, after [`Sm::cycle`]: sends the cycle's
+    /// requests to the L2 in the order they were made and hands their answers to what waits
+    /// for them (a memory instruction's write-back, fetched instructions). The GPU does this
+    /// for its SMs one after another in index order (each as soon as its cycle is done), so
+    /// the L2 sees the same sequence whatever host thread ran each SM's cycle.
+    pub fn commit_memory(&mut self, now: u64, mem: &mut SmMemory, l2: &mut MemorySystem) {
+        if !mem.has_pending() {
+            return;
+        }
+        mem.commit(now, l2, &mut self.answers);
+        let mut waiting = std::mem::take(&mut self.waiting);
+        for (ticket, waiter) in waiting.drain(..) {
+            let answer = self.answers[ticket as usize];
+            match waiter {
+                Waiter::Inst(i) => {
+                    let f = &mut self.inflight[i];
+                    f.ready = f.ready.max(answer);
+                    f.unresolved -= 1;
+                }
+                Waiter::Fetch { slot, func, pcs } => self.fetched(slot, func, pcs, answer),
+            }
+        }
+        self.waiting = waiting;
+        let mut writebacks = std::mem::take(&mut self.writeback_at_commit);
+        for inst in writebacks.drain(..) {
+            let done = self.inflight[inst].ready.max(now + 1);
+            self.schedule_writeback(now, done, inst);
+        }
+        self.writeback_at_commit = writebacks;
+    }
+
+    /// The second half of cycle `now`'s commit, once every SM's cycle is done: executes the
+    /// instructions whose execution waited, in issue order (their global-memory writes land
+    /// now). The GPU commits its SMs one after another in index order.
+    pub fn commit(&mut self, now: u64) -> Result<(), Box<Fault>> {
+        debug_assert!(self.waiting.is_empty() && self.writeback_at_commit.is_empty());
+        if self.at_commit.is_empty() {
+            return Ok(());
+        }
+        self.commit_global(now)?;
+        // One may have been an exit (issued after a store in the same cycle).
+        if self.retire_check {
+            self.retire(now);
+        }
+        Ok(())
+    }
+
+    /// The CTAs that finished since the last call.
+    pub fn take_done(&mut self) -> std::vec::Drain<'_, CtaStepper<'a>> {
+        self.done.drain(..)
     }
 
     /// Adds `cycles` cycles of this cycle's per-cycle counters (for the cycle itself, and for
@@ -453,7 +637,7 @@ impl<'a> Sm<'a> {
     }
 
     /// Retires finished CTAs: every warp exited and every instruction written back.
-    fn retire(&mut self, now: u64, done: &mut Vec<CtaStepper<'a>>) {
+    fn retire(&mut self, now: u64) {
         self.retire_check = false;
         for c in 0..self.ctas.len() {
             let Some(cta) = &self.ctas[c] else { continue };
@@ -480,7 +664,7 @@ impl<'a> Sm<'a> {
                 let n = self.schedulers.len();
                 self.schedulers[s % n].retired(s);
             }
-            done.push(cta.stepper);
+            self.done.push(cta.stepper);
         }
     }
 
