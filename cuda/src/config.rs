@@ -7,6 +7,7 @@
 //! | `WARPSIM_SET` | timing-model overrides, `KEY=VALUE` separated by `;` or `,` (`sm.rf.banks=8`) | none |
 //! | `WARPSIM_ENGINE` | `jit` or `interp` | `jit` |
 //! | `WARPSIM_THREADS` | host threads that run CTAs in functional mode | every core |
+//! | `WARPSIM_TIMING_THREADS` | host threads that run the SMs in timing mode (the same statistics and results for any number: docs/timing.md, "Parallel timing and memory semantics") | 1 |
 //! | `WARPSIM_DEVICE_MEMORY_MIB` | device memory in MiB | the preset's, capped by the host's |
 //! | `WARPSIM_STATS` | a directory: one JSON per launch (`launch-NNNNN.json`) and `summary.json` at exit | none |
 //! | `WARPSIM_CUDA_TRACE` | `1`: every entry point and every name `cuGetProcAddress` resolves, on stderr | off |
@@ -31,6 +32,8 @@ pub struct Settings {
     pub gpu: timing::GpuConfig,
     pub engine: emulator::Engine,
     pub host_threads: Option<usize>,
+    /// Host threads running the SMs under the timing model.
+    pub timing_threads: Option<usize>,
     pub memory_mib: Option<u64>,
     pub stats_dir: Option<PathBuf>,
 }
@@ -101,6 +104,7 @@ impl Settings {
             gpu,
             engine,
             host_threads: number("WARPSIM_THREADS")?.map(|n| n as usize),
+            timing_threads: number("WARPSIM_TIMING_THREADS")?.map(|n| n as usize),
             memory_mib: number("WARPSIM_DEVICE_MEMORY_MIB")?,
             stats_dir: get("WARPSIM_STATS").map(PathBuf::from),
         })
@@ -115,6 +119,9 @@ impl Settings {
         };
         if let Some(n) = self.host_threads {
             c.host_threads = n;
+        }
+        if let Some(n) = self.timing_threads {
+            c.timing_threads = n;
         }
         let sm = &self.gpu.sm;
         // The block may use up to the SM's shared memory (CUDA's opt-in limit); the default

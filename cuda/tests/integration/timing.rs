@@ -52,6 +52,32 @@ fn timing_mode_events_report_simulated_time_and_statistics() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `WARPSIM_TIMING_THREADS` runs the SMs on several host threads, with the same statistics.
+#[test]
+fn timing_threads_give_the_same_statistics() {
+    let timing = |threads: &str| -> serde_json::Value {
+        let dir = std::env::temp_dir().join(format!(
+            "warpsim-cuda-threads-{threads}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        child(
+            "timing::child_timed_saxpy",
+            &[
+                ("WARPSIM_MODE", "v100"),
+                ("WARPSIM_STATS", dir.to_str().unwrap()),
+                ("WARPSIM_TIMING_THREADS", threads),
+            ],
+        );
+        let text = std::fs::read_to_string(dir.join("launch-00001.json")).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()["timing"].clone()
+    };
+    let one = timing("1");
+    assert!(one.is_array(), "{one}");
+    assert_eq!(timing("3"), one);
+}
+
 /// In the child: one timed SAXPY; the elapsed time is the launch's cycles at 1447 MHz.
 #[test]
 fn child_timed_saxpy() {
