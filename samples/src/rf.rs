@@ -578,8 +578,11 @@ pub(crate) fn run_job(
         total: None,
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // The job owns `timing_threads` host threads (one unless a sweep's spec says more),
+        // for its SMs and for the CTAs it runs functionally.
         let dev = Device::new(DeviceConfig {
-            host_threads: 1,
+            host_threads: common.timing_threads,
+            timing_threads: common.timing_threads,
             timing: Some(cfg.clone()),
             kernel_registers: common.kernel_registers.clone(),
             registers_per_thread: common.registers_per_thread,

@@ -139,7 +139,8 @@ pub(crate) fn has_result(spec: &Spec, p: &Point) -> bool {
 }
 
 /// Runs the points of `selection` that have no result yet on `threads` host threads (default:
-/// every core), writing each result as it ends. The exit status is 1 if any point run now
+/// every core), each point's simulation on the spec's `timing_threads` of them, writing each
+/// result as it ends. The exit status is 1 if any point run now
 /// failed validation or did not complete, or its result could not be written.
 pub(crate) fn run(
     spec: &Spec,
@@ -169,11 +170,15 @@ pub(crate) fn run(
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .min(todo.len());
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let at_once = (threads / spec.timing_threads).clamp(1, todo.len());
+    let each = match spec.timing_threads {
+        1 => String::new(),
+        t => format!(" on {t} host threads each"),
+    };
     eprintln!(
-        "warpsim sweep {}{what}: {} point(s) to run, {} already done, {threads} at once; results in {}",
+        "warpsim sweep {}{what}: {} point(s) to run, {} already done, {at_once} at once{each}; results in {}",
         spec.name,
         todo.len(),
         selected - todo.len(),
@@ -181,12 +186,13 @@ pub(crate) fn run(
     );
     let mut common = DeviceConfig {
         timing_sampling: spec.sampling.sampling(),
+        timing_threads: spec.timing_threads,
         ..DeviceConfig::default()
     };
     spec.regs.configure(&mut common)?;
     let bar = crate::progress::bar(todo.len() as u64, "points", quiet);
     let started = std::time::Instant::now();
-    let outcomes = crate::pool::map(&todo, threads, |&p| {
+    let outcomes = crate::pool::map(&todo, at_once, |&p| {
         let point_started = std::time::Instant::now();
         let r = crate::rf::run_job(p.sample, spec.config(p), &common, p.size);
         let written = crate::output::write_text(&spec.result_path(p), &result_json(spec, p, &r));

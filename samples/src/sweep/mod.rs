@@ -49,8 +49,9 @@ pub(crate) struct SweepArgs {
     /// Run only batch K: points K·B to K·B + B − 1, B being the spec's slurm.points_per_task.
     #[arg(long, value_name = "K")]
     batch: Option<usize>,
-    /// Simulations at once (default: every host core). Each runs on one thread and is
-    /// deterministic, so the results do not depend on this.
+    /// Host threads to use (default: every host core): that many simulations at once, or
+    /// this over the spec's `[run] timing_threads` when each takes several. Simulations are
+    /// deterministic, so the results depend on neither.
     #[arg(long, value_parser = crate::host_threads)]
     threads: Option<usize>,
     /// Refuse to run unless the spec's points are still those this digest names: the sbatch

@@ -44,6 +44,7 @@ struct RunFile {
     regs: Option<toml::Value>,
     kernel_minsts: Option<u64>,
     launch_waves: Option<u32>,
+    timing_threads: Option<usize>,
 }
 
 #[derive(Deserialize, Default)]
@@ -165,6 +166,9 @@ pub(crate) struct Spec {
     pub regs: RegsArg,
     pub regs_name: String,
     pub sampling: crate::TimingSamplingArgs,
+    /// `[run] timing_threads`: host threads running each simulation's SMs (1 by default;
+    /// the results are the same for any number).
+    pub timing_threads: usize,
     pub slurm: Slurm,
     pub samples: Vec<&'static dyn Sample>,
     pub sizes: Vec<Size>,
@@ -261,6 +265,10 @@ impl Spec {
             kernel_minsts: file.run.kernel_minsts.unwrap_or(0),
             launch_waves: file.run.launch_waves.unwrap_or(0),
         };
+        let timing_threads = match file.run.timing_threads {
+            Some(0) => return Err(err("run.timing_threads", &"must be at least 1")),
+            t => t.unwrap_or(1),
+        };
         let slurm = slurm(path, dir, file.slurm)?;
 
         let mut spec = Spec {
@@ -270,6 +278,7 @@ impl Spec {
             regs,
             regs_name,
             sampling,
+            timing_threads,
             slurm,
             samples,
             sizes,
@@ -944,6 +953,10 @@ mod tests {
             (
                 "[grid]\nsamples = [\"saxpy\"]\n[run]\nregs = \"nvcc\"",
                 "run.regs: `nvcc`: expected `warpsim`, `ptxas` or a count",
+            ),
+            (
+                "[grid]\nsamples = [\"saxpy\"]\n[run]\ntiming_threads = 0",
+                "run.timing_threads: must be at least 1",
             ),
             (
                 "[grid]\nsamples = [\"saxpy\"]\n[slurm]\ntime = \"2 hours\"",

@@ -89,6 +89,22 @@ fn results_are_the_same_on_any_thread_count_point_by_point_and_resume_skips_fini
         &out("two"),
     ]));
     assert_eq!(files(&out("two/points")), one, "two threads");
+    // Each simulation on two host threads: the same results.
+    let timed = dir.path("t.toml");
+    std::fs::write(&timed, format!("{SPEC}\n[run]\ntiming_threads = 2\n")).unwrap();
+    let two_each = ok(warpsim(&[
+        "sweep",
+        &timed,
+        "--threads",
+        "2",
+        "--output",
+        &out("timed"),
+    ]));
+    assert!(
+        two_each.contains("1 at once on 2 host threads each"),
+        "{two_each}"
+    );
+    assert_eq!(files(&out("timed/points")), one, "timing threads");
     for n in ["3", "1", "0", "2"] {
         ok(warpsim(&[
             "sweep",
