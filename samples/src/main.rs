@@ -35,6 +35,20 @@ pub(crate) fn host_threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Says on stderr when the timing model is to run on more host threads than the host has
+/// cores: its threads wait for each other every simulated cycle, so that is slower, not
+/// wrong.
+pub(crate) fn note_timing_threads(threads: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads > cores {
+        eprintln!(
+            "note: --threads {threads} runs the timing model on more threads than this host's \
+             {cores} core(s): the same results, but the threads wait for each other every \
+             simulated cycle, so fewer are faster"
+        );
+    }
+}
+
 /// Parses `--device-memory`: MiB, from 1 to `timing::config::MAX_MEMORY_MIB`; gives bytes.
 pub(crate) fn device_memory(text: &str) -> Result<u64, String> {
     let max = timing::config::MAX_MEMORY_MIB;

@@ -54,6 +54,9 @@ fn device_config(opts: &RunOptions) -> Result<DeviceConfig, String> {
         ..emulator::watch::WallClock::INTERACTIVE
     };
     config.timing = opts.timing.clone();
+    if config.timing.is_some() {
+        crate::note_timing_threads(config.timing_threads);
+    }
     config.timing_sampling = opts.sampling;
     opts.regs.configure(&mut config)?;
     Ok(config)

@@ -265,6 +265,9 @@ impl RunPtxArgs {
             let later = LaterLaunch::try_parse_from(&common.then).unwrap_or_else(|e| e.exit());
             (launch, common) = (later.launch, later.common);
         }
+        if config.timing.is_some() {
+            crate::note_timing_threads(config.timing_threads);
+        }
         Ok(Invocation {
             file: self.file,
             regs: self.regs,

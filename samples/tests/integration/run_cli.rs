@@ -35,6 +35,17 @@ fn two_runs_write_byte_identical_statistics() {
     assert!(!first.contains("wall_seconds"), "host time left out");
 }
 
+/// `--threads` under the timing model runs the SMs on several host threads: the same
+/// statistics, byte for byte (every sample is compared in `timing_parallel.rs`; this is the
+/// command line's way there).
+#[test]
+fn timing_threads_write_byte_identical_statistics() {
+    let dir = TempDir::new("threads");
+    let one = run_saxpy(&dir.path("1.json"), &["--threads", "1"]);
+    assert_eq!(one, run_saxpy(&dir.path("2.json"), &["--threads", "2"]));
+    assert_eq!(one, run_saxpy(&dir.path("3.json"), &["--threads", "3"]));
+}
+
 /// A sample run in a suite has the figures it has alone: each starts on a fresh device (before,
 /// Parboil's histo took 34,322 cycles after sgemm..mri-q had run on the same device, 34,103
 /// alone: its allocations landed elsewhere).
