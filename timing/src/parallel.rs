@@ -2,8 +2,9 @@
 //!
 //! Each simulated cycle, the launch's thread hands the SMs to the crew. Every thread, the
 //! launch's own included, runs the cycles ([`Sm::cycle`]) of the SMs of its own block, in
-//! order (the SMs are dealt out in turn, SM `i` to thread `i mod threads`, so that an SM's
-//! state stays in one core's caches and the SMs finish roughly in index order), then takes
+//! order (the SMs are dealt out in turn, SM `i` to thread `(i + 1) mod threads`, so that an
+//! SM's state stays in one core's caches, the SMs finish roughly in index order, and the
+//! launch's thread, which also commits, gets the smaller share), then takes
 //! SMs nobody took yet from the backs of the other blocks, until none is left. Meanwhile the
 //! launch's thread sends each SM's requests to the L2 (the first half of the commit,
 //! [`Sm::commit_memory`]) in SM order, as soon as that SM's cycle is done: they touch only that
