@@ -6,6 +6,7 @@
 //! addresses), loads, stores, atomics, control flow through the SIMT stack, calls, barriers and
 //! warp-wide operations.
 
+mod cross_lane;
 mod mbarrier;
 mod texture;
 mod wmma;
@@ -16,8 +17,8 @@ use crate::memory::{GenericTarget, MemFault};
 use crate::program::{Code, KernelLayout, Location, Program};
 use crate::warp::{Frame, WARP_SIZE, Warp, WarpState, fit_to_register, truncate};
 use isa::{
-    AddrBase, Address, BarRedOp, BarrierKind, FuncKind, Inst, MatchMode, Op, Operand, ShflMode,
-    SpecialReg, StateSpace, Type, VReg, VoteMode,
+    AddrBase, Address, BarRedOp, BarrierKind, FuncKind, Inst, Op, Operand, SpecialReg, StateSpace,
+    Type, VReg,
 };
 
 /// The most nested calls a thread may make (runaway recursion is reported past it).
@@ -415,7 +416,7 @@ pub fn step(
             barrier(env, w, inst, *kind, exec, pc)
         }
         _ => {
-            execute(env, w, inst, exec, top.mask)?;
+            execute(env, w, inst, exec)?;
             w.frame_mut().simt.goto(next);
             Step::Continue
         }
@@ -727,13 +728,7 @@ pub fn memory_targets(
 }
 
 /// Data-path instructions: memory, warp-wide operations and ALU operations.
-fn execute(
-    env: &mut CtaEnv,
-    w: &mut Warp,
-    inst: &Inst,
-    exec: u32,
-    active: u32,
-) -> Result<(), (FaultKind, u32)> {
+fn execute(env: &mut CtaEnv, w: &mut Warp, inst: &Inst, exec: u32) -> Result<(), (FaultKind, u32)> {
     let program = env.program;
     let code = &program.code[w.frame().func.index()];
     match &inst.op {
@@ -939,66 +934,12 @@ fn execute(
                 );
             }
         }
-        Op::Membar { .. } | Op::Fence { .. } | Op::BarWarpSync => {
+        Op::Membar { .. } | Op::Fence { .. } => {
             // A warp runs its lanes in lock step and CTAs see memory in program order here, so
-            // fences and warp synchronisation have nothing left to order.
+            // fences have nothing left to order.
         }
         // A sleep takes time, which only the timing model has (`stepper::Executed::sleep_ns`).
         Op::Nanosleep => {}
-        Op::Vote { mode } => {
-            let ballot = lanes(exec)
-                .filter(|&l| env.read(w, &inst.srcs[0], l) & 1 != 0)
-                .fold(0u32, |m, l| m | (1 << l));
-            let result = match mode {
-                VoteMode::Ballot => u64::from(ballot),
-                VoteMode::All => u64::from(ballot == exec),
-                VoteMode::Any => u64::from(ballot != 0),
-                VoteMode::Uni => u64::from(ballot == exec || ballot == 0),
-            };
-            let ty = if *mode == VoteMode::Ballot {
-                Type::B32
-            } else {
-                Type::Pred
-            };
-            for l in lanes(exec) {
-                write(w.frame_mut(), code, &inst.dsts[0], l, result, ty);
-            }
-        }
-        Op::Shfl { mode } => {
-            let values: Vec<u64> = (0..WARP_SIZE)
-                .map(|l| env.read(w, &inst.srcs[0], l))
-                .collect();
-            for l in lanes(exec) {
-                let b = env.read(w, &inst.srcs[1], l) as u32 & 0x1f;
-                let c = env.read(w, &inst.srcs[2], l) as u32;
-                let (j, ok) = shuffle_source(*mode, l as u32, b, c);
-                let frame = w.frame_mut();
-                write(frame, code, &inst.dsts[0], l, values[j as usize], Type::B32);
-                if let Some(p) = inst.dsts.get(1) {
-                    write(frame, code, p, l, u64::from(ok), Type::Pred);
-                }
-            }
-        }
-        Op::Match { mode, .. } => {
-            let values: Vec<u64> = (0..WARP_SIZE)
-                .map(|l| env.read(w, &inst.srcs[0], l))
-                .collect();
-            let all_equal = lanes(exec).all(|l| values[l] == values[first_lane(exec)]);
-            for l in lanes(exec) {
-                let same = lanes(exec)
-                    .filter(|&k| values[k] == values[l])
-                    .fold(0u32, |m, k| m | (1 << k));
-                let (d, p) = match mode {
-                    MatchMode::Any => (same, false),
-                    MatchMode::All => (if all_equal { exec } else { 0 }, all_equal),
-                };
-                let frame = w.frame_mut();
-                write(frame, code, &inst.dsts[0], l, u64::from(d), Type::B32);
-                if let Some(pd) = inst.dsts.get(1) {
-                    write(frame, code, pd, l, u64::from(p), Type::Pred);
-                }
-            }
-        }
         Op::Isspacep { space } => {
             // `.const` variables live in global memory here: an address inside one is in the
             // constant window, not the global one. Kernel parameters have no generic window.
@@ -1032,35 +973,13 @@ fn execute(
                 );
             }
         }
-        Op::Activemask => {
-            for l in lanes(exec) {
-                write(
-                    w.frame_mut(),
-                    code,
-                    &inst.dsts[0],
-                    l,
-                    u64::from(active),
-                    Type::B32,
-                );
-            }
-        }
-        Op::Redux { op, ty } => {
-            let mut acc: Option<u32> = None;
-            for l in lanes(exec) {
-                let v = env.read(w, &inst.srcs[0], l) as u32;
-                acc = Some(acc.map_or(v, |a| alu::redux_combine(*op, *ty, a, v)));
-            }
-            for l in lanes(exec) {
-                write(
-                    w.frame_mut(),
-                    code,
-                    &inst.dsts[0],
-                    l,
-                    u64::from(acc.unwrap_or(0)),
-                    *ty,
-                );
-            }
-        }
+        Op::Vote { .. }
+        | Op::Shfl { .. }
+        | Op::Match { .. }
+        | Op::Redux { .. }
+        | Op::Activemask
+        | Op::BarWarpSync
+        | Op::Elect => cross_lane::execute(env, w, inst, exec)?,
         op => {
             let mut vals = [0u64; 5];
             let n = inst.srcs.len().min(vals.len());
@@ -1107,7 +1026,7 @@ pub fn execute_guarded(
     mask: u32,
 ) -> Result<(), (FaultKind, u32)> {
     let exec = guard_mask(w.frame(), inst, mask);
-    execute(env, w, inst, exec, mask)
+    execute(env, w, inst, exec)
 }
 
 /// The lanes of `mask` that execute `inst`: those whose guard predicate holds.
@@ -1201,70 +1120,5 @@ fn check_vector_alignment(t: Target, bytes: u32) -> Result<(), FaultKind> {
         Ok(())
     } else {
         Err(FaultKind::MisalignedAddress { space, address: a })
-    }
-}
-
-/// The source lane of `shfl.sync` and whether it is in range (the manual's pseudo-code:
-/// `c = ((32 - width) << 8) | clamp`, segment mask `c[12:8]`).
-pub fn shuffle_source(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
-    let seg = (c >> 8) & 0x1f;
-    let clamp = c & 0x1f;
-    let max_lane = (lane & seg) | (clamp & !seg);
-    let min_lane = lane & seg;
-    let (j, ok) = match mode {
-        ShflMode::Up => {
-            let j = lane as i32 - b as i32;
-            (j, j >= max_lane as i32)
-        }
-        ShflMode::Down => {
-            let j = (lane + b) as i32;
-            (j, j <= max_lane as i32)
-        }
-        ShflMode::Bfly => {
-            let j = (lane ^ b) as i32;
-            (j, j <= max_lane as i32)
-        }
-        ShflMode::Idx => {
-            let j = (min_lane | (b & !seg)) as i32;
-            (j, j <= max_lane as i32)
-        }
-    };
-    if ok {
-        (j as u32 & 31, true)
-    } else {
-        (lane, false)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `c` operand for a shuffle over segments of `width` lanes: `((32 - width) << 8) | clamp`.
-    fn c(width: u32, clamp: u32) -> u32 {
-        ((32 - width) << 8) | clamp
-    }
-
-    #[test]
-    fn shuffle_sources_follow_the_manual() {
-        // __shfl_up_sync(v, 1): c = 0; lane 0 has no source and keeps its own value.
-        assert_eq!(shuffle_source(ShflMode::Up, 0, 1, c(32, 0)), (0, false));
-        assert_eq!(shuffle_source(ShflMode::Up, 5, 1, c(32, 0)), (4, true));
-        // __shfl_down_sync(v, 4): c = 0x1f; lanes past 31 - 4 keep their own value.
-        assert_eq!(shuffle_source(ShflMode::Down, 27, 4, c(32, 31)), (31, true));
-        assert_eq!(
-            shuffle_source(ShflMode::Down, 28, 4, c(32, 31)),
-            (28, false)
-        );
-        // __shfl_xor_sync(v, 16).
-        assert_eq!(shuffle_source(ShflMode::Bfly, 3, 16, c(32, 31)), (19, true));
-        // __shfl_sync(v, 5, 16): segments of 16 lanes; lane 20 reads lane 16 + 5.
-        assert_eq!(shuffle_source(ShflMode::Idx, 20, 5, c(16, 15)), (21, true));
-        assert_eq!(shuffle_source(ShflMode::Idx, 3, 5, c(16, 15)), (5, true));
-        // Down within 8-lane segments: lane 6 + 2 leaves its segment.
-        assert_eq!(shuffle_source(ShflMode::Down, 6, 2, c(8, 7)), (6, false));
-        assert_eq!(shuffle_source(ShflMode::Down, 13, 2, c(8, 7)), (15, true));
-        // Up within 8-lane segments: lane 9 - 2 leaves its segment (minimum lane 8).
-        assert_eq!(shuffle_source(ShflMode::Up, 9, 2, c(8, 0)), (9, false));
     }
 }

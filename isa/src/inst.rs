@@ -821,6 +821,9 @@ pub enum Op {
         op: ReduxOp,
         ty: Type,
     },
+    /// `elect.sync d|p, membermask` (sm_90): elects one leader among the member lanes;
+    /// dsts: d (the leader's lane, or a sink), p; srcs: membermask.
+    Elect,
 
     // ---- control
     /// Ends the block; a guarded branch falls through to the next block otherwise.
@@ -955,6 +958,7 @@ impl Op {
             | Op::Activemask
             | Op::Isspacep { .. }
             | Op::Redux { .. }
+            | Op::Elect
             | Op::Bra { .. }
             | Op::Call { .. }
             | Op::Ret { .. }

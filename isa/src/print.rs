@@ -714,6 +714,7 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             std::slice::from_ref(ty)
         }
         Op::Activemask => return f.write_str("activemask.b32"),
+        Op::Elect => return f.write_str("elect.sync"),
         Op::Isspacep { space } => return write!(f, "isspacep.{space}"),
         Op::Createpolicy { priorities } => {
             let name = |code: u8| {

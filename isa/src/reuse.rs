@@ -155,6 +155,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Activemask
         | Op::Isspacep { .. }
         | Op::Redux { .. }
+        | Op::Elect
         | Op::Bra { .. }
         | Op::Call { .. }
         | Op::Ret { .. }

@@ -401,6 +401,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Match { .. }
         | Op::Redux { .. }
         | Op::Activemask
+        | Op::Elect
         | Op::Isspacep { .. }
         | Op::Movmatrix
         | Op::BarWarpSync => (Unit::Sp, OpClass::Warp, lat.shfl),

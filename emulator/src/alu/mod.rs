@@ -329,6 +329,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         | Op::Activemask
         | Op::Isspacep { .. }
         | Op::Redux { .. }
+        | Op::Elect
         | Op::Bra { .. }
         | Op::Call { .. }
         | Op::Ret { .. }

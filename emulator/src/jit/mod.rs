@@ -135,6 +135,7 @@ pub(crate) fn placement(op: &Op) -> Placement {
         | Op::Activemask
         | Op::Isspacep { .. }
         | Op::Redux { .. }
+        | Op::Elect
         | Op::BarWarpSync
         | Op::Membar { .. }
         | Op::Fence { .. }

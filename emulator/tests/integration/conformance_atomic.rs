@@ -127,6 +127,7 @@ fn non_alu_operations_are_refused() {
         Op::Exit,
         Op::Trap,
         Op::Activemask,
+        Op::Elect,
         Op::BarWarpSync,
         Op::Pack { ty: B64 },
         Op::Unpack { ty: B64 },

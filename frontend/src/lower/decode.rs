@@ -43,7 +43,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "applypriority",
     "createpolicy",
     "discard",
-    "elect",
     "griddepcontrol",
     "setmaxnreg",
     "alloca",
@@ -427,7 +426,7 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                 .s(Slot::Val(Type::B32))
                 .s(Slot::Val(Type::B32));
             // The legacy form (deprecated in PTX ISA 6.0) has no member mask: it shuffles among
-            // the active threads, as the `.sync` form does here.
+            // the executing threads.
             let shape = if sync {
                 shape.s(Slot::Val(Type::B32))
             } else {
@@ -458,6 +457,16 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
         "activemask" => {
             typed(m, opcode, &[Type::B32])?;
             op(Op::Activemask, Shape::new().d(Slot::Val(Type::B32)))
+        }
+        "elect" => {
+            if !m.flag("sync")? {
+                return Err(m.error("missing `.sync`"));
+            }
+            let shape = Shape::new()
+                .d(Slot::Val(Type::B32))
+                .d(Slot::Pred { negatable: false })
+                .s(Slot::Val(Type::B32));
+            op(Op::Elect, shape)
         }
         "redux" => {
             if !m.flag("sync")? {
@@ -703,6 +712,7 @@ const KNOWN_OPCODES: &[&str] = &[
     "match",
     "activemask",
     "redux",
+    "elect",
     "bra",
     "call",
     "ret",
@@ -2615,8 +2625,8 @@ fn vote(m: &mut Mods) -> Result<Decoded> {
         Slot::Val(Type::B32)
     };
     let shape = Shape::new().d(d).s(Slot::Pred { negatable: true });
-    // The legacy form (deprecated in PTX ISA 6.0) votes among the active threads, which is what
-    // the `.sync` form computes here too: its member mask is read but not needed.
+    // The legacy form (deprecated in PTX ISA 6.0) has no member mask: it votes among the
+    // executing threads (the emulator's `cross_lane` module).
     let shape = if sync {
         shape.s(Slot::Val(Type::B32))
     } else {

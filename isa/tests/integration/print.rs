@@ -412,6 +412,7 @@ fn mnemonics_in_canonical_order() {
             "redux.sync.xor.b32",
         ),
         (Op::Activemask, "activemask.b32"),
+        (Op::Elect, "elect.sync"),
         (
             Op::Bra {
                 target: BlockId(3),

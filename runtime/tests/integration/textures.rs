@@ -99,31 +99,6 @@ const F32: Format = Format {
     channels: 1,
 };
 
-fn devices() -> Vec<(&'static str, Device)> {
-    let functional = |engine| DeviceConfig {
-        engine,
-        ..DeviceConfig::default()
-    };
-    vec![
-        (
-            "interpreter",
-            Device::new(functional(emulator::Engine::Interpreter)).unwrap(),
-        ),
-        (
-            "jit",
-            Device::new(functional(emulator::Engine::Jit)).unwrap(),
-        ),
-        (
-            "timing",
-            Device::new(DeviceConfig {
-                timing: Some(timing::GpuConfig::load("gtx480", &[]).unwrap()),
-                ..DeviceConfig::default()
-            })
-            .unwrap(),
-        ),
-    ]
-}
-
 /// Runs `kernel` with one thread per coordinate pair and returns each thread's four words.
 fn run(
     dev: &Device,
@@ -197,7 +172,7 @@ fn first_floats(results: &[[u32; 4]]) -> Vec<f32> {
 
 #[test]
 fn linear_buffer_fetch_reads_zero_outside() {
-    for (engine, dev) in devices() {
+    for (engine, dev) in crate::engines::three() {
         let data = dev.alloc_from(&[1.5f32, 2.5, 3.5, 4.5]).unwrap();
         let tex = dev
             .create_texture(
@@ -227,7 +202,7 @@ fn linear_buffer_fetch_reads_zero_outside() {
 
 #[test]
 fn point_and_linear_sampling_of_a_2d_array() {
-    for (engine, dev) in devices() {
+    for (engine, dev) in crate::engines::three() {
         let (_a, point) = grid_texture(&dev, sampler(FilterMode::Point, AddressMode::Clamp, false));
         let r = run(
             &dev,
@@ -277,7 +252,7 @@ fn point_and_linear_sampling_of_a_2d_array() {
 
 #[test]
 fn normalized_coordinates_wrap_mirror_and_border() {
-    for (engine, dev) in devices() {
+    for (engine, dev) in crate::engines::three() {
         // u = 1.375 is x = 5.5, texel 5; v = 0.75 is y = 1.5, row 1.
         let at = [floats(1.375, 0.75), floats(-0.125, 0.25)];
         let cases = [
@@ -298,7 +273,7 @@ fn normalized_coordinates_wrap_mirror_and_border() {
 
 #[test]
 fn normalized_reads_of_uchar4_texels() {
-    for (engine, dev) in devices() {
+    for (engine, dev) in crate::engines::three() {
         let format = Format {
             kind: ChannelKind::U8,
             channels: 4,
@@ -323,7 +298,7 @@ fn normalized_reads_of_uchar4_texels() {
 
 #[test]
 fn tld4_gathers_the_footprint_counter_clockwise() {
-    for (engine, dev) in devices() {
+    for (engine, dev) in crate::engines::three() {
         let (_a, tex) = grid_texture(&dev, sampler(FilterMode::Point, AddressMode::Clamp, false));
         // x - 0.5 = 1.5, y - 0.5 = 0.5: texels i = 1, j = 0; from the lower left (1, 1),
         // then (2, 1), (2, 0), (1, 0).
@@ -343,7 +318,7 @@ fn txq_reads_the_texture_description() {
 
 #[test]
 fn texture_references_are_bound_by_name() {
-    for (engine, dev) in devices() {
+    for (engine, dev) in crate::engines::three() {
         let module = dev.load_ptx("textures.ptx", &module_text()).unwrap();
         let err = run_in(&dev, &module, "sample2d_ref", 0, &[floats(1.5, 0.5)]).unwrap_err();
         assert!(
@@ -384,7 +359,7 @@ fn grid_surface(dev: &Device) -> (runtime::DeviceArray, u64) {
 
 #[test]
 fn surface_loads_in_every_out_of_range_mode() {
-    for (engine, dev) in devices() {
+    for (engine, dev) in crate::engines::three() {
         let (_a, s) = grid_surface(&dev);
         let words = |kernel, at: &[[u32; 2]]| -> Vec<u32> {
             run(&dev, kernel, s, at)
@@ -430,7 +405,7 @@ fn surface_loads_in_every_out_of_range_mode() {
 
 #[test]
 fn surface_stores_and_queries() {
-    for (engine, dev) in devices() {
+    for (engine, dev) in crate::engines::three() {
         let (array, s) = grid_surface(&dev);
         let module = dev.load_ptx("textures.ptx", &module_text()).unwrap();
         module.bind("sref", s).unwrap();
