@@ -396,6 +396,10 @@ pub enum Op {
     Bmsk {
         mode: ShiftMode,
     },
+    /// `fns.b32 d, mask, base, offset`: the position of the `offset`-th set bit of `mask`
+    /// counted from bit `base` (upwards for a positive offset, downwards for a negative one),
+    /// or `0xffffffff`.
+    Fns,
     /// The scalar video instructions ([`Video`]). srcs: a, b (, c).
     Video(Video),
     /// The SIMD video instructions ([`SimdVideo`]). srcs: a, b, c.
@@ -816,10 +820,12 @@ pub enum Op {
     Isspacep {
         space: StateSpace,
     },
-    /// dsts: d; srcs: a, membermask.
+    /// dsts: d; srcs: a, membermask. `abs` and `nan` (`.abs`, `.NaN`) only with `.f32`.
     Redux {
         op: ReduxOp,
         ty: Type,
+        abs: bool,
+        nan: bool,
     },
     /// `elect.sync d|p, membermask` (sm_90): elects one leader among the member lanes;
     /// dsts: d (the leader's lane, or a sink), p; srcs: membermask.
@@ -883,6 +889,7 @@ impl Op {
             | Op::Prmt { .. }
             | Op::Shf { .. }
             | Op::Bmsk { .. }
+            | Op::Fns
             | Op::Lop3 { .. }
             | Op::Video(_)
             | Op::VideoSimd(_)

@@ -233,6 +233,10 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             write!(f, "bmsk.{}", shift_mode(*mode))?;
             &[Type::B32]
         }
+        Op::Fns => {
+            f.write_str("fns")?;
+            &[Type::B32]
+        }
         Op::Video(Video {
             op,
             dty,
@@ -731,7 +735,12 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             }
             return f.write_str(".b64");
         }
-        Op::Redux { op: rop, ty } => {
+        Op::Redux {
+            op: rop,
+            ty,
+            abs,
+            nan,
+        } => {
             let name = match rop {
                 ReduxOp::Add => "add",
                 ReduxOp::Min => "min",
@@ -741,6 +750,12 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
                 ReduxOp::Xor => "xor",
             };
             write!(f, "redux.sync.{name}")?;
+            if *abs {
+                f.write_str(".abs")?;
+            }
+            if *nan {
+                f.write_str(".NaN")?;
+            }
             std::slice::from_ref(ty)
         }
         Op::Movmatrix => return f.write_str("movmatrix.sync.aligned.m8n8.trans.b16"),

@@ -81,6 +81,7 @@ pub fn reads_through_operand_cache(op: &Op) -> bool {
         | Op::Prmt { .. }
         | Op::Shf { .. }
         | Op::Bmsk { .. }
+        | Op::Fns
         | Op::Lop3 { .. }
         | Op::Video(_)
         | Op::VideoSimd(_)

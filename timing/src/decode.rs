@@ -308,6 +308,7 @@ fn classify(op: &Op, cfg: &GpuConfig) -> (Unit, OpClass, Timing) {
         | Op::Shr { .. }
         | Op::Shf { .. }
         | Op::Bmsk { .. }
+        | Op::Fns
         | Op::Lop3 { .. }
         | Op::Video(_)
         | Op::VideoSimd(_)

@@ -87,9 +87,56 @@ fn update(op: AtomOp, ty: Type, ftz: bool, old: u64, b: u64, c: u64) -> u64 {
     }
 }
 
-/// `redux.sync.op.type`'s combine step: `.add` wraps to 32 bits, `.min`/`.max` compare signed
-/// for `.s32` and unsigned otherwise, `.and .or .xor` are bitwise.
-pub fn redux_combine(op: ReduxOp, ty: Type, a: u32, b: u32) -> u32 {
+/// The canonical NaN of PTX's `.f32` results.
+const CANONICAL_NAN_F32: u32 = 0x7fff_ffff;
+
+/// `redux.sync.op{.abs}{.NaN}.type` over the participants' `values` (at least one): `.add`
+/// wraps to 32 bits, `.min`/`.max` compare signed for `.s32`, unsigned for `.u32` and as
+/// floats for `.f32` (with +0.0 above -0.0), `.and .or .xor` are bitwise. For `.f32`, `.abs`
+/// takes each input's absolute value; a NaN input makes the result the canonical NaN with
+/// `.NaN` and is left out without it, the result being the canonical NaN when every input is.
+pub fn redux(
+    op: ReduxOp,
+    ty: Type,
+    abs: bool,
+    nan: bool,
+    values: impl Iterator<Item = u32>,
+) -> u32 {
+    if ty != Type::F32 {
+        return values
+            .reduce(|a, b| redux_combine(op, ty, a, b))
+            .expect("redux.sync has a participant");
+    }
+    let inputs = values.map(|v| if abs { v & 0x7fff_ffff } else { v });
+    let result = inputs
+        .reduce(|a, b| {
+            let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+            match (fa.is_nan(), fb.is_nan()) {
+                (true, _) | (_, true) if nan => CANONICAL_NAN_F32,
+                (true, _) => b,
+                (_, true) => a,
+                _ => {
+                    // Zeros compare by sign: -0.0 is the smaller.
+                    let a_first =
+                        fa < fb || (fa == fb && fa.is_sign_negative() && !fb.is_sign_negative());
+                    if a_first == (op == ReduxOp::Min) {
+                        a
+                    } else {
+                        b
+                    }
+                }
+            }
+        })
+        .expect("redux.sync has a participant");
+    if f32::from_bits(result).is_nan() {
+        CANONICAL_NAN_F32
+    } else {
+        result
+    }
+}
+
+/// `redux.sync`'s combine step for the integer types.
+fn redux_combine(op: ReduxOp, ty: Type, a: u32, b: u32) -> u32 {
     match op {
         ReduxOp::Add => a.wrapping_add(b),
         ReduxOp::Min if ty.is_signed() => (a as i32).min(b as i32) as u32,

@@ -156,6 +156,33 @@ pub fn lop3(a: u64, b: u64, c: u64, lut: u64) -> u64 {
     })
 }
 
+/// `fns.b32 d, mask, base, offset`, the manual's pseudo-code: from bit `base`, the `|offset|`-th
+/// set bit towards higher bits (offset > 0) or lower bits (offset < 0); offset 0 asks whether
+/// bit `base` itself is set. Not found: `0xffffffff`. A base above 31 is undefined in the
+/// manual; here the search, starting outside the word, finds nothing.
+pub fn fns(mask: u64, base: u64, offset: u64) -> u64 {
+    const NOT_FOUND: u64 = 0xffff_ffff;
+    let (mask, base, offset) = (mask as u32, base as u32, offset as u32 as i32);
+    if base > 31 {
+        return NOT_FOUND;
+    }
+    if offset == 0 {
+        return if mask >> base & 1 != 0 {
+            u64::from(base)
+        } else {
+            NOT_FOUND
+        };
+    }
+    let set = |p: &u32| mask >> p & 1 != 0;
+    let nth = offset.unsigned_abs() as usize - 1;
+    let found = if offset > 0 {
+        (base..32).filter(set).nth(nth)
+    } else {
+        (0..=base).rev().filter(set).nth(nth)
+    };
+    found.map_or(NOT_FOUND, u64::from)
+}
+
 /// `bmsk.mode.b32 d, a, b`: a mask of `b` ones starting at bit `a`, following the manual's
 /// pseudo-code: the mask is 0 when `b` (wrapped, for `.wrap`) is 0 or when `.clamp` and
 /// `a >= 32`; it is cut at bit 31 when `a + b` reaches 32, and with `.clamp` a width `b >= 32`

@@ -36,7 +36,7 @@ pub mod matrix;
 pub mod round;
 pub mod video;
 
-pub use atomic::{atomic_update, atomic_update_in, redux_combine};
+pub use atomic::{atomic_update, atomic_update_in, redux};
 
 use isa::{Op, Rounding, Type};
 use std::fmt;
@@ -144,6 +144,7 @@ pub fn eval(op: &Op, srcs: &[u64], carry: &mut bool) -> Result<[u64; 2], AluErro
         Op::Prmt { mode } => one(bits::prmt(mode, a, b, c)),
         Op::Shf { dir, mode } => one(bits::shf(dir, mode, a, b, c)),
         Op::Bmsk { mode } => one(bits::bmsk(mode, a, b)),
+        Op::Fns => one(bits::fns(a, b, c)),
         Op::Video(v) => one(video::eval(v, a, b, c)),
         Op::VideoSimd(v) => one(video::eval_simd(v, a, b, c)),
         Op::Lop3 { combine } => {

@@ -16,7 +16,7 @@ use super::{CtaEnv, lanes, write};
 use crate::alu;
 use crate::error::FaultKind;
 use crate::warp::{WARP_SIZE, Warp};
-use isa::{Inst, MatchMode, Op, ReduxOp, ShflMode, Type, VoteMode};
+use isa::{Inst, MatchMode, Op, ShflMode, Type, VoteMode};
 
 /// Each executing lane's participants: the lanes of its member mask that execute `inst`.
 type Participants = [u32; WARP_SIZE];
@@ -127,9 +127,10 @@ pub(super) fn execute(
                 }
             }
         }
-        Op::Redux { op, ty } => {
+        Op::Redux { op, ty, abs, nan } => {
             for l in lanes(exec) {
-                let result = reduce(*op, *ty, members[l], &values);
+                let participants = lanes(members[l]).map(|k| values[k] as u32);
+                let result = alu::redux(*op, *ty, *abs, *nan, participants);
                 write(
                     w.frame_mut(),
                     code,
@@ -177,14 +178,6 @@ pub(super) fn execute(
         op => unreachable!("`{op}` is not a cross-lane operation"),
     }
     Ok(())
-}
-
-/// `redux.sync`'s result over the lanes of `members` (never empty: the lane itself is one).
-fn reduce(op: ReduxOp, ty: Type, members: u32, values: &[u64; WARP_SIZE]) -> u32 {
-    lanes(members)
-        .map(|k| values[k] as u32)
-        .reduce(|acc, v| alu::redux_combine(op, ty, acc, v))
-        .expect("a lane is a member of its own mask")
 }
 
 /// The source lane of `shfl.sync` and whether it is in range (the manual's pseudo-code:

@@ -4,7 +4,7 @@
 //! `.f16`: four products, one per quad pair), and `ldmatrix` and `stmatrix`. Every thread of
 //! the warp must execute them (`.sync.aligned`).
 
-use super::{CtaEnv, Target, at, first_lane, offset, write};
+use super::{CtaEnv, Target, at, first_lane, lanes, offset, write};
 use crate::alu::matrix::{self, MmaTypes};
 use crate::error::FaultKind;
 use crate::warp::{WARP_SIZE, Warp};
@@ -188,8 +188,25 @@ fn matrix_in_memory(
     };
     let lane = first_lane(exec);
     let base = env.target(w, space, addr, lane).map_err(at(lane))?;
-    let stride = stride(env, w, inst, frag, layout, lane);
-    Ok((lane, base, element_offsets(frag, layout, stride)))
+    let warp_stride = stride(env, w, inst, frag, layout, lane);
+    // The manual requires one address and one stride for the whole warp; the matrix is read
+    // from the first lane's, so a lane that differs would be silently ignored.
+    for l in lanes(exec) {
+        let (other, other_stride) = (
+            env.target(w, space, addr, l).map_err(at(l))?,
+            stride(env, w, inst, frag, layout, l),
+        );
+        if (other, other_stride) != (base, warp_stride) {
+            let detail = format!(
+                "`{}`: lane {l} gives the matrix at {other:x?} with stride {other_stride}, lane \
+                 {lane} at {base:x?} with stride {warp_stride} (the warp must give one address and \
+                 one stride)",
+                inst.op
+            );
+            return Err((FaultKind::InvalidOperand { detail }, l as u32));
+        }
+    }
+    Ok((lane, base, element_offsets(frag, layout, warp_stride)))
 }
 
 pub(super) fn load(

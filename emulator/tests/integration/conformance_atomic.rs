@@ -1,9 +1,9 @@
 //! Conformance of the read-modify-write step of `atom`/`red` ([`atomic_update`],
-//! [`atomic_update_in`]) and the combine step of `redux.sync` ([`redux_combine`]) with the
+//! [`atomic_update_in`]) and the reduction of `redux.sync` ([`redux`]) with the
 //! manual's definitions (`inc(r, s) = r >= s ? 0 : r+1`, `dec(r, s) = r == 0 || r > s ? s : r-1`,
 //! `cas(r, s, t) = r == s ? t : r`), and the ALU's refusal of non-ALU operations.
 
-use emulator::alu::{AluError, atomic_update, atomic_update_in, eval, redux_combine};
+use emulator::alu::{AluError, atomic_update, atomic_update_in, eval, redux};
 use isa::{AtomOp, BarrierKind, MemOrder, Op, ReduxOp, StateSpace, Type};
 
 const M32: u64 = 0xffff_ffff;
@@ -99,24 +99,77 @@ fn float_add_rounds_to_nearest_and_flushes_only_on_global() {
 }
 
 #[test]
-fn redux_combines_32_bit_values() {
-    let cases: &[(ReduxOp, Type, u32, u32, u32)] = &[
-        (ReduxOp::Add, U32, u32::MAX, 2, 1),
-        (ReduxOp::Add, S32, 5, (-7i32) as u32, (-2i32) as u32),
-        (ReduxOp::Min, S32, u32::MAX, 1, u32::MAX),
-        (ReduxOp::Min, U32, u32::MAX, 1, 1),
-        (ReduxOp::Max, S32, u32::MAX, 1, 1),
-        (ReduxOp::Max, U32, u32::MAX, 1, u32::MAX),
-        (ReduxOp::Max, S32, 0x8000_0000, 0x7fff_ffff, 0x7fff_ffff),
-        (ReduxOp::And, B32, 0xf0f0, 0xff00, 0xf000),
-        (ReduxOp::Or, B32, 0xf0f0, 0xff00, 0xfff0),
-        (ReduxOp::Xor, B32, 0xf0f0, 0xff00, 0x0ff0),
+fn redux_reduces_32_bit_values() {
+    const NAN: u32 = 0x7fff_ffff;
+    let (pos0, neg0, one, m_two, qnan) = (
+        0u32,
+        0x8000_0000u32,
+        0x3f80_0000u32,
+        0xc000_0000u32,
+        0xffc0_0001u32,
+    );
+    // (op, type, abs, NaN, inputs, result), worked from the manual's text.
+    let cases: &[(ReduxOp, Type, bool, bool, &[u32], u32)] = &[
+        (ReduxOp::Add, U32, false, false, &[u32::MAX, 2], 1),
+        (
+            ReduxOp::Add,
+            S32,
+            false,
+            false,
+            &[5, (-7i32) as u32],
+            (-2i32) as u32,
+        ),
+        (ReduxOp::Min, S32, false, false, &[u32::MAX, 1], u32::MAX),
+        (ReduxOp::Min, U32, false, false, &[u32::MAX, 1], 1),
+        (ReduxOp::Max, S32, false, false, &[u32::MAX, 1], 1),
+        (ReduxOp::Max, U32, false, false, &[u32::MAX, 1], u32::MAX),
+        (
+            ReduxOp::Max,
+            S32,
+            false,
+            false,
+            &[0x8000_0000, 0x7fff_ffff],
+            0x7fff_ffff,
+        ),
+        (
+            ReduxOp::And,
+            B32,
+            false,
+            false,
+            &[0xf0f0, 0xff00, 0xf00f],
+            0xf000,
+        ),
+        (ReduxOp::Or, B32, false, false, &[0xf0f0, 0xff00], 0xfff0),
+        (
+            ReduxOp::Xor,
+            B32,
+            false,
+            false,
+            &[0xf0f0, 0xff00, 1],
+            0x0ff1,
+        ),
+        (ReduxOp::Add, U32, false, false, &[7], 7),
+        // .f32: +0.0 > -0.0, in either order.
+        (ReduxOp::Min, F32, false, false, &[pos0, neg0], neg0),
+        (ReduxOp::Min, F32, false, false, &[neg0, pos0], neg0),
+        (ReduxOp::Max, F32, false, false, &[neg0, pos0], pos0),
+        (ReduxOp::Min, F32, false, false, &[one, m_two], m_two),
+        // .abs: |-2| > 1.
+        (ReduxOp::Max, F32, true, false, &[one, m_two], 0x4000_0000),
+        (ReduxOp::Min, F32, true, false, &[neg0, one], pos0),
+        // Without .NaN a NaN is skipped; all NaN gives the canonical NaN.
+        (ReduxOp::Min, F32, false, false, &[qnan, one, qnan], one),
+        (ReduxOp::Max, F32, false, false, &[qnan, qnan], NAN),
+        (ReduxOp::Max, F32, false, false, &[qnan], NAN),
+        // With .NaN any NaN gives the canonical NaN.
+        (ReduxOp::Max, F32, false, true, &[one, qnan, m_two], NAN),
+        (ReduxOp::Min, F32, true, true, &[one, m_two], one),
     ];
-    for &(op, ty, a, b, want) in cases {
+    for &(op, ty, abs, nan, inputs, want) in cases {
         assert_eq!(
-            redux_combine(op, ty, a, b),
+            redux(op, ty, abs, nan, inputs.iter().copied()),
             want,
-            "{op:?}.{ty} {a:#x} {b:#x}"
+            "{op:?}.{ty} abs {abs} NaN {nan} {inputs:x?}"
         );
     }
 }
@@ -146,6 +199,8 @@ fn non_alu_operations_are_refused() {
         Op::Redux {
             op: ReduxOp::Add,
             ty: S32,
+            abs: false,
+            nan: false,
         },
         Op::Unsupported {
             text: "tex.2d".into(),

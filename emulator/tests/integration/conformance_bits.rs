@@ -1,4 +1,4 @@
-//! Conformance of bit manipulation (popc, clz, bfind, brev, bfe, bfi, prmt, shf, bmsk, lop3,
+//! Conformance of bit manipulation (popc, clz, bfind, brev, bfe, bfi, prmt, shf, bmsk, fns, lop3,
 //! logic operations, shl, shr) with the PTX ISA manual.
 //!
 //! Expected values are hand-derived from the manual's pseudo-code and tables.
@@ -252,6 +252,34 @@ fn bmsk_follows_the_manuals_pseudo_code() {
         (bmsk(Clamp), &[31, 1], 0x8000_0000),
         (bmsk(Clamp), &[0, 31], 0x7fff_ffff),
         (bmsk(Wrap), &[8, 8], 0xff00),
+    ]);
+}
+
+/// `fns`: the manual's four examples, then cases worked by hand from its pseudo-code.
+#[test]
+fn fns_follows_the_manuals_pseudo_code() {
+    let neg = |n: i64| n as u64 & M32;
+    check(&[
+        (Op::Fns, &[0xaaaa_aaaa, 3, 1], 3),
+        (Op::Fns, &[0xaaaa_aaaa, 3, neg(-1)], 3),
+        (Op::Fns, &[0xaaaa_aaaa, 2, 1], 3),
+        (Op::Fns, &[0xaaaa_aaaa, 2, neg(-1)], 1),
+        // Offset 0: bit `base` itself, or not found.
+        (Op::Fns, &[0xaaaa_aaaa, 3, 0], 3),
+        (Op::Fns, &[0xaaaa_aaaa, 2, 0], M32),
+        // The third set bit from bit 4 of 0b1011_0110_0000 (bits 5, 6, 8, 9, 11): bit 8.
+        (Op::Fns, &[0xb60, 4, 3], 8),
+        // The second set bit downwards from bit 10: bits 9, then 8.
+        (Op::Fns, &[0xb60, 10, neg(-2)], 8),
+        // Past the last set bit, either way.
+        (Op::Fns, &[0xb60, 4, 6], M32),
+        (Op::Fns, &[0xb60, 10, neg(-5)], M32),
+        (Op::Fns, &[0, 0, 1], M32),
+        (Op::Fns, &[M32, 31, 1], 31),
+        (Op::Fns, &[M32, 0, neg(-1)], 0),
+        (Op::Fns, &[M32, 0, 32], 31),
+        // Base above 31: undefined in the manual; the search finds nothing.
+        (Op::Fns, &[M32, 32, 1], M32),
     ]);
 }
 

@@ -54,7 +54,6 @@ const UNSUPPORTED_OPCODES: &[&str] = &[
     "tensormap",
     "clusterlaunchcontrol",
     "brx",
-    "fns",
     "st.async",
     "red.async",
 ];
@@ -180,6 +179,17 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             op(
                 Op::Shf { dir, mode },
                 Shape::binary(Type::B32).s(Slot::Val(Type::U32)),
+            )
+        }
+        "fns" => {
+            typed(m, opcode, &[Type::B32])?;
+            op(
+                Op::Fns,
+                Shape::new()
+                    .d(Slot::Val(Type::B32))
+                    .s(Slot::Val(Type::B32))
+                    .s(Slot::Val(Type::U32))
+                    .s(Slot::Val(Type::S32)),
             )
         }
         "bmsk" => {
@@ -485,12 +495,24 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
             })?;
             let rop = rop.ok_or_else(|| m.error("missing operation"))?;
             let allowed: &[Type] = match rop {
-                ReduxOp::Add | ReduxOp::Min | ReduxOp::Max => &[Type::U32, Type::S32],
+                ReduxOp::Add => &[Type::U32, Type::S32],
+                ReduxOp::Min | ReduxOp::Max => &[Type::U32, Type::S32, Type::F32],
                 ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => &[Type::B32],
+            };
+            // sm_100a's floating-point forms: `.abs` and `.NaN` come with `.f32` only.
+            let (abs, nan) = if m.any(|s| s == "f32") {
+                (m.flag("abs")?, m.flag("NaN")?)
+            } else {
+                (false, false)
             };
             let ty = typed(m, opcode, allowed)?;
             op(
-                Op::Redux { op: rop, ty },
+                Op::Redux {
+                    op: rop,
+                    ty,
+                    abs,
+                    nan,
+                },
                 Shape::unary(ty).s(Slot::Val(Type::B32)),
             )
         }
@@ -670,6 +692,7 @@ const KNOWN_OPCODES: &[&str] = &[
     "prmt",
     "shf",
     "bmsk",
+    "fns",
     "szext",
     "dp4a",
     "dp2a",

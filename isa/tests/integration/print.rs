@@ -408,11 +408,23 @@ fn mnemonics_in_canonical_order() {
             Op::Redux {
                 op: ReduxOp::Xor,
                 ty: Type::B32,
+                abs: false,
+                nan: false,
             },
             "redux.sync.xor.b32",
         ),
+        (
+            Op::Redux {
+                op: ReduxOp::Max,
+                ty: Type::F32,
+                abs: true,
+                nan: true,
+            },
+            "redux.sync.max.abs.NaN.f32",
+        ),
         (Op::Activemask, "activemask.b32"),
         (Op::Elect, "elect.sync"),
+        (Op::Fns, "fns.b32"),
         (
             Op::Bra {
                 target: BlockId(3),

@@ -139,6 +139,21 @@ $L_loop:
     wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];
     ret;
 }
+
+// A warp-wide matrix load whose lane 5 gives the matrix 64 bytes further on.
+.visible .entry wmma_lane_address(.param .u64 p)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<9>;
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r8, %tid.x;
+    setp.eq.u32 %p1, %r8, 5;
+    add.s64 %rd2, %rd1, 64;
+    selp.b64 %rd1, %rd2, %rd1, %p1;
+    wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd1];
+    ret;
+}
 "#;
 
 /// A functional device and one with the timing model: every fault must be reported the same
@@ -392,6 +407,30 @@ fn wmma_needs_the_whole_warp() {
 }
 
 #[test]
+fn wmma_needs_one_address_for_the_warp() {
+    for dev in devices() {
+        let m = dev.load_ptx("faults.ptx", PTX).unwrap();
+        let k = m.kernel("wmma_lane_address").unwrap();
+        let buf = dev.alloc::<u16>(512).unwrap();
+        let err = dev.launch(&k, 1, 32, 0, &[(&buf).into()]).unwrap_err();
+        let Error::LaunchFailure(f) = &err else {
+            panic!("expected a launch failure, got {err}")
+        };
+        let base = buf.device_ptr();
+        assert_eq!(
+            f.kind.to_string(),
+            format!(
+                "invalid operand: `wmma.load.a.sync.aligned.row.m16n16k16.global.f16`: lane 5 \
+                 gives the matrix at Global({:x}) with stride 16, lane 0 at Global({base:x}) \
+                 with stride 16 (the warp must give one address and one stride)",
+                base + 64
+            )
+        );
+        still_works(&dev, &m);
+    }
+}
+
+#[test]
 fn dynamic_shared_memory_over_the_limit() {
     for dev in devices() {
         let m = dev.load_ptx("faults.ptx", PTX).unwrap();
@@ -552,7 +591,7 @@ fn bad_launches_are_rejected_before_running() {
         assert_eq!(
             m.kernel("nope").err().map(|e| e.to_string()).as_deref(),
             Some(
-                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid, count_up, recursion, cp_async_src_size, wmma_half_warp"
+                "invalid value: no kernel `nope` in faults.ptx; kernels: store_tid, misaligned_v4, uses_dynamic_shared, divergent_barrier, spin, copy_tid, shared_tid, count_up, recursion, cp_async_src_size, wmma_half_warp, wmma_lane_address"
             )
         );
         still_works(&dev, &m);

@@ -7,7 +7,7 @@
 //! `M(l)` that execute the instruction — active on the warp's path with a true guard; lanes that
 //! exited, are predicated off, or wait on another divergent path contribute nothing. Masks of
 //! 1, 2, 4, 8, 16 and 32 lanes, non-contiguous groups, divergent warps, partial warps, every
-//! type and operator; a few cases worked by hand besides; a lane outside its own mask is
+//! type (`.f32` with `.abs` and `.NaN` too) and operator; a few cases worked by hand besides; a lane outside its own mask is
 //! refused with an error naming it. (Before the member mask was honoured, every `.sync`
 //! operation here computed over all executing lanes: `redux.sync.add.u32 d, 1, tile16` gave 32
 //! where the manual gives 16.)
@@ -117,6 +117,15 @@ const KERNELS: &[(&str, &str)] = &[
     @%p3 redux.sync.and.b32 %r10, %r3, %r2;
     @%p3 redux.sync.or.b32 %r11, %r3, %r2;
     @%p3 redux.sync.xor.b32 %r12, %r3, %r2;
+"#,
+    ),
+    (
+        "redux_f32",
+        r#"
+    @%p3 redux.sync.min.f32 %r10, %r3, %r2;
+    @%p3 redux.sync.max.abs.f32 %r11, %r3, %r2;
+    @%p3 redux.sync.min.NaN.f32 %r12, %r3, %r2;
+    @%p3 redux.sync.max.abs.NaN.f32 %r13, %r3, %r2;
 "#,
     ),
     (
@@ -242,6 +251,32 @@ fn expected(kernel: &str, case: &Case) -> Vec<[Option<u32>; 4]> {
                     vals().reduce(|x, y| x ^ y),
                     Some(0),
                 ],
+                "redux_f32" => {
+                    // The manual: +0.0 > -0.0 (f32::total_cmp's order on numbers); `.abs`
+                    // clears each input's sign; a NaN input gives the canonical NaN with
+                    // `.NaN` and is skipped without it (all NaN: the canonical NaN).
+                    let reduce = |max: bool, abs: bool, nan: bool| {
+                        let inputs: Vec<f32> = vals()
+                            .map(|v| f32::from_bits(if abs { v & 0x7fff_ffff } else { v }))
+                            .collect();
+                        if nan && inputs.iter().any(|x| x.is_nan()) {
+                            return Some(0x7fff_ffff);
+                        }
+                        let numbers = inputs.into_iter().filter(|x| !x.is_nan());
+                        let best = if max {
+                            numbers.max_by(f32::total_cmp)
+                        } else {
+                            numbers.min_by(f32::total_cmp)
+                        };
+                        Some(best.map_or(0x7fff_ffff, f32::to_bits))
+                    };
+                    [
+                        reduce(false, false, false),
+                        reduce(true, true, false),
+                        reduce(false, false, true),
+                        reduce(true, true, true),
+                    ]
+                }
                 "match" => {
                     let key32 = |k: usize| a[k] & 3;
                     let key64 = |k: usize| (u64::from(a[k] & 3) << 32) | u64::from(a[k] >> 2 & 1);
@@ -329,13 +364,32 @@ fn tiles(width: u32) -> Vec<u32> {
     partition(&(0..32).map(|l| l / width).collect::<Vec<_>>())
 }
 
+/// Floats whose order and NaN rules matter: both zeros, NaNs of both signs and payloads,
+/// infinities, values whose absolute values reorder them.
+const FLOATS: [u32; 12] = [
+    0x3fc0_0000, // 1.5
+    0xc000_0000, // -2.0
+    0x0000_0000, // +0.0
+    0x8000_0000, // -0.0
+    0x7fc0_0000, // NaN
+    0xffc0_0001, // -NaN with a payload
+    0x7f80_0000, // +inf
+    0xff80_0000, // -inf
+    0x4050_0000, // 3.25
+    0xbf00_0000, // -0.5
+    0x0000_0001, // the smallest subnormal
+    0x8000_0001, // its negative
+];
+
 fn data(rng: &mut Rng, kind: u32) -> Vec<u32> {
     (0..32)
         .map(|_| match kind {
             // Few distinct values, so votes, matches and reductions differ between groups.
             0 => rng.below(8),
             // Full-range values: signed and unsigned orders differ; sums overflow.
-            _ => rng.next(),
+            1 => rng.next(),
+            // Floats; one lane in 12 a NaN of some kind.
+            _ => FLOATS[rng.below(FLOATS.len() as u32) as usize],
         })
         .collect()
 }
@@ -361,7 +415,7 @@ fn cases() -> Vec<Case> {
         masks.push((format!("random labels {i}"), partition(&labels)));
     }
     for (name, m) in &masks {
-        for kind in 0..2 {
+        for kind in 0..3 {
             out.push(Case {
                 name: format!("{name}, data {kind}, converged"),
                 threads: 32,
