@@ -34,7 +34,7 @@ struct Out {
 
 __device__ unsigned global_id() { return blockIdx.x * blockDim.x + threadIdx.x; }
 
-// Inside `if (sel)`: the group of the threads that took the branch (25 slots): size,
+// Inside `if (sel)`: the group of the threads that took the branch (19 slots): size,
 // thread_rank, meta_group_rank, meta_group_size, ballot(p), any(p), all(p), match_any(key),
 // match_all(key) and its predicate, reduce plus / greater / bit_xor over int, reduce plus over
 // float, inclusive and exclusive plus scans over int, inclusive plus scan over float, shfl of
