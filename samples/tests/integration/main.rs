@@ -12,6 +12,7 @@ mod mbarrier_corpus;
 // The tests, one area per module.
 mod all_samples;
 mod async_corpus;
+mod cg_corpus;
 mod characterize;
 mod corpus_runs;
 mod cta_schedulers;
