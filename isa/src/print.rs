@@ -1083,6 +1083,7 @@ impl<'a> Printer<'a> {
             Op::Setp { .. }
                 | Op::Shfl { .. }
                 | Op::Match { .. }
+                | Op::Elect
                 | Op::Lop3 { .. }
                 | Op::Tex(_)
                 | Op::Tld4(_)

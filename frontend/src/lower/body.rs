@@ -1338,6 +1338,12 @@ impl<'a> FnLowerer<'a, '_> {
                     dsts.push(self.dst(&half(a), shape.dsts[0])?);
                     dsts.push(self.dst(&half(b), shape.dsts[1])?);
                 }
+                _ if shape.min_dsts > 1 => {
+                    return Err(Diagnostic::semantic(
+                        first.span,
+                        format!("`{}` writes two destinations, `d|p`", inst.opcode.value),
+                    ));
+                }
                 _ => dsts.push(self.dst(first, shape.dsts[0])?),
             }
         }
@@ -1354,8 +1360,10 @@ impl<'a> FnLowerer<'a, '_> {
     }
 
     fn count_error(&self, inst: &ast::Instruction, shape: &super::shape::Shape) -> Diagnostic {
-        let min = shape.min_dsts + shape.min_srcs;
-        let max = shape.min_dsts + shape.srcs.len();
+        // Destinations are one operand, single or a pair (`d|p`).
+        let dst_operands = shape.min_dsts.min(1);
+        let min = dst_operands + shape.min_srcs;
+        let max = dst_operands + shape.srcs.len();
         let expected = if min == max {
             format!("{min}")
         } else {

@@ -537,6 +537,17 @@ fn synchronisation_warp_and_control() {
             "redux.sync.max.s32 %r1, %r2, -1;",
             "redux.sync.max.s32 %r1, %r2, -1;",
         ),
+        (
+            "redux.sync.min.abs.NaN.f32 %r1, %r2, %r3;",
+            "redux.sync.min.abs.NaN.f32 %r1, %r2, %r3;",
+        ),
+        (
+            "redux.sync.max.f32 %r1, %r2, -1;",
+            "redux.sync.max.f32 %r1, %r2, -1;",
+        ),
+        ("elect.sync %r1|%p1, -1;", "elect.sync %r1|%p1, -1;"),
+        ("elect.sync _|%p1, %r2;", "elect.sync _|%p1, %r2;"),
+        ("fns.b32 %r1, %r2, %r3, -2;", "fns.b32 %r1, %r2, %r3, -2;"),
         ("exit;", "exit;"),
         ("trap;", "trap;"),
     ]);

@@ -59,6 +59,58 @@ fn unknown_opcode() {
     );
 }
 
+/// Malformed forms of the warp-level operations issue 47 added or changed: `elect.sync`,
+/// `fns`, and `redux.sync`'s floating-point forms.
+#[test]
+fn malformed_elect_fns_and_float_redux() {
+    check_all(&[
+        (
+            "\telect %r1|%p1, -1;",
+            "t.ptx:12:2: error: missing `.sync` in `elect`",
+        ),
+        (
+            "\telect.sync %r1, -1;",
+            "t.ptx:12:13: error: `elect` writes two destinations, `d|p`",
+        ),
+        (
+            "\telect.sync %r1|%p1;",
+            "t.ptx:12:2: error: `elect.sync` takes 2 operands, found 1",
+        ),
+        (
+            "\telect.sync %p1|%r1, -1;",
+            "t.ptx:12:13: error: type mismatch: `%p1` is `.pred`, expected `.b32`",
+        ),
+        (
+            "\tfns.b32 %r1, %r2, %r3;",
+            "t.ptx:12:2: error: `fns.b32` takes 4 operands, found 3",
+        ),
+        (
+            "\tfns.b64 %rd1, %rd2, %r3, 1;",
+            "t.ptx:12:2: error: invalid type `.b64` for `fns`",
+        ),
+        (
+            "\tfns %r1, %r2, %r3, 1;",
+            "t.ptx:12:2: error: missing type modifier in `fns`",
+        ),
+        (
+            "\tredux.sync.add.f32 %f1, %f2, -1;",
+            "t.ptx:12:2: error: invalid type `.f32` for `redux`",
+        ),
+        (
+            "\tredux.sync.min.abs.u32 %r1, %r2, -1;",
+            "t.ptx:12:17: error: unexpected modifier `.abs` for `redux`",
+        ),
+        (
+            "\tredux.sync.max.NaN.s32 %r1, %r2, -1;",
+            "t.ptx:12:17: error: unexpected modifier `.NaN` for `redux`",
+        ),
+        (
+            "\tredux.sync.and.f32 %f1, %f2, -1;",
+            "t.ptx:12:2: error: invalid type `.f32` for `redux`",
+        ),
+    ]);
+}
+
 #[test]
 fn undefined_register() {
     check(
