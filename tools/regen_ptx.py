@@ -23,6 +23,16 @@ references::
 
     // nvrtc-version: 11
 
+NVRTC 13 (CUDA 13, which no longer compiles for compute_70: its architectures are
+compute_75 and later) is for PTX sets and sweeps (``--nvrtc 13``). CUDA 13's wheels are the
+unsuffixed ones, and put everything into one ``site-packages/nvidia/cu13`` tree::
+
+    pip install nvidia-cuda-nvrtc nvidia-cuda-runtime nvidia-cuda-crt nvidia-cuda-cccl
+
+(NVRTC's ``nvidia/cu13/lib/libnvrtc.so.13``, or ``$WARPSIM_NVRTC13``, then the system
+loader's ``libnvrtc.so.13``; the headers: the runtime's cuda_fp16.h, mma.h, ... and crt/ in
+``nvidia/cu13/include``, CCCL's nv/target and cuda/barrier in ``nvidia/cu13/include/cccl``).
+
 Compile options: ``--gpu-architecture=compute_70`` by default.  A source file
 may add options in a comment within its first lines::
 
@@ -39,13 +49,28 @@ Usage::
     python3 tools/regen_ptx.py --check         # exit 1 if a committed .ptx is stale
     python3 tools/regen_ptx.py --coverage      # report PTX instruction families
                                                # not found in any committed .ptx
+    python3 tools/regen_ptx.py --ptx-set cuda13-sm_90 --nvrtc 13 --arch compute_90 [--check]
+                                               # the PTX set samples/ptx-sets/cuda13-sm_90:
+                                               # every source's PTX from NVRTC 13 for
+                                               # compute_90, laid out as samples/, with its
+                                               # manifest ptx-set.toml (a source that needs
+                                               # another NVRTC or a later architecture is
+                                               # listed there as not applicable, with why);
+                                               # a NAME with a '/' is a directory anywhere
     python3 tools/regen_ptx.py --arch-sweep target/release/warpsim
                                                # compile samples/corpus for every
                                                # architecture of ARCH_SWEEP and list
                                                # what `warpsim check` finds unsupported
+    python3 tools/regen_ptx.py --arch-sweep target/release/warpsim --nvrtc 13 --sources all
+                                               # every samples/**/*.cu for every architecture
+                                               # NVRTC 13 supports (nvrtcGetSupportedArchs):
+                                               # what is unsupported, fails to parse or lower,
+                                               # or is not applicable (--markdown: as tables;
+                                               # --archs A,B: those; --keep DIR: keep the PTX)
 
 The exact output depends on the NVRTC version; the committed corpus was
-produced by the version recorded in samples/corpus/README.md.
+produced by the version recorded in samples/corpus/README.md, each PTX set by the one its
+manifest records.
 """
 
 import argparse
@@ -817,7 +842,8 @@ def short(arch: str) -> str:
 def sweep_report(results, archs, sources, markdown: bool) -> str:
     """The sweep's tables: per architecture the counts; then every instruction unsupported,
     every failure grouped by its message, every source not applicable, each with the
-    architectures (NN of compute_NN) and files:lines."""
+    architectures (NN of compute_NN) and the PTX's files:lines (the sources' files where no
+    PTX was made)."""
     lines = []
     row = (lambda *c: "| " + " | ".join(str(x) for x in c) + " |") if markdown else \
         (lambda *c: "  ".join(f"{str(x):<12}" for x in c).rstrip())
@@ -831,31 +857,36 @@ def sweep_report(results, archs, sources, markdown: bool) -> str:
                          count("fail") + count("nvrtc"), count("n/a")))
     groups = {}
     for (arch, cu), r in results.items():
-        member = set_member(cu).removesuffix(".ptx") + ".cu"
+        # Lines are the swept PTX's (--keep keeps it); a source without one is named as such.
+        ptx, source = set_member(cu), set_member(cu).removesuffix(".ptx") + ".cu"
         if r.status == "unsupported":
             for op, line in r.unsupported:
-                groups.setdefault(("unsupported", op), {}).setdefault(arch, set()).add(f"{member}:{line}")
+                groups.setdefault(("unsupported", op), {}).setdefault(arch, set()).add(f"{ptx}:{line}")
         elif r.status in ("fail", "nvrtc", "n/a"):
-            where = f"{member}:{r.line}" if r.line else member
+            where = f"{ptx}:{r.line}" if r.line else source
             key = {"fail": "fails", "nvrtc": "NVRTC fails", "n/a": "not applicable"}[r.status]
             groups.setdefault((key, normalized(r.reason)), {}).setdefault(arch, set()).add(where)
     if not groups:
         lines.append("\nnothing unsupported, nothing fails, every source applies")
         return "\n".join(lines)
     lines.append("")
-    lines.append(row("what", "cause", "architectures", "files"))
     if markdown:
-        lines.append("|---|---|---|---|")
+        lines += ["| what | cause | architectures | files |", "|---|---|---|---|"]
     for (kind, cause), by_arch in sorted(groups.items()):
-        # Files by the architectures they share, so one line says "75-121: a.cu, b.cu".
+        cause_text = f"`{cause}`" if markdown and kind == "unsupported" else cause
+        if not markdown:
+            lines.append(f"{kind}: {cause_text}")
+        # Files by the architectures they share, so one line says "100, 103: a.ptx, b.ptx".
         by_files = {}
         for arch, files in by_arch.items():
             by_files.setdefault(tuple(sorted(files)), []).append(arch)
         for files, arch_list in sorted(by_files.items(), key=lambda kv: archs.index(kv[1][0])):
             span = "all" if len(arch_list) == len(archs) else ", ".join(
                 short(a) for a in sorted(arch_list, key=archs.index))
-            cause_text = f"`{cause}`" if markdown and kind == "unsupported" else cause
-            lines.append(row(kind, cause_text, span, ", ".join(files)))
+            if markdown:
+                lines.append(f"| {kind} | {cause_text} | {span} | {', '.join(files)} |")
+            else:
+                lines.append(f"    {span}: {', '.join(files)}")
     return "\n".join(lines)
 
 
