@@ -155,11 +155,13 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
     }
     bar.finish_and_clear();
     if let Some(path) = &opts.stats_json {
+        let ptx_set = (!opts.ptx_set.is_committed()).then_some(opts.ptx_set.name());
         let text = if opts.timing.is_some() {
             let entries: Vec<_> = reports
                 .iter()
                 .map(|(name, r)| crate::report::SampleStats {
                     sample: name,
+                    ptx_set,
                     total: &r.total,
                     kernels: &r.kernels,
                     host: opts.host_times.then_some(r.total.host),
@@ -169,8 +171,9 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
         } else {
             let entries: Vec<_> = functional
                 .iter()
-                .map(|(name, outcome)| {
-                    crate::report::FunctionalSampleStats::new(
+                .map(|(name, outcome)| crate::report::FunctionalSampleStats {
+                    ptx_set,
+                    ..crate::report::FunctionalSampleStats::new(
                         name,
                         opts.engine,
                         outcome,

@@ -235,6 +235,8 @@ fn warpsim(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn the_command_line_runs_from_a_set_and_refuses_what_cannot_apply() {
+    let dir = TempDir::new("ptx-set-cli");
+    let json = dir.path("stats.json");
     let (ok, out, err) = warpsim(&[
         "run",
         "saxpy",
@@ -243,12 +245,18 @@ fn the_command_line_runs_from_a_set_and_refuses_what_cannot_apply() {
         "--functional",
         "--ptx-set",
         "cuda13-sm_120",
+        "--stats-json",
+        &json,
     ]);
     assert!(ok, "{out}{err}");
     assert!(
         out.contains("PTX from PTX set `cuda13-sm_120` (NVRTC 13.") && out.contains("PASS"),
         "{out}"
     );
+    // The statistics say where the PTX came from.
+    let stats: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(stats[0]["ptx_set"], "cuda13-sm_120", "{stats}");
     let (ok, _, err) = warpsim(&["run", "saxpy", "--functional", "--ptx-set", "sm_90"]);
     assert!(!ok && err.contains("no PTX set named `sm_90`"), "{err}");
     // ptxas's counts are the committed PTX's.
