@@ -113,7 +113,8 @@ def registers(ptxas, ptx: Path):
 
 def render(ptxas):
     rows = []
-    for ptx in sorted(SAMPLES.rglob("*.ptx")):
+    # The committed PTX; the PTX sets of samples/ptx-sets are other compilers' output.
+    for ptx in sorted(p for p in SAMPLES.rglob("*.ptx") if SAMPLES / "ptx-sets" not in p.parents):
         rel = ptx.relative_to(REPO).as_posix()
         arch, kernels = registers(ptxas, ptx)
         for kernel, regs in kernels:

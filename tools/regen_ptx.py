@@ -23,6 +23,16 @@ references::
 
     // nvrtc-version: 11
 
+NVRTC 13 (CUDA 13, which no longer compiles for compute_70: its architectures are
+compute_75 and later) is for PTX sets and sweeps (``--nvrtc 13``). CUDA 13's wheels are the
+unsuffixed ones, and put everything into one ``site-packages/nvidia/cu13`` tree::
+
+    pip install nvidia-cuda-nvrtc nvidia-cuda-runtime nvidia-cuda-crt nvidia-cuda-cccl
+
+(NVRTC's ``nvidia/cu13/lib/libnvrtc.so.13``, or ``$WARPSIM_NVRTC13``, then the system
+loader's ``libnvrtc.so.13``; the headers: the runtime's cuda_fp16.h, mma.h, ... and crt/ in
+``nvidia/cu13/include``, CCCL's nv/target and cuda/barrier in ``nvidia/cu13/include/cccl``).
+
 Compile options: ``--gpu-architecture=compute_70`` by default.  A source file
 may add options in a comment within its first lines::
 
@@ -39,23 +49,40 @@ Usage::
     python3 tools/regen_ptx.py --check         # exit 1 if a committed .ptx is stale
     python3 tools/regen_ptx.py --coverage      # report PTX instruction families
                                                # not found in any committed .ptx
+    python3 tools/regen_ptx.py --ptx-set cuda13-sm_90 --nvrtc 13 --arch compute_90 [--check]
+                                               # the PTX set samples/ptx-sets/cuda13-sm_90:
+                                               # every source's PTX from NVRTC 13 for
+                                               # compute_90, laid out as samples/, with its
+                                               # manifest ptx-set.toml (a source that needs
+                                               # another NVRTC or a later architecture is
+                                               # listed there as not applicable, with why);
+                                               # a NAME with a '/' is a directory anywhere
     python3 tools/regen_ptx.py --arch-sweep target/release/warpsim
                                                # compile samples/corpus for every
                                                # architecture of ARCH_SWEEP and list
                                                # what `warpsim check` finds unsupported
+    python3 tools/regen_ptx.py --arch-sweep target/release/warpsim --nvrtc 13 --sources all
+                                               # every samples/**/*.cu for every architecture
+                                               # NVRTC 13 supports (nvrtcGetSupportedArchs):
+                                               # what is unsupported, fails to parse or lower,
+                                               # or is not applicable (--markdown: as tables;
+                                               # --archs A,B: those; --keep DIR: keep the PTX)
 
 The exact output depends on the NVRTC version; the committed corpus was
-produced by the version recorded in samples/corpus/README.md.
+produced by the version recorded in samples/corpus/README.md, each PTX set by the one its
+manifest records.
 """
 
 import argparse
 import ctypes
 import glob
+import json
 import os
 import re
 import shlex
 import site
 import sys
+import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,11 +91,21 @@ DEFAULT_ARCH = "--gpu-architecture=compute_70"
 FLAGS_RE = re.compile(r"^\s*//\s*nvrtc-flags:(.*)$")
 VERSION_RE = re.compile(r"^\s*//\s*nvrtc-version:\s*(\d+)\s*$")
 DEFAULT_MAJOR = 12
-# The library file of each NVRTC major version the sources may ask for.
-LIBRARY = {12: "libnvrtc.so.12", 11: "libnvrtc.so.11.2"}
+# The library file of each NVRTC major version, the directory below a site-packages directory
+# where its wheel puts it, and the wheel (CUDA 13's wheels are unsuffixed and share one
+# nvidia/cu13 tree; CUDA 11's and 12's each have their own nvidia/cuda_* directories).
+LIBRARY = {13: "libnvrtc.so.13", 12: "libnvrtc.so.12", 11: "libnvrtc.so.11.2"}
+LIBRARY_DIR = {13: "nvidia/cu13/lib", 12: "nvidia/cuda_nvrtc/lib", 11: "nvidia/cuda_nvrtc/lib"}
+NVRTC_WHEEL = {13: "nvidia-cuda-nvrtc", 12: "nvidia-cuda-nvrtc-cu12", 11: "nvidia-cuda-nvrtc-cu11"}
 FLAGS_SCAN_LINES = 10
 # NVRTC 12.x warns about every compute_70 compile; not worth repeating.
 QUIET_LOG_RE = re.compile(r"^nvrtc: warning: Architectures prior to .* are deprecated.*$\n?", re.M)
+
+
+def nvrtc_env(major):
+    """The environment variable that names NVRTC `major`'s library: WARPSIM_NVRTC for the
+    default version (the one `warpsim run-cu` reads too), WARPSIM_NVRTC<major> for others."""
+    return "WARPSIM_NVRTC" if major == DEFAULT_MAJOR else f"WARPSIM_NVRTC{major}"
 
 
 # ---------------------------------------------------------------------------
@@ -90,12 +127,12 @@ def _site_dirs():
 
 
 def _candidate_libs(major):
-    env = os.environ.get("WARPSIM_NVRTC" if major == DEFAULT_MAJOR else f"WARPSIM_NVRTC{major}")
+    env = os.environ.get(nvrtc_env(major))
     if env:
         yield env
     seen = set()
     for d in _site_dirs():
-        lib = os.path.join(d, "nvidia", "cuda_nvrtc", "lib", LIBRARY[major])
+        lib = os.path.join(d, LIBRARY_DIR[major], LIBRARY[major])
         if os.path.exists(lib) and lib not in seen:
             seen.add(lib)
             yield lib
@@ -116,13 +153,13 @@ class Nvrtc:
             except OSError as e:
                 errors.append(f"  {cand}: {e}")
         if self.lib is None:
-            wheel = f"nvidia-cuda-nvrtc-cu{major}"
-            env = "WARPSIM_NVRTC" if major == DEFAULT_MAJOR else f"WARPSIM_NVRTC{major}"
             sys.exit(
                 f"regen_ptx: cannot load NVRTC {major}; install it with\n"
-                f"    pip install {wheel}\n"
-                f"or point {env} at {LIBRARY[major]}.  Tried:\n" + "\n".join(errors)
+                f"    pip install {NVRTC_WHEEL[major]}\n"
+                f"or point {nvrtc_env(major)} at {LIBRARY[major]}.  Tried:\n" + "\n".join(errors)
             )
+        self.major = major
+        self._archs = None
         L = self.lib
         prog_p = ctypes.POINTER(ctypes.c_void_p)
         L.nvrtcGetErrorString.restype = ctypes.c_char_p
@@ -133,6 +170,8 @@ class Nvrtc:
             ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_char_p),
         ]
         L.nvrtcDestroyProgram.argtypes = [prog_p]
+        L.nvrtcGetNumSupportedArchs.argtypes = [ctypes.POINTER(ctypes.c_int)]
+        L.nvrtcGetSupportedArchs.argtypes = [ctypes.POINTER(ctypes.c_int)]
         L.nvrtcCompileProgram.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
         for name in ("nvrtcGetPTXSize", "nvrtcGetProgramLogSize"):
             getattr(L, name).argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]
@@ -140,7 +179,8 @@ class Nvrtc:
             getattr(L, name).argtypes = [ctypes.c_void_p, ctypes.c_char_p]
         for name in ("nvrtcVersion", "nvrtcCreateProgram", "nvrtcDestroyProgram",
                      "nvrtcCompileProgram", "nvrtcGetPTXSize", "nvrtcGetPTX",
-                     "nvrtcGetProgramLogSize", "nvrtcGetProgramLog"):
+                     "nvrtcGetProgramLogSize", "nvrtcGetProgramLog",
+                     "nvrtcGetNumSupportedArchs", "nvrtcGetSupportedArchs"):
             getattr(L, name).restype = ctypes.c_int
 
     def _check(self, what, rc):
@@ -152,6 +192,18 @@ class Nvrtc:
         major, minor = ctypes.c_int(), ctypes.c_int()
         self._check("nvrtcVersion", self.lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)))
         return major.value, minor.value
+
+    def supported_archs(self):
+        """The virtual architectures this NVRTC compiles for (`nvrtcGetSupportedArchs`), as
+        `compute_NN` names in increasing order."""
+        if self._archs is not None:
+            return self._archs
+        count = ctypes.c_int()
+        self._check("nvrtcGetNumSupportedArchs", self.lib.nvrtcGetNumSupportedArchs(ctypes.byref(count)))
+        archs = (ctypes.c_int * count.value)()
+        self._check("nvrtcGetSupportedArchs", self.lib.nvrtcGetSupportedArchs(archs))
+        self._archs = [f"compute_{a}" for a in sorted(archs)]
+        return self._archs
 
     def compile(self, source: str, name: str, options):
         """Return (ptx, log); raise CompileError(log) on failure."""
@@ -208,45 +260,116 @@ def source_major(text: str):
     return DEFAULT_MAJOR
 
 
-def cuda_includes():
-    """The CUDA headers NVRTC does not build in (cuda_fp16.h, cuda_bf16.h, mma.h,
-    cuda_pipeline_primitives.h, cooperative_groups, ...) from the nvidia-cuda-runtime-cu12
-    wheel, and those they include from the nvidia-cuda-cccl-cu12 (nv/target) and
-    nvidia-cuda-nvcc-cu12 (crt/mma.h) wheels: the include directories found, the runtime's
-    first."""
-    found = []
-    for wheel, probe in (
-        ("cuda_runtime", "cuda_fp16.h"),
-        ("cuda_cccl", "nv/target"),
-        ("cuda_nvcc", "crt/mma.h"),
-    ):
-        for d in _site_dirs():
-            inc = os.path.join(d, "nvidia", wheel, "include")
-            if os.path.isfile(os.path.join(inc, probe)):
-                found.append(inc)
-                break
+# The CUDA headers NVRTC does not build in (cuda_fp16.h, cuda_bf16.h, mma.h,
+# cuda_pipeline_primitives.h, cooperative_groups, libcu++'s cuda/barrier, ...) and those they
+# include, per NVRTC major version: (the include directory below a site-packages directory, a
+# file that shows it is there, the wheel that ships it). CUDA 13 moved CCCL's headers (nv/target,
+# cuda/...) into include/cccl and crt/ into a wheel of its own. NVRTC 11 takes CUDA 12's.
+HEADER_WHEELS = {
+    12: [("nvidia/cuda_runtime/include", "cuda_fp16.h", "nvidia-cuda-runtime-cu12"),
+         ("nvidia/cuda_cccl/include", "nv/target", "nvidia-cuda-cccl-cu12"),
+         ("nvidia/cuda_nvcc/include", "crt/mma.h", "nvidia-cuda-nvcc-cu12")],
+    13: [("nvidia/cu13/include", "cuda_fp16.h", "nvidia-cuda-runtime"),
+         ("nvidia/cu13/include/cccl", "nv/target", "nvidia-cuda-cccl"),
+         ("nvidia/cu13/include", "crt/mma.h", "nvidia-cuda-crt")],
+}
+HEADER_WHEELS[11] = HEADER_WHEELS[12]
+
+
+def cuda_includes(major):
+    """The include directories of NVRTC `major`'s header wheels (HEADER_WHEELS), the runtime's
+    first, each once; exits naming the wheels that are missing."""
+    found, missing = [], []
+    for subdir, probe, wheel in HEADER_WHEELS[major]:
+        inc = next((os.path.join(d, subdir) for d in _site_dirs()
+                    if os.path.exists(os.path.join(d, subdir, probe))), None)
+        if inc is None:
+            missing.append(wheel)
+        elif inc not in found:
+            found.append(inc)
+    if missing:
+        sys.exit(f"regen_ptx: this source includes CUDA headers, which NVRTC {major} takes from "
+                 f"wheels; install them with\n    pip install {' '.join(missing)}")
     return found
 
 
 # Sources including any header get the wheels' include directories (NVRTC builds in only a
 # few of CUDA's headers).
 CUDA_INCLUDE_RE = re.compile(r"#include\s*<")
+ARCH_FLAG_PREFIXES = ("--gpu-architecture", "-arch")
+ARCH_RE = re.compile(r"^compute_(\d+)$")
 
 
-def compile_options(text: str):
-    extra = source_flags(text)
-    has_arch = any(f.startswith(("--gpu-architecture", "-arch")) for f in extra)
-    includes = []
-    if CUDA_INCLUDE_RE.search(text):
-        includes = cuda_includes()
-        if not includes:
-            sys.exit("regen_ptx: this source includes CUDA headers; they come from wheels:\n"
-                     "    pip install nvidia-cuda-runtime-cu12 nvidia-cuda-cccl-cu12")
-    return ([] if has_arch else [DEFAULT_ARCH]) + extra + [f"--include-path={i}" for i in includes]
+def arch_number(arch: str) -> int:
+    """`compute_90` → 90; exits on anything else."""
+    m = ARCH_RE.match(arch)
+    if not m:
+        sys.exit(f"regen_ptx: `{arch}` is not a virtual architecture (compute_NN)")
+    return int(m.group(1))
+
+
+def source_arch(text: str) -> str:
+    """The architecture the source's `// nvrtc-flags:` ask for (default compute_70)."""
+    for flag in source_flags(text):
+        if flag.startswith(ARCH_FLAG_PREFIXES):
+            return flag.split("=", 1)[1]
+    return DEFAULT_ARCH.split("=", 1)[1]
+
+
+class NotApplicable(Exception):
+    """A source that the requested NVRTC version or architecture cannot compile as written;
+    the message says why."""
+
+
+class Target:
+    """What every source is compiled with: an NVRTC major version and an architecture, each
+    forced (a PTX set, a sweep) or, where None, the source's own (the committed PTX)."""
+
+    def __init__(self, major=None, arch=None):
+        self.major = major
+        self._archs = None
+        self.arch = arch
+
+    def major_for(self, text: str) -> int:
+        """The NVRTC major version for this source; NotApplicable when the source asks for
+        an older one than the one forced (texture references left CUDA with version 12)."""
+        own = source_major(text)
+        if self.major is None or own == self.major:
+            return own
+        if own != DEFAULT_MAJOR:
+            raise NotApplicable(
+                f"needs NVRTC {own} (`// nvrtc-version: {own}`): it uses what CUDA 12 removed "
+                f"(texture references), which NVRTC {self.major} does not compile")
+        return self.major
+
+    def arch_for(self, text: str) -> str:
+        """The architecture for this source; NotApplicable when the source needs a later
+        one than the one forced."""
+        own = source_arch(text)
+        if self.arch is None:
+            return own
+        if arch_number(own) > arch_number(self.arch):
+            raise NotApplicable(f"needs {own} or later (`// nvrtc-flags: --gpu-architecture={own}`)")
+        return self.arch
+
+
+def compile_options(text: str, major: int, arch: str):
+    """The NVRTC options for a source: its `// nvrtc-flags:` with `arch` in place of its
+    architecture (first when it names none), then the header wheels' include paths."""
+    extra = [f"--gpu-architecture={arch}" if f.startswith(ARCH_FLAG_PREFIXES) else f
+             for f in source_flags(text)]
+    has_arch = any(f.startswith(ARCH_FLAG_PREFIXES) for f in extra)
+    includes = cuda_includes(major) if CUDA_INCLUDE_RE.search(text) else []
+    return (([] if has_arch else [f"--gpu-architecture={arch}"]) + extra
+            + [f"--include-path={i}" for i in includes])
 
 
 def all_sources():
     return sorted(SAMPLES.rglob("*.cu"))
+
+
+def corpus_sources():
+    return sorted((SAMPLES / "corpus").glob("*.cu"))
 
 
 def rel(p: Path) -> str:
@@ -260,17 +383,41 @@ def rel(p: Path) -> str:
 LOCAL_INCLUDE_RE = re.compile(r'#include\s*"')
 
 
-def generate(nvrtc: Nvrtc, cu: Path):
+class UnsupportedArch(Exception):
+    """An architecture the loaded NVRTC does not compile for."""
+
+
+def compile_source(nvrtc_for, cu: Path, target: Target):
+    """Compiles `cu` for `target` with the NVRTC that `nvrtc_for(major)` loads: (ptx, log,
+    options). Raises NotApplicable, UnsupportedArch and CompileError (with NVRTC's log)."""
     text = cu.read_text()
-    opts = compile_options(text)
+    major = target.major_for(text)
+    arch = target.arch_for(text)
+    nvrtc = nvrtc_for(major)
+    if arch not in nvrtc.supported_archs():
+        got, minor = nvrtc.version()
+        raise UnsupportedArch(f"NVRTC {got}.{minor} does not compile for {arch} (it does for "
+                              f"{', '.join(nvrtc.supported_archs())})")
+    opts = compile_options(text, major, arch)
     if LOCAL_INCLUDE_RE.search(text):
         opts.append(f"--include-path={cu.parent}")
     try:
         ptx, log = nvrtc.compile(text, cu.name, opts)
     except CompileError as e:
-        sys.stderr.write(f"\nregen_ptx: NVRTC failed on {rel(cu)} with {' '.join(opts)}:\n{e}\n")
-        sys.exit(1)
+        raise CompileError(f"NVRTC failed on {rel(cu)} with {' '.join(opts)}:\n{e}") from None
     return ptx, log, opts
+
+
+def generate(nvrtc_for, cu: Path, target: Target):
+    """compile_source, exiting on an unsupported architecture or a compile error (NotApplicable
+    goes to the caller)."""
+    try:
+        return compile_source(nvrtc_for, cu, target)
+    except UnsupportedArch as e:
+        sys.exit(f"regen_ptx: {rel(cu)}: {e}; pass --arch")
+    except CompileError as e:
+        sys.stderr.write(f"\nregen_ptx: {e}\n")
+        sys.exit(1)
 
 
 # ---------------------------------------------------------------------------
@@ -475,81 +622,385 @@ def coverage(ptx_files):
 
 
 # ---------------------------------------------------------------------------
+# PTX sets: every source compiled by one NVRTC for one architecture, laid out as samples/ is
+# (rodinia/nn/nn.cu → SET/rodinia/nn/nn.ptx), with a manifest. `warpsim run --ptx-set` runs
+# the samples from one.
+# ---------------------------------------------------------------------------
+
+PTX_SETS = SAMPLES / "ptx-sets"
+MANIFEST = "ptx-set.toml"
+SET_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def committed_ptx():
+    """The committed PTX beside the sources (the PTX sets' files excluded)."""
+    return sorted(p for p in SAMPLES.rglob("*.ptx") if PTX_SETS not in p.parents)
+
+
+def set_dir(spec: str) -> Path:
+    """A set's directory: samples/ptx-sets/NAME for a bare name, else the directory given."""
+    if "/" in spec:
+        return Path(spec)
+    if not SET_NAME_RE.match(spec):
+        sys.exit(f"regen_ptx: `{spec}` is not a PTX set name (letters, digits, '.', '_', '-') "
+                 f"nor a directory (with a '/')")
+    return PTX_SETS / spec
+
+
+def set_member(cu: Path) -> str:
+    """Where a source's PTX lies inside a set: its path below samples/, ending in `.ptx`."""
+    try:
+        return cu.resolve().relative_to(SAMPLES).with_suffix(".ptx").as_posix()
+    except ValueError:
+        sys.exit(f"regen_ptx: {cu} is not under samples/, and a PTX set holds only the samples")
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's for these texts)."""
+    return json.dumps(text)
+
+
+def wheel_version(nvrtc: Nvrtc) -> str:
+    """`nvidia-cuda-nvrtc 13.5.37` when the library came from its wheel, else the path."""
+    if LIBRARY_DIR[nvrtc.major] in Path(nvrtc.path).as_posix():
+        try:
+            from importlib import metadata
+            return f"{NVRTC_WHEEL[nvrtc.major]} {metadata.version(NVRTC_WHEEL[nvrtc.major])}"
+        except Exception:  # noqa: BLE001 - a wheel without metadata: fall back to the path
+            pass
+    return nvrtc.path
+
+
+def manifest_text(nvrtc: Nvrtc, target: Target, command: str, not_applicable: dict) -> str:
+    """The set's ptx-set.toml: where it came from, and each source it lacks with the reason."""
+    major, minor = nvrtc.version()
+    lines = [
+        "# A PTX set (samples/ptx-sets/README.md): every sample's CUDA C compiled by one NVRTC for",
+        "# one architecture, laid out as samples/ is. Written by tools/regen_ptx.py: regenerate it",
+        "# with `command`, never by hand. `warpsim run --ptx-set NAME` runs the samples from it.",
+        f"nvrtc = {toml_string(f'{major}.{minor}')}",
+        f"nvrtc_library = {toml_string(wheel_version(nvrtc))}",
+        f"arch = {toml_string(target.arch)}",
+        f"command = {toml_string(command)}",
+        "",
+        "# The PTX files of samples/ that this set does not hold, each with the reason.",
+        "[not_applicable]",
+    ]
+    lines += [f"{toml_string(k)} = {toml_string(v)}" for k, v in sorted(not_applicable.items())]
+    return "\n".join(lines) + "\n"
+
+
+def in_parallel(jobs: int, work, items):
+    """`work(item)` for every item on `jobs` threads (NVRTC is thread-safe, and ctypes lets go
+    of the GIL while it compiles), the results in the items' order."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return list(pool.map(work, items))
+
+
+def build_set(spec: str, target: Target, nvrtc_for, jobs: int):
+    """Every file of the set: {member: text} (the manifest included), and NVRTC's logs."""
+    command = files_command(spec, target)
+
+    def one(cu):
+        try:
+            ptx, log, _ = generate(nvrtc_for, cu, target)
+            return set_member(cu), ptx, QUIET_LOG_RE.sub("", log).strip(), None
+        except NotApplicable as e:
+            return set_member(cu), None, "", str(e)
+
+    files, logs, not_applicable = {}, {}, {}
+    for member, ptx, log, reason in in_parallel(jobs, one, all_sources()):
+        if reason is not None:
+            not_applicable[member] = reason
+        else:
+            files[member] = ptx
+            if log:
+                logs[member] = log
+    files[MANIFEST] = manifest_text(nvrtc_for(target.major), target, command, not_applicable)
+    return files, logs
+
+
+def write_set(spec: str, target: Target, nvrtc_for, check: bool, jobs: int) -> int:
+    """Writes (or with `check`, compares) the PTX set `spec`; files the sources no longer make
+    are removed (reported as EXTRA by `check`). Returns the exit status."""
+    root = set_dir(spec)
+    files, logs = build_set(spec, target, nvrtc_for, jobs)
+    present = {p.relative_to(root).as_posix() for p in root.rglob("*")
+               if p.is_file() and (p.suffix == ".ptx" or p.name == MANIFEST)} if root.is_dir() else set()
+    stale = []
+    for member, text in sorted(files.items()):
+        out = root / member
+        if check:
+            old = out.read_text() if out.exists() else None
+            state = "ok" if old == text else ("MISSING" if old is None else "STALE")
+            if state != "ok":
+                stale.append(member)
+            print(f"{state:7s} {rel(out)}")
+        else:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text)
+            print(f"wrote   {rel(out)}")
+        if member in logs:
+            print("  " + logs[member].replace("\n", "\n  "))
+    for member in sorted(present - set(files)):
+        if check:
+            stale.append(member)
+            print(f"EXTRA   {rel(root / member)}")
+        else:
+            (root / member).unlink()
+            print(f"removed {rel(root / member)}")
+    if stale:
+        print(f"\n{len(stale)} stale file(s) in {rel(root)}; run: {files_command(spec, target)}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def files_command(spec: str, target: Target) -> str:
+    """The command that writes the set `spec` (recorded in its manifest)."""
+    return f"python3 tools/regen_ptx.py --ptx-set {spec} --nvrtc {target.major} --arch {target.arch}"
+
+
+# ---------------------------------------------------------------------------
+# Architecture sweep: each source compiled for each architecture, `warpsim check` on the PTX
+# ---------------------------------------------------------------------------
 
 # The virtual architectures of issue 20's bar: NVRTC 12.x's output for each must run.
 ARCH_SWEEP = ["compute_70", "compute_75", "compute_80", "compute_86", "compute_89", "compute_90"]
+CHECK_ERROR_RE = re.compile(r"^\S+?:(\d+):(\d+): (?:error|internal error): (.*)$", re.M)
+CHECK_UNSUPPORTED_RE = re.compile(r"^unsupported: (\S+) at \S+:(\d+)", re.M)
 
 
-def arch_sweep(nvrtc: Nvrtc, warpsim: str):
-    """Compiles every samples/corpus source for each architecture of ARCH_SWEEP at or above
-    its own into a temporary directory, runs `warpsim check` on the result, and tabulates
-    the unsupported instructions per architecture. Returns 1 if any is found."""
+class SweepResult:
+    """One source for one architecture: `status` is clean, n/a (with `reason`), nvrtc (NVRTC
+    refused it: `reason`), unsupported (`unsupported`: (instruction, line) pairs) or fail
+    (`reason`: warpsim check's first error, `line`)."""
+
+    def __init__(self, status, reason="", line=None, unsupported=()):
+        self.status = status
+        self.reason = reason
+        self.line = line
+        self.unsupported = list(unsupported)
+
+
+def check_ptx(warpsim: str, path: Path) -> SweepResult:
+    """`warpsim check` on one file, classified."""
     import subprocess
+    check = subprocess.run([warpsim, "check", str(path)], capture_output=True, text=True)
+    if check.returncode != 0:
+        m = CHECK_ERROR_RE.search(check.stderr)
+        if m:
+            return SweepResult("fail", m.group(3).strip(), line=int(m.group(1)))
+        first = (check.stderr.strip() or check.stdout.strip() or f"exit {check.returncode}")
+        return SweepResult("fail", first.splitlines()[0])
+    found = [(m.group(1), int(m.group(2))) for m in CHECK_UNSUPPORTED_RE.finditer(check.stdout)]
+    return SweepResult("unsupported", unsupported=found) if found else SweepResult("clean")
+
+
+def sweep_one(nvrtc_for, warpsim: str, out_dir: Path, major, arch: str, cu: Path) -> SweepResult:
+    """Compiles one source for one architecture into out_dir/ARCH/<member> and checks it."""
+    try:
+        ptx, _, _ = compile_source(nvrtc_for, cu, Target(major, arch))
+    except NotApplicable as e:
+        return SweepResult("n/a", str(e))
+    except (CompileError, UnsupportedArch) as e:
+        lines = [l for l in str(e).splitlines()[1:] if l.strip()]
+        return SweepResult("nvrtc", lines[-1] if lines else str(e))
+    out = out_dir / arch / set_member(cu)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(ptx)
+    return check_ptx(warpsim, out)
+
+
+def normalized(message: str) -> str:
+    """A failure message with register numbers blanked (`%p12` → `%pN`), so the same cause in
+    different files groups together."""
+    return re.sub(r"%([A-Za-z_]+)\d+", r"%\1N", message)
+
+
+def arch_sweep(nvrtc_for, major, warpsim: str, sources, archs, jobs: int, keep, markdown: bool):
+    """Compiles every source for every architecture, runs `warpsim check` on each result, and
+    prints what is not applicable, unsupported, or fails to parse or lower. Returns 1 if
+    anything is unsupported or fails (not-applicable sources do not count)."""
     import tempfile
-    found = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for cu in sorted((SAMPLES / "corpus").glob("*.cu")):
-            text = cu.read_text()
-            opts = compile_options(text)
-            own = next((o.split("=", 1)[1] for o in opts if o.startswith("--gpu-architecture")),
-                       DEFAULT_ARCH.split("=", 1)[1])
-            rest = [o for o in opts if not o.startswith(("--gpu-architecture", "-arch"))]
-            for arch in ARCH_SWEEP:
-                if int(arch.split("_")[1]) < int(own.split("_")[1]):
-                    continue
-                try:
-                    ptx, _ = nvrtc.compile(text, cu.name, [f"--gpu-architecture={arch}"] + rest)
-                except CompileError as e:
-                    sys.exit(f"regen_ptx: NVRTC failed on {rel(cu)} for {arch}:\n{e}")
-                out = Path(tmp) / f"{cu.stem}.{arch}.ptx"
-                out.write_text(ptx)
-                check = subprocess.run([warpsim, "check", str(out)], capture_output=True, text=True)
-                report = check.stdout + check.stderr
-                for m in re.finditer(r"unsupported: (\S+)", report):
-                    found.setdefault(arch, {}).setdefault(m.group(1), set()).add(cu.name)
-                if check.returncode != 0 and "unsupported" not in report:
-                    print(f"{arch} {cu.name}: {report.strip()}")
-                    found.setdefault(arch, {}).setdefault("(error)", set()).add(cu.name)
-    for arch in ARCH_SWEEP:
-        entries = found.get(arch, {})
-        print(f"{arch}: {'nothing unsupported' if not entries else ''}")
-        for op, files in sorted(entries.items()):
-            print(f"    {op:40s} {', '.join(sorted(files))}")
-    return 1 if found else 0
+        out_dir = Path(keep) if keep else Path(tmp)
+        items = [(arch, cu) for arch in archs for cu in sources]
+        results = dict(zip(items, in_parallel(
+            jobs, lambda item: sweep_one(nvrtc_for, warpsim, out_dir, major, *item), items)))
+    report = sweep_report(results, archs, sources, markdown)
+    print(report)
+    bad = [r for r in results.values() if r.status in ("unsupported", "fail", "nvrtc")]
+    return 1 if bad else 0
+
+
+def short(arch: str) -> str:
+    return arch.removeprefix("compute_")
+
+
+def sweep_report(results, archs, sources, markdown: bool) -> str:
+    """The sweep's tables: per architecture the counts; then every instruction unsupported,
+    every failure grouped by its message, every source not applicable, each with the
+    architectures (NN of compute_NN) and the PTX's files:lines (the sources' files where no
+    PTX was made)."""
+    lines = []
+    row = (lambda *c: "| " + " | ".join(str(x) for x in c) + " |") if markdown else \
+        (lambda *c: "  ".join(f"{str(x):<12}" for x in c).rstrip())
+    lines.append(row("architecture", "compiled", "clean", "unsupported", "fails", "n/a"))
+    if markdown:
+        lines.append("|---|---:|---:|---:|---:|---:|")
+    for arch in archs:
+        rs = [results[(arch, cu)] for cu in sources]
+        count = lambda status: sum(r.status == status for r in rs)  # noqa: E731
+        lines.append(row(arch, len(rs) - count("n/a"), count("clean"), count("unsupported"),
+                         count("fail") + count("nvrtc"), count("n/a")))
+    groups = {}
+    for (arch, cu), r in results.items():
+        # Lines are the swept PTX's (--keep keeps it); a source without one is named as such.
+        ptx, source = set_member(cu), set_member(cu).removesuffix(".ptx") + ".cu"
+        if r.status == "unsupported":
+            for op, line in r.unsupported:
+                groups.setdefault(("unsupported", op), {}).setdefault(arch, set()).add(f"{ptx}:{line}")
+        elif r.status in ("fail", "nvrtc", "n/a"):
+            where = f"{ptx}:{r.line}" if r.line else source
+            key = {"fail": "fails", "nvrtc": "NVRTC fails", "n/a": "not applicable"}[r.status]
+            groups.setdefault((key, normalized(r.reason)), {}).setdefault(arch, set()).add(where)
+    if not groups:
+        lines.append("\nnothing unsupported, nothing fails, every source applies")
+        return "\n".join(lines)
+    lines.append("")
+    if markdown:
+        lines += ["| what | cause | architectures | files |", "|---|---|---|---|"]
+    for (kind, cause), by_arch in sorted(groups.items()):
+        cause_text = f"`{cause}`" if markdown and kind == "unsupported" else cause
+        if not markdown:
+            lines.append(f"{kind}: {cause_text}")
+        # Files by the architectures they share, so one line says "100, 103: a.ptx, b.ptx".
+        by_files = {}
+        for arch, files in by_arch.items():
+            by_files.setdefault(tuple(sorted(files)), []).append(arch)
+        for files, arch_list in sorted(by_files.items(), key=lambda kv: archs.index(kv[1][0])):
+            span = "all" if len(arch_list) == len(archs) else ", ".join(
+                short(a) for a in sorted(arch_list, key=archs.index))
+            if markdown:
+                lines.append(f"| {kind} | {cause_text} | {span} | {', '.join(files)} |")
+            else:
+                lines.append(f"    {span}: {', '.join(files)}")
+    return "\n".join(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", type=Path, help=".cu files (default: every .cu under samples/)")
     ap.add_argument("--check", action="store_true",
-                    help="regenerate in memory; exit 1 if any committed .ptx differs")
+                    help="regenerate in memory; exit 1 if any committed .ptx (or the --ptx-set's "
+                         "files) differs")
     ap.add_argument("--coverage", action="store_true",
                     help="report instruction families missing from the committed .ptx")
+    ap.add_argument("--nvrtc", type=int, choices=sorted(LIBRARY), metavar="MAJOR",
+                    help="compile every source with this NVRTC major version (11, 12 or 13); a "
+                         "source that asks for another (`// nvrtc-version: 11`) is not applicable. "
+                         "With --ptx-set or --arch-sweep only: the PTX beside the sources is "
+                         "each source's own version's")
+    ap.add_argument("--arch", metavar="compute_NN",
+                    help="compile every source for this architecture; a source that needs a later "
+                         "one is not applicable. With --ptx-set only")
+    ap.add_argument("--ptx-set", metavar="NAME|DIR",
+                    help="write every source's PTX into the PTX set samples/ptx-sets/NAME (or the "
+                         "directory DIR, a path with a '/') with its manifest, instead of beside "
+                         "the sources; needs --nvrtc and --arch")
     ap.add_argument("--arch-sweep", metavar="WARPSIM",
-                    help="compile samples/corpus for every architecture of ARCH_SWEEP and run "
-                         "this warpsim binary's `check` on each (nothing is written)")
+                    help="compile the sources for every architecture and run this warpsim "
+                         "binary's `check` on each (nothing is written): NVRTC 12 sweeps "
+                         f"{ARCH_SWEEP[0]}..{ARCH_SWEEP[-1]}, another --nvrtc every architecture "
+                         "it supports (nvrtcGetSupportedArchs)")
+    ap.add_argument("--sources", choices=["corpus", "all"], default="corpus",
+                    help="with --arch-sweep: samples/corpus (default) or every samples/**/*.cu")
+    ap.add_argument("--archs", metavar="compute_NN,...",
+                    help="with --arch-sweep: these architectures instead")
+    ap.add_argument("--markdown", action="store_true",
+                    help="with --arch-sweep: print the tables as Markdown")
+    ap.add_argument("--keep", metavar="DIR",
+                    help="with --arch-sweep: keep the swept PTX in DIR/compute_NN/<path>.ptx")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="compile on this many threads (--ptx-set, --arch-sweep; default: the cores)")
     args = ap.parse_args(argv)
+    validate_args(ap, args)
 
-    if args.coverage:
-        return coverage(sorted(SAMPLES.rglob("*.ptx")))
-    if args.arch_sweep:
-        return arch_sweep(Nvrtc(), args.arch_sweep)
-
-    sources = [p if p.suffix == ".cu" else p.with_suffix(".cu") for p in args.files] or all_sources()
     compilers = {}
+    loading = threading.Lock()
 
     def nvrtc_for(major):
-        if major not in compilers:
-            compilers[major] = Nvrtc(major)
-            got, minor = compilers[major].version()
-            print(f"NVRTC {got}.{minor} ({compilers[major].path})")
-        return compilers[major]
+        """NVRTC `major`, loaded once (compile threads ask for it at the same time)."""
+        with loading:
+            if major not in compilers:
+                compilers[major] = Nvrtc(major)
+                got, minor = compilers[major].version()
+                print(f"NVRTC {got}.{minor} ({compilers[major].path})", flush=True)
+            return compilers[major]
 
+    if args.coverage:
+        return coverage(committed_ptx())
+    if args.arch_sweep:
+        return run_sweep(args, nvrtc_for)
+    if args.ptx_set:
+        return write_set(args.ptx_set, Target(args.nvrtc, args.arch), nvrtc_for, args.check, args.jobs)
+    return regenerate(args, nvrtc_for)
+
+
+def validate_args(ap, args):
+    """Refuses the combinations that would do something else than asked."""
+    sweep_only = [f for f, v in (("--archs", args.archs), ("--markdown", args.markdown),
+                                 ("--keep", args.keep), ("--sources", args.sources != "corpus")) if v]
+    if sweep_only and not args.arch_sweep:
+        ap.error(f"{', '.join(sweep_only)}: with --arch-sweep only")
+    if args.arch_sweep and (args.arch or args.ptx_set or args.check or args.files):
+        ap.error("--arch-sweep compiles every source for the architectures of --archs; it takes no "
+                 "files, --arch, --ptx-set or --check")
+    if (args.nvrtc or args.arch) and not (args.ptx_set or args.arch_sweep):
+        ap.error("--nvrtc and --arch write a PTX set: add --ptx-set NAME (the PTX beside the "
+                 "sources is the committed one, each from its source's own NVRTC version)")
+    if args.ptx_set and not (args.nvrtc and args.arch):
+        ap.error("--ptx-set needs --nvrtc MAJOR and --arch compute_NN: a set is one NVRTC's "
+                 "output for one architecture")
+    if args.ptx_set and args.files:
+        ap.error("--ptx-set compiles every source under samples/ (a set is complete); it takes "
+                 "no files")
+    if args.arch:
+        arch_number(args.arch)
+
+
+def run_sweep(args, nvrtc_for):
+    """--arch-sweep: the sources and architectures asked for, then the sweep."""
+    major = args.nvrtc
+    sources = all_sources() if args.sources == "all" else corpus_sources()
+    if args.archs:
+        archs = [a.strip() for a in args.archs.split(",") if a.strip()]
+        for a in archs:
+            arch_number(a)
+    elif (major or DEFAULT_MAJOR) == DEFAULT_MAJOR:
+        archs = ARCH_SWEEP
+    else:
+        archs = nvrtc_for(major).supported_archs()
+    if major is not None:
+        nvrtc_for(major)
+    what = "every samples/**/*.cu" if args.sources == "all" else "samples/corpus/*.cu"
+    print(f"{len(sources)} sources ({what}) x {len(archs)} architectures: {', '.join(archs)}",
+          flush=True)
+    return arch_sweep(nvrtc_for, major, args.arch_sweep, sources, archs, args.jobs, args.keep,
+                      args.markdown)
+
+
+def regenerate(args, nvrtc_for):
+    """The committed PTX beside each source (or only the files given), or with --check a
+    comparison with it."""
+    sources = [p if p.suffix == ".cu" else p.with_suffix(".cu") for p in args.files] or all_sources()
     stale = []
     for cu in sources:
         if not cu.exists():
             sys.exit(f"regen_ptx: no such file: {cu}")
-        ptx, log, opts = generate(nvrtc_for(source_major(cu.read_text())), cu)
+        ptx, log, opts = generate(nvrtc_for, cu, Target())
         out = cu.with_suffix(".ptx")
         if args.check:
             old = out.read_text() if out.exists() else None

@@ -94,6 +94,11 @@ fn collect_ptx(dir: &Path, out: &mut Vec<PathBuf>) {
     };
     for entry in entries.flatten() {
         let path = entry.path();
+        // The PTX sets (samples/ptx-sets) are other compilers' output of the same sources, not
+        // part of the table; given as DIR, a set is walked.
+        if path.is_dir() && path.file_name() == Some("ptx-sets".as_ref()) {
+            continue;
+        }
         if path.is_dir() {
             collect_ptx(&path, out);
         } else if path.extension().is_some_and(|e| e == "ptx") {

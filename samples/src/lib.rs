@@ -6,6 +6,7 @@ pub mod fuzzing;
 pub mod inputs;
 pub mod parboil;
 pub mod polybench;
+pub mod ptx_set;
 pub mod registry;
 pub mod rodinia;
 pub mod sample;

@@ -145,6 +145,15 @@ enum Command {
         /// count, from samples/ptxas-registers.tsv) or a count for every kernel.
         #[arg(long, value_name = "warpsim|ptxas|N", default_value = "warpsim", value_parser = RegsArg::parse)]
         regs: RegsArg,
+        /// Read the samples' PTX from a PTX set instead of the committed PTX (NVRTC 12.9's, for
+        /// compute_70 unless a source asks for more): the name of a set in samples/ptx-sets,
+        /// such as `cuda13-sm_90` or `cuda13-sm_120` (NVRTC 13's output for compute_90 and
+        /// compute_120; samples/ptx-sets/README.md lists them), `committed` (the default), or
+        /// a directory laid out as samples/ is, given as a path with a `/` (`tools/regen_ptx.py
+        /// --ptx-set DIR --nvrtc 13 --arch compute_100` writes one). A sample whose file the
+        /// set lacks fails, naming the file and why (not applicable, or missing).
+        #[arg(long, value_name = "NAME|DIR", default_value = "committed", value_parser = ptx_set_arg)]
+        ptx_set: warpsim::ptx_set::PtxSet,
         #[command(flatten)]
         sampling: TimingSamplingArgs,
         /// Write every statistic to this JSON file: the timing model's, or with --functional
@@ -337,6 +346,12 @@ pub(crate) fn suite_arg(text: &str) -> Result<String, String> {
     }
 }
 
+/// Parses `--ptx-set`: opens the set (its directory and manifest) so that a wrong name fails
+/// before anything runs.
+pub(crate) fn ptx_set_arg(text: &str) -> Result<warpsim::ptx_set::PtxSet, String> {
+    warpsim::ptx_set::PtxSet::open(text)
+}
+
 /// `--regs` values: where the registers per thread that occupancy counts come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum RegsArg {
@@ -417,6 +432,7 @@ fn main() -> ExitCode {
             config,
             overrides,
             regs,
+            ptx_set,
             sampling,
             stats_json,
             host_times,
@@ -445,6 +461,7 @@ fn main() -> ExitCode {
                     stats,
                     timing,
                     regs,
+                    ptx_set,
                     sampling: sampling.sampling(),
                     stats_json,
                     host_times,

@@ -23,8 +23,16 @@ pub(crate) fn run(
     markdown: bool,
     why: bool,
 ) -> Result<ExitCode, String> {
-    let default = [PathBuf::from("samples")];
-    let files = crate::ptx_files(if paths.is_empty() { &default } else { paths })?;
+    let files = if paths.is_empty() {
+        // The committed PTX, which ptxas-registers.tsv counts: not the PTX sets' files (given
+        // by path, `warpsim regs samples/ptx-sets/cuda13-sm_90`, they come without ptxas's).
+        let sets = Path::new("samples").join(warpsim::ptx_set::SETS_DIR);
+        let mut files = crate::ptx_files(&[PathBuf::from("samples")])?;
+        files.retain(|f| !f.starts_with(&sets));
+        files
+    } else {
+        crate::ptx_files(paths)?
+    };
     let ptxas = read_ptxas(ptxas_table)?;
     let mut rows = Vec::new();
     for path in &files {

@@ -189,6 +189,10 @@ pub(crate) fn energy(pj: f64) -> String {
 #[derive(serde::Serialize)]
 pub(crate) struct SampleStats<'a> {
     pub sample: &'a str,
+    /// The PTX set the sample's PTX came from (`warpsim run --ptx-set`); absent for the
+    /// committed PTX, so files of committed runs stay as they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ptx_set: Option<&'a str>,
     pub total: &'a TimingStats,
     pub kernels: &'a [TimingStats],
     /// The host's time and speed for the whole sample, with `--host-times` only (the rest of
@@ -202,6 +206,9 @@ pub(crate) struct SampleStats<'a> {
 #[derive(serde::Serialize)]
 pub(crate) struct FunctionalSampleStats<'a> {
     pub sample: &'a str,
+    /// As [`SampleStats::ptx_set`] (set after [`FunctionalSampleStats::new`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ptx_set: Option<&'a str>,
     pub mode: &'static str,
     pub engine: &'static str,
     pub passed: bool,
@@ -253,6 +260,7 @@ impl<'a> FunctionalSampleStats<'a> {
         let jit = engine == emulator::Engine::Jit;
         FunctionalSampleStats {
             sample,
+            ptx_set: None,
             mode: "functional",
             engine: if jit { "jit" } else { "interpreter" },
             passed: outcome.validation.passed(),

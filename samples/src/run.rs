@@ -3,6 +3,7 @@
 
 use runtime::{Device, DeviceConfig};
 use std::process::ExitCode;
+use warpsim::ptx_set::PtxSet;
 use warpsim::registry;
 use warpsim::sample::{Sample, Size};
 
@@ -24,6 +25,8 @@ pub(crate) struct RunOptions {
     pub timing: Option<timing::GpuConfig>,
     /// Take registers per thread from `ptxas -v` (samples/ptxas-registers.tsv) for occupancy.
     pub regs: crate::RegsArg,
+    /// Where the samples' PTX comes from: the committed files or a PTX set.
+    pub ptx_set: PtxSet,
     /// How much of the run the timing model simulates.
     pub sampling: runtime::TimingSampling,
     /// Where to write every statistic as JSON: the timing model's, or in functional mode the
@@ -58,6 +61,15 @@ fn device_config(opts: &RunOptions) -> Result<DeviceConfig, String> {
         crate::note_timing_threads(config.timing_threads);
     }
     config.timing_sampling = opts.sampling;
+    if opts.regs == crate::RegsArg::Ptxas && !opts.ptx_set.is_committed() {
+        // The TSV is keyed by file and kernel name, which a set shares with the committed PTX:
+        // its counts would silently apply to other code.
+        return Err(format!(
+            "error: --regs ptxas takes samples/ptxas-registers.tsv, ptxas's counts for the \
+             committed PTX, not for {}; use --regs warpsim or a count",
+            opts.ptx_set.describe()
+        ));
+    }
     opts.regs.configure(&mut config)?;
     Ok(config)
 }
@@ -86,6 +98,13 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
         .pictures
         .recording(opts.timing.is_some(), samples.len())?;
     let threads = config.host_threads;
+    if !opts.ptx_set.is_committed() {
+        println!(
+            "PTX from {} in {}",
+            opts.ptx_set.describe(),
+            opts.ptx_set.root().display()
+        );
+    }
     let mut failed = Vec::new();
     let mut reports = Vec::new();
     let mut functional = Vec::new();
@@ -136,11 +155,13 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
     }
     bar.finish_and_clear();
     if let Some(path) = &opts.stats_json {
+        let ptx_set = (!opts.ptx_set.is_committed()).then_some(opts.ptx_set.name());
         let text = if opts.timing.is_some() {
             let entries: Vec<_> = reports
                 .iter()
                 .map(|(name, r)| crate::report::SampleStats {
                     sample: name,
+                    ptx_set,
                     total: &r.total,
                     kernels: &r.kernels,
                     host: opts.host_times.then_some(r.total.host),
@@ -150,8 +171,9 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
         } else {
             let entries: Vec<_> = functional
                 .iter()
-                .map(|(name, outcome)| {
-                    crate::report::FunctionalSampleStats::new(
+                .map(|(name, outcome)| crate::report::FunctionalSampleStats {
+                    ptx_set,
+                    ..crate::report::FunctionalSampleStats::new(
                         name,
                         opts.engine,
                         outcome,
@@ -172,8 +194,13 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
                 if threads == 1 { "" } else { "s" }
             ),
         };
+        let ptx = if opts.ptx_set.is_committed() {
+            String::new()
+        } else {
+            format!(", {}", opts.ptx_set.describe())
+        };
         println!(
-            "{} of {} samples passed ({} size, {mode})",
+            "{} of {} samples passed ({} size, {mode}{ptx})",
             samples.len() - failed.len(),
             samples.len(),
             opts.size.name(),
@@ -197,7 +224,7 @@ fn run_one(
 ) -> runtime::Result<(String, warpsim::sample::Outcome)> {
     let (label, outcome) = match (s.name(), opts.n) {
         ("saxpy", Some(n)) => {
-            let r = warpsim::saxpy::run(dev, n)?;
+            let r = warpsim::ptx_set::with(&opts.ptx_set, || warpsim::saxpy::run(dev, n))?;
             let mut session = warpsim::sample::Session::new(dev);
             session.stats = r.stats;
             session.launches = 1;
@@ -206,7 +233,7 @@ fn run_one(
         }
         _ => (
             format!("{}: {}", opts.size.name(), s.size_description(opts.size)),
-            s.run(dev, opts.size)?,
+            s.run_from(dev, opts.size, &opts.ptx_set)?,
         ),
     };
     Ok((label, outcome))

@@ -513,6 +513,7 @@ fn report_timing(
         let name = file.display().to_string();
         let entry = [crate::report::SampleStats {
             sample: &name,
+            ptx_set: None,
             total: &report.total,
             kernels: &report.kernels,
             host: None,

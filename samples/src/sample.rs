@@ -2,6 +2,7 @@
 //! launches through the runtime and validates against a CPU reference.
 
 use crate::Validation;
+use crate::ptx_set::PtxSet;
 use runtime::{Arg, Device, Dim3, Kernel, LaunchStats, Module};
 
 /// Problem sizes: `small` runs in seconds (CI), `default` is the suite's default input or the
@@ -35,6 +36,11 @@ pub trait Sample: Sync {
     fn size_description(&self, size: Size) -> String;
     /// Runs at `size` on `dev` and validates the result.
     fn run(&self, dev: &Device, size: Size) -> runtime::Result<Outcome>;
+    /// [`Sample::run`] with its modules read from the PTX set `set` instead of the committed
+    /// PTX (a set's file missing or not applicable is an `InvalidValue` naming it).
+    fn run_from(&self, dev: &Device, size: Size, set: &PtxSet) -> runtime::Result<Outcome> {
+        crate::ptx_set::with(set, || self.run(dev, size))
+    }
     /// Why the values its registers hold (not its results, nor which instructions run) depend
     /// on the order in which warps execute, if they do: value-returning atomics whose old
     /// values differ with the interleaving. `None` (the default): the same values whatever the
@@ -76,12 +82,13 @@ impl<'d> Session<'d> {
         }
     }
 
-    /// Loads a committed PTX file, by path relative to the samples directory
-    /// (`rodinia/nn/nn.ptx`).
+    /// Loads a sample's PTX file, by path relative to the samples directory
+    /// (`rodinia/nn/nn.ptx`): the committed one, or the same file of the PTX set in force
+    /// ([`Sample::run_from`]).
     pub fn load(&mut self, relative: &str) -> runtime::Result<Module> {
         let module = self
             .dev
-            .load_ptx_file(&crate::samples_dir().join(relative))?;
+            .load_ptx_file(&crate::ptx_set::module_path(relative)?)?;
         if self.dev.config().engine == emulator::Engine::Jit {
             self.compile_seconds += module.jit_compile_seconds();
         }

@@ -32,9 +32,10 @@ pub fn reference(a: f32, x: &[f32], y: &[f32]) -> Vec<f32> {
     x.iter().zip(y).map(|(x, y)| a.mul_add(*x, *y)).collect()
 }
 
-/// Runs SAXPY of size `n` on `dev` and validates it.
+/// Runs SAXPY of size `n` on `dev` and validates it, from the committed PTX or the PTX set in
+/// force (`crate::ptx_set::with`).
 pub fn run(dev: &Device, n: usize) -> runtime::Result<SaxpyRun> {
-    let module = dev.load_ptx_file(&crate::samples_dir().join("saxpy/saxpy.ptx"))?;
+    let module = dev.load_ptx_file(&crate::ptx_set::module_path("saxpy/saxpy.ptx")?)?;
     let kernel = module.kernel("saxpy")?;
     // Device buffers first: a size the device cannot hold is an out-of-memory error before
     // the host builds inputs of that size.

@@ -1,5 +1,6 @@
-//! Every committed PTX file under `samples/` (NVRTC output for SAXPY, the instruction corpus
-//! and the Rodinia ports) lowers without a diagnostic, passes the IR verifier, and gets a
+//! Every committed PTX file under `samples/` (NVRTC output for SAXPY, the instruction corpus,
+//! every suite's ports, and the PTX sets of `samples/ptx-sets`: NVRTC 13's for compute_90 and
+//! compute_120) lowers without a diagnostic, passes the IR verifier, and gets a
 //! register allocation that respects liveness, from the interference-graph colouring (its
 //! graph is within `regalloc::edge_budget`, so the linear-scan fallback never decides a
 //! committed kernel's registers).

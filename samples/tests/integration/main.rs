@@ -24,6 +24,7 @@ mod golden_stats;
 mod half_corpus;
 mod hints_decode;
 mod pictures;
+mod ptx_sets;
 mod registers;
 mod rf_cli;
 mod rf_larf;
