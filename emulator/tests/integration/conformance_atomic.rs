@@ -109,7 +109,8 @@ fn redux_reduces_32_bit_values() {
         0xffc0_0001u32,
     );
     // (op, type, abs, NaN, inputs, result), worked from the manual's text.
-    let cases: &[(ReduxOp, Type, bool, bool, &[u32], u32)] = &[
+    type Case<'a> = (ReduxOp, Type, bool, bool, &'a [u32], u32);
+    let cases: &[Case] = &[
         (ReduxOp::Add, U32, false, false, &[u32::MAX, 2], 1),
         (
             ReduxOp::Add,
