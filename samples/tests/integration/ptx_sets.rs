@@ -3,7 +3,9 @@
 //! applicable) and of its architecture; every sample validates from each set at the small size
 //! under the JIT, and a few under the timing model with the instruction counts of their
 //! functional runs; a missing set, a missing file or a file not applicable is an error naming
-//! it, on the command line too.
+//! it, on the command line too. hotspot3D's and lbm's bit-exact references follow the `fma`
+//! contraction of the PTX run, read from its kernel (NVRTC 13 for compute_120 fuses products
+//! that NVRTC 12.9 does not), and a contraction they do not know is an error.
 
 use crate::common::TempDir;
 use runtime::{Device, DeviceConfig};
