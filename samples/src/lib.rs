@@ -1,6 +1,7 @@
 //! warpsim's workloads: host drivers with deterministic inputs and CPU references, run through
 //! the runtime and validated. The `warpsim` binary (`main.rs`) is the command line over them.
 
+pub mod contraction;
 pub mod dnn;
 pub mod fuzzing;
 pub mod inputs;

@@ -25,9 +25,15 @@
 //! NVRTC emitted it: the sums in source order, `div.rn` for the velocities, `u2` as
 //! `fma(fma(uz, uz, fma(ux, ux, uy·uy)), 1.5, −1)`, each factor `v·fma(v, 4.5, ±3) − u2`, and
 //! NVRTC's rewriting of `(1 − ω)·f + w·X` as `w·X − 0.95000005·f` (for `C`:
-//! `fma(f, −0.95000005, −w·u2)`).
+//! `fma(f, −0.95000005, −w·u2)`). The compilers differ in one contraction, that of the 18
+//! directional relaxations ([`Relaxation`]): NVRTC 12.9 (the committed `lbm.ptx`) and NVRTC 13
+//! for compute_90 round `w·X` and subtract (`sub.f32` of two `mul.f32`), NVRTC 13 for
+//! compute_120 fuses it (`fma(w, X, −0.95000005·f)`, samples/ptx-sets/cuda13-sm_120). The
+//! driver reads which from the loaded kernel ([`Relaxation::of`]) and the reference computes
+//! that, bit for bit.
 
 use crate::Validation;
+use crate::contraction::{FloatCode, FloatOp, is_f32_imm};
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Sample, Session, Size};
 use runtime::{Arg, Device};
@@ -74,6 +80,59 @@ const DIRS: [(i32, i32, i32); 19] = [
 const OPPOSITE: [usize; 19] = [
     0, 2, 1, 4, 3, 6, 5, 10, 9, 8, 7, 14, 13, 12, 11, 18, 17, 16, 15,
 ];
+
+/// `1 − ω` in f32 (−0.95000005), the relaxation's factor of the old distribution.
+const ONE_MINUS_OMEGA: f32 = 1.0 - OMEGA;
+
+/// How the kernel evaluates the 18 directional relaxations `w·X − 0.95000005·f` (`C`'s,
+/// `fma(f, −0.95000005, −w·u2)`, is the same in every PTX).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relaxation {
+    /// `w·X` and `0.95000005·f` each rounded, then subtracted: NVRTC 12.9 for compute_70 (the
+    /// committed PTX) and NVRTC 13 for compute_90.
+    Separate,
+    /// `fma(w, X, −0.95000005·f)`: NVRTC 13 for compute_120.
+    Fused,
+}
+
+impl Relaxation {
+    /// Reads it from `performStreamCollide_kernel`'s code. The products by `±(1 − ω)` (a
+    /// `mul.f32` by that immediate: `C`'s is an `fma` by it, not counted) are the 18
+    /// directional relaxations' `(1 − ω)·f`; each is the addend of an `fma.rn.f32` (fused) or a
+    /// source of an `add.f32`/`sub.f32` (separate). All 18 one way is that [`Relaxation`];
+    /// anything else (a mix, or not 18) is an error naming the counts, since the reference
+    /// models neither.
+    pub fn of(kernel: &isa::Function) -> Result<Relaxation, String> {
+        let code = FloatCode::of(kernel);
+        let by_one_minus_omega = |o: &isa::Operand| {
+            code.is_product(o, |factors| {
+                factors
+                    .iter()
+                    .any(|f| is_f32_imm(f, ONE_MINUS_OMEGA) || is_f32_imm(f, -ONE_MINUS_OMEGA))
+            })
+        };
+        let fused = code
+            .ops(FloatOp::Fma)
+            .filter(|i| by_one_minus_omega(&i.srcs[2]))
+            .count();
+        let separate = code
+            .ops(FloatOp::Add)
+            .chain(code.ops(FloatOp::Sub))
+            .filter(|i| i.srcs.iter().any(by_one_minus_omega))
+            .count();
+        match (fused, separate) {
+            (18, 0) => Ok(Relaxation::Fused),
+            (0, 18) => Ok(Relaxation::Separate),
+            _ => Err(format!(
+                "parboil/lbm: the CPU reference cannot follow this PTX's contraction: of the \
+                 products by ±(1 − ω) in `{}`, {fused} are the addend of an `fma.rn.f32` and \
+                 {separate} are added separately; the reference knows all 18 directional \
+                 relaxations fused or all separate",
+                kernel.name
+            )),
+        }
+    }
+}
 
 /// One problem: the grid and the number of time steps.
 #[derive(Clone, Copy, Debug)]
@@ -208,9 +267,9 @@ pub fn initial_grid(l: &Layout, obstacle: &[bool]) -> Vec<f32> {
     g
 }
 
-/// One time step of the whole grid, as the kernel computes it: collide each cell, push each
-/// distribution to the neighbour it moves to.
-pub fn step(l: &Layout, src: &[f32], dst: &mut [f32]) {
+/// One time step of the whole grid, as the kernel computes it: collide each cell (its relaxations
+/// contracted as `relax` says), push each distribution to the neighbour it moves to.
+pub fn step(l: &Layout, src: &[f32], dst: &mut [f32], relax: Relaxation) {
     let [sx, sy, sz] = l.size.map(|v| v as i64);
     for z in 0..sz {
         for y in 0..sy {
@@ -223,7 +282,7 @@ pub fn step(l: &Layout, src: &[f32], dst: &mut [f32]) {
                 let out = if flags & OBSTACLE != 0 {
                     OPPOSITE.map(|o| f[o])
                 } else {
-                    collide(&f, flags & ACCEL != 0)
+                    collide(&f, flags & ACCEL != 0, relax)
                 };
                 for (e, (v, &(dx, dy, dz))) in out.iter().zip(&DIRS).enumerate() {
                     dst[l.index(x + dx as i64, y + dy as i64, z + dz as i64, e)] = *v;
@@ -249,9 +308,9 @@ fn momentum(f: &[f32; 19], axis: usize) -> f32 {
 }
 
 /// The BGK collision of one fluid cell in the kernel's arithmetic.
-fn collide(f: &[f32; 19], accel: bool) -> [f32; 19] {
+fn collide(f: &[f32; 19], accel: bool, relax: Relaxation) -> [f32; 19] {
     // 1 − ω in float: −0.95000005.
-    let temp2 = 1.0f32 - OMEGA;
+    let temp2 = ONE_MINUS_OMEGA;
     let rho = f[1..].iter().fold(f[0], |acc, v| acc + v);
     let (mut ux, mut uy, mut uz) = (momentum(f, 0), momentum(f, 1), momentum(f, 2));
     ux /= rho;
@@ -283,8 +342,12 @@ fn collide(f: &[f32; 19], accel: bool) -> [f32; 19] {
         } else {
             DFL3
         };
-        // NVRTC folds (1 − ω)·f + w·X into w·X − 0.95000005·f.
-        out[e] = (base * weight) * (v * v.mul_add(4.5, 3.0) - u2) - f[e] * -temp2;
+        // NVRTC folds (1 − ω)·f + w·X into w·X − 0.95000005·f, contracted or not.
+        let x = v * v.mul_add(4.5, 3.0) - u2;
+        out[e] = match relax {
+            Relaxation::Separate => (base * weight) * x - f[e] * -temp2,
+            Relaxation::Fused => (base * weight).mul_add(x, f[e] * temp2),
+        };
     }
     out
 }
@@ -317,6 +380,8 @@ impl Sample for Lbm {
         let mut session = Session::new(dev);
         let module = session.load("parboil/lbm/lbm.ptx")?;
         let kernel = module.kernel("performStreamCollide_kernel")?;
+        // The reference follows the contraction of the PTX being run (module docs).
+        let relax = Relaxation::of(kernel.function()).map_err(runtime::Error::InvalidValue)?;
 
         let d_grids = [dev.alloc_from(&grid)?, dev.alloc_from(&grid)?];
         let margin_bytes = (4 * l.margin()) as u64;
@@ -342,7 +407,7 @@ impl Sample for Lbm {
         let mut next = grid.clone();
         let mut cur = grid;
         for _ in 0..p.steps {
-            step(&l, &cur, &mut next);
+            step(&l, &cur, &mut next, relax);
             std::mem::swap(&mut cur, &mut next);
         }
         let mut got = d_grids[src].to_host()?;

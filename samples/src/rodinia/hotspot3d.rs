@@ -2,20 +2,25 @@
 //! `hotspotOpt1` with 64 × 4 threads per CTA, each thread walking one (x, y) column through
 //! the layers; one launch per time step, the host swapping input and output between launches.
 //!
-//! Validation is bit-exact. NVRTC evaluates each cell's sum as one `mul.f32` and a chain of
-//! `fma.rn.f32` in Rodinia's term order, except that the `ct * above` term is a separate
-//! `mul.f32` + `add.f32` in the bottom layer, in the top layer and in the `(nz - 2) % 4` middle
-//! layers that run in the remainder of the 4× unrolled layer loop (it keeps that product for the
-//! top layer), and an `fma` in the layers of the unrolled body; the CPU reference does the same
-//! (see `hotspot3D.ptx`).
+//! Validation is bit-exact, following the contraction of the PTX that ran. NVRTC evaluates each
+//! cell's sum as one `mul.f32` and a chain of `fma.rn.f32` in Rodinia's term order; the compilers
+//! differ only in the `ct * above` term ([`AboveTerm`]). NVRTC 12.9 (the committed
+//! `hotspot3D.ptx`) and NVRTC 13 for compute_90 make it a separate `mul.f32` + `add.f32` in the
+//! bottom layer, in the top layer and in the `(nz - 2) % 4` middle layers that run in the
+//! remainder of the 4× unrolled layer loop (it keeps that product for the top layer), and an
+//! `fma` in the layers of the unrolled body; NVRTC 13 for compute_120 fuses it in every layer
+//! (samples/ptx-sets/cuda13-sm_120). The driver reads which from the loaded kernel
+//! ([`AboveTerm::of`]) and the CPU reference computes that, bit for bit.
 //!
 //! One deliberate difference from Rodinia's host code: after the last swap Rodinia copies
 //! `tOut_d` back, which holds the *previous* time step; this driver reads back the buffer the
 //! last launch wrote, the actual result.
 
 use crate::Validation;
+use crate::contraction::{FloatCode, FloatOp};
 use crate::inputs::Rng;
 use crate::sample::{Outcome, Sample, Session, Size};
+use isa::Operand;
 use runtime::{Arg, Device};
 
 /// Threads per CTA (Rodinia's `block_dim(64, 4, 1)`).
@@ -103,6 +108,59 @@ impl Coefficients {
     }
 }
 
+/// The index of `ct` in `hotspotOpt1`'s parameter list.
+const CT_PARAM: u32 = 11;
+
+/// Where the kernel fuses the `ct * above` term of a cell's sum into its `fma` chain: the one
+/// term whose contraction differs between the PTX the sample runs from (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AboveTerm {
+    /// An `fma` in the middle layers of the 4× unrolled layer loop's body, a separate
+    /// `mul.f32` + `add.f32` in the bottom, the top and the remainder layers: NVRTC 12.9 for
+    /// compute_70 (the committed PTX) and NVRTC 13 for compute_90.
+    FusedInUnrolledBody,
+    /// An `fma` in every layer: NVRTC 13 for compute_120.
+    Fused,
+}
+
+impl AboveTerm {
+    /// Reads it from `hotspotOpt1`'s code: the `fma.rn.f32` instructions that multiply by `ct`
+    /// (a register loaded from its parameter) and the `mul.f32` instructions that multiply `ct`
+    /// by a register (`ct * above`, not `ct * amb_temp`, whose factor is an immediate). Fused
+    /// products only: [`AboveTerm::Fused`]; both: [`AboveTerm::FusedInUnrolledBody`], the only
+    /// mix a compiler has made (which layers are which is not read from the code: a mix with
+    /// other layers separate fails the exact validation rather than passing it); no fused
+    /// product: an error naming what was found, since the reference knows no such form.
+    pub fn of(kernel: &isa::Function) -> Result<AboveTerm, String> {
+        let code = FloatCode::of(kernel);
+        let ct = code.param_regs(CT_PARAM);
+        let is_ct = |o: &Operand| o.reg().is_some_and(|r| ct.contains(&r));
+        let is_reg = |o: &Operand| matches!(o, Operand::Reg(_));
+        // `ct * x` with `x` a register, in either operand order.
+        let times_register =
+            |a: &Operand, b: &Operand| (is_ct(a) && is_reg(b)) || (is_ct(b) && is_reg(a));
+        let fused = code
+            .ops(FloatOp::Fma)
+            .filter(|i| times_register(&i.srcs[0], &i.srcs[1]))
+            .count();
+        let separate = code
+            .ops(FloatOp::Mul)
+            .filter(|i| times_register(&i.srcs[0], &i.srcs[1]))
+            .count();
+        match (fused, separate) {
+            (1.., 0) => Ok(AboveTerm::Fused),
+            (1.., 1..) => Ok(AboveTerm::FusedInUnrolledBody),
+            _ => Err(format!(
+                "rodinia/hotspot3D: the CPU reference cannot follow this PTX's contraction: \
+                 `{}` has no `fma.rn.f32` by `ct` (parameter {CT_PARAM}) and {separate} \
+                 `mul.f32` of `ct` by a register; the reference knows `ct * above` fused in \
+                 every layer or in the unrolled loop's body only",
+                kernel.name
+            )),
+        }
+    }
+}
+
 /// Deterministic inputs: (power, temperature), `x + y·nx + z·nx·ny`. Temperatures around Rodinia's
 /// input files' (≈ 320–345 K), small non-negative power densities.
 pub fn inputs(p: &Problem) -> (Vec<f32>, Vec<f32>) {
@@ -114,20 +172,30 @@ pub fn inputs(p: &Problem) -> (Vec<f32>, Vec<f32>) {
     (power, temp)
 }
 
-/// The CPU reference: `iterations` steps of the stencil with `hotspotOpt1`'s exact arithmetic.
-pub fn reference(power: &[f32], temp: &[f32], p: &Problem, k: &Coefficients) -> Vec<f32> {
+/// The CPU reference: `iterations` steps of the stencil with `hotspotOpt1`'s exact arithmetic,
+/// `ct * above` contracted as `above` says.
+pub fn reference(
+    power: &[f32],
+    temp: &[f32],
+    p: &Problem,
+    k: &Coefficients,
+    above: AboveTerm,
+) -> Vec<f32> {
     let (nx, ny, nz) = (p.nx, p.ny, p.layers);
     let xy = nx * ny;
-    // Middle layers 1..=fused_last run in the 4× unrolled loop body, where `ct * above` is
-    // fused into the chain; every other layer multiplies and adds it separately.
+    // Middle layers 1..=body_last run in the 4× unrolled loop body, where NVRTC 12.9 fuses
+    // `ct * above` into the chain; it multiplies and adds it separately in every other layer.
     let middle = nz.saturating_sub(2);
-    let fused_last = middle - middle % 4;
+    let body_last = middle - middle % 4;
     let ct_amb = k.ct * AMB_TEMP;
     let mut cur = temp.to_vec();
     let mut next = vec![0.0f32; cur.len()];
     for _ in 0..p.iterations {
         for z in 0..nz {
-            let fused = (1..=fused_last).contains(&z);
+            let fused = match above {
+                AboveTerm::Fused => true,
+                AboveTerm::FusedInUnrolledBody => (1..=body_last).contains(&z),
+            };
             for y in 0..ny {
                 for x in 0..nx {
                     let c = x + y * nx + z * xy;
@@ -188,6 +256,8 @@ impl Sample for Hotspot3d {
         let mut session = Session::new(dev);
         let module = session.load("rodinia/hotspot3D/hotspot3D.ptx")?;
         let kernel = module.kernel("hotspotOpt1")?;
+        // The reference follows the contraction of the PTX being run (module docs).
+        let above = AboveTerm::of(kernel.function()).map_err(runtime::Error::InvalidValue)?;
 
         let d_power = dev.alloc_from(&power)?;
         let mut t_in = dev.alloc_from(&temp)?;
@@ -221,7 +291,7 @@ impl Sample for Hotspot3d {
 
         // After the last swap the newest temperatures are in `t_in`.
         let got = t_in.to_host()?;
-        let expected = reference(&power, &temp, &p, &k);
+        let expected = reference(&power, &temp, &p, &k, above);
         Ok(session.finish(Validation::exact_f32(&got, &expected)))
     }
 }

@@ -3,14 +3,18 @@
 //! applicable) and of its architecture; every sample validates from each set at the small size
 //! under the JIT, and a few under the timing model with the instruction counts of their
 //! functional runs; a missing set, a missing file or a file not applicable is an error naming
-//! it, on the command line too.
+//! it, on the command line too. hotspot3D's and lbm's bit-exact references follow the `fma`
+//! contraction of the PTX run, read from its kernel (NVRTC 13 for compute_120 fuses products
+//! that NVRTC 12.9 does not), and a contraction they do not know is an error.
 
 use crate::common::TempDir;
 use runtime::{Device, DeviceConfig};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use warpsim::parboil::lbm::{self, Relaxation};
 use warpsim::ptx_set::{self, PtxSet};
 use warpsim::registry;
+use warpsim::rodinia::hotspot3d::{self, AboveTerm};
 use warpsim::sample::{Sample, Size};
 
 /// The committed sets: name, NVRTC major version, architecture.
@@ -219,6 +223,110 @@ fn the_set_in_force_is_the_one_read_and_its_gaps_are_named() {
     );
     let err = PtxSet::open("./no/such/set").unwrap_err();
     assert!(err.contains("./no/such/set does not exist"), "{err}");
+}
+
+/// The contraction hotspot3D's and lbm's references follow, read from each set's kernel: NVRTC
+/// 12.9 (committed) and NVRTC 13 for compute_90 leave `ct * above` separate outside the unrolled
+/// loop body and the directional relaxations unfused; NVRTC 13 for compute_120 fuses both.
+const CONTRACTIONS: [(&str, AboveTerm, Relaxation); 3] = [
+    (
+        ptx_set::COMMITTED,
+        AboveTerm::FusedInUnrolledBody,
+        Relaxation::Separate,
+    ),
+    (
+        "cuda13-sm_90",
+        AboveTerm::FusedInUnrolledBody,
+        Relaxation::Separate,
+    ),
+    ("cuda13-sm_120", AboveTerm::Fused, Relaxation::Fused),
+];
+
+#[test]
+fn the_references_follow_the_contraction_of_the_ptx_run() {
+    let dev = Device::new(DeviceConfig::default()).unwrap();
+    let kernel = |set: &PtxSet, file: &str, name: &str| {
+        let module = dev.load_ptx_file(&set.path(file).unwrap()).unwrap();
+        module.kernel(name).unwrap()
+    };
+    for (name, above, relax) in CONTRACTIONS {
+        let set = PtxSet::open(name).unwrap();
+        let k = kernel(&set, "rodinia/hotspot3D/hotspot3D.ptx", "hotspotOpt1");
+        assert_eq!(AboveTerm::of(k.function()), Ok(above), "{name}");
+        let k = kernel(&set, "parboil/lbm/lbm.ptx", "performStreamCollide_kernel");
+        assert_eq!(Relaxation::of(k.function()), Ok(relax), "{name}");
+    }
+    // The two forms differ at the small size, so the choice matters: the exact validation
+    // fails a result of the other form (as it did from cuda13-sm_120 before the references
+    // followed the PTX: 1 of 8192 values 1 ulp off, and 8299 of 124800).
+    let p = hotspot3d::Problem::of(Size::Small);
+    let (power, temp) = hotspot3d::inputs(&p);
+    let k = hotspot3d::Coefficients::new(p.ny, p.nx, p.layers);
+    let split = hotspot3d::reference(&power, &temp, &p, &k, AboveTerm::FusedInUnrolledBody);
+    let fused = hotspot3d::reference(&power, &temp, &p, &k, AboveTerm::Fused);
+    assert!(!warpsim::Validation::exact_f32(&fused, &split).passed());
+    let p = lbm::Problem::of(Size::Small);
+    let l = lbm::Layout::new(p.size);
+    let grid = lbm::initial_grid(&l, &lbm::obstacles(p.size));
+    let step = |relax| {
+        let mut next = grid.clone();
+        lbm::step(&l, &grid, &mut next, relax);
+        next
+    };
+    let separate = step(Relaxation::Separate);
+    assert!(!warpsim::Validation::exact_f32(&step(Relaxation::Fused), &separate).passed());
+}
+
+#[test]
+fn a_contraction_the_references_do_not_know_is_an_error() {
+    let dev = Device::new(DeviceConfig::default()).unwrap();
+    // cuda13-sm_120's lbm with one of its 18 fused relaxations (tempN's) unfused: 17 fused and
+    // one separate is neither form, and the run says so instead of validating against either.
+    let dir = TempDir::new("ptx-set-contraction");
+    let root = PathBuf::from(dir.path("set"));
+    std::fs::create_dir_all(root.join("parboil/lbm")).unwrap();
+    let sm_120 = PtxSet::open("cuda13-sm_120").unwrap();
+    let text = std::fs::read_to_string(sm_120.path("parboil/lbm/lbm.ptx").unwrap()).unwrap();
+    let fused = "fma.rn.f32 \t%r7, %r81, %r85, %r82;";
+    assert_eq!(
+        text.matches(fused).count(),
+        1,
+        "tempN's relaxation in lbm.ptx"
+    );
+    let text = text.replace(
+        fused,
+        "mul.f32 \t%r85, %r81, %r85;\n\tadd.f32 \t%r7, %r85, %r82;",
+    );
+    std::fs::write(root.join("parboil/lbm/lbm.ptx"), text).unwrap();
+    let set = PtxSet::open(root.to_str().unwrap()).unwrap();
+    let err = registry::find("parboil/lbm")
+        .unwrap()
+        .run_from(&dev, Size::Small, &set)
+        .err()
+        .expect("a mixed contraction")
+        .to_string();
+    assert!(
+        err.contains("cannot follow this PTX's contraction")
+            && err.contains("17 are the addend of an `fma.rn.f32` and 1 are added separately"),
+        "{err}"
+    );
+    // A hotspotOpt1 that never fuses a product by `ct` (parameter 11).
+    let params: Vec<String> = (0..14)
+        .map(|i| format!(".param .f32 hotspotOpt1_param_{i}"))
+        .collect();
+    let ptx = format!(
+        ".version 8.0\n.target sm_70\n.address_size 64\n.visible .entry hotspotOpt1({})\n{{\n\
+         \t.reg .f32 %f<4>;\n\tld.param.f32 %f1, [hotspotOpt1_param_11];\n\
+         \tld.param.f32 %f2, [hotspotOpt1_param_12];\n\tmul.f32 %f3, %f2, %f1;\n\
+         \tadd.f32 %f3, %f3, %f2;\n\tret;\n}}\n",
+        params.join(", ")
+    );
+    let module = dev.load_ptx("separate.ptx", &ptx).unwrap();
+    let err = AboveTerm::of(module.kernel("hotspotOpt1").unwrap().function()).unwrap_err();
+    assert!(
+        err.contains("has no `fma.rn.f32` by `ct` (parameter 11) and 1 `mul.f32`"),
+        "{err}"
+    );
 }
 
 fn warpsim(args: &[&str]) -> (bool, String, String) {
