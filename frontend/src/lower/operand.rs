@@ -115,7 +115,7 @@ impl FnLowerer<'_, '_> {
                     o.span,
                     "this predicate cannot be negated",
                 )),
-                K::Int { bits } if *bits <= 1 => Ok(Operand::Imm(*bits)),
+                K::Int { bits } => Ok(Operand::Imm(predicate_constant(*bits))),
                 _ => Err(Diagnostic::semantic(o.span, "expected a predicate")),
             },
             Slot::Data { ty, vec } if vec > 1 => match &o.kind {
@@ -399,12 +399,15 @@ fn int_immediate(bits: u64, ty: Type, span: Span) -> Result<u64> {
         Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 => Err(half_immediate(ty, span)),
         Type::F32 => Ok(u64::from((bits as i64 as f32).to_bits())),
         Type::F64 => Ok((bits as i64 as f64).to_bits()),
-        Type::Pred if bits > 1 => Err(Diagnostic::semantic(
-            span,
-            "predicate immediate must be 0 or 1",
-        )),
+        Type::Pred => Ok(predicate_constant(bits)),
         _ => Ok(bits),
     }
+}
+
+/// An integer literal used as a predicate: the manual's "Predicate Constants" read integer
+/// constants as C does, zero false and anything else true (NVVM writes `mov.pred %p, -1`).
+fn predicate_constant(bits: u64) -> u64 {
+    u64::from(bits != 0)
 }
 
 /// A float literal (`bits` of `size` bits, value `value`) as an operand of type `ty`.

@@ -1120,3 +1120,24 @@ fn vector_registers_must_match_the_instruction_width() {
         "t.ptx:14:2: error: invalid vector move `.v2.pred` in `mov.v2.pred`",
     );
 }
+
+/// Integer constants are predicates (zero false, anything else true: `mov.pred %p, -1` is
+/// NVVM's "true"); float literals are not.
+#[test]
+fn predicate_constants_are_integers() {
+    check_all(&[
+        (
+            "\tmov.pred %p1, 1.0;",
+            "t.ptx:12:16: error: float literal for a `.pred` operand",
+        ),
+        (
+            "\tselp.u32 %r1, 1, 2, 0f3F800000;",
+            "t.ptx:12:23: error: expected a predicate",
+        ),
+        (
+            "\tmov.pred %p1, %r1;",
+            "t.ptx:12:16: error: type mismatch: `%r1` is `.b32`, expected `.pred`",
+        ),
+    ]);
+    assert!(headlines("\tmov.pred %p1, -1;\n\tmov.pred %p2, 2;").is_empty());
+}

@@ -8,6 +8,7 @@ mod api;
 mod big_kernels;
 mod engines;
 mod faults;
+mod forms;
 mod movmatrix;
 mod spaces;
 mod textures;
