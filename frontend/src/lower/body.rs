@@ -338,10 +338,7 @@ pub(crate) fn lower_body<'a>(
 /// register or an immediate, into the slot): the copy a `.reg` parameter, argument or return
 /// value makes.
 fn param_copy(store: bool, slot: SymbolRef, value: Operand, ty: Type, loc: SrcLoc) -> Inst {
-    let addr = Operand::Address(isa::Address {
-        base: isa::AddrBase::Symbol(slot),
-        offset: 0,
-    });
+    let addr = Operand::Address(isa::Address::new(isa::AddrBase::Symbol(slot), 0));
     let (space, vec, order, scope, cache) = (StateSpace::Param, 1, isa::MemOrder::Weak, None, None);
     let (op, dsts, srcs) = if store {
         let op = Op::St {

@@ -7,7 +7,7 @@ use super::body::{FnLowerer, LocalName};
 use super::shape::Slot;
 use crate::ast::{self, OperandKind as K, Span};
 use crate::diag::Diagnostic;
-use isa::{AddrBase, Address, Operand, SpecialReg, SymbolRef, Type, TypeKind, VReg};
+use isa::{AddrBase, AddrWidth, Address, Operand, SpecialReg, SymbolRef, Type, TypeKind, VReg};
 
 /// Whether a register declared as `reg` may stand where the instruction expects `want`.
 ///
@@ -345,6 +345,8 @@ impl FnLowerer<'_, '_> {
         let K::Address { base, offset } = &o.kind else {
             return Err(Diagnostic::semantic(o.span, "expected an address `[...]`"));
         };
+        // A register base computes `base + offset` at its own width (`AddrWidth`).
+        let mut width = AddrWidth::Bits64;
         let base = match base {
             None => AddrBase::Absolute,
             Some(name) => match self.lookup(name) {
@@ -360,6 +362,7 @@ impl FnLowerer<'_, '_> {
                             ),
                         ));
                     }
+                    width = AddrWidth::of_register(ty.bits());
                     AddrBase::Reg(r)
                 }
                 None => match self.module_name(name) {
@@ -388,6 +391,7 @@ impl FnLowerer<'_, '_> {
         Ok(Operand::Address(Address {
             base,
             offset: *offset,
+            width,
         }))
     }
 }

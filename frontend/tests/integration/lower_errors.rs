@@ -1132,7 +1132,7 @@ fn predicate_constants_are_integers() {
         ),
         (
             "\tselp.u32 %r1, 1, 2, 0f3F800000;",
-            "t.ptx:12:23: error: expected a predicate",
+            "t.ptx:12:22: error: expected a predicate",
         ),
         (
             "\tmov.pred %p1, %r1;",

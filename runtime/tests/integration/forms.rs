@@ -3,7 +3,7 @@
 //! hand from the PTX ISA manual. Every kernel takes one `.u64` buffer `out` (read and written)
 //! and its values are compared whole.
 
-use emulator::Engine;
+use emulator::{Engine, MemoryMap};
 use runtime::{Arg, Device, DeviceConfig};
 
 /// The four ways a launch runs: each engine alone and under the gtx480 timing model.
@@ -14,30 +14,52 @@ const RUNS: [(Engine, Option<&str>); 4] = [
     (Engine::Interpreter, Some("gtx480")),
 ];
 
-/// Runs `kernel` of `ptx` over `grid` CTAs of `block` threads with `out` as its one argument,
-/// four ways ([`RUNS`]), and checks that each leaves `want` in `out`.
+/// A device for one of [`RUNS`], under `map` (the default map when `None`).
+fn device(engine: Engine, timing: Option<&str>, map: Option<MemoryMap>) -> Device {
+    Device::new(DeviceConfig {
+        engine,
+        timing: timing.map(|t| timing::GpuConfig::load(t, &[]).unwrap()),
+        memory_map: map,
+        ..DeviceConfig::default()
+    })
+    .unwrap()
+}
+
+/// Runs kernel `k` of `ptx` on one CTA of `block` threads with the buffer `out` and then
+/// `extra` as its arguments, four ways ([`RUNS`]) on devices under `map`, and checks that each
+/// leaves `want` in `out`.
 #[track_caller]
-pub fn check_everywhere(ptx: &str, kernel: &str, grid: u32, block: u32, out: &[u32], want: &[u32]) {
+pub fn check_runs(
+    ptx: &str,
+    map: Option<MemoryMap>,
+    block: u32,
+    extra: &[Arg],
+    out: &[u32],
+    want: &[u32],
+) {
     for (engine, timing) in RUNS {
-        let dev = Device::new(DeviceConfig {
-            engine,
-            timing: timing.map(|t| timing::GpuConfig::load(t, &[]).unwrap()),
-            ..DeviceConfig::default()
-        })
-        .unwrap();
-        let what = format!("{kernel}: {engine:?}, timing {timing:?}");
+        let dev = device(engine, timing, map);
+        let what = format!("{engine:?}, timing {timing:?}, map {map:?}");
         let k = dev
             .load_ptx("forms.ptx", ptx)
             .unwrap_or_else(|e| panic!("{what}: {e}"))
-            .kernel(kernel)
+            .kernel("k")
             .unwrap();
         let buf = dev.alloc_from(out).unwrap();
-        dev.launch(&k, grid, block, 0, &[Arg::from(&buf)])
+        let mut args = vec![Arg::from(&buf)];
+        args.extend_from_slice(extra);
+        dev.launch(&k, 1, block, 0, &args)
             .unwrap_or_else(|e| panic!("{what}: {e}"));
         let got = buf.to_host().unwrap();
         let hex = |v: &[u32]| v.iter().map(|x| format!("{x:#x}")).collect::<Vec<_>>();
         assert_eq!(hex(&got), hex(want), "{what}");
     }
+}
+
+/// [`check_runs`] on the default device, without further arguments.
+#[track_caller]
+pub fn check_everywhere(ptx: &str, block: u32, out: &[u32], want: &[u32]) {
+    check_runs(ptx, None, block, &[], out, want);
 }
 
 /// `mov.pred %p, -1` (NVVM 13's "true") and other integer constants as predicates: zero is
@@ -68,5 +90,5 @@ fn integer_constants_are_predicates() {
     ret;
 }
 ";
-    check_everywhere(ptx, "k", 1, 1, &[0; 5], &[7, 9, 7, 7, 7]);
+    check_everywhere(ptx, 1, &[0; 5], &[7, 9, 7, 7, 7]);
 }

@@ -4,6 +4,7 @@
 //! `cargo test --release -p runtime --test integration MODULE` runs one of them.
 
 mod addr32;
+mod addr_width;
 mod api;
 mod big_kernels;
 mod engines;
