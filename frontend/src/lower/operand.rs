@@ -13,19 +13,34 @@ use isa::{AddrBase, AddrWidth, Address, Operand, SpecialReg, SymbolRef, Type, Ty
 ///
 /// The manual's rules: bit-size types match any type of the same size; integer instructions take
 /// integer or bit-size registers, float instructions float or bit-size registers; `ld`, `st`
-/// and `cvt` (`wide`) also accept registers wider than an integer instruction type.
+/// and `cvt` (`wide`) also accept registers wider than the instruction type
+/// ([`wider_allowed`]).
 fn compatible(reg: Type, want: Type, wide: bool) -> bool {
     if (reg == Type::Pred) != (want == Type::Pred) {
         return false;
     }
-    let size_ok = reg.bits() == want.bits()
-        || (wide && reg.bits() > want.bits() && !want.is_float() && !reg.is_float());
+    let size_ok =
+        reg.bits() == want.bits() || (wide && reg.bits() > want.bits() && wider_allowed(reg, want));
     let kind_ok = match (reg.kind(), want.kind()) {
         (TypeKind::Bits, _) | (_, TypeKind::Bits) => true,
         (TypeKind::Float, k) | (k, TypeKind::Float) => k == TypeKind::Float,
         _ => true,
     };
     size_ok && kind_ok
+}
+
+/// Whether a register of type `reg`, wider than the instruction type `want`, may be an
+/// operand of `ld`, `st` or `cvt` (the manual's "Operand Size Exceeding Instruction-Type
+/// Size"): a bit-size register with any type, an integer register with an integer or bit-size
+/// type, a float register only with a bit-size type (a float type's size must match). A wider
+/// source is truncated to the type; a wider destination is sign-extended for a signed integer
+/// type and zero-extended otherwise (`emulator::warp::fit_to_register`).
+fn wider_allowed(reg: Type, want: Type) -> bool {
+    match reg.kind() {
+        TypeKind::Bits => true,
+        TypeKind::Float => want.kind() == TypeKind::Bits,
+        _ => !want.is_float(),
+    }
 }
 
 impl FnLowerer<'_, '_> {
@@ -293,7 +308,7 @@ impl FnLowerer<'_, '_> {
         let components = (0..u32::from(n)).map(|i| {
             let r = VReg(first.0 + i);
             let have = self.func.reg(r).ty;
-            if have.bits() == ty.bits() || (have.bits() > ty.bits() && !have.is_float()) {
+            if have.bits() == ty.bits() || (have.bits() > ty.bits() && wider_allowed(have, ty)) {
                 Ok(Operand::Reg(r))
             } else {
                 Err(Diagnostic::semantic(

@@ -1141,3 +1141,47 @@ fn predicate_constants_are_integers() {
     ]);
     assert!(headlines("\tmov.pred %p1, -1;\n\tmov.pred %p2, 2;").is_empty());
 }
+
+/// Registers wider than the instruction type: allowed for `ld`, `st` and `cvt` as the manual's
+/// "Operand Size Exceeding Instruction-Type Size" says (bit-size registers with any type, float
+/// registers with bit-size types only), refused everywhere else and for narrower registers.
+#[test]
+fn wider_registers_only_where_the_manual_allows_them() {
+    check_all(&[
+        (
+            "\t.reg .f64 %fd1;\n\tld.global.f32 %fd1, [%rd1];",
+            "t.ptx:13:16: error: type mismatch: `%fd1` is `.f64`, expected `.f32`",
+        ),
+        (
+            "\t.reg .f64 %fd1;\n\tld.global.u32 %fd1, [%rd1];",
+            "t.ptx:13:16: error: type mismatch: `%fd1` is `.f64`, expected `.u32`",
+        ),
+        (
+            "\t.reg .b16 %h1;\n\tld.global.u32 %h1, [%rd1];",
+            "t.ptx:13:16: error: type mismatch: `%h1` is `.b16`, expected `.u32`",
+        ),
+        (
+            "\tcvt.f32.f16 %f1, %s1;",
+            "t.ptx:12:19: error: type mismatch: `%s1` is `.s32`, expected `.f16`",
+        ),
+        (
+            "\tadd.f32 %f1, %rd1, %f2;",
+            "t.ptx:12:15: error: type mismatch: `%rd1` is `.b64`, expected `.f32`",
+        ),
+        (
+            "\tmov.b32 %r1, %rd1;",
+            "t.ptx:12:15: error: type mismatch: `%rd1` is `.b64`, expected `.b32`",
+        ),
+        (
+            "\tatom.global.add.u32 %rd2, [%rd1], %r1;",
+            "t.ptx:12:22: error: type mismatch: `%rd2` is `.b64`, expected `.u32`",
+        ),
+    ]);
+    for ok in [
+        "\tld.global.f32 %rd2, [%rd1];\n\tst.global.f32 [%rd1], %rd2;",
+        "\t.reg .f64 %fd1;\n\tld.global.b32 %fd1, [%rd1];\n\tst.global.b16 [%rd1], %fd1;",
+        "\tcvt.f32.f16 %f1, %r1;\n\tcvt.rn.f16.f32 %rd2, %f1;",
+    ] {
+        assert_eq!(headlines(ok), Vec::<String>::new(), "{ok}");
+    }
+}

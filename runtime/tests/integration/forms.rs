@@ -92,3 +92,85 @@ fn integer_constants_are_predicates() {
 ";
     check_everywhere(ptx, 1, &[0; 5], &[7, 9, 7, 7, 7]);
 }
+
+/// `ld`, `st` and `cvt` with registers wider than the instruction type, as the manual's
+/// "Operand Size Exceeding Instruction-Type Size" allows: a bit-size register with any type, a
+/// float register with a narrower bit-size type. A wider source is truncated to the type; a
+/// wider destination is zero-extended (sign-extended only for signed integer types).
+#[test]
+fn ld_st_and_cvt_take_registers_wider_than_their_type() {
+    let ptx = "
+.version 8.8
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+    .reg .b16 %h<2>;
+    .reg .b32 %r<4>;
+    .reg .f32 %f<5>;
+    .reg .b64 %rd<8>;
+    .reg .f64 %fd<3>;
+    .reg .v2 .f64 %vd;
+    ld.param.u64 %rd1, [out];
+    ld.global.f32 %rd2, [%rd1];
+    st.global.u64 [%rd1+8], %rd2;
+    mov.b64 %rd3, 0x123456783f800000;
+    st.global.f32 [%rd1+16], %rd3;
+    ld.global.b32 %fd1, [%rd1+4];
+    st.global.b64 [%rd1+24], %fd1;
+    mov.b32 %f1, 0x40490fdb;
+    st.global.b16 [%rd1+32], %f1;
+    ld.global.b16 %f2, [%rd1+36];
+    st.global.b32 [%rd1+40], %f2;
+    mov.b32 %r1, 0xffff3c00;
+    cvt.f32.f16 %f3, %r1;
+    st.global.f32 [%rd1+44], %f3;
+    mov.b32 %f4, 0x40000000;
+    cvt.rn.f16.f32 %r2, %f4;
+    st.global.b32 [%rd1+48], %r2;
+    mov.b32 %r3, -2;
+    cvt.rn.f32.s32 %rd4, %r3;
+    st.global.b64 [%rd1+56], %rd4;
+    cvt.f64.f32 %fd2, %rd3;
+    st.global.f64 [%rd1+64], %fd2;
+    ld.global.v2.f32 {%rd5, %rd6}, [%rd1+80];
+    st.global.v2.f32 [%rd1+88], {%rd5, %rd6};
+    st.global.u64 [%rd1+96], %rd6;
+    ld.global.v2.b32 %vd, [%rd1+80];
+    st.global.v2.b64 [%rd1+112], %vd;
+    ret;
+}
+";
+    let mut out = [0x5555_5555u32; 32];
+    out[0] = 0x3fc0_0000; // 1.5f
+    out[1] = 0xdead_beef;
+    out[8] = 0xaaaa_aaaa;
+    out[9] = 0x1234_abcd;
+    out[20] = 0x4040_0000; // 3.0f
+    out[21] = 0xc080_0000; // -4.0f
+    let mut want = out;
+    // ld.f32 into a .b64: zero-extended.
+    want[2..4].copy_from_slice(&[0x3fc0_0000, 0]);
+    // st.f32 of a .b64: its low 32 bits.
+    want[4] = 0x3f80_0000;
+    // ld.b32 into a .f64: zero-extended.
+    want[6..8].copy_from_slice(&[0xdead_beef, 0]);
+    // st.b16 of a .f32: its low 16 bits, the rest of the word untouched.
+    want[8] = 0xaaaa_0fdb;
+    // ld.b16 into a .f32: zero-extended.
+    want[10] = 0xabcd;
+    // cvt.f32.f16 of a .b32: its low 16 bits, 0x3c00 = 1.0.
+    want[11] = 0x3f80_0000;
+    // cvt.rn.f16.f32 into a .b32: 2.0 is 0x4000, zero-extended.
+    want[12] = 0x4000;
+    // cvt.rn.f32.s32 into a .b64: -2.0f zero-extended.
+    want[14..16].copy_from_slice(&[0xc000_0000, 0]);
+    // cvt.f64.f32 of a .b64: the f32 in its low half, 1.0, is 0x3ff0000000000000.
+    want[16..18].copy_from_slice(&[0, 0x3ff0_0000]);
+    // ld.v2.f32 into .b64s and back; the second zero-extended.
+    want[22..24].copy_from_slice(&[0x4040_0000, 0xc080_0000]);
+    want[24..26].copy_from_slice(&[0xc080_0000, 0]);
+    // ld.v2.b32 into a .v2.f64 vector register: each element zero-extended.
+    want[28..32].copy_from_slice(&[0x4040_0000, 0, 0xc080_0000, 0]);
+    check_everywhere(ptx, 1, &out, &want);
+}
