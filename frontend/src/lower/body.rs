@@ -588,10 +588,7 @@ impl<'a> FnLowerer<'a, '_> {
             return self.declare_regs(decl, &dt);
         }
         if matches!(dt.space, StateSpace::Global | StateSpace::Const) {
-            return Err(Diagnostic::semantic(
-                decl.space.span,
-                format!("`.{}` variables must be declared at module scope", dt.space),
-            ));
+            return self.declare_function_globals(decl);
         }
         for name in &decl.names {
             let v = vars::variable(decl, &dt, name, self.module, self.module.loc(name.span))?;
@@ -602,6 +599,23 @@ impl<'a> FnLowerer<'a, '_> {
             let id = LocalId(self.func.locals.len() as u32);
             self.func.locals.push(v);
             self.insert_name(name.name, LocalName::Var(SymbolRef::Local(id)))?;
+        }
+        Ok(())
+    }
+
+    /// Binds the names of a `.global` or `.const` declaration in the function body to the
+    /// module variables made for them before the bodies were lowered
+    /// ([`super::function_globals`]).
+    fn declare_function_globals(&mut self, decl: &ast::VarDecl<'a>) -> Result<()> {
+        for name in &decl.names {
+            // Every such declaration got its variable before the bodies were lowered.
+            let Some(&id) = self.module.function_globals.get(&name.name.span.start) else {
+                return Err(Diagnostic::semantic(
+                    name.name.span,
+                    format!("`{}` has no module storage", name.name.value),
+                ));
+            };
+            self.insert_name(name.name, LocalName::Var(SymbolRef::Global(id)))?;
         }
         Ok(())
     }

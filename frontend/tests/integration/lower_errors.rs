@@ -1185,3 +1185,33 @@ fn wider_registers_only_where_the_manual_allows_them() {
         assert_eq!(headlines(ok), Vec::<String>::new(), "{ok}");
     }
 }
+
+/// `.global` and `.const` variables in a function body are named only there, from their
+/// declaration on.
+#[test]
+fn function_scope_globals_are_scoped_names() {
+    check_all(&[
+        (
+            "\t.global .u32 g;\n\t.global .u32 g;",
+            "t.ptx:13:15: error: duplicate declaration of `g`",
+        ),
+        (
+            "\tld.global.u32 %r1, [g];\n\t.global .u32 g;",
+            "t.ptx:12:21: error: undefined symbol `g`",
+        ),
+        (
+            "\t{\n\t.const .u32 c = 1;\n\t}\n\tld.const.u32 %r1, [c];",
+            "t.ptx:15:20: error: undefined symbol `c`",
+        ),
+        (
+            "\t.global .u32 g = 1.5;",
+            "t.ptx:12:19: error: float initializer for `.u32`",
+        ),
+    ]);
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n\
+         .func f()\n{\n\t.global .u32 g;\n\tret;\n}\n\
+         .entry k()\n{\n\t.reg .b32 %r1;\n\tld.global.u32 %r1, [g];\n\tret;\n}\n",
+        "m.ptx:12:21: error: undefined symbol `g`",
+    );
+}

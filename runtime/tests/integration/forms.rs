@@ -174,3 +174,65 @@ fn ld_st_and_cvt_take_registers_wider_than_their_type() {
     want[28..32].copy_from_slice(&[0x4040_0000, 0, 0xc080_0000, 0]);
     check_everywhere(ptx, 1, &out, &want);
 }
+
+/// `.global` and `.const` variables declared in function bodies: module-scope storage (kept
+/// from launch to launch, initialized once) whose names only their function sees, from their
+/// declaration's scope on (an inner block's `g` hides the outer one).
+const FUNCTION_GLOBALS: &str = "
+.version 8.8
+.target sm_70
+.address_size 64
+.func (.reg .u32 %o) bump()
+{
+    .global .align 4 .u32 count = 10;
+    .reg .u32 %t;
+    ld.global.u32 %t, [count];
+    add.u32 %t, %t, 1;
+    st.global.u32 [count], %t;
+    mov.u32 %o, %t;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .global .align 4 .u32 g[2] = {5, 6};
+    .const .align 4 .u32 c = 7;
+    .reg .u32 %r<9>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    ld.global.u32 %r1, [g+4];
+    call (%r2), bump;
+    call (%r3), bump;
+    ld.const.u32 %r4, [c];
+    {
+        .global .align 4 .u32 g = 40;
+        ld.global.u32 %r5, [g];
+    }
+    ld.global.u32 %r6, [g];
+    mov.u64 %rd2, g;
+    ld.global.u32 %r7, [%rd2+4];
+    mov.u32 %r8, 0;
+    st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+    st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+    ret;
+}
+";
+
+#[test]
+fn function_scope_global_variables_are_module_storage() {
+    check_everywhere(FUNCTION_GLOBALS, 1, &[0; 8], &[6, 11, 12, 7, 40, 5, 6, 0]);
+    // The storage outlives a launch: a second one counts on from 12; the host names the
+    // variable `function.name`.
+    let dev = Device::new(DeviceConfig::default()).unwrap();
+    let module = dev.load_ptx("forms.ptx", FUNCTION_GLOBALS).unwrap();
+    let k = module.kernel("k").unwrap();
+    let buf = dev.alloc::<u32>(8).unwrap();
+    for _ in 0..2 {
+        dev.launch(&k, 1, 1, 0, &[Arg::from(&buf)]).unwrap();
+    }
+    assert_eq!(buf.to_host().unwrap(), [6, 13, 14, 7, 40, 5, 6, 0]);
+    assert_eq!(
+        module.read_symbol("bump.count").unwrap(),
+        14u32.to_le_bytes()
+    );
+    assert_eq!(module.read_symbol("k.c").unwrap(), 7u32.to_le_bytes());
+}
