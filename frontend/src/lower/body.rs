@@ -80,13 +80,8 @@ pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Functi
             let mut dt = vars::decl_type(decl)?;
             if dt.space == StateSpace::Reg && f.kind == ast::FuncKind::Func {
                 // A `.reg` parameter of a device function travels in the frame like a `.param`
-                // one; the body reads it into its register (`lower_body`).
-                if dt.ty == Type::Pred || dt.vec != 1 {
-                    return Err(Diagnostic::unsupported(
-                        decl.space.span,
-                        "`.reg` parameters of predicate or vector type",
-                    ));
-                }
+                // one; the body reads it into its register (`lower_body`). A predicate takes a
+                // byte there (0 or 1), a vector register its elements.
                 dt.space = StateSpace::Param;
             } else if dt.space != StateSpace::Param {
                 return Err(Diagnostic::unsupported(
@@ -237,7 +232,7 @@ pub(super) struct FnLowerer<'a, 'm> {
     module_regs: usize,
     /// The `.reg` return values of a device function: each register and its return slot,
     /// stored to the slot before every `ret`.
-    reg_rets: Vec<(VReg, u32, Type)>,
+    reg_rets: Vec<(Operand, u32, isa::Variable)>,
     /// The `.callprototype` and `.calltargets` labels declared so far, each with its signature
     /// or why it has none (reported only if a call names it: an unused list may be loose).
     prototypes: HashMap<&'a str, Result<Prototype>>,
@@ -277,14 +272,10 @@ pub(crate) fn lower_body<'a>(
     for (i, name) in names(&f.params).into_iter().enumerate() {
         let slot = SymbolRef::Param(i as u32);
         if reg_params[i] {
-            let ty = func.params[i].ty;
-            let r = VReg(func.regs.len() as u32);
-            func.regs.push(RegInfo {
-                name: name.to_string(),
-                ty,
-            });
-            params.names.insert(name, LocalName::Reg(r));
-            copies.push(param_copy(false, slot, Operand::Reg(r), ty, func.loc));
+            let v = func.params[i].clone();
+            let (local, value) = slot_registers(&mut func, name, &v);
+            params.names.insert(name, local);
+            copies.push(param_copy(false, slot, value, &v, func.loc));
         } else {
             params.names.insert(name, LocalName::Var(slot));
         }
@@ -292,14 +283,10 @@ pub(crate) fn lower_body<'a>(
     let mut ret_regs = Vec::new();
     for (i, name) in names(&f.rets).into_iter().enumerate() {
         if reg_rets[i] {
-            let ty = func.rets[i].ty;
-            let r = VReg(func.regs.len() as u32);
-            func.regs.push(RegInfo {
-                name: name.to_string(),
-                ty,
-            });
-            params.names.insert(name, LocalName::Reg(r));
-            ret_regs.push((r, i as u32, ty));
+            let v = func.rets[i].clone();
+            let (local, value) = slot_registers(&mut func, name, &v);
+            params.names.insert(name, local);
+            ret_regs.push((value, i as u32, v));
         } else {
             params
                 .names
@@ -334,12 +321,46 @@ pub(crate) fn lower_body<'a>(
     }
 }
 
-/// `ld.param` of frame slot `slot` into `value`, a register (`store`: `st.param` of `value`, a
-/// register or an immediate, into the slot): the copy a `.reg` parameter, argument or return
-/// value makes.
-fn param_copy(store: bool, slot: SymbolRef, value: Operand, ty: Type, loc: SrcLoc) -> Inst {
+/// The registers of a `.reg` parameter or return value named `name` whose frame slot is `v`:
+/// one register of its type, or for a vector one per element (`name.x`, `name.y`, ...), as a
+/// `.reg .vN` declaration makes them. Returns the name's binding and the copy's operand.
+fn slot_registers(func: &mut Function, name: &str, v: &isa::Variable) -> (LocalName, Operand) {
+    let first = VReg(func.regs.len() as u32);
+    if v.vec == 1 {
+        func.regs.push(RegInfo {
+            name: name.to_string(),
+            ty: v.ty,
+        });
+        return (LocalName::Reg(first), Operand::Reg(first));
+    }
+    let mut elems = Vec::with_capacity(usize::from(v.vec));
+    for c in ["x", "y", "z", "w"].iter().take(usize::from(v.vec)) {
+        elems.push(Operand::Reg(VReg(func.regs.len() as u32)));
+        func.regs.push(RegInfo {
+            name: format!("{name}.{c}"),
+            ty: v.ty,
+        });
+    }
+    (
+        LocalName::VecReg { first, n: v.vec },
+        Operand::Vector(elems),
+    )
+}
+
+/// `ld.param` of frame slot `slot` into `value`, a register or a vector of them (`store`:
+/// `st.param` of `value`, registers or immediates, into the slot): the copy a `.reg` parameter,
+/// argument or return value makes, of the type and elements of `like`, the slot's variable. A
+/// predicate moves as one byte (`ld.param.pred` of the ISA, 0 or 1), as no PTX type can say.
+fn param_copy(
+    store: bool,
+    slot: SymbolRef,
+    value: Operand,
+    like: &isa::Variable,
+    loc: SrcLoc,
+) -> Inst {
     let addr = Operand::Address(isa::Address::new(isa::AddrBase::Symbol(slot), 0));
-    let (space, vec, order, scope, cache) = (StateSpace::Param, 1, isa::MemOrder::Weak, None, None);
+    let (ty, vec) = (like.ty, like.vec);
+    let (space, order, scope, cache) = (StateSpace::Param, isa::MemOrder::Weak, None, None);
     let (op, dsts, srcs) = if store {
         let op = Op::St {
             space,
@@ -886,8 +907,8 @@ impl<'a> FnLowerer<'a, '_> {
 
     /// Before a `ret` (guarded by `guard`): stores the `.reg` return values to their slots.
     fn store_reg_rets(&mut self, guard: Option<Guard>, loc: SrcLoc) {
-        for (r, i, ty) in self.reg_rets.clone() {
-            let copy = param_copy(true, SymbolRef::Ret(i), Operand::Reg(r), ty, loc);
+        for (value, i, like) in self.reg_rets.clone() {
+            let copy = param_copy(true, SymbolRef::Ret(i), value, &like, loc);
             self.push(Inst { guard, ..copy });
         }
     }
@@ -1201,13 +1222,18 @@ impl<'a> FnLowerer<'a, '_> {
                 slots.push(var);
                 continue;
             }
+            // A vector parameter takes a vector register named whole (or a `{...}` list).
+            let want = match decl.vec {
+                1 => Slot::Val(decl.ty),
+                vec => Slot::Data { ty: decl.ty, vec },
+            };
             let value = if args {
-                self.src(o, Slot::Val(decl.ty))?
+                self.src(o, want)?
             } else {
-                self.dst(o, Slot::Val(decl.ty))?
+                self.dst(o, want)?
             };
             let slot = self.call_slot(decl, o.span)?;
-            copies.push(param_copy(args, slot, value, decl.ty, loc));
+            copies.push(param_copy(args, slot, value, decl, loc));
             slots.push(slot);
         }
         Ok(slots)

@@ -1082,13 +1082,43 @@ fn unexecuted_half_precision_forms_lower_as_unsupported() {
     assert_eq!(lines, vec![13]);
 }
 
+/// A kernel's `.reg` parameters are refused; a device function's take any register type, and
+/// each argument or result must fit its parameter.
 #[test]
-fn reg_parameters_of_predicate_type_and_of_kernels_are_refused() {
-    check_module(
-        ".version 8.8\n.target sm_70\n.address_size 64\n\
-         .func f(.reg .pred %p)\n{\n\tret;\n}\n",
-        "m.ptx:4:10: error: unsupported: `.reg` parameters of predicate or vector type",
-    );
+fn reg_parameters_of_kernels_are_refused_and_of_functions_checked() {
+    let module = |call: &str| {
+        format!(
+            ".version 8.8\n.target sm_70\n.address_size 64\n\
+             .func (.reg .pred %r) f(.reg .pred %p, .reg .v2 .f32 %v)\n{{\n\tmov.pred %r, %p;\n\tret;\n}}\n\
+             .entry k()\n{{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .v2 .f32 %w;\n\
+             \t.reg .v4 .f32 %x;\n{call}\n\tret;\n}}\n"
+        )
+    };
+    for (call, expected) in [
+        (
+            "\tcall (%p1), f, (%p0, %r1);",
+            "m.ptx:15:23: error: expected a vector of 2 registers",
+        ),
+        (
+            "\tcall (%p1), f, (%p0, %x);",
+            "m.ptx:15:23: error: `%x` is a vector of 4 registers, expected 2",
+        ),
+        (
+            "\tcall (%p1), f, (%r0, %w);",
+            "m.ptx:15:18: error: type mismatch: `%r0` is `.b32`, expected `.pred`",
+        ),
+        (
+            "\tcall (%p1), f, (1.0, %w);",
+            "m.ptx:15:18: error: float literal for a `.pred` operand",
+        ),
+        (
+            "\tcall (%r1), f, (%p0, %w);",
+            "m.ptx:15:8: error: type mismatch: `%r1` is `.b32`, expected `.pred`",
+        ),
+    ] {
+        check_module(&module(call), expected);
+    }
+    assert!(frontend::compile("m.ptx", &module("\tcall (%p1), f, (-1, %w);")).is_ok());
     check_module(
         ".version 8.8\n.target sm_70\n.address_size 64\n\
          .entry k(.reg .u32 %a)\n{\n\tret;\n}\n",

@@ -236,3 +236,66 @@ fn function_scope_global_variables_are_module_storage() {
     );
     assert_eq!(module.read_symbol("k.c").unwrap(), 7u32.to_le_bytes());
 }
+
+/// `.reg` parameters and results of predicate and vector type, several of each: a predicate
+/// travels as 0 or 1 (an integer constant argument as a predicate constant), a vector register
+/// as its elements.
+#[test]
+fn reg_parameters_of_predicate_and_vector_type() {
+    let ptx = "
+.version 8.8
+.target sm_70
+.address_size 64
+.func (.reg .pred %pr, .reg .v2 .f32 %rv, .reg .u32 %n) f(.reg .pred %pa, .reg .v2 .f32 %v, .reg .v4 .b32 %q)
+{
+    .reg .pred %t;
+    setp.lt.f32 %t, %v.x, %v.y;
+    and.pred %pr, %t, %pa;
+    add.f32 %rv.x, %v.x, %v.y;
+    sub.f32 %rv.y, %v.x, %v.y;
+    @%pa add.u32 %n, %q.x, %q.w;
+    @!%pa sub.u32 %n, %q.w, %q.y;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .v2 .f32 %w<4>;
+    .reg .v4 .b32 %q;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    mov.f32 %w0.x, 0f3F800000;
+    mov.f32 %w0.y, 0f40000000;
+    mov.f32 %w1.x, 0f40A00000;
+    mov.f32 %w1.y, 0f40800000;
+    mov.v4.b32 %q, {3, 5, 7, 40};
+    setp.eq.u32 %p1, 0, 0;
+    call (%p2, %w2, %r1), f, (%p1, %w0, %q);
+    call (%p3, %w3, %r2), f, (0, %w1, %q);
+    selp.u32 %r3, 1, 0, %p2;
+    selp.u32 %r4, 1, 0, %p3;
+    st.global.v4.u32 [%rd1], {%r3, %r4, %r1, %r2};
+    st.global.v2.f32 [%rd1+16], %w2;
+    st.global.v2.f32 [%rd1+24], %w3;
+    ret;
+}
+";
+    // f(true, (1, 2), q): 1 < 2 and true; (3, -1); 3 + 40. f(0, (5, 4), q): false; (9, 1);
+    // 40 - 5.
+    check_everywhere(
+        ptx,
+        1,
+        &[0; 8],
+        &[
+            1,
+            0,
+            43,
+            35,
+            0x4040_0000,
+            0xbf80_0000,
+            0x4110_0000,
+            0x3f80_0000,
+        ],
+    );
+}
