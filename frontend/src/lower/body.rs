@@ -23,17 +23,60 @@ pub(super) enum LocalName {
         first: VReg,
         n: u8,
     },
+    /// A `.reg .b128` register: its low and high 64 bits, two `.b64` registers from `lo`
+    /// (the ISA's registers are at most 64 bits wide).
+    B128 {
+        lo: VReg,
+    },
     Var(SymbolRef),
+}
+
+/// What each name of a register declaration is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RegShape {
+    Scalar,
+    /// A `.vN` vector register of N components.
+    Vector(u8),
+    /// A `.b128` register of two 64-bit halves.
+    B128,
+}
+
+impl RegShape {
+    fn of(dt: &DeclType) -> RegShape {
+        match (dt.ty, dt.vec) {
+            (Type::B128, _) => RegShape::B128,
+            (_, 1) => RegShape::Scalar,
+            (_, n) => RegShape::Vector(n),
+        }
+    }
+
+    /// The ISA registers one name takes.
+    fn regs(self) -> u32 {
+        match self {
+            RegShape::Scalar => 1,
+            RegShape::Vector(n) => u32::from(n),
+            RegShape::B128 => 2,
+        }
+    }
+
+    /// The binding of a name whose registers start at `first`.
+    fn binding(self, first: VReg) -> LocalName {
+        match self {
+            RegShape::Scalar => LocalName::Reg(first),
+            RegShape::Vector(n) => LocalName::VecReg { first, n },
+            RegShape::B128 => LocalName::B128 { lo: first },
+        }
+    }
 }
 
 /// One `{ }` scope: single names and `%r<N>` ranges.
 #[derive(Default)]
 struct Scope<'a> {
     names: HashMap<&'a str, LocalName>,
-    /// Prefix → (first register, count, vector width). A prefix has one range per scope, so a
-    /// lookup costs the same however many ranges a scope declares. A range of `.vN` vector
-    /// registers takes `N` consecutive registers per name.
-    ranges: HashMap<&'a str, (VReg, u32, u8)>,
+    /// Prefix → (first register, count, shape). A prefix has one range per scope, so a lookup
+    /// costs the same however many ranges a scope declares. A range of `.vN` vector registers
+    /// takes `N` consecutive registers per name, of `.b128` registers two.
+    ranges: HashMap<&'a str, (VReg, u32, RegShape)>,
 }
 
 impl Scope<'_> {
@@ -47,14 +90,8 @@ impl Scope<'_> {
             return None;
         }
         let index: u32 = digits.parse().ok()?;
-        let &(first, count, n) = self.ranges.get(prefix)?;
-        (index < count).then_some(match n {
-            1 => LocalName::Reg(VReg(first.0 + index)),
-            n => LocalName::VecReg {
-                first: VReg(first.0 + index * u32::from(n)),
-                n,
-            },
-        })
+        let &(first, count, shape) = self.ranges.get(prefix)?;
+        (index < count).then(|| shape.binding(VReg(first.0 + index * shape.regs())))
     }
 }
 
@@ -326,6 +363,16 @@ pub(crate) fn lower_body<'a>(
 /// `.reg .vN` declaration makes them. Returns the name's binding and the copy's operand.
 fn slot_registers(func: &mut Function, name: &str, v: &isa::Variable) -> (LocalName, Operand) {
     let first = VReg(func.regs.len() as u32);
+    if v.ty == Type::B128 {
+        for half in ["lo", "hi"] {
+            func.regs.push(RegInfo {
+                name: format!("{name}.{half}"),
+                ty: Type::B64,
+            });
+        }
+        let halves = vec![Operand::Reg(first), Operand::Reg(VReg(first.0 + 1))];
+        return (LocalName::B128 { lo: first }, Operand::Vector(halves));
+    }
     if v.vec == 1 {
         func.regs.push(RegInfo {
             name: name.to_string(),
@@ -347,6 +394,17 @@ fn slot_registers(func: &mut Function, name: &str, v: &isa::Variable) -> (LocalN
     )
 }
 
+/// The error for a `.b128` register where warpsim does not take one.
+pub(super) fn b128_only(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::unsupported(
+        span,
+        format!(
+            "`.b128` register `{name}` here: warpsim executes `.b128` registers in `ld`, `ldu`, \
+             `st`, `mov` packing or unpacking, and `.reg` parameters"
+        ),
+    )
+}
+
 /// `ld.param` of frame slot `slot` into `value`, a register or a vector of them (`store`:
 /// `st.param` of `value`, registers or immediates, into the slot): the copy a `.reg` parameter,
 /// argument or return value makes, of the type and elements of `like`, the slot's variable. A
@@ -359,7 +417,10 @@ fn param_copy(
     loc: SrcLoc,
 ) -> Inst {
     let addr = Operand::Address(isa::Address::new(isa::AddrBase::Symbol(slot), 0));
-    let (ty, vec) = (like.ty, like.vec);
+    let (ty, vec) = match like.ty {
+        Type::B128 => (Type::B64, 2),
+        ty => (ty, like.vec),
+    };
     let (space, order, scope, cache) = (StateSpace::Param, isa::MemOrder::Weak, None, None);
     let (op, dsts, srcs) = if store {
         let op = Op::St {
@@ -573,13 +634,23 @@ impl<'a> FnLowerer<'a, '_> {
     }
 
     /// The registers of one declared name: itself, or its `.x .y .z .w` components.
+    /// The ISA registers of one declared name: one, a vector's components (`name.x`, ...), or
+    /// a `.b128`'s halves (`name.lo`, `name.hi`, names PTX cannot write).
     fn add_components(&mut self, name: &str, dt: &DeclType) {
-        if dt.vec == 1 {
-            self.add_reg(name.to_string(), dt.ty);
-            return;
-        }
-        for c in ["x", "y", "z", "w"].iter().take(dt.vec as usize) {
-            self.add_reg(format!("{name}.{c}"), dt.ty);
+        match RegShape::of(dt) {
+            RegShape::Scalar => {
+                self.add_reg(name.to_string(), dt.ty);
+            }
+            RegShape::Vector(n) => {
+                for c in ["x", "y", "z", "w"].iter().take(usize::from(n)) {
+                    self.add_reg(format!("{name}.{c}"), dt.ty);
+                }
+            }
+            RegShape::B128 => {
+                for half in ["lo", "hi"] {
+                    self.add_reg(format!("{name}.{half}"), Type::B64);
+                }
+            }
         }
     }
 
@@ -642,9 +713,13 @@ impl<'a> FnLowerer<'a, '_> {
     }
 
     fn declare_regs(&mut self, decl: &ast::VarDecl<'a>, dt: &DeclType) -> Result<()> {
-        if dt.ty == Type::B128 {
-            return Err(Diagnostic::unsupported(decl.ty.span, "`.b128` registers"));
+        if dt.ty == Type::B128 && dt.vec > 1 {
+            return Err(Diagnostic::unsupported(
+                decl.ty.span,
+                "`.b128` vector registers",
+            ));
         }
+        let shape = RegShape::of(dt);
         for name in &decl.names {
             if !name.dims.is_empty() || name.init.is_some() {
                 return Err(Diagnostic::unsupported(
@@ -672,8 +747,7 @@ impl<'a> FnLowerer<'a, '_> {
                         format!("duplicate declaration of `{}<>`", name.name.value),
                     ));
                 }
-                let per_name = u32::from(dt.vec);
-                self.reserve_regs((count.value * per_name) as usize, name.name.span)?;
+                self.reserve_regs((count.value * shape.regs()) as usize, name.name.span)?;
                 let first = VReg(self.func.regs.len() as u32);
                 for i in 0..count.value {
                     self.add_components(&format!("{}{i}", name.name.value), dt);
@@ -682,16 +756,12 @@ impl<'a> FnLowerer<'a, '_> {
                     .last_mut()
                     .expect("at least the parameter scope")
                     .ranges
-                    .insert(name.name.value, (first, count.value, dt.vec));
-            } else if dt.vec > 1 {
-                self.reserve_regs(dt.vec as usize, name.name.span)?;
+                    .insert(name.name.value, (first, count.value, shape));
+            } else {
+                self.reserve_regs(shape.regs() as usize, name.name.span)?;
                 let first = VReg(self.func.regs.len() as u32);
                 self.add_components(name.name.value, dt);
-                self.insert_name(name.name, LocalName::VecReg { first, n: dt.vec })?;
-            } else {
-                self.reserve_regs(1, name.name.span)?;
-                let r = self.add_reg(name.name.value.to_string(), dt.ty);
-                self.insert_name(name.name, LocalName::Reg(r))?;
+                self.insert_name(name.name, shape.binding(first))?;
             }
         }
         Ok(())
@@ -828,6 +898,10 @@ impl<'a> FnLowerer<'a, '_> {
                 mods.finish()?;
                 return self.vector_mov(inst, ty, vec, guard, loc);
             }
+            Decoded::Mov128 => {
+                mods.finish()?;
+                return self.mov_b128(inst, guard, loc);
+            }
             Decoded::Op(op, shape) => {
                 mods.finish()?;
                 self.operands(inst, op, shape)?
@@ -847,6 +921,81 @@ impl<'a> FnLowerer<'a, '_> {
             srcs,
             loc,
         });
+        Ok(())
+    }
+
+    /// `mov.b128 d, {a, b, ...}` and `mov.b128 {a, b, ...}, d`: 2, 4 or 8 elements (of 64, 32
+    /// or 16 bits, first lowest) packed into the `.b128` register `d` or unpacked from it. The
+    /// ISA's registers are at most 64 bits wide, so `d` is its two halves and the move is one
+    /// ISA instruction per half: the first half of the elements to or from the low 64 bits, the
+    /// rest to or from the high ones (a `mov.b64`, or a pack or unpack of the half's elements;
+    /// a half of only `_` is left alone).
+    fn mov_b128(
+        &mut self,
+        inst: &ast::Instruction<'a>,
+        guard: Option<Guard>,
+        loc: SrcLoc,
+    ) -> Result<()> {
+        use ast::OperandKind as K;
+        let [d, a] = inst.operands.as_slice() else {
+            return Err(Diagnostic::semantic(
+                inst_span(inst),
+                format!("`mov` takes 2 operands, found {}", inst.operands.len()),
+            ));
+        };
+        let (list, wide, pack) = match (&d.kind, &a.kind) {
+            (K::Vector(_), K::Vector(_)) => {
+                return Err(Diagnostic::semantic(
+                    a.span,
+                    "`mov.b128` moves between a `.b128` register and a `{...}` of elements",
+                ));
+            }
+            (_, K::Vector(_)) => (a, d, true),
+            (K::Vector(_), _) => (d, a, false),
+            _ => {
+                return Err(Diagnostic::semantic(
+                    inst_span(inst),
+                    "`mov.b128` packs or unpacks: one operand must be a `{...}` of elements",
+                ));
+            }
+        };
+        let halves = self.b128(wide)?;
+        let elems = match &list.kind {
+            K::Vector(items) => match self.elems(items, list.span, Type::B128, !pack)? {
+                Operand::Vector(v) => v,
+                other => vec![other],
+            },
+            _ => unreachable!("matched above"),
+        };
+        let (low, high) = elems.split_at(elems.len() / 2);
+        for (half, part) in [(halves[0], low), (halves[1], high)] {
+            if part.iter().all(|e| matches!(e, Operand::Sink)) {
+                continue;
+            }
+            let half = Operand::Reg(half);
+            let ty = Type::B64;
+            let (op, dsts, srcs) = match (part, pack) {
+                ([one], true) => (Op::Mov { ty }, vec![half], vec![one.clone()]),
+                ([one], false) => (Op::Mov { ty }, vec![one.clone()], vec![half]),
+                (many, true) => (
+                    Op::Pack { ty },
+                    vec![half],
+                    vec![Operand::Vector(many.to_vec())],
+                ),
+                (many, false) => (
+                    Op::Unpack { ty },
+                    vec![Operand::Vector(many.to_vec())],
+                    vec![half],
+                ),
+            };
+            self.push(Inst {
+                guard,
+                op,
+                dsts,
+                srcs,
+                loc,
+            });
+        }
         Ok(())
     }
 
@@ -954,6 +1103,7 @@ impl<'a> FnLowerer<'a, '_> {
                 span,
                 format!("`{name}` is not a vector register"),
             )),
+            Some(LocalName::B128 { .. }) => Err(b128_only(name, span)),
             Some(LocalName::Var(_)) => Err(Diagnostic::semantic(
                 span,
                 format!("`{name}` is a variable, not a register"),
@@ -1223,9 +1373,10 @@ impl<'a> FnLowerer<'a, '_> {
                 continue;
             }
             // A vector parameter takes a vector register named whole (or a `{...}` list).
-            let want = match decl.vec {
-                1 => Slot::Val(decl.ty),
-                vec => Slot::Data { ty: decl.ty, vec },
+            let want = match (decl.ty, decl.vec) {
+                (Type::B128, _) => Slot::B128,
+                (ty, 1) => Slot::Val(ty),
+                (ty, vec) => Slot::Data { ty, vec },
             };
             let value = if args {
                 self.src(o, want)?

@@ -83,6 +83,7 @@ impl FnLowerer<'_, '_> {
                 })
             }
             (_, Slot::Fragment { regs, .. }) => Err(fragment_expected(o.span, regs)),
+            (_, Slot::B128) => Ok(halves(self.b128(o)?)),
             (
                 K::Name {
                     name,
@@ -118,6 +119,7 @@ impl FnLowerer<'_, '_> {
     pub(super) fn src(&self, o: &ast::Operand, slot: Slot) -> Result<Operand> {
         match slot {
             Slot::Addr => self.address(o),
+            Slot::B128 => Ok(halves(self.b128(o)?)),
             Slot::Pred { negatable } => match &o.kind {
                 K::Name {
                     name,
@@ -320,10 +322,44 @@ impl FnLowerer<'_, '_> {
         Ok(Operand::Vector(components.collect::<Result<_>>()?))
     }
 
-    /// The `{a, b}` of a pack/unpack `mov`: elements of equal size that add up to `ty`.
-    fn elems(&self, items: &[ast::Operand], span: Span, ty: Type, dst: bool) -> Result<Operand> {
+    /// A `.b128` register named whole: its low and high halves.
+    pub(super) fn b128(&self, o: &ast::Operand) -> Result<[VReg; 2]> {
+        match &o.kind {
+            K::Name {
+                name,
+                component: None,
+            } => match self.lookup(name) {
+                Some(LocalName::B128 { lo }) => Ok([lo, VReg(lo.0 + 1)]),
+                Some(_) => {
+                    let r = self.reg(name, None, o.span)?;
+                    Err(Diagnostic::semantic(
+                        o.span,
+                        format!(
+                            "type mismatch: `{name}` is `.{}`, expected `.b128`",
+                            self.func.reg(r).ty
+                        ),
+                    ))
+                }
+                None => Err(self.reg(name, None, o.span).err().unwrap_or_else(|| {
+                    Diagnostic::semantic(o.span, format!("undefined register `{name}`"))
+                })),
+            },
+            _ => Err(Diagnostic::semantic(o.span, "expected a `.b128` register")),
+        }
+    }
+
+    /// The `{a, b}` of a pack/unpack `mov`: 2, 4 or 8 elements of equal size, at least 8 bits,
+    /// that add up to `ty` ("both the overall size of the vector and the size of the scalar
+    /// must match the size of the instruction type").
+    pub(super) fn elems(
+        &self,
+        items: &[ast::Operand],
+        span: Span,
+        ty: Type,
+        dst: bool,
+    ) -> Result<Operand> {
         let n = items.len() as u32;
-        if !matches!(n, 2 | 4) || !ty.bits().is_multiple_of(n) {
+        if !matches!(n, 2 | 4 | 8) || !ty.bits().is_multiple_of(n) {
             return Err(Diagnostic::semantic(
                 span,
                 format!("cannot split `.{ty}` into {n} elements"),
@@ -409,6 +445,11 @@ impl FnLowerer<'_, '_> {
             width,
         }))
     }
+}
+
+/// The halves of a `.b128` register as the ISA operand for them: a vector, low first.
+fn halves([lo, hi]: [VReg; 2]) -> Operand {
+    Operand::Vector(vec![Operand::Reg(lo), Operand::Reg(hi)])
 }
 
 /// An integer literal as an operand of type `ty`: kept as its 64-bit value for integer types,

@@ -1245,3 +1245,69 @@ fn function_scope_globals_are_scoped_names() {
         "m.ptx:12:21: error: undefined symbol `g`",
     );
 }
+
+/// `.b128` registers: what takes them and what does not.
+#[test]
+fn b128_register_misuse() {
+    let decl = "\t.reg .b128 %q<2>;\n";
+    let cases = [
+        (
+            "\tmov.b128 %q0, %q1;",
+            "t.ptx:13:2: error: `mov.b128` packs or unpacks: one operand must be a `{...}` of elements",
+        ),
+        (
+            "\tmov.b128 %q0, {%rd0, %rd1, %rd2};",
+            "t.ptx:13:16: error: cannot split `.b128` into 3 elements",
+        ),
+        (
+            "\tmov.b128 %q0, {%r0, %r1};",
+            "t.ptx:13:17: error: type mismatch: `%r0` is `.b32`, expected a 64-bit element",
+        ),
+        (
+            "\tmov.b128 %rd0, {%rd1, %rd2};",
+            "t.ptx:13:11: error: type mismatch: `%rd0` is `.b64`, expected `.b128`",
+        ),
+        (
+            "\tmov.b128 {%rd1, %rd2}, {%rd1, %rd2};",
+            "t.ptx:13:25: error: `mov.b128` moves between a `.b128` register and a `{...}` of elements",
+        ),
+        (
+            "\tadd.s64 %rd0, %q0, 1;",
+            "t.ptx:13:16: error: unsupported: `.b128` register `%q0` here: warpsim executes `.b128` registers in `ld`, `ldu`, `st`, `mov` packing or unpacking, and `.reg` parameters",
+        ),
+        (
+            "\tld.global.b128 %rd0, [%rd1];",
+            "t.ptx:13:17: error: type mismatch: `%rd0` is `.b64`, expected `.b128`",
+        ),
+        (
+            "\tst.global.b128 [%rd1], {%rd1, %rd2};",
+            "t.ptx:13:25: error: expected a `.b128` register",
+        ),
+        (
+            "\tld.global.v2.b128 {%q0, %q1}, [%rd1];",
+            "t.ptx:13:2: error: unsupported: ld.global.v2.b128",
+        ),
+        (
+            "\tld.global.b128 %q0, [%q1];",
+            "t.ptx:13:22: error: unsupported: `.b128` register `%q1` here: warpsim executes `.b128` registers in `ld`, `ldu`, `st`, `mov` packing or unpacking, and `.reg` parameters",
+        ),
+    ];
+    let cases: Vec<(String, &str)> = cases
+        .iter()
+        .map(|(body, want)| (format!("{decl}{body}"), *want))
+        .collect();
+    let refs: Vec<(&str, &str)> = cases.iter().map(|(b, w)| (b.as_str(), *w)).collect();
+    check_all(&refs);
+    check(
+        "\t.reg .v2 .b128 %w;",
+        "t.ptx:12:12: error: unsupported: `.b128` vector registers",
+    );
+    // sm_90's 128-bit atomics lower as unsupported (their launch stops there).
+    let text = TEMPLATE.replace(
+        "BODY",
+        "\t.reg .b128 %q<2>;\n\tatom.global.cas.b128 %q0, [%rd1], %q0, %q1;\n\tatom.exch.b128 %q0, [%rd1], %q1;",
+    );
+    let module = frontend::compile("t.ptx", &text).expect("128-bit atomics lower");
+    let lines: Vec<_> = module.unsupported().map(|(_, i)| i.loc.line).collect();
+    assert_eq!(lines, vec![13, 14]);
+}

@@ -299,3 +299,80 @@ fn reg_parameters_of_predicate_and_vector_type() {
         ],
     );
 }
+
+/// `.b128` registers: packed from 8 × 16, 4 × 32 or 2 × 64-bit elements and unpacked into
+/// them (`_` discarding some), loaded and stored whole, passed to and returned from a `.func`
+/// in `.reg` parameters. The elements are in order from the low bits (the manual's pack and
+/// unpack), and the register's bytes are little-endian in memory.
+#[test]
+fn b128_registers_pack_unpack_load_store_and_pass() {
+    let ptx = "
+.version 8.8
+.target sm_80
+.address_size 64
+.func (.reg .b128 %o) swap(.reg .b128 %i)
+{
+    .reg .b64 %a<2>;
+    mov.b128 {%a0, %a1}, %i;
+    mov.b128 %o, {%a1, %a0};
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .b16 %h<8>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    .reg .b128 %q<4>;
+    ld.param.u64 %rd1, [out];
+    mov.b16 %h0, 0x0100;
+    mov.b16 %h1, 0x0302;
+    mov.b16 %h2, 0x0504;
+    mov.b16 %h3, 0x0706;
+    mov.b16 %h4, 0x0908;
+    mov.b16 %h5, 0x0b0a;
+    mov.b16 %h6, 0x0d0c;
+    mov.b16 %h7, 0x0f0e;
+    mov.b128 %q0, {%h0, %h1, %h2, %h3, %h4, %h5, %h6, %h7};
+    st.global.b128 [%rd1], %q0;
+    ld.global.b128 %q1, [%rd1+16];
+    mov.b128 {%r0, %r1, %r2, %r3}, %q1;
+    st.global.v4.u32 [%rd1+32], {%r3, %r2, %r1, %r0};
+    mov.b128 {%rd2, %rd3}, %q1;
+    mov.b128 %q2, {%rd3, %rd2};
+    st.global.b128 [%rd1+48], %q2;
+    mov.b128 {%h0, %h1, _, _, _, _, %h6, _}, %q1;
+    mov.b32 %r4, {%h0, %h6};
+    mov.b32 %r5, {%h1, %h1};
+    st.global.v2.u32 [%rd1+64], {%r4, %r5};
+    call (%q3), swap, (%q1);
+    st.global.b128 [%rd1+80], %q3;
+    mov.b64 %rd2, {%h7, %h6, %h5, %h4, %h3, %h2, %h1, %h0};
+    st.global.u64 [%rd1+96], %rd2;
+    mov.b64 {%h0, %h1, %h2, %h3, %h4, %h5, %h6, %h7}, %rd2;
+    mov.b64 %rd3, {%h1, %h0, %h3, %h2, %h5, %h4, %h7, %h6};
+    st.global.u64 [%rd1+104], %rd3;
+    ret;
+}
+";
+    let mut out = [0u32; 28];
+    out[4..8].copy_from_slice(&[0xa0a1_a2a3, 0xb0b1_b2b3, 0xc0c1_c2c3, 0xd0d1_d2d3]);
+    let mut want = out;
+    // Eight halves, the first lowest: bytes 0x00 to 0x0f in order.
+    want[0..4].copy_from_slice(&[0x0302_0100, 0x0706_0504, 0x0b0a_0908, 0x0f0e_0d0c]);
+    // Four words, stored in reverse.
+    want[8..12].copy_from_slice(&[0xd0d1_d2d3, 0xc0c1_c2c3, 0xb0b1_b2b3, 0xa0a1_a2a3]);
+    // The two 64-bit halves swapped.
+    let swapped = [0xc0c1_c2c3, 0xd0d1_d2d3, 0xa0a1_a2a3, 0xb0b1_b2b3];
+    want[12..16].copy_from_slice(&swapped);
+    // Halves 0, 1 and 6 of the loaded value: 0xa2a3, 0xa0a1, 0xd2d3.
+    want[16..18].copy_from_slice(&[0xd2d3_a2a3, 0xa0a1_a0a1]);
+    // Through the `.func`.
+    want[20..24].copy_from_slice(&swapped);
+    // Eight 8-bit elements (the low bytes of 16-bit registers) into a `.b64`, first lowest:
+    // %h7..%h0 hold 0x0f0e, 0xd2d3 (unpacked above), 0x0b0a, 0x0908, 0x0706, 0x0504, 0xa0a1,
+    // 0xa2a3, so bytes 0e d3 0a 08 06 04 a1 a3. Unpacked (each byte zero-extended) and packed
+    // again with neighbours swapped: d3 0e 08 0a 04 06 a3 a1.
+    want[24..26].copy_from_slice(&[0x080a_d30e, 0xa3a1_0406]);
+    want[26..28].copy_from_slice(&[0x0a08_0ed3, 0xa1a3_0604]);
+    check_everywhere(ptx, 1, &out, &want);
+}
