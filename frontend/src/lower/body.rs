@@ -1511,20 +1511,8 @@ impl<'a> FnLowerer<'a, '_> {
                             format!("`{}` has a single destination", inst.opcode.value),
                         ));
                     }
-                    // The parser keeps `_` in a pair as the name "_": a discarded result.
-                    let half = |name: &'a str| ast::Operand {
-                        kind: if name == "_" {
-                            K::Sink
-                        } else {
-                            K::Name {
-                                name,
-                                component: None,
-                            }
-                        },
-                        span: first.span,
-                    };
-                    dsts.push(self.dst(&half(a), shape.dsts[0])?);
-                    dsts.push(self.dst(&half(b), shape.dsts[1])?);
+                    dsts.push(self.dst(a, shape.dsts[0])?);
+                    dsts.push(self.dst(b, shape.dsts[1])?);
                 }
                 _ => dsts.push(self.dst(first, shape.dsts[0])?),
             }

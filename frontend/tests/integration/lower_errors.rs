@@ -1311,3 +1311,29 @@ fn b128_register_misuse() {
     let lines: Vec<_> = module.unsupported().map(|(_, i)| i.loc.line).collect();
     assert_eq!(lines, vec![13, 14]);
 }
+
+/// A `d|p` pair's halves are registers (a vector register's component too) or `_`.
+#[test]
+fn pair_halves_with_components() {
+    check_all(&[
+        (
+            "\t.reg .v2 .b32 %v;\n\tlop3.and.b32 %v.q|%p1, %r1, %r2, %r3, 0x80, 1;",
+            "t.ptx:13:15: error: vector register `%v` needs a component `.x`..`.w`",
+        ),
+        (
+            "\tlop3.and.b32 %r0.x|%p1, %r1, %r2, %r3, 0x80, 1;",
+            "t.ptx:12:15: error: `%r0` is not a vector register",
+        ),
+        (
+            "\t.reg .v2 .b32 %v;\n\tlop3.and.b32 %p1|%v.x, %r1, %r2, %r3, 0x80, 1;",
+            "t.ptx:13:15: error: type mismatch: `%p1` is `.pred`, expected `.b32`",
+        ),
+        (
+            "\t.reg .v2 .b32 %v;\n\tadd.s32 %v.x|%p1, %r1, %r2;",
+            "t.ptx:13:10: error: `add` has a single destination",
+        ),
+    ]);
+    assert!(
+        headlines("\t.reg .v2 .b32 %v;\n\tlop3.and.b32 %v.y|_, %r1, %r2, %r3, 0x80, 1;").is_empty()
+    );
+}

@@ -376,3 +376,61 @@ fn b128_registers_pack_unpack_load_store_and_pass() {
     want[26..28].copy_from_slice(&[0x0a08_0ed3, 0xa1a3_0604]);
     check_everywhere(ptx, 1, &out, &want);
 }
+
+/// Vector-register components wherever a register list or a `d|p` pair takes registers:
+/// `ldmatrix`'s fragment, `lop3`'s `d|p`, a vector store.
+#[test]
+fn vector_register_components_as_operands() {
+    let ptx = "
+.version 8.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+    .shared .align 16 .b16 sm[256];
+    .reg .pred %p<2>;
+    .reg .v4 .b32 %x;
+    .reg .v2 .b32 %y;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    shl.b32 %r2, %r1, 4;
+    mov.u32 %r3, sm;
+    add.u32 %r4, %r3, %r2;
+    shl.b32 %r5, %r1, 3;
+    mul.lo.u32 %r6, %r5, 0x00010001;
+    add.u32 %r6, %r6, 0x00010000;
+    st.shared.u32 [%r4], %r6;
+    add.u32 %r6, %r6, 0x00020002;
+    st.shared.u32 [%r4+4], %r6;
+    add.u32 %r6, %r6, 0x00020002;
+    st.shared.u32 [%r4+8], %r6;
+    add.u32 %r6, %r6, 0x00020002;
+    st.shared.u32 [%r4+12], %r6;
+    bar.sync 0;
+    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%x.x, %x.y, %x.z, %x.w}, [%r4];
+    mul.wide.u32 %rd2, %r1, 32;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.v4.u32 [%rd3], {%x.x, %x.y, %x.z, %x.w};
+    lop3.and.b32 %y.y|%p1, %r5, 0xff, 0x3c, 0x80, 1;
+    selp.u32 %y.x, 1, 0, %p1;
+    st.global.v2.u32 [%rd3+16], %y;
+    ret;
+}
+";
+    // Thread t wrote the 16-bit values 8t .. 8t+7 at sm + 16t, so matrix j's row r (thread
+    // 8j + r's address) holds 64j + 8r .. 64j + 8r + 7, and lane l's register j holds row
+    // l / 4, elements 2(l % 4) and the next: 64j + 8(l / 4) + 2(l % 4), plus one above.
+    // `lop3.and` (LUT 0x80: a & b & c) of 8t, 0xff, 0x3c is 8t & 0x3c; p is that != 0 and 1.
+    let mut want = Vec::new();
+    for l in 0u32..32 {
+        for j in 0..4 {
+            let e = 64 * j + 8 * (l / 4) + 2 * (l % 4);
+            want.push(e | (e + 1) << 16);
+        }
+        let d = (8 * l) & 0x3c;
+        want.extend([u32::from(d != 0), d, 0, 0]);
+    }
+    check_everywhere(ptx, 32, &[0; 32 * 8], &want);
+}
