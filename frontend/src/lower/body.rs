@@ -904,7 +904,10 @@ impl<'a> FnLowerer<'a, '_> {
             }
             Decoded::Op(op, shape) => {
                 mods.finish()?;
-                self.operands(inst, op, shape)?
+                match self.packing_vector_register(inst, &op) {
+                    Some(spelled) => self.operands(&spelled, op, shape)?,
+                    None => self.operands(inst, op, shape)?,
+                }
             }
             Decoded::Texture(op) => {
                 mods.finish()?;
@@ -936,23 +939,22 @@ impl<'a> FnLowerer<'a, '_> {
         guard: Option<Guard>,
         loc: SrcLoc,
     ) -> Result<()> {
-        use ast::OperandKind as K;
         let [d, a] = inst.operands.as_slice() else {
             return Err(Diagnostic::semantic(
                 inst_span(inst),
                 format!("`mov` takes 2 operands, found {}", inst.operands.len()),
             ));
         };
-        let (list, wide, pack) = match (&d.kind, &a.kind) {
-            (K::Vector(_), K::Vector(_)) => {
+        let (items, list, wide, pack) = match (self.vector_items(d), self.vector_items(a)) {
+            (Some(_), Some(_)) => {
                 return Err(Diagnostic::semantic(
                     a.span,
                     "`mov.b128` moves between a `.b128` register and a `{...}` of elements",
                 ));
             }
-            (_, K::Vector(_)) => (a, d, true),
-            (K::Vector(_), _) => (d, a, false),
-            _ => {
+            (None, Some(items)) => (items, a, d, true),
+            (Some(items), None) => (items, d, a, false),
+            (None, None) => {
                 return Err(Diagnostic::semantic(
                     inst_span(inst),
                     "`mov.b128` packs or unpacks: one operand must be a `{...}` of elements",
@@ -960,12 +962,9 @@ impl<'a> FnLowerer<'a, '_> {
             }
         };
         let halves = self.b128(wide)?;
-        let elems = match &list.kind {
-            K::Vector(items) => match self.elems(items, list.span, Type::B128, !pack)? {
-                Operand::Vector(v) => v,
-                other => vec![other],
-            },
-            _ => unreachable!("matched above"),
+        let elems = match self.elems(&items, list.span, Type::B128, !pack)? {
+            Operand::Vector(v) => v,
+            other => vec![other],
         };
         let (low, high) = elems.split_at(elems.len() / 2);
         for (half, part) in [(halves[0], low), (halves[1], high)] {
@@ -997,6 +996,65 @@ impl<'a> FnLowerer<'a, '_> {
             });
         }
         Ok(())
+    }
+
+    /// The elements of a pack or unpack `mov`'s vector operand: a `{...}` list's, or a `.vN`
+    /// vector register's components (the manual packs "vector register a" and unpacks into
+    /// "vector register d"), spelled `%v.x`, `%v.y`, ... at the register's span.
+    fn vector_items(&self, o: &ast::Operand<'a>) -> Option<Vec<ast::Operand<'a>>> {
+        match &o.kind {
+            ast::OperandKind::Vector(items) => Some(items.clone()),
+            ast::OperandKind::Name {
+                name,
+                component: None,
+            } => match self.lookup(name) {
+                Some(LocalName::VecReg { n, .. }) => Some(
+                    ["x", "y", "z", "w"]
+                        .iter()
+                        .take(usize::from(n))
+                        .map(|c| ast::Operand {
+                            kind: ast::OperandKind::Name {
+                                name,
+                                component: Some(c),
+                            },
+                            span: o.span,
+                        })
+                        .collect(),
+                ),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A `mov` that packs into or unpacks from a `.vN` vector register named whole
+    /// (`mov.b64 %rd, %v`), respelled with the register's components in `{...}`, as the pack
+    /// and unpack forms are lowered; `None` for any other instruction.
+    fn packing_vector_register(
+        &self,
+        inst: &ast::Instruction<'a>,
+        op: &Op,
+    ) -> Option<ast::Instruction<'a>> {
+        if !matches!(op, Op::Mov { .. }) || inst.operands.len() != 2 {
+            return None;
+        }
+        let is_list = |o: &ast::Operand| matches!(o.kind, ast::OperandKind::Vector(_));
+        if inst.operands.iter().any(is_list) {
+            return None;
+        }
+        // The destination first: with vectors on both sides, the source stays a register
+        // named whole, which its slot then refuses.
+        let at = (0..2).find(|&i| {
+            matches!(
+                &inst.operands[i].kind,
+                ast::OperandKind::Name { component: None, name }
+                    if matches!(self.lookup(name), Some(LocalName::VecReg { .. }))
+            )
+        })?;
+        let items = self.vector_items(&inst.operands[at])?;
+        let mut spelled = inst.clone();
+        spelled.operands[at].kind = ast::OperandKind::Vector(items);
+        Some(spelled)
     }
 
     /// `mov.vN.type d, a`: one scalar `mov` per element. When a destination element is also a

@@ -1337,3 +1337,24 @@ fn pair_halves_with_components() {
         headlines("\t.reg .v2 .b32 %v;\n\tlop3.and.b32 %v.y|_, %r1, %r2, %r3, 0x80, 1;").is_empty()
     );
 }
+
+/// Packing into or unpacking from a vector register named whole: its components must split
+/// the type as a `{...}` list would.
+#[test]
+fn packing_vector_registers_named_whole() {
+    check_all(&[
+        (
+            "\t.reg .v4 .b32 %v;\n\tmov.b64 %rd1, %v;",
+            "t.ptx:13:16: error: type mismatch: `%v` is `.b32`, expected a 16-bit element",
+        ),
+        (
+            "\t.reg .v2 .b32 %v<2>;\n\tmov.b64 %v0, %v1;",
+            "t.ptx:13:15: error: vector register `%v1` needs a component `.x`..`.w`",
+        ),
+        (
+            "\t.reg .v2 .b32 %v;\n\t.reg .b128 %q;\n\tmov.b128 %q, %v;",
+            "t.ptx:14:15: error: type mismatch: `%v` is `.b32`, expected a 64-bit element",
+        ),
+    ]);
+    assert!(headlines("\t.reg .v2 .b32 %v;\n\tmov.b64 %v, %rd1;\n\tmov.b64 %rd2, %v;").is_empty());
+}

@@ -301,8 +301,8 @@ fn reg_parameters_of_predicate_and_vector_type() {
 }
 
 /// `.b128` registers: packed from 8 × 16, 4 × 32 or 2 × 64-bit elements and unpacked into
-/// them (`_` discarding some), loaded and stored whole, passed to and returned from a `.func`
-/// in `.reg` parameters. The elements are in order from the low bits (the manual's pack and
+/// them (`_` discarding some; a `.vN` vector register named whole as the elements), loaded and
+/// stored whole, passed to and returned from a `.func` in `.reg` parameters. The elements are in order from the low bits (the manual's pack and
 /// unpack), and the register's bytes are little-endian in memory.
 #[test]
 fn b128_registers_pack_unpack_load_store_and_pass() {
@@ -323,6 +323,8 @@ fn b128_registers_pack_unpack_load_store_and_pass() {
     .reg .b32 %r<8>;
     .reg .b64 %rd<4>;
     .reg .b128 %q<4>;
+    .reg .v4 .b32 %v;
+    .reg .v2 .b32 %u;
     ld.param.u64 %rd1, [out];
     mov.b16 %h0, 0x0100;
     mov.b16 %h1, 0x0302;
@@ -351,10 +353,17 @@ fn b128_registers_pack_unpack_load_store_and_pass() {
     mov.b64 {%h0, %h1, %h2, %h3, %h4, %h5, %h6, %h7}, %rd2;
     mov.b64 %rd3, {%h1, %h0, %h3, %h2, %h5, %h4, %h7, %h6};
     st.global.u64 [%rd1+104], %rd3;
+    mov.b128 %v, %q1;
+    st.global.v4.u32 [%rd1+112], {%v.w, %v.z, %v.y, %v.x};
+    mov.b128 {_, %rd3}, %q1;
+    mov.b64 %u, %rd3;
+    mov.b64 %rd2, %u;
+    st.global.v2.u32 [%rd1+128], {%u.y, %u.x};
+    st.global.u64 [%rd1+136], %rd2;
     ret;
 }
 ";
-    let mut out = [0u32; 28];
+    let mut out = [0u32; 36];
     out[4..8].copy_from_slice(&[0xa0a1_a2a3, 0xb0b1_b2b3, 0xc0c1_c2c3, 0xd0d1_d2d3]);
     let mut want = out;
     // Eight halves, the first lowest: bytes 0x00 to 0x0f in order.
@@ -374,6 +383,10 @@ fn b128_registers_pack_unpack_load_store_and_pass() {
     // again with neighbours swapped: d3 0e 08 0a 04 06 a3 a1.
     want[24..26].copy_from_slice(&[0x080a_d30e, 0xa3a1_0406]);
     want[26..28].copy_from_slice(&[0x0a08_0ed3, 0xa1a3_0604]);
+    // Unpacked into a `.v4.b32` vector register named whole, stored in reverse; the high half
+    // unpacked into a `.v2.b32` named whole (stored swapped) and packed from it again.
+    want[28..32].copy_from_slice(&[0xd0d1_d2d3, 0xc0c1_c2c3, 0xb0b1_b2b3, 0xa0a1_a2a3]);
+    want[32..36].copy_from_slice(&[0xd0d1_d2d3, 0xc0c1_c2c3, 0xc0c1_c2c3, 0xd0d1_d2d3]);
     check_everywhere(ptx, 1, &out, &want);
 }
 
