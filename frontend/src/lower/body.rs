@@ -633,7 +633,6 @@ impl<'a> FnLowerer<'a, '_> {
         }
     }
 
-    /// The registers of one declared name: itself, or its `.x .y .z .w` components.
     /// The ISA registers of one declared name: one, a vector's components (`name.x`, ...), or
     /// a `.b128`'s halves (`name.lo`, `name.hi`, names PTX cannot write).
     fn add_components(&mut self, name: &str, dt: &DeclType) {
