@@ -174,8 +174,9 @@ impl CtaEnv<'_> {
         }
     }
 
-    /// Where a memory operand points in one lane. The address (or offset) is computed modulo
-    /// the module's address size ([`Program::address_mask`]) before it is classified.
+    /// Where a memory operand points in one lane. The address (or offset) is `base + offset`
+    /// at the base's width ([`Address::sum`]: a 32-bit register's sum wraps modulo 2^32), then
+    /// modulo the module's address size ([`Program::address_mask`]), before it is classified.
     fn target(
         &self,
         w: &Warp,
@@ -183,23 +184,20 @@ impl CtaEnv<'_> {
         addr: &Address,
         lane: usize,
     ) -> Result<Target, FaultKind> {
-        let off = addr.offset as u64;
         let mask = self.program.address_mask();
         if let AddrBase::Symbol(sym) = addr.base {
             return Ok(match self.location(w, sym) {
-                Location::Global(a) => Target::Global(a.wrapping_add(off) & mask),
-                Location::Shared(o) => Target::Shared(o.wrapping_add(off) & mask),
-                Location::Frame(o) => {
-                    Target::Local((w.frame().local_base + o).wrapping_add(off) & mask)
-                }
-                Location::KernelParam(o) => Target::Param(o.wrapping_add(off) & mask),
+                Location::Global(a) => Target::Global(addr.sum(a) & mask),
+                Location::Shared(o) => Target::Shared(addr.sum(o) & mask),
+                Location::Frame(o) => Target::Local(addr.sum(w.frame().local_base + o) & mask),
+                Location::KernelParam(o) => Target::Param(addr.sum(o) & mask),
             });
         }
         let base = match addr.base {
             AddrBase::Reg(r) => w.frame().regs[r.index() * WARP_SIZE + lane],
             _ => 0,
         };
-        let a = base.wrapping_add(off) & mask;
+        let a = addr.sum(base) & mask;
         Ok(match space {
             StateSpace::Global | StateSpace::Const => Target::Global(a),
             StateSpace::Shared | StateSpace::SharedCluster => Target::Shared(a),

@@ -282,9 +282,11 @@ pub enum OperandKind<'a> {
         component: Option<&'a str>,
     },
     /// `%p|%q`: the two predicate destinations of `setp`, `shfl.sync`'s `d|p`, `match`'s `d|p`.
+    /// Each half is a [`OperandKind::Name`], with its vector component if any (`%v.x|%p`), or
+    /// a [`OperandKind::Sink`] (`_`).
     Pair {
-        first: &'a str,
-        second: &'a str,
+        first: Box<Operand<'a>>,
+        second: Box<Operand<'a>>,
     },
     /// `sym+8` / `sym-8` outside brackets.
     NameOffset {

@@ -13,7 +13,8 @@
 //! - `{%f1, %f2, %f3, %f4}|%p` (a texture result with its predicate) is a two-element
 //!   [`OperandKind::Vector`]: the vector, then the predicate name.
 //!
-//! `%p|%q` is an [`OperandKind::Pair`]; a `_` on either side is kept as the name `_`.
+//! `%p|%q` is an [`OperandKind::Pair`] of two operands: names (with a vector component, as in
+//! `%v.x|%p`) or `_`, a [`OperandKind::Sink`].
 //!
 //! Declarations: the dotted words after the state space are sorted by `build_decl`: `.vN` is
 //! the vector width, the first type name is the type, `.align N` before any `.ptr` is the
@@ -24,6 +25,7 @@
 //! [`OperandKind::Vector`]: crate::ast::OperandKind::Vector
 //! [`OperandKind::Address`]: crate::ast::OperandKind::Address
 //! [`OperandKind::Pair`]: crate::ast::OperandKind::Pair
+//! [`OperandKind::Sink`]: crate::ast::OperandKind::Sink
 //! [`VarDecl::attrs`]: crate::ast::VarDecl::attrs
 //! [`VarDecl::align`]: crate::ast::VarDecl::align
 

@@ -24,7 +24,7 @@ use crate::function::{
     Block, BlockId, FuncKind, Function, Linkage, LocalId, Module, RegInfo, SymbolRef, Tuning, VReg,
     Variable,
 };
-use crate::inst::{AddrBase, Address, Guard, Inst, MulMode, Op, Operand, SrcLoc};
+use crate::inst::{AddrBase, AddrWidth, Address, Guard, Inst, MulMode, Op, Operand, SrcLoc};
 use crate::types::{CmpOp, MemOrder, StateSpace, Type};
 
 /// A register operand.
@@ -42,20 +42,23 @@ pub fn imm_f32(value: f32) -> Operand {
     Operand::Imm(u64::from(value.to_bits()))
 }
 
-/// A memory address `[base+offset]`.
+/// A memory address `[base+offset]` of a 64-bit base register.
 pub fn addr(base: VReg, offset: i64) -> Operand {
+    Operand::Address(Address::new(AddrBase::Reg(base), offset))
+}
+
+/// A memory address `[base+offset]` of a 32-bit base register (the sum wraps modulo 2^32).
+pub fn addr32(base: VReg, offset: i64) -> Operand {
     Operand::Address(Address {
         base: AddrBase::Reg(base),
         offset,
+        width: AddrWidth::Bits32,
     })
 }
 
 /// A memory address `[symbol+offset]`.
 pub fn sym_addr(sym: SymbolRef, offset: i64) -> Operand {
-    Operand::Address(Address {
-        base: AddrBase::Symbol(sym),
-        offset,
-    })
+    Operand::Address(Address::new(AddrBase::Symbol(sym), offset))
 }
 
 /// A vector operand `{a, b, ...}` of registers.

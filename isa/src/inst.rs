@@ -27,7 +27,7 @@ pub struct Guard {
     pub negated: bool,
 }
 
-/// A memory address `[base+offset]`.
+/// The base of a memory address `[base+offset]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AddrBase {
     /// A register holding an address (or, for `.shared`/`.local`, a window offset).
@@ -38,10 +38,68 @@ pub enum AddrBase {
     Absolute,
 }
 
+/// The width at which an address's `base + offset` is computed: the base register's.
+///
+/// The manual computes an address expression at its register's width and zero-extends the
+/// result to the address size ("Addresses are zero-extended to the specified width as
+/// needed"), so `[%r+68]` with a 32-bit `%r` holding `buf - 64` is `buf + 4`, whatever the
+/// module's `.address_size` (NVVM forms such bases, `%r = temp - 64·tid`, in ordinary
+/// kernels). A symbol or absolute base is [`AddrWidth::Bits64`]: its sum is the module's
+/// address size's, which `Program::address_mask` applies to every address afterwards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AddrWidth {
+    /// A 32-bit base register: the sum wraps modulo 2^32.
+    Bits32,
+    /// A 64-bit base register, a symbol or an absolute address: the sum wraps modulo 2^64.
+    #[default]
+    Bits64,
+}
+
+impl AddrWidth {
+    /// The width of a base register of `bits` bits (32 or 64).
+    pub fn of_register(bits: u32) -> AddrWidth {
+        if bits <= 32 {
+            AddrWidth::Bits32
+        } else {
+            AddrWidth::Bits64
+        }
+    }
+
+    /// The mask that keeps a sum at this width.
+    pub fn mask(self) -> u64 {
+        match self {
+            AddrWidth::Bits32 => u64::from(u32::MAX),
+            AddrWidth::Bits64 => u64::MAX,
+        }
+    }
+}
+
+/// A memory address `[base+offset]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Address {
     pub base: AddrBase,
     pub offset: i64,
+    /// The width `base + offset` is computed at (see [`AddrWidth`]): the one fact the
+    /// interpreter, the JIT and the timing model's address evaluation all read.
+    pub width: AddrWidth,
+}
+
+impl Address {
+    /// `[base+offset]` computed at 64 bits: a symbol, an absolute address or a 64-bit register.
+    pub fn new(base: AddrBase, offset: i64) -> Address {
+        Address {
+            base,
+            offset,
+            width: AddrWidth::Bits64,
+        }
+    }
+
+    /// The address the operand names when its base has the value `base` (a register's value,
+    /// a variable's address or window offset, 0 when absolute): `base + offset` at the
+    /// operand's width, zero-extended. The module's address size applies on top of it.
+    pub fn sum(&self, base: u64) -> u64 {
+        base.wrapping_add(self.offset as u64) & self.width.mask()
+    }
 }
 
 /// An instruction operand.

@@ -29,7 +29,7 @@
 //! the function holds.
 
 use crate::function::{BlockId, FuncId, FuncKind, Function, Module, SymbolRef, VReg};
-use crate::inst::{AddrBase, Inst, Op, Operand};
+use crate::inst::{AddrBase, AddrWidth, Inst, Op, Operand};
 use crate::types::Type;
 use std::fmt;
 
@@ -70,6 +70,9 @@ pub enum ViolationKind {
     /// An address operand anywhere but a memory instruction's first source (`cp.async`: first
     /// two).
     MisplacedAddress,
+    /// An address whose [`crate::AddrWidth`] is not its base's: a register of another width,
+    /// or a 32-bit width on a symbol or absolute base.
+    AddressWidth,
     /// A `.vN` access whose data is not a vector of N elements.
     VectorWidth {
         /// The instruction's `.vN`.
@@ -114,6 +117,9 @@ impl fmt::Display for ViolationKind {
             }
             ViolationKind::MisplacedAddress => {
                 f.write_str("address operand outside a memory instruction's first source(s)")
+            }
+            ViolationKind::AddressWidth => {
+                f.write_str("address computed at a width other than its base's")
             }
             ViolationKind::VectorWidth { expected, found } => {
                 write!(
@@ -356,12 +362,16 @@ impl Checker<'_> {
                 if !address_allowed {
                     self.report(ViolationKind::MisplacedAddress);
                 }
-                match a.base {
-                    AddrBase::Reg(v) => {
-                        self.check_reg(v);
+                let width = match a.base {
+                    AddrBase::Reg(v) => self.check_reg(v).map(|t| AddrWidth::of_register(t.bits())),
+                    AddrBase::Symbol(s) => {
+                        self.check_symbol(s);
+                        Some(AddrWidth::Bits64)
                     }
-                    AddrBase::Symbol(s) => self.check_symbol(s),
-                    AddrBase::Absolute => {}
+                    AddrBase::Absolute => Some(AddrWidth::Bits64),
+                };
+                if width.is_some_and(|w| w != a.width) {
+                    self.report(ViolationKind::AddressWidth);
                 }
             }
             Operand::Imm(_)

@@ -919,9 +919,10 @@ pub(super) fn memory(b: &mut FunctionBuilder, cx: &mut LaneCx, pc: u32, inst: &I
             (s, a)
         }
     };
-    // A 32-bit module computes addresses modulo 2^32, as the interpreter does
-    // (`Program::address_mask`); a 64-bit one needs no instruction for it.
-    let mask = cx.program.address_mask();
+    // `base + offset` at the base's width (a 32-bit register's sum wraps modulo 2^32,
+    // `Address::sum`), and a 32-bit module computes addresses modulo 2^32, as the interpreter
+    // does (`Program::address_mask`); a 64-bit sum in a 64-bit module needs no instruction.
+    let mask = cx.program.address_mask() & addr.width.mask();
     let a = if mask == u64::MAX {
         a
     } else {

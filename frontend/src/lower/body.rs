@@ -23,17 +23,60 @@ pub(super) enum LocalName {
         first: VReg,
         n: u8,
     },
+    /// A `.reg .b128` register: its low and high 64 bits, two `.b64` registers from `lo`
+    /// (the ISA's registers are at most 64 bits wide).
+    B128 {
+        lo: VReg,
+    },
     Var(SymbolRef),
+}
+
+/// What each name of a register declaration is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RegShape {
+    Scalar,
+    /// A `.vN` vector register of N components.
+    Vector(u8),
+    /// A `.b128` register of two 64-bit halves.
+    B128,
+}
+
+impl RegShape {
+    fn of(dt: &DeclType) -> RegShape {
+        match (dt.ty, dt.vec) {
+            (Type::B128, _) => RegShape::B128,
+            (_, 1) => RegShape::Scalar,
+            (_, n) => RegShape::Vector(n),
+        }
+    }
+
+    /// The ISA registers one name takes.
+    fn regs(self) -> u32 {
+        match self {
+            RegShape::Scalar => 1,
+            RegShape::Vector(n) => u32::from(n),
+            RegShape::B128 => 2,
+        }
+    }
+
+    /// The binding of a name whose registers start at `first`.
+    fn binding(self, first: VReg) -> LocalName {
+        match self {
+            RegShape::Scalar => LocalName::Reg(first),
+            RegShape::Vector(n) => LocalName::VecReg { first, n },
+            RegShape::B128 => LocalName::B128 { lo: first },
+        }
+    }
 }
 
 /// One `{ }` scope: single names and `%r<N>` ranges.
 #[derive(Default)]
 struct Scope<'a> {
     names: HashMap<&'a str, LocalName>,
-    /// Prefix → (first register, count, vector width). A prefix has one range per scope, so a
-    /// lookup costs the same however many ranges a scope declares. A range of `.vN` vector
-    /// registers takes `N` consecutive registers per name.
-    ranges: HashMap<&'a str, (VReg, u32, u8)>,
+    /// Prefix → (first register, count, shape). A prefix has one range per scope, so a lookup
+    /// costs the same however many ranges a scope declares. A range of `.vN` vector registers
+    /// takes `N` consecutive registers per name, of `.b128` registers two.
+    ranges: HashMap<&'a str, (VReg, u32, RegShape)>,
 }
 
 impl Scope<'_> {
@@ -47,14 +90,8 @@ impl Scope<'_> {
             return None;
         }
         let index: u32 = digits.parse().ok()?;
-        let &(first, count, n) = self.ranges.get(prefix)?;
-        (index < count).then_some(match n {
-            1 => LocalName::Reg(VReg(first.0 + index)),
-            n => LocalName::VecReg {
-                first: VReg(first.0 + index * u32::from(n)),
-                n,
-            },
-        })
+        let &(first, count, shape) = self.ranges.get(prefix)?;
+        (index < count).then(|| shape.binding(VReg(first.0 + index * shape.regs())))
     }
 }
 
@@ -80,13 +117,8 @@ pub(crate) fn signature(scope: &ModuleScope, f: &ast::Function) -> Result<Functi
             let mut dt = vars::decl_type(decl)?;
             if dt.space == StateSpace::Reg && f.kind == ast::FuncKind::Func {
                 // A `.reg` parameter of a device function travels in the frame like a `.param`
-                // one; the body reads it into its register (`lower_body`).
-                if dt.ty == Type::Pred || dt.vec != 1 {
-                    return Err(Diagnostic::unsupported(
-                        decl.space.span,
-                        "`.reg` parameters of predicate or vector type",
-                    ));
-                }
+                // one; the body reads it into its register (`lower_body`). A predicate takes a
+                // byte there (0 or 1), a vector register its elements.
                 dt.space = StateSpace::Param;
             } else if dt.space != StateSpace::Param {
                 return Err(Diagnostic::unsupported(
@@ -237,7 +269,7 @@ pub(super) struct FnLowerer<'a, 'm> {
     module_regs: usize,
     /// The `.reg` return values of a device function: each register and its return slot,
     /// stored to the slot before every `ret`.
-    reg_rets: Vec<(VReg, u32, Type)>,
+    reg_rets: Vec<(Operand, u32, isa::Variable)>,
     /// The `.callprototype` and `.calltargets` labels declared so far, each with its signature
     /// or why it has none (reported only if a call names it: an unused list may be loose).
     prototypes: HashMap<&'a str, Result<Prototype>>,
@@ -277,14 +309,10 @@ pub(crate) fn lower_body<'a>(
     for (i, name) in names(&f.params).into_iter().enumerate() {
         let slot = SymbolRef::Param(i as u32);
         if reg_params[i] {
-            let ty = func.params[i].ty;
-            let r = VReg(func.regs.len() as u32);
-            func.regs.push(RegInfo {
-                name: name.to_string(),
-                ty,
-            });
-            params.names.insert(name, LocalName::Reg(r));
-            copies.push(param_copy(false, slot, Operand::Reg(r), ty, func.loc));
+            let v = func.params[i].clone();
+            let (local, value) = slot_registers(&mut func, name, &v);
+            params.names.insert(name, local);
+            copies.push(param_copy(false, slot, value, &v, func.loc));
         } else {
             params.names.insert(name, LocalName::Var(slot));
         }
@@ -292,14 +320,10 @@ pub(crate) fn lower_body<'a>(
     let mut ret_regs = Vec::new();
     for (i, name) in names(&f.rets).into_iter().enumerate() {
         if reg_rets[i] {
-            let ty = func.rets[i].ty;
-            let r = VReg(func.regs.len() as u32);
-            func.regs.push(RegInfo {
-                name: name.to_string(),
-                ty,
-            });
-            params.names.insert(name, LocalName::Reg(r));
-            ret_regs.push((r, i as u32, ty));
+            let v = func.rets[i].clone();
+            let (local, value) = slot_registers(&mut func, name, &v);
+            params.names.insert(name, local);
+            ret_regs.push((value, i as u32, v));
         } else {
             params
                 .names
@@ -334,15 +358,70 @@ pub(crate) fn lower_body<'a>(
     }
 }
 
-/// `ld.param` of frame slot `slot` into `value`, a register (`store`: `st.param` of `value`, a
-/// register or an immediate, into the slot): the copy a `.reg` parameter, argument or return
-/// value makes.
-fn param_copy(store: bool, slot: SymbolRef, value: Operand, ty: Type, loc: SrcLoc) -> Inst {
-    let addr = Operand::Address(isa::Address {
-        base: isa::AddrBase::Symbol(slot),
-        offset: 0,
-    });
-    let (space, vec, order, scope, cache) = (StateSpace::Param, 1, isa::MemOrder::Weak, None, None);
+/// The registers of a `.reg` parameter or return value named `name` whose frame slot is `v`:
+/// one register of its type, or for a vector one per element (`name.x`, `name.y`, ...), as a
+/// `.reg .vN` declaration makes them. Returns the name's binding and the copy's operand.
+fn slot_registers(func: &mut Function, name: &str, v: &isa::Variable) -> (LocalName, Operand) {
+    let first = VReg(func.regs.len() as u32);
+    if v.ty == Type::B128 {
+        for half in ["lo", "hi"] {
+            func.regs.push(RegInfo {
+                name: format!("{name}.{half}"),
+                ty: Type::B64,
+            });
+        }
+        let halves = vec![Operand::Reg(first), Operand::Reg(VReg(first.0 + 1))];
+        return (LocalName::B128 { lo: first }, Operand::Vector(halves));
+    }
+    if v.vec == 1 {
+        func.regs.push(RegInfo {
+            name: name.to_string(),
+            ty: v.ty,
+        });
+        return (LocalName::Reg(first), Operand::Reg(first));
+    }
+    let mut elems = Vec::with_capacity(usize::from(v.vec));
+    for c in ["x", "y", "z", "w"].iter().take(usize::from(v.vec)) {
+        elems.push(Operand::Reg(VReg(func.regs.len() as u32)));
+        func.regs.push(RegInfo {
+            name: format!("{name}.{c}"),
+            ty: v.ty,
+        });
+    }
+    (
+        LocalName::VecReg { first, n: v.vec },
+        Operand::Vector(elems),
+    )
+}
+
+/// The error for a `.b128` register where warpsim does not take one.
+pub(super) fn b128_only(name: &str, span: Span) -> Diagnostic {
+    Diagnostic::unsupported(
+        span,
+        format!(
+            "`.b128` register `{name}` here: warpsim executes `.b128` registers in `ld`, `ldu`, \
+             `st`, `mov` packing or unpacking, and `.reg` parameters"
+        ),
+    )
+}
+
+/// `ld.param` of frame slot `slot` into `value`, a register or a vector of them (`store`:
+/// `st.param` of `value`, registers or immediates, into the slot): the copy a `.reg` parameter,
+/// argument or return value makes, of the type and elements of `like`, the slot's variable. A
+/// predicate moves as one byte (`ld.param.pred` of the ISA, 0 or 1), as no PTX type can say.
+fn param_copy(
+    store: bool,
+    slot: SymbolRef,
+    value: Operand,
+    like: &isa::Variable,
+    loc: SrcLoc,
+) -> Inst {
+    let addr = Operand::Address(isa::Address::new(isa::AddrBase::Symbol(slot), 0));
+    let (ty, vec) = match like.ty {
+        Type::B128 => (Type::B64, 2),
+        ty => (ty, like.vec),
+    };
+    let (space, order, scope, cache) = (StateSpace::Param, isa::MemOrder::Weak, None, None);
     let (op, dsts, srcs) = if store {
         let op = Op::St {
             space,
@@ -554,14 +633,23 @@ impl<'a> FnLowerer<'a, '_> {
         }
     }
 
-    /// The registers of one declared name: itself, or its `.x .y .z .w` components.
+    /// The ISA registers of one declared name: one, a vector's components (`name.x`, ...), or
+    /// a `.b128`'s halves (`name.lo`, `name.hi`, names PTX cannot write).
     fn add_components(&mut self, name: &str, dt: &DeclType) {
-        if dt.vec == 1 {
-            self.add_reg(name.to_string(), dt.ty);
-            return;
-        }
-        for c in ["x", "y", "z", "w"].iter().take(dt.vec as usize) {
-            self.add_reg(format!("{name}.{c}"), dt.ty);
+        match RegShape::of(dt) {
+            RegShape::Scalar => {
+                self.add_reg(name.to_string(), dt.ty);
+            }
+            RegShape::Vector(n) => {
+                for c in ["x", "y", "z", "w"].iter().take(usize::from(n)) {
+                    self.add_reg(format!("{name}.{c}"), dt.ty);
+                }
+            }
+            RegShape::B128 => {
+                for half in ["lo", "hi"] {
+                    self.add_reg(format!("{name}.{half}"), Type::B64);
+                }
+            }
         }
     }
 
@@ -591,10 +679,7 @@ impl<'a> FnLowerer<'a, '_> {
             return self.declare_regs(decl, &dt);
         }
         if matches!(dt.space, StateSpace::Global | StateSpace::Const) {
-            return Err(Diagnostic::semantic(
-                decl.space.span,
-                format!("`.{}` variables must be declared at module scope", dt.space),
-            ));
+            return self.declare_function_globals(decl);
         }
         for name in &decl.names {
             let v = vars::variable(decl, &dt, name, self.module, self.module.loc(name.span))?;
@@ -609,10 +694,31 @@ impl<'a> FnLowerer<'a, '_> {
         Ok(())
     }
 
-    fn declare_regs(&mut self, decl: &ast::VarDecl<'a>, dt: &DeclType) -> Result<()> {
-        if dt.ty == Type::B128 {
-            return Err(Diagnostic::unsupported(decl.ty.span, "`.b128` registers"));
+    /// Binds the names of a `.global` or `.const` declaration in the function body to the
+    /// module variables made for them before the bodies were lowered
+    /// ([`super::function_globals`]).
+    fn declare_function_globals(&mut self, decl: &ast::VarDecl<'a>) -> Result<()> {
+        for name in &decl.names {
+            // Every such declaration got its variable before the bodies were lowered.
+            let Some(&id) = self.module.function_globals.get(&name.name.span.start) else {
+                return Err(Diagnostic::semantic(
+                    name.name.span,
+                    format!("`{}` has no module storage", name.name.value),
+                ));
+            };
+            self.insert_name(name.name, LocalName::Var(SymbolRef::Global(id)))?;
         }
+        Ok(())
+    }
+
+    fn declare_regs(&mut self, decl: &ast::VarDecl<'a>, dt: &DeclType) -> Result<()> {
+        if dt.ty == Type::B128 && dt.vec > 1 {
+            return Err(Diagnostic::unsupported(
+                decl.ty.span,
+                "`.b128` vector registers",
+            ));
+        }
+        let shape = RegShape::of(dt);
         for name in &decl.names {
             if !name.dims.is_empty() || name.init.is_some() {
                 return Err(Diagnostic::unsupported(
@@ -640,8 +746,7 @@ impl<'a> FnLowerer<'a, '_> {
                         format!("duplicate declaration of `{}<>`", name.name.value),
                     ));
                 }
-                let per_name = u32::from(dt.vec);
-                self.reserve_regs((count.value * per_name) as usize, name.name.span)?;
+                self.reserve_regs((count.value * shape.regs()) as usize, name.name.span)?;
                 let first = VReg(self.func.regs.len() as u32);
                 for i in 0..count.value {
                     self.add_components(&format!("{}{i}", name.name.value), dt);
@@ -650,16 +755,12 @@ impl<'a> FnLowerer<'a, '_> {
                     .last_mut()
                     .expect("at least the parameter scope")
                     .ranges
-                    .insert(name.name.value, (first, count.value, dt.vec));
-            } else if dt.vec > 1 {
-                self.reserve_regs(dt.vec as usize, name.name.span)?;
+                    .insert(name.name.value, (first, count.value, shape));
+            } else {
+                self.reserve_regs(shape.regs() as usize, name.name.span)?;
                 let first = VReg(self.func.regs.len() as u32);
                 self.add_components(name.name.value, dt);
-                self.insert_name(name.name, LocalName::VecReg { first, n: dt.vec })?;
-            } else {
-                self.reserve_regs(1, name.name.span)?;
-                let r = self.add_reg(name.name.value.to_string(), dt.ty);
-                self.insert_name(name.name, LocalName::Reg(r))?;
+                self.insert_name(name.name, shape.binding(first))?;
             }
         }
         Ok(())
@@ -796,9 +897,16 @@ impl<'a> FnLowerer<'a, '_> {
                 mods.finish()?;
                 return self.vector_mov(inst, ty, vec, guard, loc);
             }
+            Decoded::Mov128 => {
+                mods.finish()?;
+                return self.mov_b128(inst, guard, loc);
+            }
             Decoded::Op(op, shape) => {
                 mods.finish()?;
-                self.operands(inst, op, shape)?
+                match self.packing_vector_register(inst, &op) {
+                    Some(spelled) => self.operands(&spelled, op, shape)?,
+                    None => self.operands(inst, op, shape)?,
+                }
             }
             Decoded::Texture(op) => {
                 mods.finish()?;
@@ -816,6 +924,136 @@ impl<'a> FnLowerer<'a, '_> {
             loc,
         });
         Ok(())
+    }
+
+    /// `mov.b128 d, {a, b, ...}` and `mov.b128 {a, b, ...}, d`: 2, 4 or 8 elements (of 64, 32
+    /// or 16 bits, first lowest) packed into the `.b128` register `d` or unpacked from it. The
+    /// ISA's registers are at most 64 bits wide, so `d` is its two halves and the move is one
+    /// ISA instruction per half: the first half of the elements to or from the low 64 bits, the
+    /// rest to or from the high ones (a `mov.b64`, or a pack or unpack of the half's elements;
+    /// a half of only `_` is left alone).
+    fn mov_b128(
+        &mut self,
+        inst: &ast::Instruction<'a>,
+        guard: Option<Guard>,
+        loc: SrcLoc,
+    ) -> Result<()> {
+        let [d, a] = inst.operands.as_slice() else {
+            return Err(Diagnostic::semantic(
+                inst_span(inst),
+                format!("`mov` takes 2 operands, found {}", inst.operands.len()),
+            ));
+        };
+        let (items, list, wide, pack) = match (self.vector_items(d), self.vector_items(a)) {
+            (Some(_), Some(_)) => {
+                return Err(Diagnostic::semantic(
+                    a.span,
+                    "`mov.b128` moves between a `.b128` register and a `{...}` of elements",
+                ));
+            }
+            (None, Some(items)) => (items, a, d, true),
+            (Some(items), None) => (items, d, a, false),
+            (None, None) => {
+                return Err(Diagnostic::semantic(
+                    inst_span(inst),
+                    "`mov.b128` packs or unpacks: one operand must be a `{...}` of elements",
+                ));
+            }
+        };
+        let halves = self.b128(wide)?;
+        let elems = match self.elems(&items, list.span, Type::B128, !pack)? {
+            Operand::Vector(v) => v,
+            other => vec![other],
+        };
+        let (low, high) = elems.split_at(elems.len() / 2);
+        for (half, part) in [(halves[0], low), (halves[1], high)] {
+            if part.iter().all(|e| matches!(e, Operand::Sink)) {
+                continue;
+            }
+            let half = Operand::Reg(half);
+            let ty = Type::B64;
+            let (op, dsts, srcs) = match (part, pack) {
+                ([one], true) => (Op::Mov { ty }, vec![half], vec![one.clone()]),
+                ([one], false) => (Op::Mov { ty }, vec![one.clone()], vec![half]),
+                (many, true) => (
+                    Op::Pack { ty },
+                    vec![half],
+                    vec![Operand::Vector(many.to_vec())],
+                ),
+                (many, false) => (
+                    Op::Unpack { ty },
+                    vec![Operand::Vector(many.to_vec())],
+                    vec![half],
+                ),
+            };
+            self.push(Inst {
+                guard,
+                op,
+                dsts,
+                srcs,
+                loc,
+            });
+        }
+        Ok(())
+    }
+
+    /// The elements of a pack or unpack `mov`'s vector operand: a `{...}` list's, or a `.vN`
+    /// vector register's components (the manual packs "vector register a" and unpacks into
+    /// "vector register d"), spelled `%v.x`, `%v.y`, ... at the register's span.
+    fn vector_items(&self, o: &ast::Operand<'a>) -> Option<Vec<ast::Operand<'a>>> {
+        match &o.kind {
+            ast::OperandKind::Vector(items) => Some(items.clone()),
+            ast::OperandKind::Name {
+                name,
+                component: None,
+            } => match self.lookup(name) {
+                Some(LocalName::VecReg { n, .. }) => Some(
+                    ["x", "y", "z", "w"]
+                        .iter()
+                        .take(usize::from(n))
+                        .map(|c| ast::Operand {
+                            kind: ast::OperandKind::Name {
+                                name,
+                                component: Some(c),
+                            },
+                            span: o.span,
+                        })
+                        .collect(),
+                ),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A `mov` that packs into or unpacks from a `.vN` vector register named whole
+    /// (`mov.b64 %rd, %v`), respelled with the register's components in `{...}`, as the pack
+    /// and unpack forms are lowered; `None` for any other instruction.
+    fn packing_vector_register(
+        &self,
+        inst: &ast::Instruction<'a>,
+        op: &Op,
+    ) -> Option<ast::Instruction<'a>> {
+        if !matches!(op, Op::Mov { .. }) || inst.operands.len() != 2 {
+            return None;
+        }
+        let is_list = |o: &ast::Operand| matches!(o.kind, ast::OperandKind::Vector(_));
+        if inst.operands.iter().any(is_list) {
+            return None;
+        }
+        // The destination first: with vectors on both sides, the source stays a register
+        // named whole, which its slot then refuses.
+        let at = (0..2).find(|&i| {
+            matches!(
+                &inst.operands[i].kind,
+                ast::OperandKind::Name { component: None, name }
+                    if matches!(self.lookup(name), Some(LocalName::VecReg { .. }))
+            )
+        })?;
+        let items = self.vector_items(&inst.operands[at])?;
+        let mut spelled = inst.clone();
+        spelled.operands[at].kind = ast::OperandKind::Vector(items);
+        Some(spelled)
     }
 
     /// `mov.vN.type d, a`: one scalar `mov` per element. When a destination element is also a
@@ -875,8 +1113,8 @@ impl<'a> FnLowerer<'a, '_> {
 
     /// Before a `ret` (guarded by `guard`): stores the `.reg` return values to their slots.
     fn store_reg_rets(&mut self, guard: Option<Guard>, loc: SrcLoc) {
-        for (r, i, ty) in self.reg_rets.clone() {
-            let copy = param_copy(true, SymbolRef::Ret(i), Operand::Reg(r), ty, loc);
+        for (value, i, like) in self.reg_rets.clone() {
+            let copy = param_copy(true, SymbolRef::Ret(i), value, &like, loc);
             self.push(Inst { guard, ..copy });
         }
     }
@@ -922,6 +1160,7 @@ impl<'a> FnLowerer<'a, '_> {
                 span,
                 format!("`{name}` is not a vector register"),
             )),
+            Some(LocalName::B128 { .. }) => Err(b128_only(name, span)),
             Some(LocalName::Var(_)) => Err(Diagnostic::semantic(
                 span,
                 format!("`{name}` is a variable, not a register"),
@@ -1190,13 +1429,19 @@ impl<'a> FnLowerer<'a, '_> {
                 slots.push(var);
                 continue;
             }
+            // A vector parameter takes a vector register named whole (or a `{...}` list).
+            let want = match (decl.ty, decl.vec) {
+                (Type::B128, _) => Slot::B128,
+                (ty, 1) => Slot::Val(ty),
+                (ty, vec) => Slot::Data { ty, vec },
+            };
             let value = if args {
-                self.src(o, Slot::Val(decl.ty))?
+                self.src(o, want)?
             } else {
-                self.dst(o, Slot::Val(decl.ty))?
+                self.dst(o, want)?
             };
             let slot = self.call_slot(decl, o.span)?;
-            copies.push(param_copy(args, slot, value, decl.ty, loc));
+            copies.push(param_copy(args, slot, value, decl, loc));
             slots.push(slot);
         }
         Ok(slots)
@@ -1323,20 +1568,8 @@ impl<'a> FnLowerer<'a, '_> {
                             format!("`{}` has a single destination", inst.opcode.value),
                         ));
                     }
-                    // The parser keeps `_` in a pair as the name "_": a discarded result.
-                    let half = |name: &'a str| ast::Operand {
-                        kind: if name == "_" {
-                            K::Sink
-                        } else {
-                            K::Name {
-                                name,
-                                component: None,
-                            }
-                        },
-                        span: first.span,
-                    };
-                    dsts.push(self.dst(&half(a), shape.dsts[0])?);
-                    dsts.push(self.dst(&half(b), shape.dsts[1])?);
+                    dsts.push(self.dst(a, shape.dsts[0])?);
+                    dsts.push(self.dst(b, shape.dsts[1])?);
                 }
                 _ if shape.min_dsts > 1 => {
                     return Err(Diagnostic::semantic(

@@ -22,6 +22,8 @@ pub(crate) enum Decoded {
     /// `mov.vN.type d, a`: a move of `vec` elements (vector registers or `{...}` lists), lowered
     /// as one scalar `mov` per element.
     VectorMov { ty: Type, vec: u8 },
+    /// `mov.b128`: packing into or unpacking a `.b128` register, lowered per 64-bit half.
+    Mov128,
     /// A texture or surface instruction: its operands are lowered by `texture.rs`.
     Texture(Op),
     /// Valid PTX that warpsim does not execute; operands are not checked.
@@ -341,6 +343,9 @@ pub(crate) fn decode(opcode: &str, m: &mut Mods) -> Result<Option<Decoded>> {
                 check_type(m, opcode, ty, &VALUE_TYPES_AND_PRED)
                     .or_else(|e| if is_half(ty) { Ok(()) } else { Err(e) })?;
                 return Ok(Some(Decoded::VectorMov { ty, vec }));
+            }
+            if ty == Type::B128 {
+                return Ok(Some(Decoded::Mov128));
             }
             if !is_half(ty) {
                 check_type(m, opcode, ty, &VALUE_TYPES_AND_PRED)?;
@@ -1750,9 +1755,7 @@ fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
     let policy = skip_cache_hints(m)?;
     let vec = m.vector()?;
     let ty = typed(m, name, &MEMORY_TYPES)?;
-    if ty == Type::B128 {
-        return Err(Diagnostic::unsupported(m.span(), m.full_name()));
-    }
+    let data = data_slot(m, ty, vec)?;
     if nc && space != StateSpace::Global {
         return Err(m.error("`.nc` applies only to `.global`"));
     }
@@ -1763,7 +1766,8 @@ fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
         return Err(m.error("store cache operator on a load"));
     }
     check_vector(m, vec, ty, space)?;
-    let shape = with_policy(Shape::new().d(Slot::Data { ty, vec }).s(Slot::Addr), policy);
+    let (ty, vec) = wide_halves(ty, vec);
+    let shape = with_policy(Shape::new().d(data).s(Slot::Addr), policy);
     Ok(if ldu {
         if order != MemOrder::Weak || cache.is_some() || nc {
             return Err(m.error("`ldu` takes no ordering or cache modifiers"));
@@ -1783,6 +1787,25 @@ fn load(ldu: bool, m: &mut Mods) -> Result<Decoded> {
             shape,
         )
     })
+}
+
+/// The data operand of an `ld`, `ldu` or `st` of `vec` elements of `ty`: a `.b128` register
+/// for `.b128` (warpsim executes no `.b128` vector), else registers of the type.
+fn data_slot(m: &Mods, ty: Type, vec: u8) -> Result<Slot> {
+    match (ty, vec) {
+        (Type::B128, 1) => Ok(Slot::B128),
+        (Type::B128, _) => Err(Diagnostic::unsupported(m.span(), m.full_name())),
+        _ => Ok(Slot::Data { ty, vec }),
+    }
+}
+
+/// The access of a `.b128` as the ISA makes it: its two 64-bit halves, a `.v2.b64` (the same
+/// 16 bytes at the same 16-byte alignment, the low half first).
+fn wide_halves(ty: Type, vec: u8) -> (Type, u8) {
+    match ty {
+        Type::B128 => (Type::B64, 2),
+        _ => (ty, vec),
+    }
 }
 
 /// A vector access moves at most 128 bits (so `.v8` takes elements of up to 16 bits), or
@@ -1807,9 +1830,7 @@ fn store(m: &mut Mods) -> Result<Decoded> {
     let policy = skip_cache_hints(m)?;
     let vec = m.vector()?;
     let ty = typed(m, "st", &MEMORY_TYPES)?;
-    if ty == Type::B128 {
-        return Err(Diagnostic::unsupported(m.span(), m.full_name()));
-    }
+    let data = data_slot(m, ty, vec)?;
     if matches!(order, MemOrder::Acquire | MemOrder::AcqRel | MemOrder::Sc) {
         return Err(m.error(format!("invalid ordering `.{}` for a store", order.name())));
     }
@@ -1817,7 +1838,8 @@ fn store(m: &mut Mods) -> Result<Decoded> {
         return Err(m.error("load cache operator on a store"));
     }
     check_vector(m, vec, ty, space)?;
-    let shape = with_policy(Shape::new().s(Slot::Addr).s(Slot::Data { ty, vec }), policy);
+    let (ty, vec) = wide_halves(ty, vec);
+    let shape = with_policy(Shape::new().s(Slot::Addr).s(data), policy);
     Ok(Decoded::Op(
         Op::St {
             space,
@@ -1887,6 +1909,11 @@ fn atomic(red: bool, m: &mut Mods) -> Result<Decoded> {
         AtomOp::Cas => &[Type::B16, Type::B32, Type::B64],
     };
     let ty = m.one_type()?;
+    if ty == Type::B128 && matches!(aop, AtomOp::Cas | AtomOp::Exch) {
+        // sm_90's 128-bit `atom.cas` and `atom.exch`: valid PTX that warpsim does not execute
+        // (its atomics are at most 64 bits wide); they lower as unsupported.
+        return Ok(Decoded::Unsupported);
+    }
     if vec > 1 {
         // sm_90's vector atomics: elements of 16 bits up to `.v8`, 32 bits up to `.v4`.
         let fits = match ty {

@@ -42,6 +42,10 @@ pub(crate) enum ModuleName {
 pub(crate) struct ModuleScope<'a> {
     pub names: HashMap<&'a str, ModuleName>,
     pub lines: LineIndex,
+    /// The `.global` and `.const` variables declared in function bodies, by the byte offset of
+    /// their declared name: module-scope storage whose name only the function (from its
+    /// declaration's scope on) sees ([`function_globals`]).
+    pub function_globals: HashMap<u32, GlobalId>,
 }
 
 impl ModuleScope<'_> {
@@ -80,6 +84,7 @@ pub fn lower(
     let mut scope = ModuleScope {
         names: HashMap::default(),
         lines: LineIndex::new(text),
+        function_globals: HashMap::default(),
     };
     let mut out = isa::Module {
         version: (0, 0),
@@ -136,12 +141,27 @@ pub fn lower(
         }
     }
 
+    // Function-scope `.global`/`.const` variables get their module-scope storage now, so that
+    // the module's variables are complete before any body is lowered.
+    for f in bodies.iter().flatten() {
+        if let Some(stmts) = &f.body {
+            function_globals(f.name.value, stmts, &mut scope, &mut out, &mut globals);
+        }
+    }
+
     // Pass 2: the variables themselves; initializers may name any module symbol.
     for (id, decl, name) in globals {
         match vars::decl_type(decl)
             .and_then(|dt| vars::variable(decl, &dt, name, &scope, scope.loc(name.span)))
         {
-            Ok(v) => out.globals[id.index()] = v,
+            // A function-scope variable keeps the placeholder's qualified name.
+            Ok(v) => {
+                let g = &mut out.globals[id.index()];
+                *g = isa::Variable {
+                    name: std::mem::take(&mut g.name),
+                    ..v
+                };
+            }
             Err(d) => diags.push(d),
         }
     }
@@ -210,6 +230,42 @@ fn declare_globals<'d, 'a>(
         out.globals.push(placeholder_var(name.name.value));
         pending.push((id, decl, name));
     }
+}
+
+/// Gives each `.global` or `.const` variable declared in the body `stmts` of function `func`
+/// (nested blocks included) a module variable named `func.name`, which no PTX name can clash
+/// with; the body's lowering binds `name` to it in the declaration's scope. The manual keeps
+/// such variables' storage for the program's lifetime, as a module-scope variable's.
+fn function_globals<'d, 'a>(
+    func: &str,
+    stmts: &'d [ast::Statement<'a>],
+    scope: &mut ModuleScope<'a>,
+    out: &mut isa::Module,
+    pending: &mut Vec<PendingGlobal<'d, 'a>>,
+) {
+    for stmt in stmts {
+        match stmt {
+            ast::Statement::Var(decl) if is_module_storage(decl) => {
+                for name in &decl.names {
+                    let id = GlobalId(out.globals.len() as u32);
+                    scope.function_globals.insert(name.name.span.start, id);
+                    out.globals
+                        .push(placeholder_var(&format!("{func}.{}", name.name.value)));
+                    pending.push((id, decl, name));
+                }
+            }
+            ast::Statement::Block { body, .. } => {
+                function_globals(func, body, scope, out, pending);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether a declaration is of `.global` or `.const` storage (a malformed one is reported
+/// where the body declares it).
+fn is_module_storage(decl: &ast::VarDecl) -> bool {
+    vars::decl_type(decl).is_ok_and(|dt| matches!(dt.space, StateSpace::Global | StateSpace::Const))
 }
 
 /// Stands for a variable until pass 2 builds it (or reports why it cannot).

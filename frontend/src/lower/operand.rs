@@ -7,25 +7,40 @@ use super::body::{FnLowerer, LocalName};
 use super::shape::Slot;
 use crate::ast::{self, OperandKind as K, Span};
 use crate::diag::Diagnostic;
-use isa::{AddrBase, Address, Operand, SpecialReg, SymbolRef, Type, TypeKind, VReg};
+use isa::{AddrBase, AddrWidth, Address, Operand, SpecialReg, SymbolRef, Type, TypeKind, VReg};
 
 /// Whether a register declared as `reg` may stand where the instruction expects `want`.
 ///
 /// The manual's rules: bit-size types match any type of the same size; integer instructions take
 /// integer or bit-size registers, float instructions float or bit-size registers; `ld`, `st`
-/// and `cvt` (`wide`) also accept registers wider than an integer instruction type.
+/// and `cvt` (`wide`) also accept registers wider than the instruction type
+/// ([`wider_allowed`]).
 fn compatible(reg: Type, want: Type, wide: bool) -> bool {
     if (reg == Type::Pred) != (want == Type::Pred) {
         return false;
     }
-    let size_ok = reg.bits() == want.bits()
-        || (wide && reg.bits() > want.bits() && !want.is_float() && !reg.is_float());
+    let size_ok =
+        reg.bits() == want.bits() || (wide && reg.bits() > want.bits() && wider_allowed(reg, want));
     let kind_ok = match (reg.kind(), want.kind()) {
         (TypeKind::Bits, _) | (_, TypeKind::Bits) => true,
         (TypeKind::Float, k) | (k, TypeKind::Float) => k == TypeKind::Float,
         _ => true,
     };
     size_ok && kind_ok
+}
+
+/// Whether a register of type `reg`, wider than the instruction type `want`, may be an
+/// operand of `ld`, `st` or `cvt` (the manual's "Operand Size Exceeding Instruction-Type
+/// Size"): a bit-size register with any type, an integer register with an integer or bit-size
+/// type, a float register only with a bit-size type (a float type's size must match). A wider
+/// source is truncated to the type; a wider destination is sign-extended for a signed integer
+/// type and zero-extended otherwise (`emulator::warp::fit_to_register`).
+fn wider_allowed(reg: Type, want: Type) -> bool {
+    match reg.kind() {
+        TypeKind::Bits => true,
+        TypeKind::Float => want.kind() == TypeKind::Bits,
+        _ => !want.is_float(),
+    }
 }
 
 impl FnLowerer<'_, '_> {
@@ -68,6 +83,7 @@ impl FnLowerer<'_, '_> {
                 })
             }
             (_, Slot::Fragment { regs, .. }) => Err(fragment_expected(o.span, regs)),
+            (_, Slot::B128) => Ok(halves(self.b128(o)?)),
             (
                 K::Name {
                     name,
@@ -103,6 +119,7 @@ impl FnLowerer<'_, '_> {
     pub(super) fn src(&self, o: &ast::Operand, slot: Slot) -> Result<Operand> {
         match slot {
             Slot::Addr => self.address(o),
+            Slot::B128 => Ok(halves(self.b128(o)?)),
             Slot::Pred { negatable } => match &o.kind {
                 K::Name {
                     name,
@@ -115,7 +132,7 @@ impl FnLowerer<'_, '_> {
                     o.span,
                     "this predicate cannot be negated",
                 )),
-                K::Int { bits } if *bits <= 1 => Ok(Operand::Imm(*bits)),
+                K::Int { bits } => Ok(Operand::Imm(predicate_constant(*bits))),
                 _ => Err(Diagnostic::semantic(o.span, "expected a predicate")),
             },
             Slot::Data { ty, vec } if vec > 1 => match &o.kind {
@@ -293,7 +310,7 @@ impl FnLowerer<'_, '_> {
         let components = (0..u32::from(n)).map(|i| {
             let r = VReg(first.0 + i);
             let have = self.func.reg(r).ty;
-            if have.bits() == ty.bits() || (have.bits() > ty.bits() && !have.is_float()) {
+            if have.bits() == ty.bits() || (have.bits() > ty.bits() && wider_allowed(have, ty)) {
                 Ok(Operand::Reg(r))
             } else {
                 Err(Diagnostic::semantic(
@@ -305,10 +322,44 @@ impl FnLowerer<'_, '_> {
         Ok(Operand::Vector(components.collect::<Result<_>>()?))
     }
 
-    /// The `{a, b}` of a pack/unpack `mov`: elements of equal size that add up to `ty`.
-    fn elems(&self, items: &[ast::Operand], span: Span, ty: Type, dst: bool) -> Result<Operand> {
+    /// A `.b128` register named whole: its low and high halves.
+    pub(super) fn b128(&self, o: &ast::Operand) -> Result<[VReg; 2]> {
+        match &o.kind {
+            K::Name {
+                name,
+                component: None,
+            } => match self.lookup(name) {
+                Some(LocalName::B128 { lo }) => Ok([lo, VReg(lo.0 + 1)]),
+                Some(_) => {
+                    let r = self.reg(name, None, o.span)?;
+                    Err(Diagnostic::semantic(
+                        o.span,
+                        format!(
+                            "type mismatch: `{name}` is `.{}`, expected `.b128`",
+                            self.func.reg(r).ty
+                        ),
+                    ))
+                }
+                None => Err(self.reg(name, None, o.span).err().unwrap_or_else(|| {
+                    Diagnostic::semantic(o.span, format!("undefined register `{name}`"))
+                })),
+            },
+            _ => Err(Diagnostic::semantic(o.span, "expected a `.b128` register")),
+        }
+    }
+
+    /// The `{a, b}` of a pack/unpack `mov`: 2, 4 or 8 elements of equal size, at least 8 bits,
+    /// that add up to `ty` ("both the overall size of the vector and the size of the scalar
+    /// must match the size of the instruction type").
+    pub(super) fn elems(
+        &self,
+        items: &[ast::Operand],
+        span: Span,
+        ty: Type,
+        dst: bool,
+    ) -> Result<Operand> {
         let n = items.len() as u32;
-        if !matches!(n, 2 | 4) || !ty.bits().is_multiple_of(n) {
+        if !matches!(n, 2 | 4 | 8) || !ty.bits().is_multiple_of(n) {
             return Err(Diagnostic::semantic(
                 span,
                 format!("cannot split `.{ty}` into {n} elements"),
@@ -345,6 +396,8 @@ impl FnLowerer<'_, '_> {
         let K::Address { base, offset } = &o.kind else {
             return Err(Diagnostic::semantic(o.span, "expected an address `[...]`"));
         };
+        // A register base computes `base + offset` at its own width (`AddrWidth`).
+        let mut width = AddrWidth::Bits64;
         let base = match base {
             None => AddrBase::Absolute,
             Some(name) => match self.lookup(name) {
@@ -360,6 +413,7 @@ impl FnLowerer<'_, '_> {
                             ),
                         ));
                     }
+                    width = AddrWidth::of_register(ty.bits());
                     AddrBase::Reg(r)
                 }
                 None => match self.module_name(name) {
@@ -388,8 +442,14 @@ impl FnLowerer<'_, '_> {
         Ok(Operand::Address(Address {
             base,
             offset: *offset,
+            width,
         }))
     }
+}
+
+/// The halves of a `.b128` register as the ISA operand for them: a vector, low first.
+fn halves([lo, hi]: [VReg; 2]) -> Operand {
+    Operand::Vector(vec![Operand::Reg(lo), Operand::Reg(hi)])
 }
 
 /// An integer literal as an operand of type `ty`: kept as its 64-bit value for integer types,
@@ -399,12 +459,15 @@ fn int_immediate(bits: u64, ty: Type, span: Span) -> Result<u64> {
         Type::F16 | Type::F16x2 | Type::BF16 | Type::BF16x2 => Err(half_immediate(ty, span)),
         Type::F32 => Ok(u64::from((bits as i64 as f32).to_bits())),
         Type::F64 => Ok((bits as i64 as f64).to_bits()),
-        Type::Pred if bits > 1 => Err(Diagnostic::semantic(
-            span,
-            "predicate immediate must be 0 or 1",
-        )),
+        Type::Pred => Ok(predicate_constant(bits)),
         _ => Ok(bits),
     }
+}
+
+/// An integer literal used as a predicate: the manual's "Predicate Constants" read integer
+/// constants as C does, zero false and anything else true (NVVM writes `mov.pred %p, -1`).
+fn predicate_constant(bits: u64) -> u64 {
+    u64::from(bits != 0)
 }
 
 /// A float literal (`bits` of `size` bits, value `value`) as an operand of type `ty`.

@@ -25,6 +25,9 @@ pub(crate) enum Slot {
     Elems(Type),
     /// A matrix fragment: a `{...}` of exactly `regs` registers of the type, even one.
     Fragment { ty: Type, regs: u8 },
+    /// A `.b128` register, as its two 64-bit halves (a vector of two `.b64`, low first): the
+    /// data of a `.b128` `ld` or `st`, which moves them as a `.v2.b64`.
+    B128,
 }
 
 /// A short list of slots kept inline: decoding runs once per instruction, on the hot path of

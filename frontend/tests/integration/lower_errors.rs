@@ -1134,13 +1134,43 @@ fn unexecuted_half_precision_forms_lower_as_unsupported() {
     assert_eq!(lines, vec![13]);
 }
 
+/// A kernel's `.reg` parameters are refused; a device function's take any register type, and
+/// each argument or result must fit its parameter.
 #[test]
-fn reg_parameters_of_predicate_type_and_of_kernels_are_refused() {
-    check_module(
-        ".version 8.8\n.target sm_70\n.address_size 64\n\
-         .func f(.reg .pred %p)\n{\n\tret;\n}\n",
-        "m.ptx:4:10: error: unsupported: `.reg` parameters of predicate or vector type",
-    );
+fn reg_parameters_of_kernels_are_refused_and_of_functions_checked() {
+    let module = |call: &str| {
+        format!(
+            ".version 8.8\n.target sm_70\n.address_size 64\n\
+             .func (.reg .pred %r) f(.reg .pred %p, .reg .v2 .f32 %v)\n{{\n\tmov.pred %r, %p;\n\tret;\n}}\n\
+             .entry k()\n{{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .v2 .f32 %w;\n\
+             \t.reg .v4 .f32 %x;\n{call}\n\tret;\n}}\n"
+        )
+    };
+    for (call, expected) in [
+        (
+            "\tcall (%p1), f, (%p0, %r1);",
+            "m.ptx:15:23: error: expected a vector of 2 registers",
+        ),
+        (
+            "\tcall (%p1), f, (%p0, %x);",
+            "m.ptx:15:23: error: `%x` is a vector of 4 registers, expected 2",
+        ),
+        (
+            "\tcall (%p1), f, (%r0, %w);",
+            "m.ptx:15:18: error: type mismatch: `%r0` is `.b32`, expected `.pred`",
+        ),
+        (
+            "\tcall (%p1), f, (1.0, %w);",
+            "m.ptx:15:18: error: float literal for a `.pred` operand",
+        ),
+        (
+            "\tcall (%r1), f, (%p0, %w);",
+            "m.ptx:15:8: error: type mismatch: `%r1` is `.b32`, expected `.pred`",
+        ),
+    ] {
+        check_module(&module(call), expected);
+    }
+    assert!(frontend::compile("m.ptx", &module("\tcall (%p1), f, (-1, %w);")).is_ok());
     check_module(
         ".version 8.8\n.target sm_70\n.address_size 64\n\
          .entry k(.reg .u32 %a)\n{\n\tret;\n}\n",
@@ -1171,4 +1201,212 @@ fn vector_registers_must_match_the_instruction_width() {
         &format!("{v}\tmov.v2.pred %v0, %v1;"),
         "t.ptx:14:2: error: invalid vector move `.v2.pred` in `mov.v2.pred`",
     );
+}
+
+/// Integer constants are predicates (zero false, anything else true: `mov.pred %p, -1` is
+/// NVVM's "true"); float literals are not.
+#[test]
+fn predicate_constants_are_integers() {
+    check_all(&[
+        (
+            "\tmov.pred %p1, 1.0;",
+            "t.ptx:12:16: error: float literal for a `.pred` operand",
+        ),
+        (
+            "\tselp.u32 %r1, 1, 2, 0f3F800000;",
+            "t.ptx:12:22: error: expected a predicate",
+        ),
+        (
+            "\tmov.pred %p1, %r1;",
+            "t.ptx:12:16: error: type mismatch: `%r1` is `.b32`, expected `.pred`",
+        ),
+    ]);
+    assert!(headlines("\tmov.pred %p1, -1;\n\tmov.pred %p2, 2;").is_empty());
+}
+
+/// Registers wider than the instruction type: allowed for `ld`, `st` and `cvt` as the manual's
+/// "Operand Size Exceeding Instruction-Type Size" says (bit-size registers with any type, float
+/// registers with bit-size types only), refused everywhere else and for narrower registers.
+#[test]
+fn wider_registers_only_where_the_manual_allows_them() {
+    check_all(&[
+        (
+            "\t.reg .f64 %fd1;\n\tld.global.f32 %fd1, [%rd1];",
+            "t.ptx:13:16: error: type mismatch: `%fd1` is `.f64`, expected `.f32`",
+        ),
+        (
+            "\t.reg .f64 %fd1;\n\tld.global.u32 %fd1, [%rd1];",
+            "t.ptx:13:16: error: type mismatch: `%fd1` is `.f64`, expected `.u32`",
+        ),
+        (
+            "\t.reg .b16 %h1;\n\tld.global.u32 %h1, [%rd1];",
+            "t.ptx:13:16: error: type mismatch: `%h1` is `.b16`, expected `.u32`",
+        ),
+        (
+            "\tcvt.f32.f16 %f1, %s1;",
+            "t.ptx:12:19: error: type mismatch: `%s1` is `.s32`, expected `.f16`",
+        ),
+        (
+            "\tadd.f32 %f1, %rd1, %f2;",
+            "t.ptx:12:15: error: type mismatch: `%rd1` is `.b64`, expected `.f32`",
+        ),
+        (
+            "\tmov.b32 %r1, %rd1;",
+            "t.ptx:12:15: error: type mismatch: `%rd1` is `.b64`, expected `.b32`",
+        ),
+        (
+            "\tatom.global.add.u32 %rd2, [%rd1], %r1;",
+            "t.ptx:12:22: error: type mismatch: `%rd2` is `.b64`, expected `.u32`",
+        ),
+    ]);
+    for ok in [
+        "\tld.global.f32 %rd2, [%rd1];\n\tst.global.f32 [%rd1], %rd2;",
+        "\t.reg .f64 %fd1;\n\tld.global.b32 %fd1, [%rd1];\n\tst.global.b16 [%rd1], %fd1;",
+        "\tcvt.f32.f16 %f1, %r1;\n\tcvt.rn.f16.f32 %rd2, %f1;",
+    ] {
+        assert_eq!(headlines(ok), Vec::<String>::new(), "{ok}");
+    }
+}
+
+/// `.global` and `.const` variables in a function body are named only there, from their
+/// declaration on.
+#[test]
+fn function_scope_globals_are_scoped_names() {
+    check_all(&[
+        (
+            "\t.global .u32 g;\n\t.global .u32 g;",
+            "t.ptx:13:15: error: duplicate declaration of `g`",
+        ),
+        (
+            "\tld.global.u32 %r1, [g];\n\t.global .u32 g;",
+            "t.ptx:12:21: error: undefined symbol `g`",
+        ),
+        (
+            "\t{\n\t.const .u32 c = 1;\n\t}\n\tld.const.u32 %r1, [c];",
+            "t.ptx:15:20: error: undefined symbol `c`",
+        ),
+        (
+            "\t.global .u32 g = 1.5;",
+            "t.ptx:12:19: error: float initializer for `.u32`",
+        ),
+    ]);
+    check_module(
+        ".version 8.8\n.target sm_70\n.address_size 64\n\
+         .func f()\n{\n\t.global .u32 g;\n\tret;\n}\n\
+         .entry k()\n{\n\t.reg .b32 %r1;\n\tld.global.u32 %r1, [g];\n\tret;\n}\n",
+        "m.ptx:12:21: error: undefined symbol `g`",
+    );
+}
+
+/// `.b128` registers: what takes them and what does not.
+#[test]
+fn b128_register_misuse() {
+    let decl = "\t.reg .b128 %q<2>;\n";
+    let cases = [
+        (
+            "\tmov.b128 %q0, %q1;",
+            "t.ptx:13:2: error: `mov.b128` packs or unpacks: one operand must be a `{...}` of elements",
+        ),
+        (
+            "\tmov.b128 %q0, {%rd0, %rd1, %rd2};",
+            "t.ptx:13:16: error: cannot split `.b128` into 3 elements",
+        ),
+        (
+            "\tmov.b128 %q0, {%r0, %r1};",
+            "t.ptx:13:17: error: type mismatch: `%r0` is `.b32`, expected a 64-bit element",
+        ),
+        (
+            "\tmov.b128 %rd0, {%rd1, %rd2};",
+            "t.ptx:13:11: error: type mismatch: `%rd0` is `.b64`, expected `.b128`",
+        ),
+        (
+            "\tmov.b128 {%rd1, %rd2}, {%rd1, %rd2};",
+            "t.ptx:13:25: error: `mov.b128` moves between a `.b128` register and a `{...}` of elements",
+        ),
+        (
+            "\tadd.s64 %rd0, %q0, 1;",
+            "t.ptx:13:16: error: unsupported: `.b128` register `%q0` here: warpsim executes `.b128` registers in `ld`, `ldu`, `st`, `mov` packing or unpacking, and `.reg` parameters",
+        ),
+        (
+            "\tld.global.b128 %rd0, [%rd1];",
+            "t.ptx:13:17: error: type mismatch: `%rd0` is `.b64`, expected `.b128`",
+        ),
+        (
+            "\tst.global.b128 [%rd1], {%rd1, %rd2};",
+            "t.ptx:13:25: error: expected a `.b128` register",
+        ),
+        (
+            "\tld.global.v2.b128 {%q0, %q1}, [%rd1];",
+            "t.ptx:13:2: error: unsupported: ld.global.v2.b128",
+        ),
+        (
+            "\tld.global.b128 %q0, [%q1];",
+            "t.ptx:13:22: error: unsupported: `.b128` register `%q1` here: warpsim executes `.b128` registers in `ld`, `ldu`, `st`, `mov` packing or unpacking, and `.reg` parameters",
+        ),
+    ];
+    let cases: Vec<(String, &str)> = cases
+        .iter()
+        .map(|(body, want)| (format!("{decl}{body}"), *want))
+        .collect();
+    let refs: Vec<(&str, &str)> = cases.iter().map(|(b, w)| (b.as_str(), *w)).collect();
+    check_all(&refs);
+    check(
+        "\t.reg .v2 .b128 %w;",
+        "t.ptx:12:12: error: unsupported: `.b128` vector registers",
+    );
+    // sm_90's 128-bit atomics lower as unsupported (their launch stops there).
+    let text = TEMPLATE.replace(
+        "BODY",
+        "\t.reg .b128 %q<2>;\n\tatom.global.cas.b128 %q0, [%rd1], %q0, %q1;\n\tatom.exch.b128 %q0, [%rd1], %q1;",
+    );
+    let module = frontend::compile("t.ptx", &text).expect("128-bit atomics lower");
+    let lines: Vec<_> = module.unsupported().map(|(_, i)| i.loc.line).collect();
+    assert_eq!(lines, vec![13, 14]);
+}
+
+/// A `d|p` pair's halves are registers (a vector register's component too) or `_`.
+#[test]
+fn pair_halves_with_components() {
+    check_all(&[
+        (
+            "\t.reg .v2 .b32 %v;\n\tlop3.and.b32 %v.q|%p1, %r1, %r2, %r3, 0x80, 1;",
+            "t.ptx:13:15: error: vector register `%v` needs a component `.x`..`.w`",
+        ),
+        (
+            "\tlop3.and.b32 %r0.x|%p1, %r1, %r2, %r3, 0x80, 1;",
+            "t.ptx:12:15: error: `%r0` is not a vector register",
+        ),
+        (
+            "\t.reg .v2 .b32 %v;\n\tlop3.and.b32 %p1|%v.x, %r1, %r2, %r3, 0x80, 1;",
+            "t.ptx:13:15: error: type mismatch: `%p1` is `.pred`, expected `.b32`",
+        ),
+        (
+            "\t.reg .v2 .b32 %v;\n\tadd.s32 %v.x|%p1, %r1, %r2;",
+            "t.ptx:13:10: error: `add` has a single destination",
+        ),
+    ]);
+    assert!(
+        headlines("\t.reg .v2 .b32 %v;\n\tlop3.and.b32 %v.y|_, %r1, %r2, %r3, 0x80, 1;").is_empty()
+    );
+}
+
+/// Packing into or unpacking from a vector register named whole: its components must split
+/// the type as a `{...}` list would.
+#[test]
+fn packing_vector_registers_named_whole() {
+    check_all(&[
+        (
+            "\t.reg .v4 .b32 %v;\n\tmov.b64 %rd1, %v;",
+            "t.ptx:13:16: error: type mismatch: `%v` is `.b32`, expected a 16-bit element",
+        ),
+        (
+            "\t.reg .v2 .b32 %v<2>;\n\tmov.b64 %v0, %v1;",
+            "t.ptx:13:15: error: vector register `%v1` needs a component `.x`..`.w`",
+        ),
+        (
+            "\t.reg .v2 .b32 %v;\n\t.reg .b128 %q;\n\tmov.b128 %q, %v;",
+            "t.ptx:14:15: error: type mismatch: `%v` is `.b32`, expected a 64-bit element",
+        ),
+    ]);
+    assert!(headlines("\t.reg .v2 .b32 %v;\n\tmov.b64 %v, %rd1;\n\tmov.b64 %rd2, %v;").is_empty());
 }

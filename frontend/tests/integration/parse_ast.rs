@@ -233,19 +233,30 @@ fn vectors_lists_and_pairs() {
         shapes(operands("call foo, ();")),
         [name("foo"), OperandKind::List(vec![])]
     );
-    assert_eq!(
-        operands("setp.lt.s32 %p1|%p2, %r1, %r2;")[0],
-        OperandKind::Pair {
-            first: "%p1",
-            second: "%p2"
+    fn halves(o: OperandKind<'_>) -> (OperandKind<'_>, OperandKind<'_>) {
+        match o {
+            OperandKind::Pair { first, second } => (first.kind, second.kind),
+            other => panic!("not a pair: {other:?}"),
         }
+    }
+    assert_eq!(
+        halves(operands("setp.lt.s32 %p1|%p2, %r1, %r2;").remove(0)),
+        (name("%p1"), name("%p2"))
     );
     assert_eq!(
-        operands("shfl.sync.bfly.b32 %r1|_, %r2, 1, 31, -1;")[0],
-        OperandKind::Pair {
-            first: "%r1",
-            second: "_"
-        }
+        halves(operands("shfl.sync.bfly.b32 %r1|_, %r2, 1, 31, -1;").remove(0)),
+        (name("%r1"), OperandKind::Sink)
+    );
+    // A vector register's component on either side.
+    assert_eq!(
+        halves(operands("shfl.sync.bfly.b32 %v.x|%p1, %r2, 1, 31, -1;").remove(0)),
+        (
+            OperandKind::Name {
+                name: "%v",
+                component: Some("x")
+            },
+            name("%p1")
+        )
     );
 }
 

@@ -229,6 +229,16 @@ const CASES: &[(&str, &str, &str)] = &[
         "MODULE:.global .b8 x[1] = {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{1",
         "t.ptx:1:52: error: nesting too deep",
     ),
+    (
+        "pair with three halves",
+        "\tsetp.eq.s32 %p1|%p2|%p3, %r1, %r2;\n}\n",
+        "t.ptx:6:21: error: unexpected `|`, expected `,` or `;`",
+    ),
+    (
+        "pair missing its second half",
+        "\tlop3.and.b32 %v.x|, %r1, %r2, %r3, 0x80, 1;\n}\n",
+        "t.ptx:6:20: error: unexpected `,`, expected an identifier or `_`",
+    ),
 ];
 
 #[test]

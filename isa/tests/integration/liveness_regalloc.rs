@@ -1,6 +1,6 @@
 //! Liveness with guarded and vector definitions, and register allocation checked against it.
 
-use isa::builder::{FunctionBuilder, addr, imm, reg, vector};
+use isa::builder::{FunctionBuilder, addr, addr32, imm, reg, vector};
 use isa::{
     AllocError, BlockId, CmpOp, FuncKind, Function, FunctionAnalysis, MemOrder, Op, Operand,
     PhysReg, StateSpace, Type, VReg, regalloc, verify_function,
@@ -103,7 +103,7 @@ fn dead_guarded_definition_still_interferes() {
         vec![reg(x)],
         vec![imm(2)],
     );
-    b.st(StateSpace::Global, Type::U32, addr(y, 0), reg(y));
+    b.st(StateSpace::Global, Type::U32, addr32(y, 0), reg(y));
     b.ret();
     let f = b.finish();
     let an = analyze(&f);

@@ -552,10 +552,7 @@ fn operands_module() -> Module {
     b.st(
         StateSpace::Global,
         Type::B32,
-        Operand::Address(Address {
-            base: AddrBase::Absolute,
-            offset: 256,
-        }),
+        Operand::Address(Address::new(AddrBase::Absolute, 256)),
         reg(r1),
     );
     b.st(StateSpace::Param, Type::B32, sym_addr(ret, 0), reg(r1));

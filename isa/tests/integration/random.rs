@@ -621,6 +621,7 @@ impl<'a> Machine<'a> {
             Operand::Address(Address {
                 base: AddrBase::Reg(v),
                 offset,
+                ..
             }) => {
                 let base = self.read(*v)?;
                 Ok(Val {

@@ -4,10 +4,12 @@
 //! `cargo test --release -p runtime --test integration MODULE` runs one of them.
 
 mod addr32;
+mod addr_width;
 mod api;
 mod big_kernels;
 mod engines;
 mod faults;
+mod forms;
 mod member_masks;
 mod movmatrix;
 mod spaces;

@@ -568,7 +568,7 @@ impl<'a> Thread<'a> {
             },
             AddrBase::Absolute => 0,
         };
-        Some(base.wrapping_add(a.offset as u64) & self.launch.program.address_mask())
+        Some(a.sum(base) & self.launch.program.address_mask())
     }
 
     /// The global address a load reads, if known and global.
@@ -598,15 +598,14 @@ impl<'a> Thread<'a> {
         let Some(Operand::Address(a)) = inst.srcs.first() else {
             return None;
         };
-        let offset = match a.base {
+        let offset = a.sum(match a.base {
             AddrBase::Symbol(sym) => match self.location(sym) {
                 Location::KernelParam(o) => o,
                 _ => return None,
             },
             AddrBase::Reg(r) => self.reg(r)?,
             AddrBase::Absolute => 0,
-        }
-        .wrapping_add(a.offset as u64);
+        });
         let size = u64::from(ty.bits().div_ceil(8).max(1));
         let bytes = self
             .launch
@@ -855,5 +854,39 @@ L:
         assert_eq!(f.lines, [vec![A / 128], vec![A / 128]]);
         let cuts: Vec<(Cut, u64)> = f.report.cut_threads.iter().map(|c| (c.0, c.2)).collect();
         assert_eq!(cuts, [(Cut::DataDependentLoop, 64)]);
+    }
+    #[test]
+    fn a_32_bit_base_register_wraps_as_the_emulator_computes() {
+        // `[%r2+0x40000004]` with %r2 = the low half of pa minus 2^30 (wrapped) is pa + 4:
+        // the sum is taken at the register's 32 bits (`Address::sum`), then zero-extended.
+        let text = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry wrap(.param .u64 pa)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [pa];
+	cvt.u32.u64 %r1, %rd1;
+	sub.s32 %r2, %r1, 0x40000000;
+	ld.global.u32 %r3, [%r2+0x40000004];
+	ret;
+}
+"#;
+        let program = Program::new(frontend::compile("wrap.ptx", text).unwrap(), Vec::new());
+        let params = A.to_le_bytes();
+        let shape = LaunchShape {
+            program: &program,
+            kernel: FuncId(0),
+            params: &params,
+            constants: None,
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            dynamic_shared: 0,
+        };
+        let f = footprints(&shape, 1, 4);
+        assert_eq!(f.lines, [vec![(A + 4) / 4]]);
+        assert_eq!(f.report.static_loads, 1);
     }
 }
