@@ -1,16 +1,17 @@
 //! The warp-level operations that read other lanes — `vote`, `shfl`, `match`, `redux`,
 //! `activemask`, `bar.warp.sync` and `elect` — with the PTX ISA's member-mask rules.
 //!
-//! One rule for every `.sync` form (docs/ptx.md, "Member masks"): a lane `l` that executes the
-//! instruction with member mask `M(l)` computes over the lanes of `M(l)` that execute the same
-//! instruction with it: active on the warp's current path and with a true guard. Member lanes
-//! that have exited, are predicated off, or wait on another divergent path contribute nothing
-//! (the manual: "all non-exited threads in membermask"; where a member lane is alive on another
-//! path, hardware since sm_70 would wait for it, and warpsim's SIMT stack, which runs one path
-//! at a time, cannot). Lanes of one warp may name different masks — a `tiled_partition<16>`
-//! gives each half-warp its own — and each lane's result follows its own mask. A lane outside
-//! its own mask is undefined behaviour in the manual and an `InvalidOperand` fault here. The
-//! legacy forms without `.sync` (`vote`, `shfl`) compute over every executing lane.
+//! One rule for every `.sync` form (docs/ptx.md, "Warp-level operations and member masks"): a
+//! lane `l` that executes the instruction with member mask `M(l)` computes over the lanes of
+//! `M(l)` that execute the same instruction with it: active on the warp's current path and with
+//! a true guard. Member lanes that have exited, are predicated off, or wait on another
+//! divergent path contribute nothing (the manual: "all non-exited threads in membermask";
+//! where a member lane is alive on another path, hardware since sm_70 would wait for it, and
+//! warpsim's SIMT stack, which runs one path at a time, cannot). Lanes of one warp may name
+//! different masks — a `tiled_partition<16>` gives each half-warp its own — and each lane's
+//! result follows its own mask. A lane outside its own mask is undefined behaviour in the
+//! manual and an `InvalidOperand` fault here. The legacy forms without `.sync` (`vote`,
+//! `shfl`) compute over every executing lane.
 
 use super::{CtaEnv, lanes, write};
 use crate::alu;
