@@ -1172,3 +1172,61 @@ fn vector_registers_must_match_the_instruction_width() {
         "t.ptx:14:2: error: invalid vector move `.v2.pred` in `mov.v2.pred`",
     );
 }
+
+#[test]
+fn cluster_barrier_and_registers_misuse() {
+    check_all(&[
+        (
+            "\tbarrier.cluster.sync;",
+            "t.ptx:12:2: error: missing `.arrive` or `.wait` in `barrier.cluster.sync`",
+        ),
+        (
+            "\tbarrier.cluster;",
+            "t.ptx:12:2: error: missing `.arrive` or `.wait` in `barrier.cluster`",
+        ),
+        (
+            "\tbarrier.cluster.arrive.acquire;",
+            "t.ptx:12:25: error: unexpected modifier `.acquire` for `barrier`",
+        ),
+        (
+            "\tbarrier.cluster.wait.release;",
+            "t.ptx:12:23: error: unexpected modifier `.release` for `barrier`",
+        ),
+        (
+            "\tbarrier.cluster.wait.relaxed;",
+            "t.ptx:12:23: error: unexpected modifier `.relaxed` for `barrier`",
+        ),
+        (
+            "\tbarrier.cluster.arrive.release.relaxed;",
+            "t.ptx:12:33: error: conflicting modifier `.relaxed`",
+        ),
+        (
+            "\tbarrier.cta.cluster.arrive;",
+            "t.ptx:12:10: error: unexpected modifier `.cta` for `barrier`",
+        ),
+        (
+            "\tbar.cluster.arrive 0, 32;",
+            "t.ptx:12:6: error: unexpected modifier `.cluster` for `bar`",
+        ),
+        (
+            "\tbarrier.cluster.arrive 0;",
+            "t.ptx:12:2: error: `barrier.cluster.arrive` takes 0 operands, found 1",
+        ),
+        (
+            "\tmov.u32 %r1, %is_explicit_cluster;",
+            "t.ptx:12:15: error: special register `%is_explicit_cluster` is a `.pred`, not a `.u32`",
+        ),
+        (
+            "\tmov.pred %p1, %cluster_ctarank;",
+            "t.ptx:12:16: error: special register `%cluster_ctarank` is a `.u32`, not a `.pred`",
+        ),
+        (
+            "\tmov.u32 %r1, %clusterid;",
+            "t.ptx:12:15: error: `%clusterid` needs a component `.x`, `.y` or `.z`",
+        ),
+        (
+            "\tmov.u32 %r1, %cluster_nctarank.x;",
+            "t.ptx:12:15: error: `%cluster_nctarank` has no component `.x`",
+        ),
+    ]);
+}

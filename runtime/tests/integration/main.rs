@@ -6,6 +6,7 @@
 mod addr32;
 mod api;
 mod big_kernels;
+mod cluster;
 mod engines;
 mod faults;
 mod member_masks;
