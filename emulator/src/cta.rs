@@ -6,9 +6,13 @@
 //! thread of the CTA that has not exited, so kernels whose threads return early still pass
 //! `__syncthreads()`, as on hardware. When no warp can run and some barrier waits, the CTA is
 //! deadlocked and the fault lists each warp's state.
+//!
+//! The cluster barrier (`barrier.cluster.arrive` / `.wait`) is a 17th barrier, apart from the
+//! 16 named ones: every launch is a grid of implicit 1x1x1 clusters, so its threads are the
+//! CTA's ([`ClusterBarrier`]).
 
 use crate::error::{Fault, FaultKind};
-use crate::exec::{Arrival, CtaEnv, Step, step, write_reduction};
+use crate::exec::{Arrival, ClusterStep, CtaEnv, Step, step, write_reduction};
 use crate::jit::ctx::JitCtx;
 use crate::jit::{JitKernel, Run};
 use crate::launch::LaunchStats;
@@ -64,12 +68,164 @@ impl Barrier {
     }
 }
 
+/// The barrier index [`WarpState::AtBarrier`] gives a warp waiting at the cluster barrier:
+/// past the 16 named barriers, so the two never meet.
+pub(crate) const CLUSTER_BARRIER: u32 = BARRIERS as u32;
+
+/// The cluster barrier of `barrier.cluster.arrive` and `barrier.cluster.wait`, for a cluster of
+/// one CTA (every launch's clusters are implicit and 1x1x1).
+///
+/// The PTX manual's rules, thread by thread: `arrive` marks the executing threads' arrival in
+/// the current phase; the phase completes (and the barrier reinitialises) as soon as every
+/// thread of the cluster that has not exited has arrived in it, whether anyone waits or not;
+/// `wait` returns at once for threads whose latest arrival's phase has completed and blocks
+/// the others until it completes. Each thread arrives once a phase: a second arrival before
+/// completion is an error, and so is a wait by a thread that never arrived (it would wait for
+/// itself). A warp whose waiting lanes include one still pending waits as a whole.
+#[derive(Default)]
+pub(crate) struct ClusterBarrier {
+    /// Per warp: the lanes that arrived in the current phase.
+    pending: Vec<u32>,
+    /// Per warp: the lanes whose latest arrival's phase has completed.
+    completed: Vec<u32>,
+    /// Warps blocked in `barrier.cluster.wait` until the current phase completes.
+    waiting: Vec<usize>,
+    /// Whether some thread arrived in the current phase.
+    open: bool,
+    /// Phases completed.
+    phases: u64,
+}
+
+impl ClusterBarrier {
+    /// No arrivals, for a CTA of `warps` warps (keeping the lists' storage).
+    pub(crate) fn reset(&mut self, warps: usize) {
+        self.pending.clear();
+        self.pending.resize(warps, 0);
+        self.completed.clear();
+        self.completed.resize(warps, 0);
+        self.waiting.clear();
+        self.open = false;
+        self.phases = 0;
+    }
+
+    /// Whether some thread arrived in a phase that has not completed (an exit may complete it).
+    pub(crate) fn open(&self) -> bool {
+        self.open
+    }
+
+    /// Completes the current phase if every thread that has not exited arrived in it, and lets
+    /// the warps waiting for it go.
+    pub(crate) fn complete_if_done(&mut self, warps: &mut [Warp]) {
+        if !self.open
+            || warps
+                .iter()
+                .zip(&self.pending)
+                .any(|(w, &arrived)| w.live() & !arrived != 0)
+        {
+            return;
+        }
+        for (done, arrived) in self.completed.iter_mut().zip(self.pending.iter_mut()) {
+            *done |= *arrived;
+            *arrived = 0;
+        }
+        self.open = false;
+        self.phases += 1;
+        for &i in &self.waiting {
+            warps[i].state = WarpState::Ready;
+        }
+        self.waiting.clear();
+    }
+
+    /// Warp `index`'s `barrier.cluster.arrive` or `barrier.cluster.wait`. On an error the
+    /// warp's PC is back at the instruction, so the fault names it.
+    pub(crate) fn step(
+        &mut self,
+        warps: &mut [Warp],
+        index: usize,
+        c: ClusterStep,
+    ) -> Result<(), (FaultKind, u32)> {
+        // An exit since the last arrival may have completed the phase.
+        self.complete_if_done(warps);
+        let pending = self.pending[index];
+        let error = if c.wait {
+            let never = c.lanes & !pending & !self.completed[index];
+            if never != 0 {
+                Some((
+                    never,
+                    FaultKind::BarrierDeadlock {
+                        detail: format!(
+                            "lanes {never:#010x} of warp {index} wait at the cluster barrier \
+                             without having arrived at it, so it waits for their own arrival"
+                        ),
+                    },
+                ))
+            } else {
+                if c.lanes & pending != 0 {
+                    warps[index].state = WarpState::AtBarrier {
+                        id: CLUSTER_BARRIER,
+                        pc: c.pc,
+                        lanes: c.lanes,
+                    };
+                    self.waiting.push(index);
+                }
+                None
+            }
+        } else {
+            let again = c.lanes & pending;
+            if again != 0 {
+                Some((
+                    again,
+                    FaultKind::InvalidOperand {
+                        detail: format!(
+                            "lanes {again:#010x} of warp {index} arrive at the cluster barrier \
+                             again before its phase {} completed (each thread arrives once a \
+                             phase)",
+                            self.phases
+                        ),
+                    },
+                ))
+            } else {
+                self.pending[index] |= c.lanes;
+                self.completed[index] &= !c.lanes;
+                self.open = true;
+                self.complete_if_done(warps);
+                None
+            }
+        };
+        match error {
+            Some((lanes, kind)) => {
+                warps[index].frame_mut().simt.set_pc(c.pc);
+                Err((kind, lanes.trailing_zeros()))
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// What the deadlock report says of the cluster barrier, if a warp waits at it.
+    fn report(&self, warps: &[Warp]) -> Option<String> {
+        if self.waiting.is_empty() {
+            return None;
+        }
+        let live: u32 = warps.iter().map(|w| w.live().count_ones()).sum();
+        let arrived: u32 = warps
+            .iter()
+            .zip(&self.pending)
+            .map(|(w, &p)| (w.live() & p).count_ones())
+            .sum();
+        Some(format!(
+            "the cluster barrier's phase {} has {arrived} of {live} threads",
+            self.phases
+        ))
+    }
+}
+
 /// A host thread's warps and barriers, reused from one CTA to the next so that running a CTA
 /// allocates nothing in the common case.
 #[derive(Default)]
 pub struct CtaPool {
     warps: Vec<Warp>,
     barriers: Vec<Barrier>,
+    cluster: ClusterBarrier,
 }
 
 /// Runs the CTA to completion. `budget` bounds the instructions each of its warps may execute;
@@ -81,7 +237,11 @@ pub fn run_cta(
     jit: Option<&JitKernel>,
     pool: &mut CtaPool,
 ) -> Result<CtaStats, Box<Fault>> {
-    let CtaPool { warps, barriers } = pool;
+    let CtaPool {
+        warps,
+        barriers,
+        cluster,
+    } = pool;
     match jit {
         Some(j) => prepare_warps_zeroing(env, warps, j.zeroed_registers()),
         None => prepare_warps(env, warps),
@@ -91,6 +251,7 @@ pub fn run_cta(
     for b in barriers.iter_mut() {
         b.reset();
     }
+    cluster.reset(warps.len());
     let mut cta = CtaStats::default();
     let stats = &mut cta.counters;
     // One context for every compiled run of the CTA; each call sets only the warp's fields.
@@ -141,12 +302,22 @@ pub fn run_cta(
                         barrier_event = true;
                         arrive(&mut barriers[a.id as usize], i, w, a);
                     }
+                    Ok(Step::Cluster(c)) => {
+                        if let Err((kind, lane)) = cluster.step(warps, i, c) {
+                            return Err(Box::new(fault(env, &warps[i], kind, Some(lane))));
+                        }
+                    }
                 }
-                if w.state != WarpState::Ready {
+                if warps[i].state != WarpState::Ready {
                     break;
                 }
             }
-            live = live - live_before + warps[i].live().count_ones();
+            let live_after = warps[i].live().count_ones();
+            // An exit leaves fewer threads for the cluster barrier's phase to wait for.
+            if live_after != live_before && cluster.open() {
+                cluster.complete_if_done(warps);
+            }
+            live = live - live_before + live_after;
             // An arrival, or an exit (fewer threads left to wait for), may complete a barrier.
             if barrier_event || warps[i].state != WarpState::Ready {
                 for id in 0..BARRIERS {
@@ -160,7 +331,7 @@ pub fn run_cta(
             break;
         }
         if !progressed {
-            return Err(Box::new(deadlock(env, warps, barriers)));
+            return Err(Box::new(deadlock(env, warps, barriers, cluster)));
         }
     }
     for w in warps.iter() {
@@ -523,7 +694,12 @@ pub fn fault(env: &CtaEnv, w: &Warp, kind: FaultKind, lane: Option<u32>) -> Faul
     }
 }
 
-pub(crate) fn deadlock(env: &CtaEnv, warps: &[Warp], barriers: &[Barrier]) -> Fault {
+pub(crate) fn deadlock(
+    env: &CtaEnv,
+    warps: &[Warp],
+    barriers: &[Barrier],
+    cluster: &ClusterBarrier,
+) -> Fault {
     let mut detail = Vec::new();
     for (id, b) in barriers
         .iter()
@@ -537,8 +713,13 @@ pub(crate) fn deadlock(env: &CtaEnv, warps: &[Warp], barriers: &[Barrier]) -> Fa
             b.expected.unwrap_or(live)
         ));
     }
+    detail.extend(cluster.report(warps));
     for w in warps {
         detail.push(match w.state {
+            WarpState::AtBarrier { id, pc, lanes } if id == CLUSTER_BARRIER => format!(
+                "warp {} waits at the cluster barrier (pc {pc}) with lanes {lanes:#010x}",
+                w.index
+            ),
             WarpState::AtBarrier { id, pc, lanes } => {
                 let mut d = format!(
                     "warp {} waits at barrier {id} (pc {pc}) with lanes {lanes:#010x}",

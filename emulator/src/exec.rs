@@ -70,10 +70,23 @@ pub struct Arrival {
     pub pc: u32,
 }
 
+/// A warp's `barrier.cluster.arrive` or `barrier.cluster.wait` (the CTA's cluster barrier,
+/// [`crate::cta::ClusterBarrier`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ClusterStep {
+    /// `barrier.cluster.wait` (else `barrier.cluster.arrive`).
+    pub wait: bool,
+    /// The lanes executing it.
+    pub lanes: u32,
+    /// PC of the instruction.
+    pub pc: u32,
+}
+
 /// What happened to the warp.
 pub enum Step {
     Continue,
     Barrier(Arrival),
+    Cluster(ClusterStep),
 }
 
 /// Resolved memory target of one lane: a device address or an offset in the CTA's shared
@@ -143,6 +156,13 @@ impl CtaEnv<'_> {
             SpecialReg::LanemaskGe => !(lane_bit - 1) as u32,
             SpecialReg::DynamicSmemSize => self.dynamic_shared as u32,
             SpecialReg::TotalSmemSize => (self.layout.static_shared + self.dynamic_shared) as u32,
+            // Every launch is a grid of implicit 1x1x1 clusters (no cluster launches yet): each
+            // CTA is its cluster's only CTA, so the clusters are the CTAs (docs/ptx.md).
+            SpecialReg::ClusterId(d) => self.cta[dim(d)],
+            SpecialReg::NClusterId(d) => self.grid[dim(d)],
+            SpecialReg::ClusterCtaid(_) | SpecialReg::ClusterCtarank => 0,
+            SpecialReg::ClusterNctaid(_) | SpecialReg::ClusterNctarank => 1,
+            SpecialReg::IsExplicitCluster => 0,
         })
     }
 
@@ -408,6 +428,18 @@ pub fn step(
                 call(env, w, target, args, lanes, pc, next).map_err(at(first_lane(lanes)))?;
             }
             Step::Continue
+        }
+        Op::Bar { kind, .. } if kind.is_cluster() => {
+            w.frame_mut().simt.goto(next);
+            if exec == 0 {
+                Step::Continue
+            } else {
+                Step::Cluster(ClusterStep {
+                    wait: *kind == BarrierKind::ClusterWait,
+                    lanes: exec,
+                    pc,
+                })
+            }
         }
         Op::Bar { kind, .. } => {
             w.frame_mut().simt.goto(next);

@@ -38,8 +38,8 @@
 //! statistic.
 
 use crate::cta::{
-    Barrier, LocalView, arrive, deadlock, fault, fresh_barriers, new_ctx, prepare_warps,
-    run_compiled, try_release,
+    Barrier, ClusterBarrier, LocalView, arrive, deadlock, fault, fresh_barriers, new_ctx,
+    prepare_warps, run_compiled, try_release,
 };
 use crate::error::{Fault, FaultKind};
 use crate::exec::{CtaEnv, HeldStore, Step, Target, guard_mask, memory_targets, sleep_ns, step};
@@ -185,6 +185,8 @@ pub struct CtaStepper<'a> {
     pub env: CtaEnv<'a>,
     pub warps: Vec<Warp>,
     barriers: Vec<Barrier>,
+    /// `barrier.cluster.arrive`/`.wait`'s barrier (every cluster is the CTA alone).
+    cluster: ClusterBarrier,
     budget: u64,
     /// Compiled instructions, their context, and what the context says of local memory.
     jit: Option<(std::sync::Arc<JitKernel>, Box<JitCtx>, LocalView)>,
@@ -212,10 +214,13 @@ impl<'a> CtaStepper<'a> {
             w.phys.resize(regs, LaneWidths::default());
         }
         let jit = jit.map(|k| (k, Box::new(new_ctx(&mut env)), LocalView::default()));
+        let mut cluster = ClusterBarrier::default();
+        cluster.reset(pool.len());
         CtaStepper {
             env,
             warps: pool,
             barriers: fresh_barriers(),
+            cluster,
             budget,
             jit,
             stats: LaunchStats {
@@ -386,12 +391,27 @@ impl<'a> CtaStepper<'a> {
         }
         out.exited = w.state == WarpState::Done;
         let mut event = w.state != WarpState::Ready;
-        if let Step::Barrier(a) = outcome {
-            event = true;
-            arrive(&mut self.barriers[a.id as usize], i, w, a);
+        // An exit leaves fewer threads for the cluster barrier's phase to wait for.
+        let exits = w.live() != out.live && self.cluster.open();
+        // Warps waiting before a cluster barrier step, which may release them itself.
+        let mut waiting_before = None;
+        match outcome {
+            Step::Continue => {}
+            Step::Barrier(a) => {
+                event = true;
+                arrive(&mut self.barriers[a.id as usize], i, w, a);
+            }
+            Step::Cluster(c) => {
+                event = true;
+                waiting_before = Some(self.waiting_mask());
+                if let Err((kind, lane)) = self.cluster.step(&mut self.warps, i, c) {
+                    return Err(Box::new(fault(&self.env, &self.warps[i], kind, Some(lane))));
+                }
+            }
         }
-        if event {
-            let waiting: u64 = self.waiting_mask();
+        if event || exits {
+            let waiting: u64 = waiting_before.unwrap_or_else(|| self.waiting_mask());
+            self.cluster.complete_if_done(&mut self.warps);
             for id in 0..self.barriers.len() {
                 self.reds.clear();
                 self.reds.extend_from_slice(self.barriers[id].reds());
@@ -406,7 +426,12 @@ impl<'a> CtaStepper<'a> {
             }
             out.released = waiting & !self.waiting_mask();
             if !self.finished() && self.warps.iter().all(|w| w.state != WarpState::Ready) {
-                return Err(Box::new(deadlock(&self.env, &self.warps, &self.barriers)));
+                return Err(Box::new(deadlock(
+                    &self.env,
+                    &self.warps,
+                    &self.barriers,
+                    &self.cluster,
+                )));
             }
         }
         out.next = self.next(i).map(|(f, pc, _)| (f, pc));

@@ -298,6 +298,23 @@ pub enum BarrierKind {
     Arrive,
     /// Wait, and reduce a predicate across the participating threads.
     Red(BarRedOp),
+    /// `barrier.cluster.arrive{.release|.relaxed}`: mark the executing threads' arrival at
+    /// the cluster barrier, without waiting (no operands; `relaxed` orders no memory).
+    ClusterArrive { relaxed: bool },
+    /// `barrier.cluster.wait{.acquire}`: wait until the phase of the executing threads'
+    /// latest arrival completes (no operands).
+    ClusterWait,
+}
+
+impl BarrierKind {
+    /// Whether this is one of the cluster barrier's instructions, which have no operands and
+    /// use none of the CTA's 16 named barriers.
+    pub fn is_cluster(self) -> bool {
+        matches!(
+            self,
+            BarrierKind::ClusterArrive { .. } | BarrierKind::ClusterWait
+        )
+    }
 }
 
 /// The reduction of `bar.red`.
@@ -842,7 +859,8 @@ pub enum Op {
     },
 
     // ---- synchronisation
-    /// srcs: barrier id (, thread count) (, predicate for `Red`); dsts: d for `Red`.
+    /// srcs: barrier id (, thread count) (, predicate for `Red`); dsts: d for `Red`; none for
+    /// the cluster barrier's kinds.
     Bar {
         kind: BarrierKind,
         aligned: bool,

@@ -674,13 +674,22 @@ fn write_mnemonic(f: &mut Formatter<'_>, op: &Op) -> fmt::Result {
             std::slice::from_ref(ty)
         }
         Op::Bar { kind, aligned } => {
-            f.write_str(if *aligned { "bar" } else { "barrier" })?;
+            let base = if *aligned { "bar" } else { "barrier" };
             return match kind {
-                BarrierKind::Sync => f.write_str(".sync"),
-                BarrierKind::Arrive => f.write_str(".arrive"),
-                BarrierKind::Red(BarRedOp::Popc) => f.write_str(".red.popc.u32"),
-                BarrierKind::Red(BarRedOp::And) => f.write_str(".red.and.pred"),
-                BarrierKind::Red(BarRedOp::Or) => f.write_str(".red.or.pred"),
+                BarrierKind::Sync => write!(f, "{base}.sync"),
+                BarrierKind::Arrive => write!(f, "{base}.arrive"),
+                BarrierKind::Red(BarRedOp::Popc) => write!(f, "{base}.red.popc.u32"),
+                BarrierKind::Red(BarRedOp::And) => write!(f, "{base}.red.and.pred"),
+                BarrierKind::Red(BarRedOp::Or) => write!(f, "{base}.red.or.pred"),
+                BarrierKind::ClusterArrive { relaxed } => {
+                    f.write_str("barrier.cluster.arrive")?;
+                    flag(f, *relaxed, "relaxed")?;
+                    flag(f, *aligned, "aligned")
+                }
+                BarrierKind::ClusterWait => {
+                    f.write_str("barrier.cluster.wait")?;
+                    flag(f, *aligned, "aligned")
+                }
             };
         }
         Op::BarWarpSync => return f.write_str("bar.warp.sync"),

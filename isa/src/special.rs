@@ -29,6 +29,20 @@ pub enum SpecialReg {
     LanemaskGe,
     DynamicSmemSize,
     TotalSmemSize,
+    /// `%clusterid`: the cluster's position in the grid (sm_90).
+    ClusterId(Dim),
+    /// `%nclusterid`: the grid's extent in clusters.
+    NClusterId(Dim),
+    /// `%cluster_ctaid`: the CTA's position in its cluster.
+    ClusterCtaid(Dim),
+    /// `%cluster_nctaid`: the cluster's extent in CTAs.
+    ClusterNctaid(Dim),
+    /// `%cluster_ctarank`: the CTA's linear rank in its cluster.
+    ClusterCtarank,
+    /// `%cluster_nctarank`: the CTAs in the cluster.
+    ClusterNctarank,
+    /// `%is_explicit_cluster` (a `.pred`): whether the launch named a cluster shape.
+    IsExplicitCluster,
 }
 
 impl SpecialReg {
@@ -61,6 +75,13 @@ impl SpecialReg {
             "%lanemask_ge" => plain(SpecialReg::LanemaskGe),
             "%dynamic_smem_size" => plain(SpecialReg::DynamicSmemSize),
             "%total_smem_size" => plain(SpecialReg::TotalSmemSize),
+            "%clusterid" => dim.map(SpecialReg::ClusterId),
+            "%nclusterid" => dim.map(SpecialReg::NClusterId),
+            "%cluster_ctaid" => dim.map(SpecialReg::ClusterCtaid),
+            "%cluster_nctaid" => dim.map(SpecialReg::ClusterNctaid),
+            "%cluster_ctarank" => plain(SpecialReg::ClusterCtarank),
+            "%cluster_nctarank" => plain(SpecialReg::ClusterNctarank),
+            "%is_explicit_cluster" => plain(SpecialReg::IsExplicitCluster),
             _ => None,
         }
     }
@@ -75,6 +96,7 @@ impl SpecialReg {
     pub fn ty(self) -> Type {
         match self {
             SpecialReg::Clock64 | SpecialReg::GlobalTimer | SpecialReg::GridId => Type::U64,
+            SpecialReg::IsExplicitCluster => Type::Pred,
             _ => Type::U32,
         }
     }
@@ -106,6 +128,13 @@ impl fmt::Display for SpecialReg {
             SpecialReg::LanemaskGe => ("%lanemask_ge", None),
             SpecialReg::DynamicSmemSize => ("%dynamic_smem_size", None),
             SpecialReg::TotalSmemSize => ("%total_smem_size", None),
+            SpecialReg::ClusterId(d) => ("%clusterid", Some(d)),
+            SpecialReg::NClusterId(d) => ("%nclusterid", Some(d)),
+            SpecialReg::ClusterCtaid(d) => ("%cluster_ctaid", Some(d)),
+            SpecialReg::ClusterNctaid(d) => ("%cluster_nctaid", Some(d)),
+            SpecialReg::ClusterCtarank => ("%cluster_ctarank", None),
+            SpecialReg::ClusterNctarank => ("%cluster_nctarank", None),
+            SpecialReg::IsExplicitCluster => ("%is_explicit_cluster", None),
         };
         f.write_str(base)?;
         if let Some(d) = dim {

@@ -181,7 +181,14 @@ fn constant_source(f: &Function, inst: &Inst) -> Option<Option<VReg>> {
         ) if matches!(a.base, AddrBase::Symbol(SymbolRef::Global(_))) => Some(None),
         (Op::Mov { .. }, [src]) => match src {
             Operand::Imm(_) | Operand::SymbolAddr { .. } | Operand::FuncAddr(_) => Some(None),
-            Operand::Special(SpecialReg::Ntid(_) | SpecialReg::Nctaid(_)) => Some(None),
+            // The same in every CTA of a launch (the cluster shape too, implicit or explicit).
+            Operand::Special(
+                SpecialReg::Ntid(_)
+                | SpecialReg::Nctaid(_)
+                | SpecialReg::NClusterId(_)
+                | SpecialReg::ClusterNctaid(_)
+                | SpecialReg::ClusterNctarank,
+            ) => Some(None),
             Operand::Reg(v) => Some(Some(*v)),
             _ => None,
         },

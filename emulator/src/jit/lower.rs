@@ -175,6 +175,19 @@ impl LaneCx<'_> {
                     SpecialReg::Nctaid(d) => {
                         load32(b, self.ctx, Offsets::NCTAID + 4 * d.index() as i32)
                     }
+                    // Implicit 1x1x1 clusters, as `CtaEnv::special_value` gives them.
+                    SpecialReg::ClusterId(d) => {
+                        load32(b, self.ctx, Offsets::CTAID + 4 * d.index() as i32)
+                    }
+                    SpecialReg::NClusterId(d) => {
+                        load32(b, self.ctx, Offsets::NCTAID + 4 * d.index() as i32)
+                    }
+                    SpecialReg::ClusterCtaid(_)
+                    | SpecialReg::ClusterCtarank
+                    | SpecialReg::IsExplicitCluster => b.ins().iconst(types::I64, 0),
+                    SpecialReg::ClusterNctaid(_) | SpecialReg::ClusterNctarank => {
+                        b.ins().iconst(types::I64, 1)
+                    }
                     SpecialReg::LaneId => self.lane,
                     SpecialReg::WarpId => load32(b, self.ctx, Offsets::WARP_INDEX),
                     _ => {

@@ -306,7 +306,7 @@ fn block_starts(program: &Program, func: FuncId) -> Vec<u32> {
 }
 
 /// Every special register, indexed by the code compiled code passes to the helper.
-const SPECIALS: [SpecialReg; 31] = {
+const SPECIALS: [SpecialReg; 46] = {
     use isa::Dim::{X, Y, Z};
     [
         SpecialReg::Tid(X),
@@ -340,6 +340,21 @@ const SPECIALS: [SpecialReg; 31] = {
         SpecialReg::LanemaskGe,
         SpecialReg::DynamicSmemSize,
         SpecialReg::TotalSmemSize,
+        SpecialReg::ClusterId(X),
+        SpecialReg::ClusterId(Y),
+        SpecialReg::ClusterId(Z),
+        SpecialReg::NClusterId(X),
+        SpecialReg::NClusterId(Y),
+        SpecialReg::NClusterId(Z),
+        SpecialReg::ClusterCtaid(X),
+        SpecialReg::ClusterCtaid(Y),
+        SpecialReg::ClusterCtaid(Z),
+        SpecialReg::ClusterNctaid(X),
+        SpecialReg::ClusterNctaid(Y),
+        SpecialReg::ClusterNctaid(Z),
+        SpecialReg::ClusterCtarank,
+        SpecialReg::ClusterNctarank,
+        SpecialReg::IsExplicitCluster,
     ]
 };
 

@@ -147,7 +147,17 @@ fn uniform_operand(op: &Operand, uniform: &BTreeSet<VReg>) -> bool {
         Operand::Imm(_) | Operand::SymbolAddr { .. } | Operand::FuncAddr(_) | Operand::Sink => true,
         Operand::Special(s) => matches!(
             s,
-            SpecialReg::Ntid(_) | SpecialReg::Ctaid(_) | SpecialReg::Nctaid(_) | SpecialReg::WarpId
+            SpecialReg::Ntid(_)
+                | SpecialReg::Ctaid(_)
+                | SpecialReg::Nctaid(_)
+                | SpecialReg::WarpId
+                | SpecialReg::ClusterId(_)
+                | SpecialReg::NClusterId(_)
+                | SpecialReg::ClusterCtaid(_)
+                | SpecialReg::ClusterNctaid(_)
+                | SpecialReg::ClusterCtarank
+                | SpecialReg::ClusterNctarank
+                | SpecialReg::IsExplicitCluster
         ),
         Operand::Address(a) => match a.base {
             AddrBase::Reg(r) => uniform.contains(&r),

@@ -2605,6 +2605,9 @@ fn barrier(legacy_bar: bool, m: &mut Mods) -> Result<Decoded> {
             Shape::new().s(Slot::Val(Type::B32)),
         ));
     }
+    if !legacy_bar && m.flag("cluster")? {
+        return cluster_barrier(m);
+    }
     m.flag("cta")?;
     let kind = if m.flag("sync")? {
         BarrierKind::Sync
@@ -2646,6 +2649,28 @@ fn barrier(legacy_bar: bool, m: &mut Mods) -> Result<Decoded> {
         _ => Shape::new().s(id).opt_s(Slot::Val(Type::U32)),
     };
     Ok(Decoded::Op(Op::Bar { kind, aligned }, shape))
+}
+
+/// `barrier.cluster.arrive{.release|.relaxed}{.aligned}` and
+/// `barrier.cluster.wait{.acquire}{.aligned}`: no operands.
+fn cluster_barrier(m: &mut Mods) -> Result<Decoded> {
+    let kind = if m.flag("arrive")? {
+        let sem = m.take(|s| match s {
+            "release" => Some(false),
+            "relaxed" => Some(true),
+            _ => None,
+        })?;
+        BarrierKind::ClusterArrive {
+            relaxed: sem == Some(true),
+        }
+    } else if m.flag("wait")? {
+        m.flag("acquire")?;
+        BarrierKind::ClusterWait
+    } else {
+        return Err(m.error("missing `.arrive` or `.wait`"));
+    };
+    let aligned = m.flag("aligned")?;
+    Ok(Decoded::Op(Op::Bar { kind, aligned }, Shape::new()))
 }
 
 fn vote(m: &mut Mods) -> Result<Decoded> {

@@ -190,7 +190,21 @@ impl FnLowerer<'_, '_> {
                 }
                 if name.starts_with('%') {
                     if let Some(s) = SpecialReg::from_name(name, *component) {
+                        // `%is_explicit_cluster` is the one `.pred` special register: it moves
+                        // into predicates only, and the others into predicates never.
+                        if (s.ty() == Type::Pred) != (ty == Type::Pred) {
+                            return Err(Diagnostic::semantic(
+                                o.span,
+                                format!("special register `{s}` is a `.{}`, not a `.{ty}`", s.ty()),
+                            ));
+                        }
                         return Ok(Operand::Special(s));
+                    }
+                    if let (Some(c), Some(_)) = (component, SpecialReg::from_name(name, None)) {
+                        return Err(Diagnostic::semantic(
+                            o.span,
+                            format!("`{name}` has no component `.{c}`"),
+                        ));
                     }
                     if SpecialReg::is_special_name(name) {
                         return Err(Diagnostic::semantic(

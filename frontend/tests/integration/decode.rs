@@ -548,6 +548,39 @@ fn synchronisation_warp_and_control() {
         ("elect.sync %r1|%p1, -1;", "elect.sync %r1|%p1, -1;"),
         ("elect.sync _|%p1, %r2;", "elect.sync _|%p1, %r2;"),
         ("fns.b32 %r1, %r2, %r3, -2;", "fns.b32 %r1, %r2, %r3, -2;"),
+        ("barrier.cluster.arrive;", "barrier.cluster.arrive;"),
+        ("barrier.cluster.arrive.release;", "barrier.cluster.arrive;"),
+        (
+            "barrier.cluster.arrive.relaxed.aligned;",
+            "barrier.cluster.arrive.relaxed.aligned;",
+        ),
+        ("barrier.cluster.wait;", "barrier.cluster.wait;"),
+        (
+            "barrier.cluster.wait.acquire.aligned;",
+            "barrier.cluster.wait.aligned;",
+        ),
+        ("mov.u32 %r1, %clusterid.y;", "mov.u32 %r1, %clusterid.y;"),
+        ("mov.u32 %r1, %nclusterid.z;", "mov.u32 %r1, %nclusterid.z;"),
+        (
+            "mov.u32 %r1, %cluster_ctaid.x;",
+            "mov.u32 %r1, %cluster_ctaid.x;",
+        ),
+        (
+            "mov.u32 %r1, %cluster_nctaid.x;",
+            "mov.u32 %r1, %cluster_nctaid.x;",
+        ),
+        (
+            "mov.u32 %r1, %cluster_ctarank;",
+            "mov.u32 %r1, %cluster_ctarank;",
+        ),
+        (
+            "mov.u32 %r1, %cluster_nctarank;",
+            "mov.u32 %r1, %cluster_nctarank;",
+        ),
+        (
+            "mov.pred %p1, %is_explicit_cluster;",
+            "mov.pred %p1, %is_explicit_cluster;",
+        ),
         ("exit;", "exit;"),
         ("trap;", "trap;"),
     ]);

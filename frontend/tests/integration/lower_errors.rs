@@ -1409,4 +1409,61 @@ fn packing_vector_registers_named_whole() {
         ),
     ]);
     assert!(headlines("\t.reg .v2 .b32 %v;\n\tmov.b64 %v, %rd1;\n\tmov.b64 %rd2, %v;").is_empty());
+
+#[test]
+fn cluster_barrier_and_registers_misuse() {
+    check_all(&[
+        (
+            "\tbarrier.cluster.sync;",
+            "t.ptx:12:2: error: missing `.arrive` or `.wait` in `barrier.cluster.sync`",
+        ),
+        (
+            "\tbarrier.cluster;",
+            "t.ptx:12:2: error: missing `.arrive` or `.wait` in `barrier.cluster`",
+        ),
+        (
+            "\tbarrier.cluster.arrive.acquire;",
+            "t.ptx:12:25: error: unexpected modifier `.acquire` for `barrier`",
+        ),
+        (
+            "\tbarrier.cluster.wait.release;",
+            "t.ptx:12:23: error: unexpected modifier `.release` for `barrier`",
+        ),
+        (
+            "\tbarrier.cluster.wait.relaxed;",
+            "t.ptx:12:23: error: unexpected modifier `.relaxed` for `barrier`",
+        ),
+        (
+            "\tbarrier.cluster.arrive.release.relaxed;",
+            "t.ptx:12:33: error: conflicting modifier `.relaxed`",
+        ),
+        (
+            "\tbarrier.cta.cluster.arrive;",
+            "t.ptx:12:10: error: unexpected modifier `.cta` for `barrier`",
+        ),
+        (
+            "\tbar.cluster.arrive 0, 32;",
+            "t.ptx:12:6: error: unexpected modifier `.cluster` for `bar`",
+        ),
+        (
+            "\tbarrier.cluster.arrive 0;",
+            "t.ptx:12:2: error: `barrier.cluster.arrive` takes 0 operands, found 1",
+        ),
+        (
+            "\tmov.u32 %r1, %is_explicit_cluster;",
+            "t.ptx:12:15: error: special register `%is_explicit_cluster` is a `.pred`, not a `.u32`",
+        ),
+        (
+            "\tmov.pred %p1, %cluster_ctarank;",
+            "t.ptx:12:16: error: special register `%cluster_ctarank` is a `.u32`, not a `.pred`",
+        ),
+        (
+            "\tmov.u32 %r1, %clusterid;",
+            "t.ptx:12:15: error: `%clusterid` needs a component `.x`, `.y` or `.z`",
+        ),
+        (
+            "\tmov.u32 %r1, %cluster_nctarank.x;",
+            "t.ptx:12:15: error: `%cluster_nctarank` has no component `.x`",
+        ),
+    ]);
 }

@@ -373,6 +373,20 @@ fn mnemonics_in_canonical_order() {
             "bar.red.popc.u32",
         ),
         (
+            Op::Bar {
+                kind: BarrierKind::ClusterArrive { relaxed: true },
+                aligned: true,
+            },
+            "barrier.cluster.arrive.relaxed.aligned",
+        ),
+        (
+            Op::Bar {
+                kind: BarrierKind::ClusterWait,
+                aligned: false,
+            },
+            "barrier.cluster.wait",
+        ),
+        (
             Op::Membar {
                 level: MembarLevel::Gl,
             },

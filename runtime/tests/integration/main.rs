@@ -7,6 +7,7 @@ mod addr32;
 mod addr_width;
 mod api;
 mod big_kernels;
+mod cluster;
 mod engines;
 mod faults;
 mod forms;

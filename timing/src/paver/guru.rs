@@ -544,6 +544,13 @@ impl<'a> Thread<'a> {
             SpecialReg::Ntid(d) => l.block[d.index()],
             SpecialReg::Ctaid(d) => self.ctaid[d.index()],
             SpecialReg::Nctaid(d) => l.grid[d.index()],
+            // Implicit 1x1x1 clusters (docs/ptx.md).
+            SpecialReg::ClusterId(d) => self.ctaid[d.index()],
+            SpecialReg::NClusterId(d) => l.grid[d.index()],
+            SpecialReg::ClusterCtaid(_)
+            | SpecialReg::ClusterCtarank
+            | SpecialReg::IsExplicitCluster => 0,
+            SpecialReg::ClusterNctaid(_) | SpecialReg::ClusterNctarank => 1,
             SpecialReg::LaneId => self.linear_tid % 32,
             SpecialReg::WarpId => self.linear_tid / 32,
             SpecialReg::NWarpId => warps,

@@ -20,9 +20,9 @@
 //! describes (a larger set marks more of the program as the region) argues: warpsim follows
 //! the example. If none passes, the candidate with the most sections. Two rules avoid
 //! deadlock: the pool holds at least one extended set (the seed's first rule), and `|Bs|`
-//! covers every register live at a CTA barrier, so that no warp waits at a barrier holding a
-//! section another warp of its CTA needs to reach it (the seed's second rule is cut off in
-//! our copy; this is warpsim's). A kernel that gains no occupancy, calls device functions
+//! covers every register live at a CTA barrier (`bar.sync`, `bar.red`, `barrier.cluster.wait`),
+//! so that no warp waits at a barrier holding a section another warp of its CTA needs to
+//! reach it (the seed's second rule is cut off in our copy; this is warpsim's). A kernel that gains no occupancy, calls device functions
 //! (whose frames the split does not cover), or has no candidate meeting the rules falls back
 //! to a zero-sized extended set: it runs exactly as under static residency.
 //!
@@ -188,7 +188,9 @@ impl RegMutexPlan {
                 matches!(
                     inst.op,
                     isa::Op::Bar {
-                        kind: isa::BarrierKind::Sync | isa::BarrierKind::Red(_),
+                        kind: isa::BarrierKind::Sync
+                            | isa::BarrierKind::Red(_)
+                            | isa::BarrierKind::ClusterWait,
                         ..
                     }
                 )
