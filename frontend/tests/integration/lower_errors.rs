@@ -1409,6 +1409,7 @@ fn packing_vector_registers_named_whole() {
         ),
     ]);
     assert!(headlines("\t.reg .v2 .b32 %v;\n\tmov.b64 %v, %rd1;\n\tmov.b64 %rd2, %v;").is_empty());
+}
 
 #[test]
 fn cluster_barrier_and_registers_misuse() {
