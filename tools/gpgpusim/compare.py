@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""Run a list of kernel launches on warpsim and on GPGPU-Sim, and tabulate them counter by counter.
+
+    python3 tools/gpgpusim/compare.py LAUNCHES.toml [--presets gtx480,v100] [--out DIR]
+        [--warpsim target/release/warpsim] [--reference FILE] [--rerun-gpgpusim]
+
+LAUNCHES.toml lists launches in run-ptx's terms::
+
+    [[launch]]
+    name = "saxpy_2^16"
+    ptx = "samples/saxpy/saxpy.ptx"          # relative to the repository
+    kernel = "saxpy"
+    grid = "256"                             # X[,Y,Z]
+    block = "256"
+    shared = 0                               # dynamic shared memory, bytes (optional)
+    args = ["u32:65536", "f32:2.0", "seq:f32:65536:97", "rand:f32:65536:7"]
+
+An argument is any of run-ptx's (`u32:V`, `f32:V`, `zeros:TYPE:N`, `@K`, ...) or a generated
+buffer, written once into the output folder and passed to both simulators as `bin:TYPE:PATH`:
+`seq:TYPE:N:M` (element i is i mod M) and `rand:TYPE:N:SEED` (a fixed 64-bit LCG: integers
+below 2^16, floats in [0, 1)).
+
+Each launch runs on warpsim (`run-ptx --timing PRESET --regs ptxas --memory-check device
+--stats-json`) and on GPGPU-Sim with the matching configuration of its tested-cfgs (built by
+tools/gpgpusim/build.sh; power model off, `-gpgpu_perf_sim_memcpy 0` so the L2 starts cold as
+in warpsim, and no kernel launch latency, which warpsim does not model, unless
+`--keep-launch-latency`). GPGPU-Sim's figures are kept in the reference file (default
+tools/gpgpusim/reference.json) with the simulator's commit, keyed by launch and preset with a
+hash of the launch, its PTX and the options, and rerun only when missing, stale or asked for
+(`--rerun-gpgpusim`, after a new GPGPU-Sim): they change only when GPGPU-Sim or the launch does,
+so a comparison needs no GPGPU-Sim build when they are committed. The output folder gets table.md (per preset: every counter of both
+simulators and their ratio; the correlation and mean absolute error of cycles), results.json and
+cycles.svg (warpsim's cycles against GPGPU-Sim's, log-log, one colour a preset).
+"""
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+WORK = REPO / "target" / "gpgpusim"
+DEFAULT_REFERENCE = Path(__file__).resolve().parent / "reference.json"
+
+# warpsim's preset -> GPGPU-Sim 4.2's tested configuration of the same GPU.
+CONFIGS = {
+    "gtx480": "SM2_GTX480",
+    "titanx": "SM6_TITANX",
+    "v100": "SM7_QV100",
+    "rtx2060": "SM75_RTX2060",
+    "rtx3070": "SM86_RTX3070",
+}
+# Options appended to every configuration, and lines of the 4.2-era configurations it refuses.
+GPGPUSIM_OPTIONS = [
+    "-power_simulation_enabled 0",
+    "-enable_ptx_file_line_stats 0",
+    "-gpgpu_perf_sim_memcpy 0",
+]
+# The modern configurations count a kernel launch latency (5,000 cycles) inside a kernel's
+# cycles; warpsim models none, so it is set to 0 unless --keep-launch-latency.
+NO_LAUNCH_LATENCY = "-gpgpu_kernel_launch_latency 0"
+REFUSED_OPTIONS = re.compile(r"^-gpuwattch_xml_file\b.*$", re.M)
+
+# The counters compared: name -> (warpsim's from its statistics, GPGPU-Sim's from its log).
+COUNTERS = [
+    "cycles",
+    "warp_insts",
+    "l1d_accesses",
+    "l1d_misses",
+    "l2_accesses",
+    "l2_misses",
+    "dram_reads",
+    "dram_writes",
+    "ctas_per_sm",
+    "regs",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+# ---------------------------------------------------------------------------------------------
+
+PACK = {"u8": "B", "u16": "H", "u32": "I", "u64": "Q", "i8": "b", "i16": "h", "i32": "i",
+        "i64": "q", "f32": "f", "f64": "d"}
+
+
+def lcg(seed):
+    state = seed & (2**64 - 1)
+    while True:
+        state = (state * 6364136223846793005 + 1442695040888963407) & (2**64 - 1)
+        yield state >> 33
+
+
+def generated(spec, folder):
+    """`seq:`/`rand:` arguments become `bin:TYPE:PATH` files in `folder`; others stay."""
+    kind, _, rest = spec.partition(":")
+    if kind not in ("seq", "rand"):
+        return spec
+    parts = rest.split(":")
+    if len(parts) != 3 or parts[0] not in PACK:
+        sys.exit(f"compare.py: bad generated argument `{spec}` (seq:TYPE:N:M or rand:TYPE:N:SEED)")
+    ty, n, k = parts[0], int(parts[1]), int(parts[2])
+    path = folder / f"{kind}_{ty}_{n}_{k}.bin"
+    if not path.exists():
+        if kind == "seq":
+            values = [i % k for i in range(n)]
+        else:
+            g = lcg(k)
+            values = [next(g) % 65536 for _ in range(n)]
+            if ty.startswith("f"):
+                values = [v / 65536.0 for v in values]
+        if ty.startswith("f"):
+            values = [float(v) for v in values]
+        path.write_bytes(struct.pack(f"<{n}{PACK[ty]}", *values))
+    return f"bin:{ty}:{path}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The two simulators
+# ---------------------------------------------------------------------------------------------
+
+def run_warpsim(warpsim, launch, args, preset, folder):
+    stats = folder / f"{launch['name']}.{preset}.warpsim.json"
+    cmd = [str(warpsim), "run-ptx", str(REPO / launch["ptx"]), "--kernel", launch["kernel"],
+           "--grid", str(launch["grid"]), "--block", str(launch["block"]),
+           "--shared", str(launch.get("shared", 0)), "--timing", preset, "--regs", "ptxas",
+           "--memory-check", "device", "--stats-json", str(stats)]
+    for a in args:
+        cmd += ["--arg", a]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"compare.py: warpsim failed on {launch['name']} ({preset}):\n{done.stderr}")
+    total = json.loads(stats.read_text())[0]["total"]
+    mem = total["mem"]
+    return {
+        "cycles": total["gpu_sim_cycle"],
+        "warp_insts": total["warp_insts"],
+        "l1d_accesses": mem["l1d_accesses"],
+        "l1d_misses": mem["l1d_misses"],
+        "l2_accesses": mem["l2_accesses"],
+        "l2_misses": mem["l2_misses"],
+        "dram_reads": mem["dram_reads"],
+        "dram_writes": mem["dram_writes"],
+        "ctas_per_sm": total["occupancy"]["ctas_per_sm"],
+        "regs": total["occupancy"]["regs_needed"],
+    }
+
+
+def gpgpusim_log_counters(log):
+    """The counters of a GPGPU-Sim log (the totals it prints at exit)."""
+    def last(name):
+        found = re.findall(rf"^{re.escape(name)}\s*=\s*(\d+)", log, re.M)
+        if not found:
+            raise ValueError(f"`{name}` missing from GPGPU-Sim's log")
+        return int(found[-1])
+
+    l1 = re.findall(r"L1D_cache_core\[\d+\]: Access = (\d+), Miss = (\d+)", log)
+    ctas = re.findall(r"CTA/core = (\d+)", log)
+    regs = re.findall(r"Kernel '[^']*' : regs=(\d+)", log)
+    return {
+        "cycles": last("gpu_tot_sim_cycle"),
+        "warp_insts": last("gpgpu_n_tot_w_icount"),
+        "l1d_accesses": sum(int(a) for a, _ in l1),
+        "l1d_misses": sum(int(m) for _, m in l1),
+        "l2_accesses": last("L2_total_cache_accesses"),
+        "l2_misses": last("L2_total_cache_misses"),
+        "dram_reads": sum(int(n) for n in re.findall(r"\bn_rd=(\d+)", log)),
+        "dram_writes": sum(int(n) for n in re.findall(r"\bn_write=(\d+)", log)),
+        "ctas_per_sm": int(ctas[-1]) if ctas else None,
+        "regs": int(regs[-1]) if regs else None,
+    }
+
+
+def run_gpgpusim(launch, args, preset, folder, options):
+    config_dir = WORK / "gpgpu-sim" / "configs" / "tested-cfgs" / CONFIGS[preset]
+    with tempfile.TemporaryDirectory(prefix="gpgpusim-") as run_dir:
+        run_dir = Path(run_dir)
+        for f in config_dir.iterdir():
+            shutil.copy(f, run_dir)
+        config = run_dir / "gpgpusim.config"
+        text = REFUSED_OPTIONS.sub("", config.read_text())
+        config.write_text(text + "\n" + "\n".join(options) + "\n")
+        cmd = ["bash", "-c", 'source "$1"; shift; exec ptxsim "$@"', "env",
+               str(WORK / "env.sh"), str(REPO / launch["ptx"]), "--kernel", launch["kernel"],
+               "--grid", str(launch["grid"]), "--block", str(launch["block"]),
+               "--shared", str(launch.get("shared", 0))]
+        for a in args:
+            cmd += ["--arg", a]
+        done = subprocess.run(cmd, cwd=run_dir, capture_output=True, text=True)
+        log = done.stdout + done.stderr
+        (folder / f"{launch['name']}.{preset}.gpgpusim.log").write_text(log)
+        if done.returncode != 0 or "exit detected" not in log:
+            sys.exit(f"compare.py: GPGPU-Sim failed on {launch['name']} ({preset}); its log is "
+                     f"in {folder}")
+        return gpgpusim_log_counters(log)
+
+
+def gpgpusim_commit():
+    head = subprocess.run(["git", "-C", str(WORK / "gpgpu-sim"), "rev-parse", "HEAD"],
+                          capture_output=True, text=True)
+    if head.returncode != 0:
+        sys.exit("compare.py: GPGPU-Sim is not built: run tools/gpgpusim/build.sh GIT_DIR first")
+    return head.stdout.strip()
+
+
+def launch_key(launch, preset, options):
+    """What a GPGPU-Sim figure depends on besides the simulator: the launch, its PTX, the
+    configuration and the options given."""
+    text = json.dumps([launch, preset, options], sort_keys=True)
+    ptx = (REPO / launch["ptx"]).read_bytes()
+    return hashlib.sha256(text.encode() + ptx).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics and output
+# ---------------------------------------------------------------------------------------------
+
+def pearson(xs, ys):
+    n = len(xs)
+    if n < 2:
+        return float("nan")
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else float("nan")
+
+
+def ratio(w, g):
+    if w is None or g is None:
+        return "n/a"
+    if g == 0:
+        return "=" if w == 0 else "inf"
+    return f"{w / g:.2f}"
+
+
+def table(rows, presets):
+    out = []
+    for preset in presets:
+        mine = [r for r in rows if r["preset"] == preset]
+        if not mine:
+            continue
+        ws = [r["warpsim"]["cycles"] for r in mine]
+        gs = [r["gpgpusim"]["cycles"] for r in mine]
+        mae = sum(abs(w / g - 1) for w, g in zip(ws, gs)) / len(mine)
+        out.append(f"## {preset} against GPGPU-Sim's {CONFIGS[preset]}\n")
+        out.append(f"{len(mine)} launches; cycles: correlation {pearson(ws, gs):.3f}, mean "
+                   f"absolute error {100 * mae:.1f}%.\n")
+        out.append("| launch | " + " | ".join(COUNTERS) + " |")
+        out.append("|---|" + "---:|" * len(COUNTERS))
+        for r in mine:
+            cells = [f"{r['warpsim'][c]} / {r['gpgpusim'][c]} ({ratio(r['warpsim'][c], r['gpgpusim'][c])})"
+                     for c in COUNTERS]
+            out.append(f"| {r['name']} | " + " | ".join(cells) + " |")
+        out.append("")
+    out.append("Each cell: warpsim / GPGPU-Sim (warpsim ÷ GPGPU-Sim). DRAM reads and writes in "
+               "both simulators' access units (32-byte bursts); L1D summed over the SMs.\n")
+    return "\n".join(out)
+
+
+def scatter(rows, presets):
+    """warpsim's cycles against GPGPU-Sim's, log-log, with the diagonal."""
+    points = [(r["gpgpusim"]["cycles"], r["warpsim"]["cycles"], r["preset"]) for r in rows]
+    if not points:
+        return ""
+    lo = math.log10(min(min(p[0], p[1]) for p in points)) - 0.1
+    hi = math.log10(max(max(p[0], p[1]) for p in points)) + 0.1
+    size, pad = 480, 60
+    at = lambda v: pad + (math.log10(v) - lo) / (hi - lo) * (size - 2 * pad)
+    colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="{size}" height="{size}" fill="white"/>',
+           f'<line x1="{pad}" y1="{size - pad}" x2="{size - pad}" y2="{pad}" stroke="#999" '
+           f'stroke-dasharray="4 3"/>',
+           f'<text x="{size / 2}" y="{size - 15}" text-anchor="middle">GPGPU-Sim cycles (log)</text>',
+           f'<text x="15" y="{size / 2}" transform="rotate(-90 15 {size / 2})" '
+           f'text-anchor="middle">warpsim cycles (log)</text>']
+    for i, preset in enumerate(presets):
+        colour = colours[i % len(colours)]
+        svg.append(f'<text x="{pad + 5}" y="{pad + 15 * i}" fill="{colour}">{preset}</text>')
+        for g, w, p in points:
+            if p == preset:
+                svg.append(f'<circle cx="{at(g):.1f}" cy="{size - at(w):.1f}" r="4" '
+                           f'fill="{colour}" fill-opacity="0.7"/>')
+    svg.append("</svg>")
+    return "\n".join(svg) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("launches", type=Path)
+    p.add_argument("--presets", default="gtx480", help="comma-separated; of " + ", ".join(CONFIGS))
+    p.add_argument("--out", type=Path, default=REPO / "target" / "gpgpusim-compare")
+    p.add_argument("--warpsim", type=Path, default=REPO / "target" / "release" / "warpsim")
+    p.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE)
+    p.add_argument("--keep-launch-latency", action="store_true",
+                   help="keep the configurations' kernel launch latency (default: 0, as warpsim)")
+    p.add_argument("--rerun-gpgpusim", action="store_true",
+                   help="run GPGPU-Sim even where the reference file has the launch")
+    o = p.parse_args()
+    presets = o.presets.split(",")
+    for preset in presets:
+        if preset not in CONFIGS:
+            sys.exit(f"compare.py: no GPGPU-Sim configuration for preset `{preset}` (have: "
+                     f"{', '.join(CONFIGS)})")
+    if not o.warpsim.exists():
+        sys.exit(f"compare.py: no warpsim at {o.warpsim} (cargo build --release -p warpsim)")
+    launches = tomllib.loads(o.launches.read_text()).get("launch", [])
+    if not launches:
+        sys.exit(f"compare.py: {o.launches} lists no [[launch]]")
+    options = GPGPUSIM_OPTIONS + ([] if o.keep_launch_latency else [NO_LAUNCH_LATENCY])
+    o.out.mkdir(parents=True, exist_ok=True)
+    reference = json.loads(o.reference.read_text()) if o.reference.exists() else {}
+    rows = []
+    for launch in launches:
+        args = [generated(a, o.out) for a in launch.get("args", [])]
+        for preset in presets:
+            ws = run_warpsim(o.warpsim, launch, args, preset, o.out)
+            key = launch_key(launch, preset, options)
+            entry = reference.get(launch["name"], {}).get(preset)
+            if o.rerun_gpgpusim or entry is None or entry["key"] != key:
+                entry = {"key": key, "commit": gpgpusim_commit(),
+                         "counters": run_gpgpusim(launch, args, preset, o.out, options)}
+                reference.setdefault(launch["name"], {})[preset] = entry
+                o.reference.write_text(json.dumps(reference, indent=1, sort_keys=True) + "\n")
+            gs = entry["counters"]
+            rows.append({"name": launch["name"], "preset": preset, "warpsim": ws, "gpgpusim": gs})
+            print(f"{launch['name']:<24} {preset:<8} cycles warpsim {ws['cycles']:>10} "
+                  f"GPGPU-Sim {gs['cycles']:>10}  {ratio(ws['cycles'], gs['cycles'])}", flush=True)
+    (o.out / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
+    (o.out / "table.md").write_text(table(rows, presets))
+    (o.out / "cycles.svg").write_text(scatter(rows, presets))
+    print(f"wrote {o.out / 'table.md'}, results.json and cycles.svg")
+
+
+if __name__ == "__main__":
+    main()
