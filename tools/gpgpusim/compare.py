@@ -152,6 +152,7 @@ def run_warpsim(warpsim, launch, args, preset, folder):
         "dram_writes": mem["dram_writes"],
         "ctas_per_sm": total["occupancy"]["ctas_per_sm"],
         "regs": total["occupancy"]["regs_needed"],
+        "slots": dict(total["stalls"]),
     }
 
 
@@ -177,6 +178,25 @@ def gpgpusim_log_counters(log):
         "dram_writes": sum(int(n) for n in re.findall(r"\bn_write=(\d+)", log)),
         "ctas_per_sm": int(ctas[-1]) if ctas else None,
         "regs": int(regs[-1]) if regs else None,
+        "slots": issue_slots(log),
+        "stall_dramfull": last("gpu_stall_dramfull"),
+        "stall_icnt2sh": last("gpu_stall_icnt2sh"),
+    }
+
+
+def issue_slots(log):
+    """GPGPU-Sim's warp issue distribution (its `Stall:... W0_Idle:... W0_Scoreboard:... W1:...
+    W32:...` line): scheduler slots that issued (W1..W32, by active threads), found every warp
+    waiting on the scoreboard, found no warp, or stalled in the pipeline."""
+    line = re.findall(r"^Stall:.*$", log, re.M)
+    if not line:
+        raise ValueError("the warp issue distribution is missing from GPGPU-Sim's log")
+    fields = dict((k, int(v)) for k, v in re.findall(r"(\w+):(\d+)", line[-1]))
+    return {
+        "issued": sum(v for k, v in fields.items() if re.fullmatch(r"W([1-9]|[12]\d|3[0-2])", k)),
+        "scoreboard": fields.get("W0_Scoreboard", 0),
+        "idle": fields.get("W0_Idle", 0),
+        "stall": fields.get("Stall", 0),
     }
 
 
@@ -243,6 +263,15 @@ def ratio(w, g):
     return f"{w / g:.2f}"
 
 
+def shares(slots):
+    """`issued 28% · data 37% · ...`: each category's share of the slots, largest first."""
+    if not slots:
+        return "n/a"
+    total = sum(slots.values()) or 1
+    parts = sorted(slots.items(), key=lambda kv: -kv[1])
+    return " · ".join(f"{k} {100 * v / total:.0f}%" for k, v in parts if v)
+
+
 def table(rows, presets):
     out = []
     for preset in presets:
@@ -264,6 +293,19 @@ def table(rows, presets):
         out.append("")
     out.append("Each cell: warpsim / GPGPU-Sim (warpsim ÷ GPGPU-Sim). DRAM reads and writes in "
                "both simulators' access units (32-byte bursts); L1D summed over the SMs.\n")
+    out.append("## Scheduler slots\n")
+    out.append("Each simulator's own categories, as shares of its scheduler slots (warpsim: "
+               "issued, waiting on data, structural hazard, fetch, barrier, idle, register "
+               "residency; GPGPU-Sim: issued, every warp on the scoreboard, no warp, pipeline "
+               "stall), and GPGPU-Sim's memory-stall counters.\n")
+    out.append("| launch | preset | warpsim | GPGPU-Sim | GPGPU-Sim dramfull / icnt2sh |")
+    out.append("|---|---|---|---|---:|")
+    for r in rows:
+        g = r["gpgpusim"]
+        out.append(f"| {r['name']} | {r['preset']} | {shares(r['warpsim'].get('slots'))} | "
+                   f"{shares(g.get('slots'))} | {g.get('stall_dramfull', 'n/a')} / "
+                   f"{g.get('stall_icnt2sh', 'n/a')} |")
+    out.append("")
     return "\n".join(out)
 
 
