@@ -310,30 +310,47 @@ def table(rows, presets):
 
 
 def scatter(rows, presets):
-    """warpsim's cycles against GPGPU-Sim's, log-log, with the diagonal."""
+    """warpsim's cycles against GPGPU-Sim's, log-log, with the diagonal and decade ticks."""
     points = [(r["gpgpusim"]["cycles"], r["warpsim"]["cycles"], r["preset"]) for r in rows]
     if not points:
         return ""
-    lo = math.log10(min(min(p[0], p[1]) for p in points)) - 0.1
-    hi = math.log10(max(max(p[0], p[1]) for p in points)) + 0.1
-    size, pad = 480, 60
+    lo = math.floor(math.log10(min(min(p[0], p[1]) for p in points)) * 2) / 2
+    hi = math.ceil(math.log10(max(max(p[0], p[1]) for p in points)) * 2) / 2
+    size, pad = 480, 70
     at = lambda v: pad + (math.log10(v) - lo) / (hi - lo) * (size - 2 * pad)
     colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
     svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
            f'font-family="sans-serif" font-size="12">',
            f'<rect width="{size}" height="{size}" fill="white"/>',
+           f'<rect x="{pad}" y="{pad}" width="{size - 2 * pad}" height="{size - 2 * pad}" '
+           f'fill="none" stroke="#333"/>',
            f'<line x1="{pad}" y1="{size - pad}" x2="{size - pad}" y2="{pad}" stroke="#999" '
            f'stroke-dasharray="4 3"/>',
-           f'<text x="{size / 2}" y="{size - 15}" text-anchor="middle">GPGPU-Sim cycles (log)</text>',
-           f'<text x="15" y="{size / 2}" transform="rotate(-90 15 {size / 2})" '
-           f'text-anchor="middle">warpsim cycles (log)</text>']
+           f'<text x="{size / 2}" y="{size - 20}" text-anchor="middle">GPGPU-Sim cycles</text>',
+           f'<text x="{pad}" y="{pad - 12}">warpsim cycles (dashed: equal)</text>']
+    # Ticks at 1, 2 and 5 times each power of ten inside the range.
+    for e in range(int(lo) - 1, int(hi) + 1):
+        for m in (1, 2, 5):
+            v = m * 10**e
+            if lo <= math.log10(v) <= hi:
+                x, label = at(v), f"{v:,}"
+                svg.append(f'<line x1="{x:.1f}" y1="{size - pad}" x2="{x:.1f}" '
+                           f'y2="{size - pad + 5}" stroke="#333"/>')
+                svg.append(f'<text x="{x:.1f}" y="{size - pad + 18}" text-anchor="middle" '
+                           f'font-size="10">{label}</text>')
+                svg.append(f'<line x1="{pad - 5}" y1="{size - x:.1f}" x2="{pad}" '
+                           f'y2="{size - x:.1f}" stroke="#333"/>')
+                svg.append(f'<text x="{pad - 8}" y="{size - x + 4:.1f}" text-anchor="end" '
+                           f'font-size="10">{label}</text>')
     for i, preset in enumerate(presets):
         colour = colours[i % len(colours)]
-        svg.append(f'<text x="{pad + 5}" y="{pad + 15 * i}" fill="{colour}">{preset}</text>')
+        y = pad + 16 + 16 * i
+        svg.append(f'<circle cx="{pad + 12}" cy="{y - 4}" r="4" fill="{colour}"/>')
+        svg.append(f'<text x="{pad + 22}" y="{y}">{preset}</text>')
         for g, w, p in points:
             if p == preset:
                 svg.append(f'<circle cx="{at(g):.1f}" cy="{size - at(w):.1f}" r="4" '
-                           f'fill="{colour}" fill-opacity="0.7"/>')
+                           f'fill="{colour}" fill-opacity="0.8"/>')
     svg.append("</svg>")
     return "\n".join(svg) + "\n"
 
