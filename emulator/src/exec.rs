@@ -17,8 +17,8 @@ use crate::memory::{GenericTarget, MemFault};
 use crate::program::{Code, KernelLayout, Location, Program};
 use crate::warp::{Frame, WARP_SIZE, Warp, WarpState, fit_to_register, truncate};
 use isa::{
-    AddrBase, Address, BarRedOp, BarrierKind, FuncKind, Inst, Op, Operand, SpecialReg, StateSpace,
-    Type, VReg,
+    AddrBase, Address, BarRedOp, BarrierKind, FuncKind, ImplicitCluster, Inst, Op, Operand,
+    SpecialReg, StateSpace, Type, VReg,
 };
 
 /// The most nested calls a thread may make (runaway recursion is reported past it).
@@ -156,13 +156,17 @@ impl CtaEnv<'_> {
             SpecialReg::LanemaskGe => !(lane_bit - 1) as u32,
             SpecialReg::DynamicSmemSize => self.dynamic_shared as u32,
             SpecialReg::TotalSmemSize => (self.layout.static_shared + self.dynamic_shared) as u32,
-            // Every launch is a grid of implicit 1x1x1 clusters (no cluster launches yet): each
-            // CTA is its cluster's only CTA, so the clusters are the CTAs (docs/ptx.md).
-            SpecialReg::ClusterId(d) => self.cta[dim(d)],
-            SpecialReg::NClusterId(d) => self.grid[dim(d)],
-            SpecialReg::ClusterCtaid(_) | SpecialReg::ClusterCtarank => 0,
-            SpecialReg::ClusterNctaid(_) | SpecialReg::ClusterNctarank => 1,
-            SpecialReg::IsExplicitCluster => 0,
+            c @ (SpecialReg::ClusterId(_)
+            | SpecialReg::NClusterId(_)
+            | SpecialReg::ClusterCtaid(_)
+            | SpecialReg::ClusterNctaid(_)
+            | SpecialReg::ClusterCtarank
+            | SpecialReg::ClusterNctarank
+            | SpecialReg::IsExplicitCluster) => match c.implicit_cluster() {
+                Some(ImplicitCluster::Register(r)) => return self.special_value(w, lane, r),
+                Some(ImplicitCluster::Constant(k)) => k,
+                None => unreachable!("`{c}` is a cluster register"),
+            },
         })
     }
 

@@ -20,7 +20,7 @@ pub use function::{
     RegInfo, SymbolRef, Tuning, VReg, Variable,
 };
 pub use inst::*;
-pub use special::SpecialReg;
+pub use special::{ImplicitCluster, SpecialReg};
 pub use types::*;
 
 pub mod affinity;

@@ -102,6 +102,34 @@ impl SpecialReg {
     }
 }
 
+/// What a cluster register reads while every launch is a grid of implicit 1×1×1 clusters
+/// (warpsim has no cluster launches yet; docs/ptx.md): each CTA is its cluster's only CTA.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImplicitCluster {
+    /// This CTA register's value: `%clusterid` is `%ctaid`, `%nclusterid` is `%nctaid`.
+    Register(SpecialReg),
+    /// A constant: `%cluster_ctaid` and `%cluster_ctarank` 0, `%cluster_nctaid` and
+    /// `%cluster_nctarank` 1, `%is_explicit_cluster` false.
+    Constant(u32),
+}
+
+impl SpecialReg {
+    /// The value of a cluster register in an implicit 1×1×1 cluster; `None` for the others.
+    /// The one place that says what the cluster registers read, for every evaluator.
+    pub fn implicit_cluster(self) -> Option<ImplicitCluster> {
+        use ImplicitCluster::{Constant, Register};
+        Some(match self {
+            SpecialReg::ClusterId(d) => Register(SpecialReg::Ctaid(d)),
+            SpecialReg::NClusterId(d) => Register(SpecialReg::Nctaid(d)),
+            SpecialReg::ClusterCtaid(_)
+            | SpecialReg::ClusterCtarank
+            | SpecialReg::IsExplicitCluster => Constant(0),
+            SpecialReg::ClusterNctaid(_) | SpecialReg::ClusterNctarank => Constant(1),
+            _ => return None,
+        })
+    }
+}
+
 impl fmt::Display for SpecialReg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (base, dim) = match self {

@@ -11,8 +11,8 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, MemFlagsData, StackSlot, Value, types};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use isa::{
-    AddrBase, CmpOp, FuncId, Inst, MulMode, Op, Operand, Rounding, SpecialReg, StateSpace, Type,
-    TypeKind, VReg,
+    AddrBase, CmpOp, FuncId, ImplicitCluster, Inst, MulMode, Op, Operand, Rounding, SpecialReg,
+    StateSpace, Type, TypeKind, VReg,
 };
 use std::collections::BTreeMap;
 
@@ -175,19 +175,21 @@ impl LaneCx<'_> {
                     SpecialReg::Nctaid(d) => {
                         load32(b, self.ctx, Offsets::NCTAID + 4 * d.index() as i32)
                     }
-                    // Implicit 1x1x1 clusters, as `CtaEnv::special_value` gives them.
-                    SpecialReg::ClusterId(d) => {
-                        load32(b, self.ctx, Offsets::CTAID + 4 * d.index() as i32)
-                    }
-                    SpecialReg::NClusterId(d) => {
-                        load32(b, self.ctx, Offsets::NCTAID + 4 * d.index() as i32)
-                    }
-                    SpecialReg::ClusterCtaid(_)
+                    c @ (SpecialReg::ClusterId(_)
+                    | SpecialReg::NClusterId(_)
+                    | SpecialReg::ClusterCtaid(_)
+                    | SpecialReg::ClusterNctaid(_)
                     | SpecialReg::ClusterCtarank
-                    | SpecialReg::IsExplicitCluster => b.ins().iconst(types::I64, 0),
-                    SpecialReg::ClusterNctaid(_) | SpecialReg::ClusterNctarank => {
-                        b.ins().iconst(types::I64, 1)
-                    }
+                    | SpecialReg::ClusterNctarank
+                    | SpecialReg::IsExplicitCluster) => match c.implicit_cluster() {
+                        Some(ImplicitCluster::Register(r)) => {
+                            self.read(b, &Operand::Special(r), pc)
+                        }
+                        Some(ImplicitCluster::Constant(k)) => {
+                            b.ins().iconst(types::I64, i64::from(k))
+                        }
+                        None => unreachable!("`{c}` is a cluster register"),
+                    },
                     SpecialReg::LaneId => self.lane,
                     SpecialReg::WarpId => load32(b, self.ctx, Offsets::WARP_INDEX),
                     _ => {

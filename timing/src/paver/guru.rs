@@ -26,7 +26,7 @@ use emulator::memory::GenericTarget;
 use emulator::program::{Code, EXIT_PC, Location};
 use emulator::{GlobalMemory, Program, alu};
 use isa::inst::{AddrBase, Address, Inst, Op, Operand};
-use isa::special::SpecialReg;
+use isa::special::{ImplicitCluster, SpecialReg};
 use isa::types::{StateSpace, Type};
 use isa::{FuncId, VReg};
 use serde::Serialize;
@@ -544,13 +544,17 @@ impl<'a> Thread<'a> {
             SpecialReg::Ntid(d) => l.block[d.index()],
             SpecialReg::Ctaid(d) => self.ctaid[d.index()],
             SpecialReg::Nctaid(d) => l.grid[d.index()],
-            // Implicit 1x1x1 clusters (docs/ptx.md).
-            SpecialReg::ClusterId(d) => self.ctaid[d.index()],
-            SpecialReg::NClusterId(d) => l.grid[d.index()],
-            SpecialReg::ClusterCtaid(_)
+            c @ (SpecialReg::ClusterId(_)
+            | SpecialReg::NClusterId(_)
+            | SpecialReg::ClusterCtaid(_)
+            | SpecialReg::ClusterNctaid(_)
             | SpecialReg::ClusterCtarank
-            | SpecialReg::IsExplicitCluster => 0,
-            SpecialReg::ClusterNctaid(_) | SpecialReg::ClusterNctarank => 1,
+            | SpecialReg::ClusterNctarank
+            | SpecialReg::IsExplicitCluster) => match c.implicit_cluster() {
+                Some(ImplicitCluster::Register(r)) => return self.special(r),
+                Some(ImplicitCluster::Constant(k)) => k,
+                None => unreachable!("`{c}` is a cluster register"),
+            },
             SpecialReg::LaneId => self.linear_tid % 32,
             SpecialReg::WarpId => self.linear_tid / 32,
             SpecialReg::NWarpId => warps,
