@@ -178,6 +178,11 @@ impl Program {
         self
     }
 
+    /// The PTX text the module was lowered from, if the program kept it.
+    pub fn source(&self) -> Option<&str> {
+        self.source.as_deref()
+    }
+
     /// Line `line` (from 1) of the PTX source, trimmed, if the program kept its source.
     pub fn source_line(&self, line: u32) -> Option<&str> {
         let index = usize::try_from(line).ok()?.checked_sub(1)?;

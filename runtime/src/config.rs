@@ -64,6 +64,9 @@ pub struct DeviceConfig {
     /// Registers per thread to assume for the occupancy of every kernel (`--regs N`), ahead
     /// of [`DeviceConfig::kernel_registers`] and warpsim's allocation.
     pub registers_per_thread: Option<u32>,
+    /// Write every launch out for replay by `warpsim run-ptx` and GPGPU-Sim
+    /// ([`crate::capture`]); `None` by default.
+    pub capture: Option<std::sync::Arc<crate::capture::LaunchCapture>>,
 }
 
 /// How much of a run the timing model simulates, for runs too long to time whole (the default,
@@ -162,6 +165,7 @@ impl Default for DeviceConfig {
             characterize_sampling: timing::characterize::Sampling::FULL,
             kernel_registers: Default::default(),
             registers_per_thread: None,
+            capture: None,
         }
     }
 }

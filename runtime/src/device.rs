@@ -289,6 +289,26 @@ impl Device {
         args: &[Arg],
     ) -> Result<LaunchStats> {
         let (grid, block) = (grid.into().0, block.into().0);
+        let Some(capture) = &self.config.capture else {
+            return self.launch_now(kernel, grid, block, dynamic_shared, args);
+        };
+        let captured = capture.begin(kernel, &self.memory(), grid, block, dynamic_shared, args)?;
+        let stats = self.launch_now(kernel, grid, block, dynamic_shared, args)?;
+        if let Some(captured) = captured {
+            capture.finish(captured, stats.warp_insts)?;
+        }
+        Ok(stats)
+    }
+
+    /// [`Device::launch`] without the capture.
+    fn launch_now(
+        &self,
+        kernel: &Kernel,
+        grid: [u32; 3],
+        block: [u32; 3],
+        dynamic_shared: u64,
+        args: &[Arg],
+    ) -> Result<LaunchStats> {
         self.check_launch(kernel, grid, block, dynamic_shared)?;
         let program = kernel.program();
         let mem = self.memory();

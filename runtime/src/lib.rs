@@ -17,6 +17,7 @@
 
 pub mod args;
 pub mod buffer;
+pub mod capture;
 pub mod config;
 pub mod device;
 pub mod error;
@@ -26,6 +27,7 @@ pub mod texture;
 
 pub use args::Arg;
 pub use buffer::{DeviceBuffer, DeviceCopy};
+pub use capture::LaunchCapture;
 pub use config::{DeviceConfig, FUNCTIONAL_MEMORY_BYTES, TimingSampling};
 pub use device::{CharacterizationReport, Device, Dim3, LaunchCharacterization, TimingReport};
 pub use emulator::LaunchStats;

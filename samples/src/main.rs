@@ -167,6 +167,16 @@ enum Command {
         /// --stats-json file, under `host`.
         #[arg(long, requires = "stats_json")]
         host_times: bool,
+        /// Write every launch out for replay: DIR/SAMPLE/launches.toml lists each launch in
+        /// run-ptx's terms (PTX, kernel, grid, block, arguments, changed module variables) with
+        /// the bytes of its buffers at launch in DIR/SAMPLE/data/, as
+        /// tools/gpgpusim/compare.py reads them (runtime/src/capture.rs).
+        #[arg(long, value_name = "DIR")]
+        capture_launches: Option<PathBuf>,
+        /// With --capture-launches: write the first N launches of each kernel (the others
+        /// still run and count in the launch numbers).
+        #[arg(long, value_name = "N", requires = "capture_launches", default_value_t = usize::MAX, hide_default_value = true)]
+        capture_per_kernel: usize,
         /// Print the configuration as TOML before running (the timing model's: not with
         /// --functional).
         #[arg(long, conflicts_with = "functional")]
@@ -436,6 +446,8 @@ fn main() -> ExitCode {
             sampling,
             stats_json,
             host_times,
+            capture_launches,
+            capture_per_kernel,
             dump_config,
             pictures,
         } => timing_config(functional, &config, &overrides).and_then(|timing| {
@@ -465,6 +477,7 @@ fn main() -> ExitCode {
                     sampling: sampling.sampling(),
                     stats_json,
                     host_times,
+                    capture: capture_launches.map(|dir| (dir, capture_per_kernel)),
                     pictures,
                 },
             )

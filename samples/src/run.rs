@@ -34,6 +34,8 @@ pub(crate) struct RunOptions {
     pub stats_json: Option<std::path::PathBuf>,
     /// Add each sample's host time and simulation speed to that file.
     pub host_times: bool,
+    /// Capture launches for replay, into DIR/SAMPLE/: the first N of each kernel.
+    pub capture: Option<(std::path::PathBuf, usize)>,
     /// A trace and plots of the timing run.
     pub pictures: crate::pictures::PicturesArgs,
 }
@@ -121,7 +123,13 @@ pub(crate) fn run(selection: Option<&str>, opts: &RunOptions) -> Result<ExitCode
         bar.set_message(s.name());
         // A fresh device per sample (memory layout, caches, clocks): its figures are the ones
         // it has alone, whatever ran before it.
-        let dev = Device::new(config.clone()).map_err(|e| format!("error: {e}"))?;
+        let mut config = config.clone();
+        if let Some((dir, per_kernel)) = &opts.capture {
+            let capture = runtime::LaunchCapture::new(&dir.join(s.name()), s.name(), *per_kernel)
+                .map_err(|e| format!("error: {e}"))?;
+            config.capture = Some(std::sync::Arc::new(capture));
+        }
+        let dev = Device::new(config).map_err(|e| format!("error: {e}"))?;
         let ran = run_one(&dev, *s, opts);
         // The results print above the bar, which the sample's run left ticking.
         bar.suspend(|| {

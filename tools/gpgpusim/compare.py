@@ -15,6 +15,18 @@ LAUNCHES.toml lists launches in run-ptx's terms::
     shared = 0                               # dynamic shared memory, bytes (optional)
     args = ["u32:65536", "f32:2.0", "seq:f32:65536:97", "rand:f32:65536:7"]
 
+or captures launches of a sample (`warpsim run SAMPLE --capture-launches`, functional) and
+picks some by their number in the run::
+
+    [[capture]]
+    sample = "rodinia/hotspot"
+    size = "default"                         # warpsim run's --size (default: default)
+    launches = [0, 1]                        # launch numbers, from 0 (launches.toml's names)
+    per_kernel = 2                           # launches captured per kernel (default: 1)
+
+Captures are kept in the output folder's capture/ (`--recapture` makes them again). A launch
+may set module variables (`symbols = ["NAME=bin:u8:PATH"]`, run-ptx's `--symbol`).
+
 An argument is any of run-ptx's (`u32:V`, `f32:V`, `zeros:TYPE:N`, `@K`, ...) or a generated
 buffer, written once into the output folder and passed to both simulators as `bin:TYPE:PATH`:
 `seq:TYPE:N:M` (element i is i mod M) and `rand:TYPE:N:SEED` (a fixed 64-bit LCG: integers
@@ -34,6 +46,7 @@ cycles.svg (warpsim's cycles against GPGPU-Sim's, log-log, one colour a preset).
 """
 
 import argparse
+import concurrent.futures
 import hashlib
 import json
 import math
@@ -44,6 +57,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import tomllib
 from pathlib import Path
 
@@ -128,17 +142,55 @@ def generated(spec, folder):
 # The two simulators
 # ---------------------------------------------------------------------------------------------
 
+def captured(warpsim, entry, folder, recapture):
+    """The launches a `[[capture]]` entry picks, captured by warpsim into `folder`/capture/."""
+    sample, size = entry["sample"], entry.get("size", "default")
+    per_kernel = entry.get("per_kernel", 1)
+    where = folder / "capture" / f"{size}-{per_kernel}"
+    listing = where / sample / "launches.toml"
+    if recapture or not listing.exists():
+        cmd = [str(warpsim), "run", sample, "--size", size, "--functional",
+               "--capture-launches", str(where), "--capture-per-kernel", str(per_kernel)]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"compare.py: capturing {sample} ({size}) failed:\n{done.stdout}{done.stderr}")
+    found = {}
+    for launch in tomllib.loads(listing.read_text()).get("launch", []):
+        found[int(launch["name"].split(".")[-2])] = launch
+    picked = []
+    for n in entry["launches"]:
+        launch = found.get(n)
+        if launch is None:
+            sys.exit(f"compare.py: {sample} ({size}) has no captured launch {n} (have: "
+                     f"{sorted(found)}; raise per_kernel?)")
+        if "unreplayable" in launch:
+            sys.exit(f"compare.py: {launch['name']} cannot be replayed: {launch['unreplayable']}")
+        launch = dict(launch)
+        ptx = Path(launch["ptx"])
+        if ptx.is_absolute() and ptx.is_relative_to(REPO):
+            launch["ptx"] = str(ptx.relative_to(REPO))
+        picked.append(launch)
+    return picked
+
+
+def file_stem(launch):
+    """A launch's name as a file name (captured names hold the sample's `suite/`)."""
+    return launch["name"].replace("/", "-")
+
+
 def run_warpsim(warpsim, launch, args, preset, folder):
-    stats = folder / f"{launch['name']}.{preset}.warpsim.json"
+    stats = folder / f"{file_stem(launch)}.{preset}.warpsim.json"
     cmd = [str(warpsim), "run-ptx", str(REPO / launch["ptx"]), "--kernel", launch["kernel"],
            "--grid", str(launch["grid"]), "--block", str(launch["block"]),
            "--shared", str(launch.get("shared", 0)), "--timing", preset, "--regs", "ptxas",
            "--memory-check", "device", "--stats-json", str(stats)]
     for a in args:
         cmd += ["--arg", a]
+    for v in launch.get("symbols", []):
+        cmd += ["--symbol", v]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"compare.py: warpsim failed on {launch['name']} ({preset}):\n{done.stderr}")
+        raise Failed("warpsim: " + " / ".join(done.stderr.strip().splitlines()[-3:]))
     total = json.loads(stats.read_text())[0]["total"]
     mem = total["mem"]
     return {
@@ -200,7 +252,11 @@ def issue_slots(log):
     }
 
 
-def run_gpgpusim(launch, args, preset, folder, options):
+class Failed(Exception):
+    """A simulator did not complete a launch (recorded and reported, not fatal)."""
+
+
+def run_gpgpusim(launch, args, preset, folder, options, timeout):
     config_dir = WORK / "gpgpu-sim" / "configs" / "tested-cfgs" / CONFIGS[preset]
     with tempfile.TemporaryDirectory(prefix="gpgpusim-") as run_dir:
         run_dir = Path(run_dir)
@@ -215,12 +271,21 @@ def run_gpgpusim(launch, args, preset, folder, options):
                "--shared", str(launch.get("shared", 0))]
         for a in args:
             cmd += ["--arg", a]
-        done = subprocess.run(cmd, cwd=run_dir, capture_output=True, text=True)
+        for v in launch.get("symbols", []):
+            cmd += ["--symbol", v]
+        log_file = folder / f"{file_stem(launch)}.{preset}.gpgpusim.log"
+        try:
+            done = subprocess.run(cmd, cwd=run_dir, capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            log_file.write_text((e.stdout or b"").decode(errors="replace")
+                                if isinstance(e.stdout, bytes) else (e.stdout or ""))
+            raise Failed(f"GPGPU-Sim did not finish in {timeout} s")
         log = done.stdout + done.stderr
-        (folder / f"{launch['name']}.{preset}.gpgpusim.log").write_text(log)
+        log_file.write_text(log)
         if done.returncode != 0 or "exit detected" not in log:
-            sys.exit(f"compare.py: GPGPU-Sim failed on {launch['name']} ({preset}); its log is "
-                     f"in {folder}")
+            last = [line for line in log.splitlines() if line.strip()][-3:]
+            raise Failed(f"GPGPU-Sim exited with {done.returncode}: " + " / ".join(last))
         return gpgpusim_log_counters(log)
 
 
@@ -233,9 +298,21 @@ def gpgpusim_commit():
 
 
 def launch_key(launch, preset, options):
-    """What a GPGPU-Sim figure depends on besides the simulator: the launch, its PTX, the
-    configuration and the options given."""
-    text = json.dumps([launch, preset, options], sort_keys=True)
+    """What a GPGPU-Sim figure depends on besides the simulator: the launch, its PTX and input
+    files (by content, wherever they lie), the configuration and the options given."""
+    def content(spec):
+        parts = spec.split(":", 2)
+        if parts[0] != "bin" or len(parts) != 3:
+            return spec
+        return f"bin:{parts[1]}:{hashlib.sha256(Path(parts[2]).read_bytes()).hexdigest()}"
+
+    def symbol(spec):
+        name, _, value = spec.partition("=")
+        return f"{name}={content(value)}"
+    fields = {k: v for k, v in launch.items() if k != "warp_insts"}
+    fields["args"] = [content(a) for a in launch.get("args", [])]
+    fields["symbols"] = [symbol(v) for v in launch.get("symbols", [])]
+    text = json.dumps([fields, preset, options], sort_keys=True)
     ptx = (REPO / launch["ptx"]).read_bytes()
     return hashlib.sha256(text.encode() + ptx).hexdigest()[:16]
 
@@ -272,18 +349,64 @@ def shares(slots):
     return " · ".join(f"{k} {100 * v / total:.0f}%" for k, v in parts if v)
 
 
+def within(rows, counter, tolerance):
+    """The share of `rows` whose `counter` is within `tolerance` of GPGPU-Sim's (equal zeros
+    count as within)."""
+    def ok(r):
+        w, g = r["warpsim"][counter], r["gpgpusim"][counter]
+        return w == g or (g > 0 and abs(w / g - 1) <= tolerance)
+    return sum(ok(r) for r in rows) / len(rows)
+
+
+def bars(mine):
+    """Issue 48's bars for one preset: cycles' mean absolute error, launches outside ±25%,
+    Pearson correlation; L2 misses and DRAM reads within 20%."""
+    ws = [r["warpsim"]["cycles"] for r in mine]
+    gs = [r["gpgpusim"]["cycles"] for r in mine]
+    errors = [abs(w / g - 1) for w, g in zip(ws, gs)]
+    return {
+        "launches": len(mine),
+        "cycles_mae": sum(errors) / len(mine),
+        "cycles_outside_25": sum(e > 0.25 for e in errors),
+        "cycles_pearson": pearson(ws, gs),
+        "l2_misses_within_20": within(mine, "l2_misses", 0.20),
+        "dram_reads_within_20": within(mine, "dram_reads", 0.20),
+    }
+
+
 def table(rows, presets):
-    out = []
+    out = ["## Summary against issue 48's bars\n",
+           "Bars: cycles' mean absolute error ≤ 10%, no launch outside ±25%, Pearson ≥ 0.98; "
+           "L2 misses and DRAM reads within 20% on ≥ 90% of launches.\n",
+           "| preset | launches | cycles MAE | outside ±25% | Pearson | L2 misses ±20% | "
+           "DRAM reads ±20% | failed |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for preset in presets:
+        mine = [r for r in rows if r["preset"] == preset and "failed" not in r]
+        failed = sum(r["preset"] == preset and "failed" in r for r in rows)
+        if mine:
+            b = bars(mine)
+            out.append(f"| {preset} | {b['launches']} | {100 * b['cycles_mae']:.1f}% | "
+                       f"{b['cycles_outside_25']} | {b['cycles_pearson']:.3f} | "
+                       f"{100 * b['l2_misses_within_20']:.0f}% | "
+                       f"{100 * b['dram_reads_within_20']:.0f}% | {failed} |")
+    out.append("")
+    failures = [r for r in rows if "failed" in r]
+    if failures:
+        out.append("## Launches that did not complete\n")
+        out.append("| launch | preset | why |")
+        out.append("|---|---|---|")
+        out += [f"| {r['name']} | {r['preset']} | {r['failed']} |" for r in failures]
+        out.append("")
+    rows = [r for r in rows if "failed" not in r]
     for preset in presets:
         mine = [r for r in rows if r["preset"] == preset]
         if not mine:
             continue
-        ws = [r["warpsim"]["cycles"] for r in mine]
-        gs = [r["gpgpusim"]["cycles"] for r in mine]
-        mae = sum(abs(w / g - 1) for w, g in zip(ws, gs)) / len(mine)
+        b = bars(mine)
         out.append(f"## {preset} against GPGPU-Sim's {CONFIGS[preset]}\n")
-        out.append(f"{len(mine)} launches; cycles: correlation {pearson(ws, gs):.3f}, mean "
-                   f"absolute error {100 * mae:.1f}%.\n")
+        out.append(f"{len(mine)} launches; cycles: correlation {b['cycles_pearson']:.3f}, mean "
+                   f"absolute error {100 * b['cycles_mae']:.1f}%.\n")
         out.append("| launch | " + " | ".join(COUNTERS) + " |")
         out.append("|---|" + "---:|" * len(COUNTERS))
         for r in mine:
@@ -311,7 +434,8 @@ def table(rows, presets):
 
 def scatter(rows, presets):
     """warpsim's cycles against GPGPU-Sim's, log-log, with the diagonal and decade ticks."""
-    points = [(r["gpgpusim"]["cycles"], r["warpsim"]["cycles"], r["preset"]) for r in rows]
+    points = [(r["gpgpusim"]["cycles"], r["warpsim"]["cycles"], r["preset"]) for r in rows
+              if "failed" not in r]
     if not points:
         return ""
     lo = math.floor(math.log10(min(min(p[0], p[1]) for p in points)) * 2) / 2
@@ -366,6 +490,12 @@ def main():
                    help="keep the configurations' kernel launch latency (default: 0, as warpsim)")
     p.add_argument("--rerun-gpgpusim", action="store_true",
                    help="run GPGPU-Sim even where the reference file has the launch")
+    p.add_argument("--gpgpusim-timeout", type=int, default=3600, metavar="SECONDS",
+                   help="give up on a GPGPU-Sim run after this long (recorded as failed)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="launches run at once (each simulator run is one process)")
+    p.add_argument("--recapture", action="store_true",
+                   help="capture the [[capture]] entries' samples again")
     o = p.parse_args()
     presets = o.presets.split(",")
     for preset in presets:
@@ -374,28 +504,54 @@ def main():
                      f"{', '.join(CONFIGS)})")
     if not o.warpsim.exists():
         sys.exit(f"compare.py: no warpsim at {o.warpsim} (cargo build --release -p warpsim)")
-    launches = tomllib.loads(o.launches.read_text()).get("launch", [])
-    if not launches:
-        sys.exit(f"compare.py: {o.launches} lists no [[launch]]")
-    options = GPGPUSIM_OPTIONS + ([] if o.keep_launch_latency else [NO_LAUNCH_LATENCY])
+    listed = tomllib.loads(o.launches.read_text())
     o.out.mkdir(parents=True, exist_ok=True)
+    launches = listed.get("launch", [])
+    for entry in listed.get("capture", []):
+        launches += captured(o.warpsim, entry, o.out, o.recapture)
+    if not launches:
+        sys.exit(f"compare.py: {o.launches} lists no [[launch]] or [[capture]]")
+    options = GPGPUSIM_OPTIONS + ([] if o.keep_launch_latency else [NO_LAUNCH_LATENCY])
     reference = json.loads(o.reference.read_text()) if o.reference.exists() else {}
-    rows = []
-    for launch in launches:
+    lock = threading.Lock()
+
+    def one(launch, preset):
+        row = {"name": launch["name"], "preset": preset}
         args = [generated(a, o.out) for a in launch.get("args", [])]
-        for preset in presets:
-            ws = run_warpsim(o.warpsim, launch, args, preset, o.out)
-            key = launch_key(launch, preset, options)
+        key = launch_key(launch, preset, options)
+        with lock:
             entry = reference.get(launch["name"], {}).get(preset)
-            if o.rerun_gpgpusim or entry is None or entry["key"] != key:
-                entry = {"key": key, "commit": gpgpusim_commit(),
-                         "counters": run_gpgpusim(launch, args, preset, o.out, options)}
+        if o.rerun_gpgpusim or entry is None or entry["key"] != key:
+            entry = {"key": key, "commit": gpgpusim_commit()}
+            try:
+                entry["counters"] = run_gpgpusim(launch, args, preset, o.out, options,
+                                                 o.gpgpusim_timeout)
+            except Failed as e:
+                # A failure of GPGPU-Sim itself (a deadlock, say) is a figure too: kept, and
+                # reported rather than rerun every time.
+                entry["failed"] = str(e)
+            # Written as each finishes, so an interrupted run resumes where it stopped.
+            with lock:
                 reference.setdefault(launch["name"], {})[preset] = entry
                 o.reference.write_text(json.dumps(reference, indent=1, sort_keys=True) + "\n")
-            gs = entry["counters"]
-            rows.append({"name": launch["name"], "preset": preset, "warpsim": ws, "gpgpusim": gs})
-            print(f"{launch['name']:<24} {preset:<8} cycles warpsim {ws['cycles']:>10} "
-                  f"GPGPU-Sim {gs['cycles']:>10}  {ratio(ws['cycles'], gs['cycles'])}", flush=True)
+        try:
+            row["warpsim"] = run_warpsim(o.warpsim, launch, args, preset, o.out)
+        except Failed as e:
+            row["failed"] = str(e)
+        if "failed" in entry:
+            row["failed"] = entry["failed"]
+        if "failed" in row:
+            print(f"{launch['name']:<48} {preset:<8} FAILED: {row['failed']}", flush=True)
+            return row
+        row["gpgpusim"] = gs = entry["counters"]
+        ws = row["warpsim"]
+        print(f"{launch['name']:<48} {preset:<8} cycles warpsim {ws['cycles']:>10} "
+              f"GPGPU-Sim {gs['cycles']:>10}  {ratio(ws['cycles'], gs['cycles'])}", flush=True)
+        return row
+
+    work = [(launch, preset) for launch in launches for preset in presets]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
+        rows = list(pool.map(lambda lp: one(*lp), work))
     (o.out / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
     (o.out / "table.md").write_text(table(rows, presets))
     (o.out / "cycles.svg").write_text(scatter(rows, presets))

@@ -12,6 +12,7 @@ mod mbarrier_corpus;
 // The tests, one area per module.
 mod all_samples;
 mod async_corpus;
+mod capture;
 mod cg_corpus;
 mod characterize;
 mod corpus_runs;
