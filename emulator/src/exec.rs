@@ -41,6 +41,14 @@ pub struct CtaEnv<'a> {
     /// once): the timing model holds a cycle's stores until the cycle commits
     /// ([`crate::stepper::CtaStepper::step_holding_stores`]). Atomics are always made.
     pub held_stores: Option<Vec<HeldStore>>,
+    /// What `%clock`, `%clock64` and `%globaltimer` read: `None` in functional mode (each warp's
+    /// own executed-instruction count, deterministic and monotonic per warp); under a timing
+    /// model, the SM cycle at which the instruction issues, set before each step
+    /// ([`crate::stepper::CtaStepper::set_clock`]): GPGPU-Sim executes an instruction at issue
+    /// and its `%clock` reads the current cycle (`shader_core_ctx::issue_warp` calls
+    /// `func_exec_inst`; `ptx_thread_info::get_builtin` returns `gpu_sim_cycle +
+    /// gpu_tot_sim_cycle`).
+    pub clock: Option<u64>,
 }
 
 /// A global-memory store held back ([`CtaEnv::held_stores`]): the low `size` bytes of `value`
@@ -126,6 +134,11 @@ impl CtaEnv<'_> {
         &self.program.code[w.frame().func.index()]
     }
 
+    /// What the timer registers read for warp `w` now (see [`CtaEnv::clock`]).
+    fn clock_value(&self, w: &Warp) -> u64 {
+        self.clock.unwrap_or(w.executed)
+    }
+
     /// The value of special register `s` in one lane.
     pub fn special_value(&self, w: &Warp, lane: usize, s: SpecialReg) -> u64 {
         let tid = [
@@ -145,10 +158,11 @@ impl CtaEnv<'_> {
             SpecialReg::NWarpId => self.warps_per_cta,
             SpecialReg::SmId | SpecialReg::GridId => 0,
             SpecialReg::NSmId => 1,
-            // Time is the warp's own instruction count: deterministic, and monotonic per warp.
-            SpecialReg::Clock | SpecialReg::GlobalTimerLo => w.executed as u32,
-            SpecialReg::ClockHi | SpecialReg::GlobalTimerHi => (w.executed >> 32) as u32,
-            SpecialReg::Clock64 | SpecialReg::GlobalTimer => return w.executed,
+            // The timing model's cycle, or the warp's own instruction count (`CtaEnv::clock`).
+            // `%globaltimer` counts the same ticks, not nanoseconds.
+            SpecialReg::Clock | SpecialReg::GlobalTimerLo => self.clock_value(w) as u32,
+            SpecialReg::ClockHi | SpecialReg::GlobalTimerHi => (self.clock_value(w) >> 32) as u32,
+            SpecialReg::Clock64 | SpecialReg::GlobalTimer => return self.clock_value(w),
             SpecialReg::LanemaskEq => lane_bit as u32,
             SpecialReg::LanemaskLt => (lane_bit - 1) as u32,
             SpecialReg::LanemaskLe => ((lane_bit << 1) - 1) as u32,

@@ -302,6 +302,7 @@ impl<'a> LaunchEnv<'a> {
             block: self.block,
             warps_per_cta: self.block.iter().product::<u32>().div_ceil(32),
             held_stores: None,
+            clock: None,
         }
     }
 }

@@ -296,6 +296,13 @@ impl<'a> CtaStepper<'a> {
         FrameBase::of(self.env.program, &self.warps[i])
     }
 
+    /// Sets what the timer registers (`%clock`, `%clock64`, `%globaltimer`) read in the
+    /// instructions stepped from now on: the timing model's cycle of their issue
+    /// ([`CtaEnv::clock`]). The interpreter and compiled code read it alike.
+    pub fn set_clock(&mut self, cycle: u64) {
+        self.env.clock = Some(cycle);
+    }
+
     /// Executes warp `i`'s next instruction, describing it in `out`.
     pub fn step(&mut self, i: usize, out: &mut Executed) -> Result<(), Box<Fault>> {
         self.execute(i, out)

@@ -29,8 +29,9 @@ may set module variables (`symbols = ["NAME=bin:u8:PATH"]`, run-ptx's `--symbol`
 
 An argument is any of run-ptx's (`u32:V`, `f32:V`, `zeros:TYPE:N`, `@K`, ...) or a generated
 buffer, written once into the output folder and passed to both simulators as `bin:TYPE:PATH`:
-`seq:TYPE:N:M` (element i is i mod M) and `rand:TYPE:N:SEED` (a fixed 64-bit LCG: integers
-below 2^16, floats in [0, 1)).
+`seq:TYPE:N:M` (element i is i mod M), `rand:TYPE:N:SEED` (a fixed 64-bit LCG: integers
+below 2^16, floats in [0, 1)) and `chase:TYPE:N:S` (element i is (i + S) mod N: a pointer-chase
+ring of indices, as tools/microbench.py makes them).
 
 Each launch runs on warpsim (`run-ptx --timing PRESET --regs ptxas --memory-check device
 --stats-json`) and on GPGPU-Sim with the matching configuration of its tested-cfgs (built by
@@ -117,16 +118,19 @@ def lcg(seed):
 def generated(spec, folder):
     """`seq:`/`rand:` arguments become `bin:TYPE:PATH` files in `folder`; others stay."""
     kind, _, rest = spec.partition(":")
-    if kind not in ("seq", "rand"):
+    if kind not in ("seq", "rand", "chase"):
         return spec
     parts = rest.split(":")
     if len(parts) != 3 or parts[0] not in PACK:
-        sys.exit(f"compare.py: bad generated argument `{spec}` (seq:TYPE:N:M or rand:TYPE:N:SEED)")
+        sys.exit(f"compare.py: bad generated argument `{spec}` (seq:TYPE:N:M, rand:TYPE:N:SEED "
+                 "or chase:TYPE:N:S)")
     ty, n, k = parts[0], int(parts[1]), int(parts[2])
     path = folder / f"{kind}_{ty}_{n}_{k}.bin"
     if not path.exists():
         if kind == "seq":
             values = [i % k for i in range(n)]
+        elif kind == "chase":
+            values = [(i + k) % n for i in range(n)]
         else:
             g = lcg(k)
             values = [next(g) % 65536 for _ in range(n)]

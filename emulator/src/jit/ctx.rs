@@ -166,7 +166,8 @@ pub(crate) unsafe extern "C" fn helper_special(
     // SAFETY: generated code passes a live context.
     let ctx = unsafe { &mut *ctx };
     let reg = super::special_from_code(code);
-    // The interpreter counts an instruction before executing it: match its `%clock`.
+    // The interpreter counts an instruction before executing it: match its `%clock` (which
+    // reads the count only when no timing model set `CtaEnv::clock`).
     let executed = ctx.executed_before + u64::from(pc - ctx.run_start) + 1;
     let (env, warp) = (ctx.env as *const CtaEnv, ctx.warp);
     // SAFETY: the engine keeps both alive and does not borrow them during the call.

@@ -181,6 +181,7 @@ fn stepped_targets(jit: bool) -> Vec<(u32, Vec<Target>)> {
         block: [32, 1, 1],
         warps_per_cta: 1,
         held_stores: None,
+        clock: None,
     };
     let compiled = emulator::launch::compiled(
         program,

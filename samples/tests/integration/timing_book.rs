@@ -206,6 +206,7 @@ fn step_warp(dev: &Device, kernel: &Kernel, blocks: &Blocks, params: &[u8]) -> T
         block: [4, 1, 1],
         warps_per_cta: 1,
         held_stores: None,
+        clock: None,
     };
     let mut cta = CtaStepper::new(env, Vec::new(), 10_000, None);
     let mut out = Executed::default();

@@ -1,5 +1,5 @@
 //! PTX micro-benchmarks with known answers for the timing model (`gtx480` preset, one SM):
-//! a dependent ALU chain, independent ALU operations, shared-memory bank conflicts, coalesced
+//! a dependent ALU chain (also timed from inside with `%clock64`), independent ALU operations, shared-memory bank conflicts, coalesced
 //! and strided global loads, and occupancy limited by each resource in turn; and on `v100`,
 //! one SM, a warp's use of its own sub-core's pipelines.
 //!
@@ -58,6 +58,46 @@ $LOOP:
     @%p1 bra $LOOP;
     ld.param.u64 %rd1, [out];
     st.global.u32 [%rd1], %r1;
+    ret;
+}
+
+// The chain above timed from inside with %clock64, as the published microbenchmarks time code:
+// the difference of two reads around the loop, written to out[0] (the chain's sum to out[1]).
+.visible .entry clocked_chain(.param .u64 out, .param .u32 iters)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<5>;
+    ld.param.u32 %r2, [iters];
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, 0;
+    mov.u32 %r3, 0;
+    mov.u64 %rd2, %clock64;
+$LOOP:
+    add.s32 %r3, %r3, 1;
+    add.s32 %r1, %r1, 1;
+    setp.lt.u32 %p1, %r3, %r2;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    add.s32 %r1, %r1, 1;
+    @%p1 bra $LOOP;
+    mov.u64 %rd3, %clock64;
+    sub.s64 %rd4, %rd3, %rd2;
+    st.global.u64 [%rd1], %rd4;
+    cvt.u64.u32 %rd4, %r1;
+    st.global.u64 [%rd1+8], %rd4;
     ret;
 }
 
@@ -402,6 +442,62 @@ fn dependent_chain_takes_count_times_latency() {
             10 * CHAIN * (latency + 2),
             "{overrides:?}"
         );
+    }
+}
+
+/// `%clock64` reads the SM cycle at which the instruction issues (GPGPU-Sim's `%clock`: the
+/// functional execution happens at issue, `shader_core_ctx::issue_warp`, and the register reads
+/// `gpu_sim_cycle + gpu_tot_sim_cycle`, `ptx_thread_info::get_builtin`). Two reads around
+/// the dependent chain of [`dependent_chain_takes_count_times_latency`]: 10 more iterations
+/// of 16 dependent adds read 10 × 16 × (latency + 2) more cycles, the configured integer add
+/// latency (gtx480.toml: `int.add.latency = 4`, so 6 cycles an add; 22 with
+/// `latency.int.add.latency=20`) plus collection and dispatch; identically under the
+/// interpreter and compiled code. Without the timing model the reads count the warp's
+/// instructions: 10 iterations of 19 instructions (16 adds, the counter's add, its compare and
+/// the branch) read 190 more.
+#[test]
+fn clock64_reads_the_cycle_of_issue() {
+    use emulator::launch::Engine;
+    const CHAIN: u64 = 16;
+    let measure = |dev: &Device, iters: u32| {
+        let out = dev.alloc_from(&[0u64, 0]).unwrap();
+        let module = dev.load_ptx("micro.ptx", PTX).unwrap();
+        let kernel = module.kernel("clocked_chain").unwrap();
+        dev.launch(&kernel, 1, 1, 0, &[(&out).into(), Arg::U32(iters)])
+            .unwrap();
+        let got = out.to_host().unwrap();
+        assert_eq!(got[1], u64::from(iters) * CHAIN);
+        got[0]
+    };
+    for latency in [4u64, 20] {
+        let set = format!("latency.int.add.latency={latency}");
+        let cfg = config(&["gpu.sms=1", &set]);
+        assert_eq!(u64::from(cfg.latency.int.add.latency), latency);
+        let mut by_engine = Vec::new();
+        for engine in [Engine::Interpreter, Engine::Jit] {
+            let dev = Device::new(DeviceConfig {
+                host_threads: 1,
+                engine,
+                timing: Some(cfg.clone()),
+                ..DeviceConfig::default()
+            })
+            .unwrap();
+            measure(&dev, 1); // brings the code into the L2 (as `warm_up`)
+            let (short, long) = (measure(&dev, 10), measure(&dev, 20));
+            eprintln!("latency {latency}, {engine:?}: {short} and {long} cycles");
+            assert_eq!(long - short, 10 * CHAIN * (latency + 2), "{engine:?}");
+            by_engine.push((short, long));
+        }
+        assert_eq!(by_engine[0], by_engine[1], "interpreter and compiled code");
+    }
+    for engine in [Engine::Interpreter, Engine::Jit] {
+        let dev = Device::new(DeviceConfig {
+            host_threads: 1,
+            engine,
+            ..DeviceConfig::default()
+        })
+        .unwrap();
+        assert_eq!(measure(&dev, 20) - measure(&dev, 10), 10 * 19, "{engine:?}");
     }
 }
 

@@ -220,6 +220,7 @@ fn step_records(dev: &Device, module: &Module, jit: bool) -> Vec<Record> {
         block: [32, 1, 1],
         warps_per_cta: 1,
         held_stores: None,
+        clock: None,
     };
     let engine = if jit {
         emulator::Engine::Jit

@@ -287,6 +287,8 @@ impl<'a> Sm<'a> {
         let deferred = how == Executes::AtCommit;
         if !deferred {
             let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
+            // `%clock` reads the cycle of issue (GPGPU-Sim executes at issue too).
+            cta.stepper.set_clock(now);
             if how == Executes::HoldingStores {
                 cta.stepper
                     .step_holding_stores(w.index, &mut self.exec, &mut self.held)
@@ -381,6 +383,8 @@ impl<'a> Sm<'a> {
                     let (func, pc) = (isa::FuncId(f.func), f.pc);
                     let d = self.code.get(func, pc).in_frame(w.frame);
                     let cta = self.ctas[w.cta].as_mut().expect("a live warp's CTA");
+                    // Issued this cycle, executed at its commit: `%clock` reads this cycle.
+                    cta.stepper.set_clock(now);
                     if let Err(fault) = cta.stepper.step(w.index, &mut self.exec) {
                         result = Err(fault);
                         break;

@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Runs the hardware-anchor microbenchmarks (samples/microbench, tools/microbench_ptx.py) on
+warpsim's presets and tabulates them beside the published hardware figures (docs/validation.md).
+
+    python3 tools/microbench.py [--presets gtx480,v100] [--only lat_ffma,chase_l1]
+        [--set KEY=VALUE]... [--gpgpusim] [--doc] [--warpsim target/release/warpsim]
+
+Each benchmark runs with `warpsim run-ptx --timing PRESET` (its output buffer read back from
+.npy, its kernel cycles from --stats-json); the figure is computed as the studies compute it
+(cycles per dependent operation, operations per cycle per SM, bytes per cycle converted to
+GB/s at the preset's core clock). `--set` passes overrides to every run (the experiments of
+docs/validation.md). `--gpgpusim` also runs the same PTX and arguments on GPGPU-Sim's matching
+configuration (tools/gpgpusim: gtx480, titanx, v100, rtx2060, rtx3070; needs
+target/gpgpusim) and adds its figure. Results go to target/microbench/results.json and
+table.md; `--doc` also replaces the table between the markers of docs/validation.md.
+Standard library only.
+"""
+
+import argparse
+import importlib.util
+import json
+import struct
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+WORK = REPO / "target" / "microbench"
+PRESETS = ["gtx480", "gtx980", "titanx", "v100", "rtx2060", "rtx3070", "a100", "h100"]
+DOC = REPO / "docs" / "validation.md"
+BEGIN, END = "<!-- microbench table begin -->", "<!-- microbench table end -->"
+
+# Pointer-chase arrays: buf[i] = (i + stride) mod n, 4-byte indices.
+CHASES = {
+    "l1": (1024, 32),      # 4 KB, one 128-byte line a step: 32 lines, in every L1
+    "l2": (131072, 32),    # 512 KB, a line a step: larger than every L1, smaller than every L2
+    "shared": (1024, 1),   # 4 KB copied to shared memory
+}
+
+LAT_ITERS = 32      # 512 dependent operations a pass
+THR_ITERS = 8       # 256 operations a thread
+THR_BLOCK = 1024
+DRAM_BYTES = 32 << 20
+L2_BYTES = 512 << 10
+L2_REPS = 32
+
+
+def latency(op):
+    return {"file": "alu.ptx", "kernel": f"lat_{op}", "grid": lambda c: 1, "block": 1,
+            "args": lambda c: ["zeros:u32:8", f"u32:{LAT_ITERS}"],
+            "figure": lambda out, cycles, c: out[1] / (16 * LAT_ITERS), "unit": "cycles"}
+
+
+def throughput(op):
+    def figure(out, cycles, c):
+        warps = THR_BLOCK // 32
+        start = min(out[2 * w] for w in range(warps))
+        end = max(out[2 * w + 1] for w in range(warps))
+        return THR_BLOCK * 32 * THR_ITERS / (end - start)
+    return {"file": "alu.ptx", "kernel": f"thr_{op}", "grid": lambda c: 1, "block": THR_BLOCK,
+            "args": lambda c: [f"zeros:u32:{2 * THR_BLOCK // 32}", f"u32:{THR_ITERS}"],
+            "figure": figure, "unit": "ops/clk/SM"}
+
+
+def chase(kind, chain, steps, pass_):
+    kernel = {"l1": "chase_ca", "l2": "chase_cg", "dram": "chase_cg", "shared": "chase_shared"}[kind]
+    return {"file": "memory.ptx", "kernel": kernel, "grid": lambda c: 1, "block": 1,
+            "args": lambda c: ["zeros:u32:8", f"chase:{chain}", f"u32:{steps}"],
+            "figure": lambda out, cycles, c: out[pass_] / steps, "unit": "cycles"}
+
+
+def bandwidth(total, reps):
+    n16 = total // 16
+    return {"file": "memory.ptx", "kernel": "bw_read", "grid": lambda c: c["sms"] * 8,
+            "block": 256, "warm": reps > 1,
+            "args": lambda c: ["zeros:u32:4", f"zeros:u32:{total // 4}", f"u32:{n16}",
+                               f"u32:{n16 - 1}", f"u32:{reps}"],
+            "figure": lambda out, cycles, c: total * reps / cycles * c["clock_mhz"] / 1000,
+            "unit": "GB/s"}
+
+
+BENCHES = {
+    **{f"lat_{op}": latency(op) for op in ["fadd", "ffma", "iadd", "imad", "dfma", "sin", "ex2", "rsqrt"]},
+    **{f"thr_{op}": throughput(op) for op in ["ffma", "iadd", "imad", "dfma", "ex2"]},
+    "chase_l1": chase("l1", "l1", 256, 1),
+    "chase_shared": chase("shared", "shared", 1024, 1),
+    "chase_l2": chase("l2", "l2", 4096, 1),
+    "chase_dram": chase("dram", "l2", 4096, 0),
+    "bw_dram": bandwidth(DRAM_BYTES, 1),
+    "bw_l2": bandwidth(L2_BYTES, L2_REPS),
+}
+
+# ---------------------------------------------------------------------------------------------
+# Published hardware figures: (value, GPU, source). docs/validation.md says how each was found.
+# ---------------------------------------------------------------------------------------------
+
+JIA18 = "Jia et al. 2018 (arXiv:1804.06826)"
+JIA19 = "Jia et al. 2019 (arXiv:1903.07486)"
+GUIDE = "CUDA C++ Programming Guide, arithmetic instruction throughput table"
+GUIDE_LAT = "CUDA C Programming Guide (v5-v8), §5.2.3"
+PEAK = "vendor peak (datasheet), not a measurement"
+
+
+def guide(values):
+    """Per preset, the Programming Guide's results per clock per SM of the preset's compute
+    capability."""
+    cc = {"gtx480": "2.0", "gtx980": "5.2", "titanx": "6.1", "v100": "7.0", "rtx2060": "7.5",
+          "rtx3070": "8.6", "a100": "8.0", "h100": "9.0"}
+    gpus = {"gtx480": "GTX 480", "gtx980": "GTX 980", "titanx": "TITAN X (Pascal)",
+            "v100": "V100", "rtx2060": "RTX 2060", "rtx3070": "RTX 3070", "a100": "A100",
+            "h100": "H100"}
+    return {p: (v, gpus[p], f"{GUIDE}, cc {cc[p]}") for p, v in zip(cc, values) if v}
+
+
+PUBLISHED = {
+    "lat_ffma": {
+        "gtx480": (22, "Fermi (cc 2.x)", f"{GUIDE_LAT}: register dependency latency 'about 22 clock cycles'"),
+        "gtx980": (6, "Tesla M60 (GM204)", f"{JIA18}, arithmetic latency (FFMA; Maxwell and Pascal 6)"),
+        "titanx": (6, "Tesla P100 (GP100)", f"{JIA18}, arithmetic latency (FFMA; Maxwell and Pascal 6)"),
+        "v100": (4, "Tesla V100", f"{JIA18}, arithmetic latency (FFMA 4)"),
+        "rtx2060": (4, "Tesla T4 (TU104)", f"{JIA19}, arithmetic latency (FFMA 4, as Volta)"),
+    },
+    "lat_fadd": {
+        "gtx980": (6, "Tesla M60 (GM204)", f"{JIA18}, arithmetic latency (FADD)"),
+        "titanx": (6, "Tesla P100 (GP100)", f"{JIA18}, arithmetic latency (FADD)"),
+        "v100": (4, "Tesla V100", f"{JIA18}, arithmetic latency (FADD 4)"),
+        "rtx2060": (4, "Tesla T4 (TU104)", f"{JIA19}, arithmetic latency (FADD 4)"),
+    },
+    "lat_dfma": {
+        "v100": (8, "Tesla V100", f"{JIA18}, arithmetic latency (DFMA 8)"),
+    },
+    "chase_l1": {
+        "gtx980": (82, "Tesla M60 (GM204)", f"{JIA18}, memory latency table (L1 data cache)"),
+        "titanx": (82, "Tesla P100 (GP100)", f"{JIA18}, memory latency table (L1 data cache)"),
+        "v100": (28, "Tesla V100", f"{JIA18}, memory latency table (L1 data cache)"),
+        "rtx2060": (32, "Tesla T4 (TU104)", f"{JIA19}, memory latency table (L1 data cache)"),
+    },
+    "chase_shared": {
+        "titanx": (24, "Tesla P100 (GP100)", f"{JIA18}, memory latency table (shared memory)"),
+        "v100": (19, "Tesla V100", f"{JIA18}, memory latency table (shared memory)"),
+        "rtx2060": (19, "Tesla T4 (TU104)", f"{JIA19}, memory latency table (shared memory)"),
+    },
+    "chase_l2": {
+        "titanx": (234, "Tesla P100 (GP100)", f"{JIA18}, memory latency table (L2)"),
+        "v100": (193, "Tesla V100", f"{JIA18}, memory latency table (L2)"),
+        "rtx2060": (188, "Tesla T4 (TU104)", f"{JIA19}, memory latency table (L2)"),
+    },
+    "bw_dram": {
+        "gtx480": (177.4, "GTX 480", PEAK),
+        "gtx980": (224.0, "GTX 980", PEAK),
+        "titanx": (480.0, "TITAN X (Pascal)", PEAK),
+        "v100": (750.0, "Tesla V100 (SXM2)", f"{JIA18}, global memory bandwidth measured (of 900 peak)"),
+        "rtx2060": (336.0, "RTX 2060", PEAK),
+        "rtx3070": (448.0, "RTX 3070", PEAK),
+        "a100": (1555.0, "A100 40 GB", PEAK),
+        "h100": (3352.0, "H100 SXM5", PEAK),
+    },
+    # Results per clock per SM: gtx480, gtx980, titanx, v100, rtx2060, rtx3070, a100, h100.
+    "thr_ffma": guide([32, 128, 128, 64, 64, 128, 64, 128]),
+    "thr_iadd": guide([32, 128, 128, 64, 64, 64, 64, 64]),
+    "thr_imad": guide([16, 0, 0, 64, 64, 64, 64, 64]),
+    "thr_dfma": guide([16, 4, 4, 32, 2, 2, 32, 64]),
+    "thr_ex2": guide([4, 32, 32, 16, 16, 16, 16, 16]),
+}
+
+# ---------------------------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------------------------
+
+
+def preset_info(preset):
+    cfg = tomllib.loads((REPO / "timing" / "configs" / f"{preset}.toml").read_text())
+    return {"sms": cfg["gpu"]["sms"], "clock_mhz": cfg["gpu"]["clock_mhz"]}
+
+
+def chase_file(name):
+    n, stride = CHASES[name]
+    path = WORK / f"chase_{name}_{n}_{stride}.bin"
+    if not path.exists():
+        path.write_bytes(struct.pack(f"<{n}I", *[(i + stride) % n for i in range(n)]))
+    return f"bin:u32:{path}"
+
+
+def resolve(args):
+    return [chase_file(a.split(":", 1)[1]) if a.startswith("chase:") else a for a in args]
+
+
+def read_npy_u32(path):
+    data = Path(path).read_bytes()
+    header = struct.unpack("<H", data[8:10])[0]
+    body = data[10 + header:]
+    return list(struct.unpack(f"<{len(body) // 4}I", body))
+
+
+def launch_args(bench, info):
+    args = resolve(bench["args"](info))
+    cmd = ["--kernel", bench["kernel"], "--grid", str(bench["grid"](info)),
+           "--block", str(bench["block"])]
+    for a in args:
+        cmd += ["--arg", a]
+    if bench.get("warm"):
+        # A first launch (one pass) brings the buffer into the L2; the second, on the same
+        # buffers (@0, @1), is measured.
+        warm = list(args)
+        warm[-1] = "u32:1"
+        first = ["--kernel", bench["kernel"], "--grid", str(bench["grid"](info)),
+                 "--block", str(bench["block"])]
+        for a in warm:
+            first += ["--arg", a]
+        second = cmd[:6] + ["--arg", "@0", "--arg", "@1"] + cmd[10:]
+        cmd = first + ["--then"] + second
+    return cmd
+
+
+def run_warpsim(warpsim, name, bench, preset, info, sets):
+    out = WORK / f"{name}.{preset}.npy"
+    stats = WORK / f"{name}.{preset}.json"
+    cmd = [str(warpsim), "run-ptx", str(REPO / "samples" / "microbench" / bench["file"])]
+    cmd += ["--timing", preset, "--stats-json", str(stats), "--out", f"0:{out}"]
+    for s in sets:
+        cmd += ["--set", s]
+    cmd += launch_args(bench, info)
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"microbench.py: warpsim failed on {name} ({preset}):\n{done.stderr}")
+    launches = json.loads(stats.read_text())[0]
+    kernels = launches.get("kernels") or []
+    cycles = kernels[-1]["gpu_sim_cycle"] if kernels else launches["total"]["gpu_sim_cycle"]
+    return bench["figure"](read_npy_u32(out), cycles, info)
+
+
+def gpgpusim_module():
+    spec = importlib.util.spec_from_file_location("compare", REPO / "tools" / "gpgpusim" / "compare.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_gpgpusim(compare, name, bench, preset, info):
+    import re
+    import shutil
+    config_dir = compare.WORK / "gpgpu-sim" / "configs" / "tested-cfgs" / compare.CONFIGS[preset]
+    with tempfile.TemporaryDirectory(prefix="gpgpusim-") as run_dir:
+        run_dir = Path(run_dir)
+        for f in config_dir.iterdir():
+            shutil.copy(f, run_dir)
+        config = run_dir / "gpgpusim.config"
+        text = compare.REFUSED_OPTIONS.sub("", config.read_text())
+        options = compare.GPGPUSIM_OPTIONS + [compare.NO_LAUNCH_LATENCY]
+        config.write_text(text + "\n" + "\n".join(options) + "\n")
+        out = WORK / f"{name}.{preset}.gpgpusim.npy"
+        cmd = ["bash", "-c", 'source "$1"; shift; exec ptxsim "$@"', "env",
+               str(compare.WORK / "env.sh"), str(REPO / "samples" / "microbench" / bench["file"])]
+        cmd += launch_args(bench, info) + ["--out", f"0:{out}"]
+        done = subprocess.run(cmd, cwd=run_dir, capture_output=True, text=True)
+        log = done.stdout + done.stderr
+        (WORK / f"{name}.{preset}.gpgpusim.log").write_text(log)
+        if done.returncode != 0:
+            print(f"microbench.py: GPGPU-Sim failed on {name} ({preset})", file=sys.stderr)
+            return None
+        cycles = [int(c) for c in re.findall(r"^gpu_sim_cycle = (\d+)", log, re.M)]
+        return bench["figure"](read_npy_u32(out), cycles[-1] if cycles else 0, info)
+
+
+def fmt(v):
+    if v is None:
+        return "—"
+    return f"{v:.1f}" if v < 1000 else f"{v:.0f}"
+
+
+def table(results, presets, with_gpgpusim):
+    head = "| benchmark | preset | warpsim | unit |"
+    rule = "|---|---|---|---|"
+    if with_gpgpusim:
+        head += " GPGPU-Sim |"
+        rule += "---|"
+    head += " hardware | GPU, source | warpsim / hardware |"
+    rule += "---|---|---|"
+    lines = [head, rule]
+    for name in BENCHES:
+        for preset in presets:
+            r = results.get(name, {}).get(preset)
+            if r is None:
+                continue
+            pub = PUBLISHED.get(name, {}).get(preset)
+            row = f"| {name} | {preset} | {fmt(r['warpsim'])} | {BENCHES[name]['unit']} |"
+            if with_gpgpusim:
+                row += f" {fmt(r.get('gpgpusim'))} |"
+            if pub:
+                ratio = r["warpsim"] / pub[0]
+                flag = "" if abs(ratio - 1) <= 0.10 else " **"
+                row += f" {fmt(pub[0])} | {pub[1]}: {pub[2]} | {ratio:.2f}{flag} |"
+            else:
+                row += " — | no published figure found | — |"
+            lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--presets", default=",".join(PRESETS))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--set", action="append", default=[], dest="sets")
+    ap.add_argument("--gpgpusim", action="store_true")
+    ap.add_argument("--doc", action="store_true")
+    ap.add_argument("--warpsim", default=str(REPO / "target" / "release" / "warpsim"))
+    a = ap.parse_args()
+    presets = a.presets.split(",")
+    names = a.only.split(",") if a.only else list(BENCHES)
+    WORK.mkdir(parents=True, exist_ok=True)
+    compare = gpgpusim_module() if a.gpgpusim else None
+    results = {}
+    for name in names:
+        bench = BENCHES[name]
+        for preset in presets:
+            info = preset_info(preset)
+            r = {"warpsim": run_warpsim(a.warpsim, name, bench, preset, info, a.sets)}
+            if compare and preset in compare.CONFIGS:
+                r["gpgpusim"] = run_gpgpusim(compare, name, bench, preset, info)
+            results.setdefault(name, {})[preset] = r
+            print(f"{name:14} {preset:8} {fmt(r['warpsim']):>8} {fmt(r.get('gpgpusim')):>8}", flush=True)
+    (WORK / "results.json").write_text(json.dumps({"sets": a.sets, "results": results}, indent=1))
+    text = table(results, presets, compare is not None)
+    (WORK / "table.md").write_text(text)
+    if a.doc:
+        doc = DOC.read_text()
+        start, end = doc.index(BEGIN) + len(BEGIN), doc.index(END)
+        DOC.write_text(doc[:start] + "\n" + text + doc[end:])
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
