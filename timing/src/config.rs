@@ -312,8 +312,12 @@ pub struct SmConfig {
     pub issue_width: u32,
     /// Instruction-buffer entries per warp.
     pub ibuffer_entries: u32,
-    /// Instructions fetched at once into a warp's buffer (one fetch per cycle per SM).
+    /// Instructions fetched at once into a warp's buffer.
     pub fetch_width: u32,
+    /// Warps fetched for per cycle per SM (GPGPU-Sim's `gpgpu_inst_fetch_throughput`: its
+    /// `shader_core_ctx::cycle` runs decode and fetch that many times); 1 if not given.
+    #[serde(default = "one")]
+    pub fetch_warps: u32,
     /// Pending register writes tracked per warp (a warp stalls when they are all in use).
     pub scoreboard_entries: u32,
     /// Results written back per cycle (register-file write ports shared by all units).
@@ -595,6 +599,13 @@ pub struct CacheConfig {
     /// interconnect (GPGPU-Sim's path); otherwise a fixed latency beyond the hit latency
     /// instead. The L1 data cache always goes to the L2.
     pub miss_latency: u32,
+    /// Instruction and constant caches: every access hits, in the hit latency, with no fill
+    /// and no per-line serialisation (GPGPU-Sim's `gpgpu_perfect_inst_const_cache`, set by its
+    /// SM6_TITANX, SM7_QV100, SM75_RTX2060 and SM86_RTX3070: `shader_core_ctx::fetch` takes
+    /// every fetch as a hit, `ldst_unit::constant_cycle` completes a constant load's accesses
+    /// at once). Not for the data caches.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub perfect: bool,
 }
 
 /// How a cache line picks its set (`*.set_index`).
@@ -860,6 +871,7 @@ impl GpuConfig {
             ("sm.issue_width", self.sm.issue_width),
             ("sm.ibuffer_entries", self.sm.ibuffer_entries),
             ("sm.fetch_width", self.sm.fetch_width),
+            ("sm.fetch_warps", self.sm.fetch_warps),
             ("sm.scoreboard_entries", self.sm.scoreboard_entries),
             ("sm.writeback_ports", self.sm.writeback_ports),
             ("sm.rf.banks", self.sm.rf.banks),
@@ -898,6 +910,9 @@ impl GpuConfig {
                 "gpu.memory_mib",
                 &format!("must be at most {MAX_MEMORY_MIB} (1 TiB)"),
             ));
+        }
+        if self.sm.fetch_warps > self.sm.max_warps {
+            return Err(invalid("sm.fetch_warps", "must not exceed sm.max_warps"));
         }
         if self.sm.max_warps > 64 {
             return Err(invalid(
@@ -988,6 +1003,17 @@ impl GpuConfig {
             ("mem.l2.slice", &self.mem.l2.slice),
         ] {
             cache.validate(key)?;
+        }
+        for (key, cache) in [
+            ("mem.l1d", &self.mem.l1d),
+            ("mem.l2.slice", &self.mem.l2.slice),
+        ] {
+            if cache.perfect {
+                return Err(invalid(
+                    &format!("{key}.perfect"),
+                    "unsupported: only the instruction and constant caches can be perfect",
+                ));
+            }
         }
         if !self.mem.sector.is_power_of_two() || !self.mem.l1d.line.is_multiple_of(self.mem.sector)
         {
@@ -1156,6 +1182,11 @@ impl CacheConfig {
     pub fn bytes(&self) -> u64 {
         u64::from(self.sets) * u64::from(self.ways) * u64::from(self.line)
     }
+}
+
+/// serde's default for counts that are 1 unless a configuration says otherwise.
+fn one() -> u32 {
+    1
 }
 
 /// The largest device memory a configuration may ask for: 1 TiB (the runtime reserves twice

@@ -1,18 +1,28 @@
-//! Fetch: one warp per cycle whose instruction buffer is empty, round robin, through the
-//! instruction cache (whose misses go to the L2).
+//! Fetch: `sm.fetch_warps` warps per cycle whose instruction buffer is empty, round robin,
+//! through the instruction cache (whose misses go to the L2).
 
 use super::{Sm, Waiter};
 use crate::decode::INST_BYTES;
 use crate::memory::{Outcome, SmMemory};
 
 impl<'a> Sm<'a> {
-    /// Fetches for one warp whose instruction buffer is empty (round robin). A fetch the
-    /// instruction cache cannot start (its MSHRs busy) is retried next cycle, from the warp
-    /// after it, as GPGPU-Sim's fetch does after a reservation failure.
+    /// Fetches for up to `sm.fetch_warps` warps whose instruction buffer is empty, round
+    /// robin, as GPGPU-Sim's cycle repeats fetch `gpgpu_inst_fetch_throughput` times.
     pub(super) fn fetch(&mut self, now: u64, mem: &mut SmMemory) {
+        for _ in 0..self.cfg.sm.fetch_warps {
+            if !self.fetch_one(now, mem) {
+                return;
+            }
+        }
+    }
+
+    /// Fetches for one warp whose instruction buffer is empty (round robin); whether it did.
+    /// A fetch the instruction cache cannot start (its MSHRs busy) is retried next cycle,
+    /// from the warp after it, as GPGPU-Sim's fetch does after a reservation failure.
+    fn fetch_one(&mut self, now: u64, mem: &mut SmMemory) -> bool {
         let n = self.warps.len();
         if self.fetch_mask == 0 {
-            return;
+            return false;
         }
         // The first candidate at or after the round-robin position.
         let rotated = self.fetch_mask.rotate_right(self.fetch_rr as u32);
@@ -59,11 +69,12 @@ impl<'a> Sm<'a> {
                         .push((ticket, Waiter::Fetch { slot: s, func, pcs }));
                     self.sync_head(s);
                 }
-                Outcome::Stall => return,
+                Outcome::Stall => return false,
             }
             self.fetch_mask &= !(1 << s);
-            return;
+            return true;
         }
+        false
     }
 
     /// The instructions `pcs` of `func` that warp slot `slot` fetched, placed in its buffer
