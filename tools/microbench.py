@@ -93,76 +93,129 @@ BENCHES = {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Published hardware figures: (value, GPU, source). docs/validation.md says how each was found.
+# Published hardware figures: (value, GPU, source). docs/validation.md ("How these figures were
+# obtained") quotes the table cell each one was read from; "UNVERIFIED (recalled)" marks the few
+# kept from the page's first version that no source read so far confirms.
 # ---------------------------------------------------------------------------------------------
 
 JIA18 = "Jia et al. 2018 (arXiv:1804.06826)"
 JIA19 = "Jia et al. 2019 (arXiv:1903.07486)"
-GUIDE = "CUDA C++ Programming Guide, arithmetic instruction throughput table"
-GUIDE_LAT = "CUDA C Programming Guide (v5-v8), §5.2.3"
-PEAK = "vendor peak (datasheet), not a measurement"
+ABDEL22 = "Abdelkhalik et al. 2022 (arXiv:2208.11174)"
+LUO24 = "Luo et al. 2024 (arXiv:2402.13499)"
+ACCELSIM = "Accel-Sim GPU_Microbenchmark output.file (accel-sim-framework util/tuner)"
+GUIDE = "CUDA Programming Guide throughput table (via transcriptions, see above)"
+UNVERIFIED = "UNVERIFIED (recalled)"
+
+# The throughput rows: the Programming Guide's results per clock per SM for the preset's compute
+# capability. gtx480 2.0, gtx980 5.2, titanx 6.1, v100 7.0, rtx2060 7.5, rtx3070 8.6, a100 8.0,
+# h100 9.0.
+CC = {"gtx480": "2.0", "gtx980": "5.2", "titanx": "6.1", "v100": "7.0", "rtx2060": "7.5",
+      "rtx3070": "8.6", "a100": "8.0", "h100": "9.0"}
+GPUS = {"gtx480": "GTX 480", "gtx980": "GTX 980", "titanx": "TITAN X (Pascal)", "v100": "V100",
+        "rtx2060": "RTX 2060", "rtx3070": "RTX 3070", "a100": "A100", "h100": "H100"}
 
 
 def guide(values):
-    """Per preset, the Programming Guide's results per clock per SM of the preset's compute
-    capability."""
-    cc = {"gtx480": "2.0", "gtx980": "5.2", "titanx": "6.1", "v100": "7.0", "rtx2060": "7.5",
-          "rtx3070": "8.6", "a100": "8.0", "h100": "9.0"}
-    gpus = {"gtx480": "GTX 480", "gtx980": "GTX 980", "titanx": "TITAN X (Pascal)",
-            "v100": "V100", "rtx2060": "RTX 2060", "rtx3070": "RTX 3070", "a100": "A100",
-            "h100": "H100"}
-    return {p: (v, gpus[p], f"{GUIDE}, cc {cc[p]}") for p, v in zip(cc, values) if v}
+    """{preset: value or (value, note)}: the guide's figure for the preset's compute capability;
+    a note (UNVERIFIED) replaces the citation where no transcription read confirms the cell."""
+    out = {}
+    for p, v in values.items():
+        v, note = v if isinstance(v, tuple) else (v, None)
+        out[p] = (v, GPUS[p], f"{GUIDE}, cc {CC[p]}" + (f", {note}" if note else ""))
+    return out
 
 
 PUBLISHED = {
-    "lat_ffma": {
-        "gtx480": (22, "Fermi (cc 2.x)", f"{GUIDE_LAT}: register dependency latency 'about 22 clock cycles'"),
-        "gtx980": (6, "Tesla M60 (GM204)", f"{JIA18}, arithmetic latency (FFMA; Maxwell and Pascal 6)"),
-        "titanx": (6, "Tesla P100 (GP100)", f"{JIA18}, arithmetic latency (FFMA; Maxwell and Pascal 6)"),
-        "v100": (4, "Tesla V100", f"{JIA18}, arithmetic latency (FFMA 4)"),
-        "rtx2060": (4, "Tesla T4 (TU104)", f"{JIA19}, arithmetic latency (FFMA 4, as Volta)"),
-    },
+    # Instruction latencies: Jia 2018 Table 4.1 (Pascal, Volta), Jia 2019 Table 4.1 (adds Turing,
+    # measured on a T4), Abdelkhalik 2022 Table II (A100, PTX-level dependent chains).
     "lat_fadd": {
-        "gtx980": (6, "Tesla M60 (GM204)", f"{JIA18}, arithmetic latency (FADD)"),
-        "titanx": (6, "Tesla P100 (GP100)", f"{JIA18}, arithmetic latency (FADD)"),
-        "v100": (4, "Tesla V100", f"{JIA18}, arithmetic latency (FADD 4)"),
-        "rtx2060": (4, "Tesla T4 (TU104)", f"{JIA19}, arithmetic latency (FADD 4)"),
+        "titanx": (6, "Pascal", f"{JIA18}, Table 4.1 (FADD 6)"),
+        "v100": (4, "Volta", f"{JIA18}, Table 4.1 (FADD 4)"),
+        "rtx2060": (4, "Turing (T4, TU104)", f"{JIA19}, Table 4.1 (FADD 4)"),
+        "a100": (4, "A100", f"{ABDEL22}, sec. IV text with Table II (single-precision add, dependent: 4)"),
+    },
+    "lat_ffma": {
+        "gtx480": (22, "Fermi (cc 2.x)", f"CUDA C Programming Guide 'about 22 clock cycles', {UNVERIFIED}"),
+        "titanx": (6, "Pascal", f"{JIA18}, Table 4.1 (FFMA 6)"),
+        "v100": (4, "Volta", f"{JIA18}, Table 4.1 (FFMA 4)"),
+        "rtx2060": (4, "Turing (T4, TU104)", f"{JIA19}, Table 4.1 (FFMA 4)"),
+        "a100": (4, "A100", f"{ABDEL22}, Table II (mad_rn.f32 dependent CPI 4)"),
+    },
+    "lat_iadd": {
+        "titanx": (6, "Pascal", f"{JIA18}, Table 4.1 (IADD 6)"),
+        "v100": (4, "Volta", f"{JIA18}, Table 4.1 (IADD3 4)"),
+        "rtx2060": (4, "Turing (T4, TU104)", f"{JIA19}, Table 4.1 (IADD3 4)"),
+        "a100": (4, "A100", f"{ABDEL22}, Table II (add.u32 dependent CPI 4)"),
+    },
+    "lat_imad": {
+        "v100": (5, "Volta", f"{JIA18}, Table 4.1 (IMAD 5)"),
+        "rtx2060": (5, "Turing (T4, TU104)", f"{JIA19}, Table 4.1 (IMAD 5)"),
     },
     "lat_dfma": {
-        "v100": (8, "Tesla V100", f"{JIA18}, arithmetic latency (DFMA 8)"),
+        "titanx": (8, "Pascal", f"{JIA18}, Table 4.1 (DFMA 8)"),
+        "v100": (8, "Volta", f"{JIA18}, Table 4.1 (DFMA 8)"),
+        "rtx2060": (54, "Turing (T4, TU104)", f"{JIA19}, Table 4.1 (DFMA ~54)"),
     },
+    # Pointer-chase latencies in cycles: Jia 2018/2019 Table 3.1 (PCIe cards), Luo 2024 Table IV
+    # (A100 PCIe, H800 PCIe), Accel-Sim's TITAN V run (mem_lat).
     "chase_l1": {
-        "gtx980": (82, "Tesla M60 (GM204)", f"{JIA18}, memory latency table (L1 data cache)"),
-        "titanx": (82, "Tesla P100 (GP100)", f"{JIA18}, memory latency table (L1 data cache)"),
-        "v100": (28, "Tesla V100", f"{JIA18}, memory latency table (L1 data cache)"),
-        "rtx2060": (32, "Tesla T4 (TU104)", f"{JIA19}, memory latency table (L1 data cache)"),
+        "gtx980": (82, "Tesla M60 (GM204)", f"{JIA18}, Table 3.1 (L1 data hit latency)"),
+        "titanx": (82, "Tesla P4 (GP104)", f"{JIA18}, Table 3.1 (L1 data hit latency)"),
+        "v100": (28, "Tesla V100 PCIe", f"{JIA18}, Table 3.1 (L1 data hit latency)"),
+        "rtx2060": (32, "Tesla T4 (TU104)", f"{JIA19}, Table 3.1 (L1 data hit latency)"),
+        "a100": (37.9, "A100 PCIe", f"{LUO24}, Table IV (L1 Cache)"),
+        "h100": (40.7, "H800 PCIe (GH100)", f"{LUO24}, Table IV (L1 Cache)"),
     },
     "chase_shared": {
-        "titanx": (24, "Tesla P100 (GP100)", f"{JIA18}, memory latency table (shared memory)"),
-        "v100": (19, "Tesla V100", f"{JIA18}, memory latency table (shared memory)"),
-        "rtx2060": (19, "Tesla T4 (TU104)", f"{JIA19}, memory latency table (shared memory)"),
+        "gtx980": (23, "Tesla M60 (GM204)", f"{JIA18}, Table 3.1 (shared no-conflict latency)"),
+        "titanx": (23, "Tesla P4 (GP104)", f"{JIA18}, Table 3.1 (shared no-conflict latency)"),
+        "v100": (19, "Tesla V100 PCIe", f"{JIA18}, Table 3.1 (shared no-conflict latency)"),
+        "rtx2060": (19, "Tesla T4 (TU104)", f"{JIA19}, Table 3.1 (shared no-conflict latency)"),
+        "a100": (29.0, "A100 PCIe", f"{LUO24}, Table IV (Shared)"),
+        "h100": (29.0, "H800 PCIe (GH100)", f"{LUO24}, Table IV (Shared)"),
     },
     "chase_l2": {
-        "titanx": (234, "Tesla P100 (GP100)", f"{JIA18}, memory latency table (L2)"),
-        "v100": (193, "Tesla V100", f"{JIA18}, memory latency table (L2)"),
-        "rtx2060": (188, "Tesla T4 (TU104)", f"{JIA19}, memory latency table (L2)"),
+        "gtx980": (207, "Tesla M60 (GM204)", f"{JIA18}, Table 3.1 (L2 hit latency ~207)"),
+        "titanx": (216, "Tesla P4 (GP104)", f"{JIA18}, Table 3.1 (L2 hit latency ~216)"),
+        "v100": (193, "Tesla V100 PCIe", f"{JIA18}, Table 3.1 (L2 hit latency ~193)"),
+        "rtx2060": (188, "Tesla T4 (TU104)", f"{JIA19}, Table 3.1 (L2 hit latency ~188)"),
+        "a100": (261.5, "A100 PCIe", f"{LUO24}, Table IV (L2 Cache)"),
+        "h100": (263.0, "H800 PCIe (GH100)", f"{LUO24}, Table IV (L2 Cache)"),
+    },
+    "chase_dram": {
+        "v100": (313.5, "TITAN V (GV100)", f"{ACCELSIM}, mem_lat 'Mem latency = 313.4630 cycles'"),
+        "a100": (466.3, "A100 PCIe", f"{LUO24}, Table IV (Global)"),
+        "h100": (478.8, "H800 PCIe (GH100)", f"{LUO24}, Table IV (Global)"),
     },
     "bw_dram": {
-        "gtx480": (177.4, "GTX 480", PEAK),
-        "gtx980": (224.0, "GTX 980", PEAK),
-        "titanx": (480.0, "TITAN X (Pascal)", PEAK),
-        "v100": (750.0, "Tesla V100 (SXM2)", f"{JIA18}, global memory bandwidth measured (of 900 peak)"),
-        "rtx2060": (336.0, "RTX 2060", PEAK),
-        "rtx3070": (448.0, "RTX 3070", PEAK),
-        "a100": (1555.0, "A100 40 GB", PEAK),
-        "h100": (3352.0, "H100 SXM5", PEAK),
+        "gtx480": (177.4, "GTX 480", f"vendor peak, {UNVERIFIED}"),
+        "gtx980": (224.0, "GTX 980", f"vendor peak, {UNVERIFIED}"),
+        "titanx": (480.0, "TITAN X (Pascal)", f"vendor peak, {UNVERIFIED}"),
+        "v100": (750.0, "Tesla V100 PCIe", f"{JIA18}, Table 3.1 (global measured 750 'GiB/s', of 900)"),
+        "rtx2060": (336.0, "RTX 2060", f"peak from deviceQuery 7001 MHz x 2 x 192 bit, {ACCELSIM}"),
+        "rtx3070": (448.0, "RTX 3070", f"vendor peak, {UNVERIFIED}"),
+        "a100": (1407.2, "A100 PCIe 40 GB (HBM2e 1215 MHz)", f"{LUO24}, Table V (Global Memory)"),
+        "h100": (3352.0, "H100 SXM5", f"vendor peak, {UNVERIFIED}"),
     },
-    # Results per clock per SM: gtx480, gtx980, titanx, v100, rtx2060, rtx3070, a100, h100.
-    "thr_ffma": guide([32, 128, 128, 64, 64, 128, 64, 128]),
-    "thr_iadd": guide([32, 128, 128, 64, 64, 64, 64, 64]),
-    "thr_imad": guide([16, 0, 0, 64, 64, 64, 64, 64]),
-    "thr_dfma": guide([16, 4, 4, 32, 2, 2, 32, 64]),
-    "thr_ex2": guide([4, 32, 32, 16, 16, 16, 16, 16]),
+    # L2 bandwidth. Luo 2024 gives bytes per clock (FP32.v4 column), converted here at the
+    # preset's clock so the ratio is the bytes-per-clock ratio; Jia 2019 gives GB/s at the V100
+    # PCIe's own clock (max 1,380 MHz; the v100 preset runs at 1,447).
+    "bw_l2": {
+        "v100": (2155.0, "Tesla V100 PCIe", f"{JIA19}, Table 3.4 (L2 load throughput, GB/s)"),
+        "a100": (2007.9 * 1.410, "A100 PCIe", f"{LUO24}, Table V (L2 FP32.v4 2007.9 byte/clk x 1410 MHz)"),
+        "h100": (3942.4 * 1.980, "H800 PCIe (GH100)", f"{LUO24}, Table V (L2 FP32.v4 3942.4 byte/clk x preset 1980 MHz)"),
+    },
+    # Results per clock per SM (see guide()).
+    "thr_ffma": guide({"gtx480": 32, "gtx980": 128, "titanx": 128, "v100": 64, "rtx2060": 64,
+                       "rtx3070": 128, "a100": 64, "h100": 128}),
+    "thr_iadd": guide({"gtx480": 32, "gtx980": 128, "titanx": 128, "v100": 64, "rtx2060": 64,
+                       "rtx3070": 64, "a100": 64, "h100": 64}),
+    "thr_imad": guide({"gtx480": 16, "v100": 64, "rtx2060": 64, "rtx3070": (64, UNVERIFIED),
+                       "a100": (64, UNVERIFIED), "h100": (64, UNVERIFIED)}),
+    "thr_dfma": guide({"gtx480": 16, "gtx980": 4, "titanx": 4, "v100": 32, "rtx2060": (2, UNVERIFIED),
+                       "rtx3070": 2, "a100": 32, "h100": 64}),
+    "thr_ex2": guide({"gtx480": 4, "gtx980": 32, "titanx": 32, "v100": 16, "rtx2060": 16,
+                      "rtx3070": 16, "a100": 16, "h100": (16, UNVERIFIED)}),
 }
 
 # ---------------------------------------------------------------------------------------------
