@@ -498,9 +498,13 @@ def main():
                    help="give up on a GPGPU-Sim run after this long (recorded as failed)")
     p.add_argument("--jobs", type=int, default=1,
                    help="launches run at once (each simulator run is one process)")
+    p.add_argument("--rerun-failed", action="store_true",
+                   help="run GPGPU-Sim again where the reference file records a failure")
     p.add_argument("--recapture", action="store_true",
                    help="capture the [[capture]] entries' samples again")
     o = p.parse_args()
+    # GPGPU-Sim runs in a folder of its own: every path handed to it must be absolute.
+    o.out = o.out.resolve()
     presets = o.presets.split(",")
     for preset in presets:
         if preset not in CONFIGS:
@@ -525,7 +529,8 @@ def main():
         key = launch_key(launch, preset, options)
         with lock:
             entry = reference.get(launch["name"], {}).get(preset)
-        if o.rerun_gpgpusim or entry is None or entry["key"] != key:
+        stale = entry is None or entry["key"] != key
+        if o.rerun_gpgpusim or stale or (o.rerun_failed and "failed" in entry):
             entry = {"key": key, "commit": gpgpusim_commit()}
             try:
                 entry["counters"] = run_gpgpusim(launch, args, preset, o.out, options,
