@@ -638,6 +638,75 @@ pub struct MemConfig {
     /// Snooze's power states of the L1 and L2 data arrays (`memory/power.rs`; off by default).
     #[serde(default)]
     pub snooze: crate::memory::SnoozeConfig,
+    /// The L1 data cache and shared memory as one array split per kernel; `None`: the L1 is
+    /// `l1d` for every kernel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carveout: Option<CarveoutConfig>,
+}
+
+/// An L1 data cache sharing its array with shared memory, split per kernel as GPGPU-Sim's
+/// `gpgpu_adaptive_cache_config` splits it (`shader_core_config::max_cta`): the smallest
+/// shared-memory size of `shared_kb` that holds the shared memory of the CTAs resident on an
+/// SM (fewer when the grid does not fill the GPU), the rest L1. The L1 keeps `l1d`'s sets and
+/// line and takes `round(max_ways × L1 share)` ways, `max_ways` being the ways of the whole
+/// array. GPGPU-Sim counts a kernel's static shared memory only; warpsim counts dynamic too.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CarveoutConfig {
+    /// KB of the unified array (`gpgpu_unified_l1d_size`).
+    pub unified_kb: u32,
+    /// The shared-memory sizes it can be split at, KB, ascending (`gpgpu_shmem_option`).
+    pub shared_kb: Vec<u32>,
+}
+
+impl CarveoutConfig {
+    /// The ways of an L1 of `l1`'s sets and line beside `shared_bytes` of resident shared
+    /// memory.
+    pub fn l1_ways(&self, l1: &CacheConfig, shared_bytes: u64) -> u32 {
+        let option = self
+            .shared_kb
+            .iter()
+            .copied()
+            .find(|&kb| shared_bytes <= u64::from(kb) * 1024)
+            .unwrap_or(self.unified_kb);
+        let max_ways =
+            u64::from(self.unified_kb) * 1024 / (u64::from(l1.sets) * u64::from(l1.line));
+        let share = 1.0 - f64::from(option) / f64::from(self.unified_kb);
+        // Rounded to the nearest, as GPGPU-Sim's `max_assoc * l1_ratio + 0.5f`; at least one
+        // way where the shared memory takes the whole array (GPGPU-Sim would have none).
+        ((max_ways as f64 * share + 0.5) as u32).max(1)
+    }
+
+    fn validate(&self, l1: &CacheConfig, shared_memory: u32) -> Result<(), ConfigError> {
+        let key = "mem.carveout";
+        if self.shared_kb.is_empty() || !self.shared_kb.is_sorted() {
+            return Err(invalid(
+                &format!("{key}.shared_kb"),
+                "must list the shared-memory sizes in KB, ascending",
+            ));
+        }
+        let largest = *self.shared_kb.last().expect("not empty");
+        if largest > self.unified_kb {
+            return Err(invalid(
+                &format!("{key}.shared_kb"),
+                "no size may exceed mem.carveout.unified_kb",
+            ));
+        }
+        if u64::from(shared_memory) > u64::from(largest) * 1024 {
+            return Err(invalid(
+                "sm.shared_memory",
+                "exceeds the largest mem.carveout.shared_kb",
+            ));
+        }
+        let line_set = u64::from(l1.sets) * u64::from(l1.line);
+        if line_set == 0 || !(u64::from(self.unified_kb) * 1024).is_multiple_of(line_set) {
+            return Err(invalid(
+                &format!("{key}.unified_kb"),
+                "must be a whole number of ways of mem.l1d (sets x line bytes)",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Shared memory.
@@ -1022,6 +1091,9 @@ impl GpuConfig {
                 "must be a power of two dividing the L1 line",
             ));
         }
+        if let Some(c) = &self.mem.carveout {
+            c.validate(&self.mem.l1d, self.sm.shared_memory)?;
+        }
         self.mem.dram.validate(&self.mem.l2)?;
         self.energy.validate()?;
         self.mem
@@ -1386,6 +1458,28 @@ mod tests {
             let c = GpuConfig::preset(name);
             assert_eq!(c.name, name);
         }
+    }
+
+    /// GPGPU-Sim's split worked by hand (`shader_core_config::max_cta`): L1 ways =
+    /// round(max_assoc × (1 − carve-out / unified)), max_assoc = the dl1 string's ways ×
+    /// unified / the dl1 string's size.
+    #[test]
+    fn the_carveout_gives_gpgpusims_l1() {
+        let ways = |preset: &str, shared_kb: u64| {
+            let c = GpuConfig::preset(preset);
+            let l1 = &c.mem.l1d;
+            let ways = c.mem.carveout.unwrap().l1_ways(l1, shared_kb * 1024);
+            u64::from(ways) * u64::from(l1.sets) * u64::from(l1.line) / 1024
+        };
+        // SM75_RTX2060: 96 KB array, options 32 and 64 KB; dl1 S:4:128:64 (32 KB): max 192 ways.
+        assert_eq!(ways("rtx2060", 0), 64); // 32 KB carve-out: 128 ways
+        assert_eq!(ways("rtx2060", 33), 32); // 64 KB carve-out: 64 ways
+        // SM7_QV100: 128 KB, options 0, 8, 16, 32, 64, 96; dl1 S:4:128:64: max 256 ways.
+        assert_eq!(ways("v100", 0), 128);
+        assert_eq!(ways("v100", 9), 112); // 16 KB carve-out: 224 ways
+        assert_eq!(ways("v100", 96), 32); // 64 ways
+        // SM80_A100: 192 KB, the largest option 164 KB: 384 x 28/192 = 56 ways, 28 KB.
+        assert_eq!(ways("a100", 100), 28);
     }
 
     #[test]

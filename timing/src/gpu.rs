@@ -121,6 +121,25 @@ pub struct Gpu {
     recorded: Option<Trace>,
 }
 
+/// `cfg` with the L1 its carve-out gives a launch whose CTAs need `shared_bytes` each
+/// ([`crate::config::CarveoutConfig`]): the CTAs resident per SM are the occupancy's, or fewer
+/// when the grid does not fill every SM (as GPGPU-Sim counts them).
+fn carved<'c>(
+    cfg: &'c GpuConfig,
+    occ: &Occupancy,
+    shared_bytes: u64,
+    grid: [u32; 3],
+) -> std::borrow::Cow<'c, GpuConfig> {
+    let Some(carveout) = &cfg.mem.carveout else {
+        return std::borrow::Cow::Borrowed(cfg);
+    };
+    let ctas = emulator::launch::grid_ctas(grid);
+    let resident = u64::from(occ.ctas_per_sm).min(ctas.div_ceil(u64::from(cfg.gpu.sms)));
+    let mut carved = cfg.clone();
+    carved.mem.l1d.ways = carveout.l1_ways(&cfg.mem.l1d, shared_bytes * resident);
+    std::borrow::Cow::Owned(carved)
+}
+
 impl Gpu {
     pub fn new(cfg: GpuConfig) -> Gpu {
         Gpu {
@@ -208,8 +227,9 @@ impl Gpu {
                 sm.trace = Some(Box::new(SmTrace::new(opts.window.clone(), cap, tracks)));
             }
         }
+        let memory_cfg = carved(cfg, &occ, demand.shared_bytes, l.grid);
         let mut sm_mem: Vec<SmMemory> = (0..cfg.gpu.sms)
-            .map(|_| SmMemory::starting_at(cfg, self.cycle))
+            .map(|_| SmMemory::starting_at(&memory_cfg, self.cycle))
             .collect();
         let l2_before = self.l2.stats().clone();
         // Snooze: the L2's power states before this launch (`None` when off).
