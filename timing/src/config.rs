@@ -628,6 +628,10 @@ pub struct MemConfig {
     pub sector: u32,
     /// Coalesced requests the L1 accepts per cycle.
     pub l1_requests_per_cycle: u32,
+    /// Global accesses other than `ld.global.nc` bypass the L1 data cache and go straight to
+    /// the L2 (GPGPU-Sim's `gpgpu_gmem_skip_L1D`); `.cg` accesses and atomics always do.
+    #[serde(default)]
+    pub global_skips_l1d: bool,
     pub l1d: CacheConfig,
     pub constant: CacheConfig,
     pub shared: SharedMemConfig,

@@ -6,7 +6,7 @@ use crate::config::{FamilyLatencies, GpuConfig, ReadDuplicates, Timing};
 use crate::memory::AccessKind;
 use emulator::Program;
 use emulator::stepper::FrameBase;
-use isa::{CarryOp, FuncId, Inst, Op, Operand, PhysReg, StateSpace, Type};
+use isa::{CacheOp, CarryOp, FuncId, Inst, Op, Operand, PhysReg, StateSpace, Type};
 use std::borrow::Cow;
 
 /// Execution unit classes.
@@ -96,7 +96,46 @@ pub enum MemOp {
         bytes: u32,
         /// `ld.const`: through the constant cache.
         constant: bool,
+        /// Whether its global and local transactions go through the L1 data cache.
+        l1: L1Route,
     },
+}
+
+/// Whether a memory instruction's global and local transactions use the L1 data cache, as
+/// GPGPU-Sim's `ldst_unit::memory_cycle` decides: `.cg` accesses and atomics (whose cache
+/// operator GPGPU-Sim makes `.cg`) go straight to the L2; with `gpgpu_gmem_skip_L1D`
+/// (`mem.global_skips_l1d`) so do global accesses other than `ld.global.nc`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum L1Route {
+    /// Through the L1.
+    Cached,
+    /// Straight to the L2, local lanes too.
+    Bypass,
+    /// Global lanes straight to the L2, local lanes through the L1.
+    BypassGlobal,
+}
+
+impl L1Route {
+    /// The route of an access of `kind` to `space` with cache operator `cache` (`nc`: a
+    /// non-coherent `ld.global.nc`).
+    fn of(
+        cfg: &GpuConfig,
+        kind: AccessKind,
+        space: StateSpace,
+        cache: Option<CacheOp>,
+        nc: bool,
+    ) -> L1Route {
+        if kind == AccessKind::Atomic || cache == Some(CacheOp::Cg) {
+            L1Route::Bypass
+        } else if cfg.mem.global_skips_l1d
+            && !nc
+            && matches!(space, StateSpace::Global | StateSpace::Generic)
+        {
+            L1Route::BypassGlobal
+        } else {
+            L1Route::Cached
+        }
+    }
 }
 
 impl MemOp {
@@ -494,16 +533,31 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
             Some(PhysReg::Constant) | None => {}
         }
     }
-    let access = |kind, ty: Type, vec: u8, space: StateSpace| MemOp::Access {
+    let routed = |kind, ty: Type, vec: u8, space: StateSpace, cache, nc| MemOp::Access {
         kind,
         bytes: ty.bytes() * u32::from(vec.max(1)),
         constant: space == StateSpace::Const,
+        l1: L1Route::of(cfg, kind, space, cache, nc),
     };
+    let access =
+        |kind, ty: Type, vec: u8, space: StateSpace| routed(kind, ty, vec, space, None, false);
     d.mem = match &inst.op {
-        Op::Ld { space, ty, vec, .. } | Op::Ldu { space, ty, vec } => {
-            access(AccessKind::Load, *ty, *vec, *space)
-        }
-        Op::St { space, ty, vec, .. } => access(AccessKind::Store, *ty, *vec, *space),
+        Op::Ld {
+            space,
+            ty,
+            vec,
+            cache,
+            nc,
+            ..
+        } => routed(AccessKind::Load, *ty, *vec, *space, *cache, *nc),
+        Op::Ldu { space, ty, vec } => access(AccessKind::Load, *ty, *vec, *space),
+        Op::St {
+            space,
+            ty,
+            vec,
+            cache,
+            ..
+        } => routed(AccessKind::Store, *ty, *vec, *space, *cache, false),
         Op::Atom { space, ty, vec, .. } | Op::Red { space, ty, vec, .. } => {
             access(AccessKind::Atomic, *ty, *vec, *space)
         }
@@ -545,6 +599,7 @@ fn decode(inst: &Inst, phys: &[Option<PhysReg>], cfg: &GpuConfig) -> Decoded {
             kind: AccessKind::Load,
             bytes: u32::from(*size),
             constant: false,
+            l1: L1Route::Cached,
         },
         _ => MemOp::None,
     };

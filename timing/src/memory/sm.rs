@@ -91,8 +91,8 @@ enum Below {
         prior: u64,
         floor: u64,
     },
-    /// A store or an atomic, leaving the L1 at `depart`.
-    Write {
+    /// A store, an atomic or a load bypassing the L1, leaving for the L2 at `depart`.
+    ToL2 {
         depart: u64,
         t: Transaction,
         kind: AccessKind,
@@ -265,7 +265,7 @@ impl SmMemory {
                     }
                     ready.max(floor)
                 }
-                Below::Write { depart, t, kind } => l2.access(depart, t, kind),
+                Below::ToL2 { depart, t, kind } => l2.access(depart, t, kind),
                 Below::IFill { now, index } => {
                     let hit = now.saturating_add(self.icache_latency);
                     let (way, start) = fill_slot(&self.icache, index, now);
@@ -502,8 +502,9 @@ impl SmMemory {
     /// victim way (LRU among the set's lines with no fill in flight), and go to `l2` for the
     /// missing sectors; the line becomes valid at the cycle the L2 returns. Stores are
     /// write-through with write-evict (a hit invalidates the line) and no write-allocate: they
-    /// go to `l2` and return its ready cycle. Atomics bypass L1 (evicting the line like a
-    /// store) and are performed at L2. Whatever goes to `l2` leaves after the L1's pipeline,
+    /// go to `l2` and return its ready cycle. Atomics are performed at L2 (the LD/ST unit sends
+    /// them with `bypass`, as GPGPU-Sim does: [`crate::decode::L1Route`]; without it they evict
+    /// the line like a store). Whatever goes to `l2` leaves after the L1's pipeline,
     /// at now + `l1d.latency`: GPGPU-Sim's L1 looks its tags up at the end of its latency
     /// queue and only then sends a miss on.
     ///
@@ -514,7 +515,11 @@ impl SmMemory {
     /// `Stall` (nothing changes but the counters) when the request cannot be accepted: MSHRs
     /// full, merge limit reached, every way of the set awaiting a fill, the line's fill sent
     /// this cycle, or `mem.l1_requests_per_cycle` transactions already accepted at this cycle.
-    pub fn global(&mut self, now: u64, t: Transaction, kind: AccessKind) -> Outcome {
+    ///
+    /// With `bypass` the transaction skips the L1 (tags, latency and lines): it leaves for the
+    /// L2 at once, as GPGPU-Sim's `ldst_unit::memory_cycle` pushes a bypassing access straight
+    /// into the interconnect.
+    pub fn global(&mut self, now: u64, t: Transaction, kind: AccessKind, bypass: bool) -> Outcome {
         if self.port_cycle != now {
             self.port_cycle = now;
             self.port_used = 0;
@@ -525,6 +530,15 @@ impl SmMemory {
             return Outcome::Stall;
         }
         let outcome = match kind {
+            _ if bypass => {
+                self.stats.l1d_bypasses += 1;
+                self.count_write(kind);
+                Outcome::Pending(self.defer(Below::ToL2 {
+                    depart: now,
+                    t,
+                    kind,
+                }))
+            }
             AccessKind::Load => self.load(now, t),
             AccessKind::Store | AccessKind::Atomic => self.write(now, t, kind),
         };
@@ -685,16 +699,21 @@ impl SmMemory {
             self.unresolved.retain(|&(w, _)| w != way);
             self.stats.l1d_store_evictions += 1;
         }
-        if kind == AccessKind::Atomic {
-            self.stats.l1d_atomics += 1;
-        } else {
-            self.stats.l1d_stores += 1;
-        }
+        self.count_write(kind);
         // Write-evict touches the tags only; the data goes on to the L2.
         let hit = now.saturating_add(self.l1_latency);
         let woke = self.wake(now, now, hit, Target::Tags);
         let depart = hit.saturating_add(woke);
-        Outcome::Pending(self.defer(Below::Write { depart, t, kind }))
+        Outcome::Pending(self.defer(Below::ToL2 { depart, t, kind }))
+    }
+
+    /// Counts a store or an atomic the L1 passes on.
+    fn count_write(&mut self, kind: AccessKind) {
+        match kind {
+            AccessKind::Atomic => self.stats.l1d_atomics += 1,
+            AccessKind::Store => self.stats.l1d_stores += 1,
+            AccessKind::Load => {}
+        }
     }
 }
 
@@ -749,7 +768,7 @@ mod tests {
         kind: AccessKind,
         l2: &mut MemorySystem,
     ) -> Outcome {
-        let o = sm.global(now, t, kind);
+        let o = sm.global(now, t, kind, false);
         commit(sm, now, l2, o)
     }
 
@@ -777,6 +796,27 @@ mod tests {
 
     /// gtx480's L1 pipeline: its hit latency, and the cycles before a miss leaves for the L2.
     const L1: u64 = 35;
+
+    /// A bypassing load (`.cg`, or a global load under `gpgpu_gmem_skip_L1D`) leaves for the
+    /// L2 at once, so it is back the L1's pipeline earlier than a miss, and leaves no line.
+    #[test]
+    fn a_bypassing_load_skips_the_l1() {
+        let cfg = config(&[]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let o = sm.global(0, line(0x1000), AccessKind::Load, true);
+        assert_eq!(ready(commit(&mut sm, 0, &mut l2, o)), MISS);
+        assert_eq!((sm.stats().l1d_accesses, sm.stats().l1d_bypasses), (0, 1));
+        // The line is in the L2 now, not in the L1: a cached load misses the L1 and hits L2.
+        let r = ready(global(
+            &mut sm,
+            1000,
+            line(0x1000),
+            AccessKind::Load,
+            &mut l2,
+        ));
+        assert_eq!(r, 1000 + L1 + 2 * 20 + 120);
+        assert_eq!(sm.stats().l1d_misses, 1);
+    }
 
     #[test]
     fn miss_then_hit_after_the_fill() {
@@ -1226,12 +1266,12 @@ mod tests {
             ]
         };
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let a = sm.global(0, line(0), AccessKind::Load);
-        let b = sm.global(0, line(1 << 20), AccessKind::Load);
+        let a = sm.global(0, line(0), AccessKind::Load, false);
+        let b = sm.global(0, line(1 << 20), AccessKind::Load, false);
         assert_eq!((a, b), (Outcome::Pending(0), Outcome::Pending(1)));
         // Both MSHRs are busy until the commit says when they free.
         assert_eq!(
-            sm.global(0, line(3 << 20), AccessKind::Load),
+            sm.global(0, line(3 << 20), AccessKind::Load, false),
             Outcome::Stall
         );
         // The line being filled: not before the commit knows when it is.
@@ -1239,9 +1279,9 @@ mod tests {
             line: 0,
             sectors: 0b0001,
         };
-        assert_eq!(sm.global(0, first, AccessKind::Load), Outcome::Stall);
+        assert_eq!(sm.global(0, first, AccessKind::Load, false), Outcome::Stall);
         assert_eq!(
-            sm.global(0, line(2 << 20), AccessKind::Store),
+            sm.global(0, line(2 << 20), AccessKind::Store, false),
             Outcome::Pending(2)
         );
         assert!(sm.has_pending());
@@ -1256,7 +1296,7 @@ mod tests {
         assert!(!sm.has_pending());
         // From the next cycle the fill is known: a request for the line merges with it.
         assert_eq!(
-            sm.global(1, first, AccessKind::Load),
+            sm.global(1, first, AccessKind::Load, false),
             Outcome::Ready(at_once[0])
         );
         assert_eq!(sm.stats().l1d_reservation_fails, 2);
@@ -1268,8 +1308,8 @@ mod tests {
     fn a_store_evicts_a_line_whose_fill_waits_for_the_commit() {
         let cfg = config(&["mem.l1_requests_per_cycle=2"]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
-        let load = sm.global(0, line(0), AccessKind::Load);
-        let store = sm.global(0, line(0), AccessKind::Store);
+        let load = sm.global(0, line(0), AccessKind::Load, false);
+        let store = sm.global(0, line(0), AccessKind::Store, false);
         let mut answers = Vec::new();
         sm.commit(0, &mut l2, &mut answers);
         assert_eq!((load, store), (Outcome::Pending(0), Outcome::Pending(1)));
@@ -1341,11 +1381,11 @@ mod tests {
         let (mut sm0, mut sm1) = (SmMemory::new(&cfg), SmMemory::new(&cfg));
         // SM 1 makes its request first (another host thread may run its cycle first) ...
         assert_eq!(
-            sm1.global(0, sector(1), AccessKind::Load),
+            sm1.global(0, sector(1), AccessKind::Load, false),
             Outcome::Pending(0)
         );
         assert_eq!(
-            sm0.global(0, sector(0), AccessKind::Load),
+            sm0.global(0, sector(0), AccessKind::Load, false),
             Outcome::Pending(0)
         );
         // ... but SM 0 commits first.

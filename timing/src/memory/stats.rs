@@ -54,6 +54,10 @@ counters! {
         l1d_atomics,
         /// Lines dropped because a store or an atomic wrote them (write-evict).
         l1d_store_evictions,
+        /// Transactions that skipped the L1 for the L2 (atomics, `.cg`, and with
+        /// `mem.global_skips_l1d` global accesses); atomics and stores among them count in
+        /// `l1d_atomics` and `l1d_stores` too.
+        l1d_bypasses,
         /// Distinct addresses read through the constant cache.
         const_accesses,
         const_hits,

@@ -3,7 +3,7 @@
 
 use super::{Sm, Waiter};
 use crate::config::GpuConfig;
-use crate::decode::MemOp;
+use crate::decode::{L1Route, MemOp};
 use crate::memory::{AccessKind, Outcome, SmMemory, Transaction, coalesce, shared_passes};
 use emulator::exec::Target;
 use emulator::stepper::Executed;
@@ -19,6 +19,8 @@ pub(super) const PARAM_TIMING_BASE: u64 = 0x7e00_0000_0000;
 #[derive(Default)]
 pub(super) struct MemWork {
     pub(super) kind: Option<AccessKind>,
+    /// Whether the global transactions go straight to the L2 ([`crate::decode::L1Route`]).
+    pub(super) bypass_l1: bool,
     /// Bytes each lane accesses.
     pub(super) bytes: u32,
     pub(super) shared: Vec<u64>,
@@ -55,7 +57,7 @@ impl<'a> Sm<'a> {
                 kind != AccessKind::Store && (!f.writes.is_empty() || f.async_group.is_some());
             let mut accepted = 0;
             while busy.next < f.mem.global.len() && accepted < per_cycle {
-                match mem.global(now, f.mem.global[busy.next], kind) {
+                match mem.global(now, f.mem.global[busy.next], kind, f.mem.bypass_l1) {
                     Outcome::Ready(c) => f.ready = f.ready.max(c),
                     Outcome::Pending(ticket) => {
                         if waits {
@@ -138,11 +140,13 @@ pub(super) fn memory_work(
         kind,
         bytes,
         constant,
+        l1,
     } = op
     else {
         return;
     };
     work.kind = Some(kind);
+    work.bypass_l1 = false;
     work.bytes = bytes;
     if !exec.memory || exec.exec == 0 {
         return;
@@ -160,6 +164,7 @@ pub(super) fn memory_work(
             Target::Global(a) => {
                 global[lanes] = a;
                 lanes += 1;
+                work.bypass_l1 |= l1 == L1Route::BypassGlobal;
             }
             // Local memory interleaves the lanes' elements, so a warp's accesses to one
             // variable coalesce.
@@ -170,6 +175,7 @@ pub(super) fn memory_work(
             }
         }
     }
+    work.bypass_l1 |= l1 == L1Route::Bypass;
     if lanes > 0 {
         coalesce(
             &global[..lanes],
