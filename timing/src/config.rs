@@ -606,6 +606,11 @@ pub struct CacheConfig {
     /// at once). Not for the data caches.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub perfect: bool,
+    /// L1 data cache: whether a miss fetches only the sectors it needs (`S` in GPGPU-Sim's
+    /// cache strings) or the whole line (`N`, Fermi's L1: `data_cache::rd_miss_base` sends one
+    /// line-sized request). Default: sectored.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub sectored: bool,
 }
 
 /// How a cache line picks its set (`*.set_index`).
@@ -1078,6 +1083,18 @@ impl GpuConfig {
             cache.validate(key)?;
         }
         for (key, cache) in [
+            ("sm.icache", &self.sm.icache),
+            ("mem.constant", &self.mem.constant),
+            ("mem.l2.slice", &self.mem.l2.slice),
+        ] {
+            if !cache.sectored {
+                return Err(invalid(
+                    &format!("{key}.sectored"),
+                    "unsupported: only the L1 data cache can fetch whole lines",
+                ));
+            }
+        }
+        for (key, cache) in [
             ("mem.l1d", &self.mem.l1d),
             ("mem.l2.slice", &self.mem.l2.slice),
         ] {
@@ -1258,6 +1275,16 @@ impl CacheConfig {
     pub fn bytes(&self) -> u64 {
         u64::from(self.sets) * u64::from(self.ways) * u64::from(self.line)
     }
+}
+
+/// serde's default for switches that are on unless a configuration says otherwise.
+fn yes() -> bool {
+    true
+}
+
+/// Whether a switch is on (`skip_serializing_if` for switches on by default).
+fn is_true(on: &bool) -> bool {
+    *on
 }
 
 /// serde's default for counts that are 1 unless a configuration says otherwise.

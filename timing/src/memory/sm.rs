@@ -33,6 +33,8 @@ pub struct SmMemory {
     l1: Cache,
     l1_line: u64,
     l1_full: u32,
+    /// Whether a miss fetches only the sectors it needs (`false`: the whole line).
+    l1_sectored: bool,
     l1_latency: u64,
     /// MSHRs (lines with a fill in flight).
     mshrs: Mshrs,
@@ -181,6 +183,7 @@ impl SmMemory {
             l1: Cache::with_set_index(l1.sets, l1.ways, l1.line, l1.set_index),
             l1_line,
             l1_full: full_mask(l1_line, u64::from(cfg.mem.sector)),
+            l1_sectored: l1.sectored,
             l1_latency: u64::from(l1.latency),
             mshrs: Mshrs::new(l1.mshrs),
             mshr_merge: l1.mshr_merge,
@@ -575,6 +578,8 @@ impl SmMemory {
             if !mshr_free {
                 return Outcome::Stall;
             }
+            // A cache that is not sectored fetches the whole line.
+            let mask = if self.l1_sectored { mask } else { self.l1_full };
             let way = match self.l1.victim(index, now) {
                 Victim::Free(w) | Victim::Evict(w) => w,
                 Victim::Busy(_) => return Outcome::Stall,
@@ -1000,7 +1005,7 @@ mod tests {
 
     #[test]
     fn sector_misses_fetch_only_the_missing_sectors() {
-        let cfg = config(&[]);
+        let cfg = config(&["mem.l1d.sectored=true"]);
         let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
         let first = Transaction {
             line: 0,
@@ -1020,6 +1025,23 @@ mod tests {
             )),
             f + 9999 + 35
         );
+    }
+
+    /// gtx480's L1 is not sectored (GPGPU-Sim's `N`): a miss on one sector fetches the line,
+    /// so another sector of it hits, and DRAM reads all four.
+    #[test]
+    fn a_cache_that_is_not_sectored_fetches_whole_lines() {
+        let cfg = config(&[]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let sector = |i: u32| Transaction {
+            line: 0,
+            sectors: 1 << i,
+        };
+        let f = ready(global(&mut sm, 0, sector(0), AccessKind::Load, &mut l2));
+        let r = ready(global(&mut sm, f + 1, sector(3), AccessKind::Load, &mut l2));
+        assert_eq!(r, f + 1 + L1);
+        assert_eq!((sm.stats().l1d_misses, sm.stats().l1d_hits), (1, 1));
+        assert_eq!(l2.stats().dram_reads_bytes, 128);
     }
 
     #[test]
@@ -1354,7 +1376,7 @@ mod tests {
     /// its SMs in index order), not in the order the SMs made them.
     #[test]
     fn the_l2_sees_requests_in_commit_order() {
-        let cfg = config(&[]);
+        let cfg = config(&["mem.l1d.sectored=true"]);
         // Two sectors of one line from two SMs: the DRAM reads the first one asked for first.
         let sector = |i: u32| Transaction {
             line: 0,
