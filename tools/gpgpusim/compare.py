@@ -202,8 +202,9 @@ def run_warpsim(warpsim, launch, args, preset, folder):
         "warp_insts": total["warp_insts"],
         "l1d_accesses": mem["l1d_accesses"],
         "l1d_misses": mem["l1d_misses"],
-        "l2_accesses": mem["l2_accesses"],
-        "l2_misses": mem["l2_misses"],
+        # In sectors, as GPGPU-Sim's sectored L2 counts them (one access a sector request).
+        "l2_accesses": mem["l2_sector_accesses"],
+        "l2_misses": mem["l2_sector_misses"],
         "dram_reads": mem["dram_reads"],
         "dram_writes": mem["dram_writes"],
         "ctas_per_sm": total["occupancy"]["ctas_per_sm"],

@@ -177,12 +177,19 @@ impl MemorySystem {
         let arrive = now.saturating_add(icnt);
         let start = arrive.max(*free);
         stats.l2_queue_cycles += start - arrive;
+        // A slice takes one 32-byte sector a cycle: GPGPU-Sim breaks a request to a sectored
+        // L2 into sector requests (`memory_sub_partition::push`,
+        // `breakdown_request_to_sector_requests`) and its `cache_cycle` takes one a cycle.
+        // warpsim keeps that throughput but looks a request's sectors up together (GPGPU-Sim's
+        // last sector is looked up up to 3 cycles after its first).
+        let sectors = u64::from(mask.count_ones().max(1));
         let occupancy = match kind {
             AccessKind::Atomic => atomic_latency.max(1),
-            _ => 1,
+            _ => sectors,
         };
         *free = start.saturating_add(occupancy);
         stats.l2_accesses += 1;
+        stats.l2_sector_accesses += sectors;
         match kind {
             AccessKind::Atomic => stats.l2_atomics += 1,
             AccessKind::Store => stats.l2_stores += 1,
@@ -239,6 +246,7 @@ impl MemorySystem {
                     let mut ready = lookup.max(wait);
                     if missing != 0 {
                         stats.l2_misses += 1;
+                        stats.l2_sector_misses += u64::from(missing.count_ones());
                         let data = read_sectors(dram, stats, lookup, missing);
                         let sectors = missing;
                         let woke =
@@ -267,6 +275,7 @@ impl MemorySystem {
             }
             None => {
                 stats.l2_misses += 1;
+                stats.l2_sector_misses += sectors;
                 let (way, at) = match cache.victim(local, start) {
                     Victim::Free(w) | Victim::Evict(w) => (w, lookup),
                     // Every way awaits a fill: the line replaces the first to arrive, then.
@@ -335,6 +344,26 @@ mod tests {
         let mut o = vec!["mem.dram.clock_mhz=700", "mem.dram.latency=0"];
         o.extend_from_slice(overrides);
         config(&o)
+    }
+
+    /// A slice takes a sector a cycle (GPGPU-Sim's sector requests): a second request for a
+    /// whole line waits four cycles behind the first, a one-sector request one.
+    #[test]
+    fn a_slice_takes_one_sector_a_cycle() {
+        let mut m = MemorySystem::new(&config(&[]));
+        m.access(0, load(0x4000), AccessKind::Load);
+        m.access(0, load(0x4000), AccessKind::Load);
+        assert_eq!(m.stats().l2_queue_cycles, 4);
+        let one = Transaction {
+            line: 0x8000,
+            sectors: 0b0100,
+        };
+        let mut m = MemorySystem::new(&config(&[]));
+        m.access(0, one, AccessKind::Load);
+        m.access(0, one, AccessKind::Load);
+        let s = m.stats();
+        assert_eq!(s.l2_queue_cycles, 1);
+        assert_eq!((s.l2_sector_accesses, s.l2_sector_misses), (2, 1));
     }
 
     #[test]

@@ -81,6 +81,10 @@ counters! {
         l2_misses,
         /// Requests that waited on a fill already in flight.
         l2_mshr_merges,
+        /// Sectors the requests named (GPGPU-Sim's L2 counts its accesses so).
+        l2_sector_accesses,
+        /// Sectors of `l2_misses` that were not present (a store's whole mask on a line miss).
+        l2_sector_misses,
         /// Of `l2_accesses`: atomics.
         l2_atomics,
         /// Of `l2_accesses`: stores.
