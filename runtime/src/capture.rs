@@ -8,7 +8,8 @@
 //! module variables the host changed from their declarations (`symbols`, as `--symbol`
 //! takes them) and, after the launch, the warp instructions it executed. A launch that cannot
 //! be replayed that way (a pointer into the middle of an allocation, an aggregate argument, a
-//! texture or surface) is written with `unreplayable = "why"` and no inputs.
+//! texture or surface, a module variable holding device addresses) is written with
+//! `unreplayable = "why"` and no inputs. Addresses kept inside buffers are not detected.
 //!
 //! The files are written before the launch runs, so a replay starts from the same bytes; a
 //! capture costs a copy of every buffer per launch, for validation corpora at small sizes.
@@ -212,6 +213,21 @@ impl LaunchCapture {
             };
             let mut now = vec![0u8; v.size_bytes() as usize];
             mem.read(*addr, &mut now).map_err(|e| e.to_string())?;
+            // A replay allocates its buffers elsewhere: addresses kept in a variable would
+            // point nowhere (heartwall's `d_unique` holds its buffers' addresses).
+            let holds_address = now.chunks_exact(8).any(|w| {
+                let word = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+                word != 0
+                    && mem
+                        .allocation_of(word, 1)
+                        .is_some_and(|(start, _)| start == word)
+            });
+            if holds_address {
+                return Err(format!(
+                    "module variable `{}` holds device addresses",
+                    v.name
+                ));
+            }
             match declared_bytes(v) {
                 Some(declared) if declared == now => {}
                 Some(_) => {

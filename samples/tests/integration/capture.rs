@@ -182,3 +182,30 @@ fn aliases_symbols_and_unreplayable_launches() {
     );
     assert!(list[1].get("args").is_none());
 }
+
+#[test]
+fn a_variable_holding_a_device_address_is_unreplayable() {
+    let dir = TempDir::new("capture-address");
+    let capture = Path::new(&dir.path("c")).to_path_buf();
+    let config = DeviceConfig {
+        capture: Some(Arc::new(LaunchCapture::new(&capture, "t", 1).unwrap())),
+        ..DeviceConfig::default()
+    };
+    let dev = Device::new(config).unwrap();
+    let ptx = PTX.replace(
+        ".const .align 4 .u32 untouched[2] = {5, 6};",
+        ".const .align 8 .u64 where;",
+    );
+    let module = dev.load_ptx("copy.ptx", &ptx).unwrap();
+    let copy = module.kernel("copy").unwrap();
+    let buf = dev.alloc_from(&[7u32, 8]).unwrap();
+    let base = Arg::from(&buf);
+    let Arg::Ptr(p) = base else { panic!() };
+    module.write_symbol("where", 0, &p.to_le_bytes()).unwrap();
+    dev.launch(&copy, 1, 1, 0, &[base.clone(), base]).unwrap();
+    let list = launches(&capture.join("launches.toml"));
+    assert_eq!(
+        list[0]["unreplayable"].as_str(),
+        Some("module variable `where` holds device addresses")
+    );
+}
