@@ -642,6 +642,11 @@ pub struct MemConfig {
     pub shared: SharedMemConfig,
     /// One-way latency of the interconnect between SMs and L2 slices.
     pub icnt_latency: u32,
+    /// Sectors of read data an SM takes from the interconnect per cycle (0: no limit). In
+    /// GPGPU-Sim each cluster ejects one reply packet a cycle (`simt_core_cluster::icnt_cycle`)
+    /// and its LD/ST unit fills the L1 with one a cycle; a reply is a sector on a sectored L1.
+    #[serde(default)]
+    pub reply_sectors_per_cycle: u32,
     pub l2: L2Config,
     pub dram: DramConfig,
     /// Snooze's power states of the L1 and L2 data arrays (`memory/power.rs`; off by default).

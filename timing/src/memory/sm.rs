@@ -61,6 +61,9 @@ pub struct SmMemory {
     /// One-way interconnect latency: a response enters the ICNT→L1 queue this long before it
     /// reaches the L1.
     icnt: u64,
+    /// Cycles of the SM's reply port taken by read data on its way in (`None`: no limit);
+    /// each reply sector takes the first free cycle at or after its arrival.
+    reply_port: Option<ReplyPort>,
     /// The L1 data array's power states (Snooze; `None` when `mem.snooze.gating` is off).
     power: Option<PowerDomain>,
     /// This cycle's requests to the L2, in the order they were made (a [`Ticket`] indexes
@@ -110,6 +113,49 @@ enum Below {
         at: u64,
         done: u64,
     },
+}
+
+/// An SM's reply port: the cycles its incoming read data occupies, `per_cycle` sectors each.
+#[derive(Clone, Debug)]
+struct ReplyPort {
+    per_cycle: u32,
+    /// Sectors taken per cycle, for cycles with any (pruned behind the arrivals).
+    taken: std::collections::BTreeMap<u64, u32>,
+}
+
+impl ReplyPort {
+    fn new(per_cycle: u32) -> ReplyPort {
+        ReplyPort {
+            per_cycle,
+            taken: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// The cycle the last of `sectors` sectors arriving at `at` is through the port, for a
+    /// request made at `now` (requests are made in cycle order, and data arrives after its
+    /// request: cycles before `now` are settled).
+    fn take(&mut self, now: u64, at: u64, sectors: u32) -> u64 {
+        while let Some((&c, _)) = self.taken.first_key_value() {
+            if c >= now {
+                break;
+            }
+            self.taken.pop_first();
+        }
+        let mut cycle = at;
+        let mut done = at;
+        for _ in 0..sectors.max(1) {
+            loop {
+                let used = self.taken.entry(cycle).or_insert(0);
+                if *used < self.per_cycle {
+                    *used += 1;
+                    done = cycle;
+                    break;
+                }
+                cycle += 1;
+            }
+        }
+        done
+    }
 }
 
 /// The MSHRs of a cache: each is busy from a miss until its fill arrives.
@@ -214,6 +260,8 @@ impl SmMemory {
             icache_merge: cfg.sm.icache.mshr_merge,
             sector: u64::from(cfg.mem.sector.max(1)),
             icnt: u64::from(cfg.mem.icnt_latency),
+            reply_port: (cfg.mem.reply_sectors_per_cycle > 0)
+                .then(|| ReplyPort::new(cfg.mem.reply_sectors_per_cycle)),
             power: PowerDomain::new(
                 &cfg.mem.snooze,
                 l1.sets.max(1) as usize * l1.ways.max(1) as usize,
@@ -268,7 +316,14 @@ impl SmMemory {
                     }
                     ready.max(floor)
                 }
-                Below::ToL2 { depart, t, kind } => l2.access(depart, t, kind),
+                Below::ToL2 { depart, t, kind } => {
+                    let back = l2.access(depart, t, kind);
+                    match kind {
+                        AccessKind::Load => self.reply(depart, back, t.sectors),
+                        AccessKind::Atomic => self.reply(depart, back, 1),
+                        AccessKind::Store => back,
+                    }
+                }
                 Below::IFill { now, index } => {
                     let hit = now.saturating_add(self.icache_latency);
                     let (way, start) = fill_slot(&self.icache, index, now);
@@ -295,6 +350,15 @@ impl SmMemory {
         self.below.clear();
         self.unresolved.clear();
         self.constant_queued = false;
+    }
+
+    /// When read data of `sectors` (a mask) requested at `now` and arriving at `back` is
+    /// through the reply port.
+    fn reply(&mut self, now: u64, back: u64, sectors: u32) -> u64 {
+        match &mut self.reply_port {
+            Some(port) => port.take(now, back, sectors.count_ones()),
+            None => back,
+        }
     }
 
     /// Records a request for the commit; its ticket.
@@ -691,7 +755,7 @@ impl SmMemory {
             sectors: mask,
         };
         let depart = now.saturating_add(self.l1_latency).saturating_add(woke);
-        let back = l2.access(depart, t, AccessKind::Load);
+        let back = self.reply(now, l2.access(depart, t, AccessKind::Load), mask);
         let seen = back.saturating_sub(self.icnt).max(now);
         back.saturating_add(self.wake(now, seen, back, Target::Data { way, sectors: mask }))
     }
@@ -735,8 +799,14 @@ fn fill_slot(cache: &Cache, index: u64, now: u64) -> (usize, u64) {
 mod tests {
     use super::*;
 
+    /// gtx480 without its reply port's sector-a-cycle limit (tested on its own): the
+    /// latencies below are worked out without it.
     fn config(overrides: &[&str]) -> GpuConfig {
-        let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+        let o: Vec<String> = ["mem.reply_sectors_per_cycle=0"]
+            .iter()
+            .chain(overrides)
+            .map(|s| s.to_string())
+            .collect();
         GpuConfig::load("gtx480", &o).unwrap()
     }
 
@@ -801,6 +871,19 @@ mod tests {
 
     /// gtx480's L1 pipeline: its hit latency, and the cycles before a miss leaves for the L2.
     const L1: u64 = 35;
+
+    /// One sector a cycle through the reply port, each in the first free cycle at or after
+    /// its arrival, whatever order the requests were made in.
+    #[test]
+    fn the_reply_port_takes_a_sector_a_cycle() {
+        let mut port = ReplyPort::new(1);
+        assert_eq!(port.take(0, 100, 4), 103);
+        assert_eq!(port.take(0, 100, 4), 107);
+        assert_eq!(port.take(0, 50, 1), 50);
+        assert_eq!(port.take(0, 101, 1), 108);
+        let mut two = ReplyPort::new(2);
+        assert_eq!(two.take(0, 10, 4), 11);
+    }
 
     /// A bypassing load (`.cg`, or a global load under `gpgpu_gmem_skip_L1D`) leaves for the
     /// L2 at once, so it is back the L1's pipeline earlier than a miss, and leaves no line.
