@@ -550,8 +550,8 @@ fn independent_alu_operations_issue_at_the_issue_width() {
 }
 
 /// Sub-cores (`sm.sub_cores`, v100): a warp's instructions go to its own sub-core's pipelines
-/// only. One warp of independent SFU operations on one v100 SM: with sub-cores its one SFU
-/// pipeline (initiation interval 8) takes the iteration's 8 operations in exactly 64 cycles;
+/// only. One warp of independent SFU operations on one v100 SM (SFU latency 20): with sub-cores
+/// its one SFU pipeline (initiation interval 8) takes the iteration's 8 operations in exactly 64 cycles;
 /// sharing the SM's 4 SFU pipelines, it takes under half of that (21 cycles measured: each
 /// operation then waits only for the previous iteration's write of its register).
 #[test]
@@ -559,7 +559,11 @@ fn with_sub_cores_a_warp_uses_only_its_own_pipelines() {
     let mut per_iteration = Vec::new();
     for sub_cores in ["true", "false"] {
         let set = format!("sm.sub_cores={sub_cores}");
-        let overrides: Vec<String> = ["gpu.sms=1", set.as_str()].map(String::from).to_vec();
+        // An SFU latency under the 64 cycles of an iteration (v100's is SM7_QV100's 100): the
+        // iteration is then bound by the pipelines, not by each operation's previous write.
+        let overrides: Vec<String> = ["gpu.sms=1", "latency.sfu.latency=20", set.as_str()]
+            .map(String::from)
+            .to_vec();
         let cfg = GpuConfig::load("v100", &overrides).unwrap();
         assert_eq!((cfg.sm.units.sfu, cfg.latency.sfu.initiation), (4, 8));
         let dev = device(&cfg);
