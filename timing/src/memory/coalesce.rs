@@ -49,6 +49,46 @@ pub fn coalesce(
     }
 }
 
+/// Coalesces the lanes of a global atomic as GPGPU-Sim does
+/// (`warp_inst_t::memory_coalescing_arch_atomic`): one transaction per `sector`-byte segment,
+/// and a lane whose bytes a transaction of its segment already updates starts another, so
+/// lanes updating one address are as many requests (in lane order; `bytes_per_lane` as
+/// [`coalesce`], a sector of at most 64 bytes tracked byte by byte). Clears `out` first.
+pub fn coalesce_atomics(
+    lane_addrs: &[u64],
+    bytes_per_lane: u32,
+    line: u32,
+    sector: u32,
+    out: &mut Vec<Transaction>,
+) {
+    out.clear();
+    let line = u64::from(line.max(1));
+    let sector = u64::from(sector.clamp(1, 64));
+    let size = u64::from(bytes_per_lane.clamp(1, 32));
+    // The bytes each transaction's lanes update, by its segment.
+    let mut updated: Vec<(u64, u64)> = Vec::with_capacity(lane_addrs.len());
+    for &addr in lane_addrs {
+        let segment = addr - addr % sector;
+        let offset = addr - segment;
+        let width = size.min(sector - offset);
+        let bytes = (u64::MAX >> (64 - width)) << offset;
+        match updated
+            .iter_mut()
+            .find(|(s, used)| *s == segment && used & bytes == 0)
+        {
+            Some((_, used)) => *used |= bytes,
+            None => {
+                updated.push((segment, bytes));
+                let base = segment - segment % line;
+                out.push(Transaction {
+                    line: base,
+                    sectors: 1 << ((segment - base) / sector).min(31),
+                });
+            }
+        }
+    }
+}
+
 /// Bits `first..=last` (both below 32, `first <= last`).
 fn sector_range(first: u32, last: u32) -> u32 {
     let upto = if last >= 31 {
@@ -62,6 +102,29 @@ fn sector_range(first: u32, last: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// GPGPU-Sim's atomic coalescing: 32 lanes on one word are 32 requests; 32 lanes on
+    /// consecutive words are 4 (one a 32-byte sector); two lanes on one word among distinct
+    /// ones add one.
+    #[test]
+    fn atomics_on_one_address_are_separate_requests() {
+        let atomics = |addrs: &[u64]| {
+            let mut out = Vec::new();
+            coalesce_atomics(addrs, 4, 128, 32, &mut out);
+            out
+        };
+        let same = atomics(&[0x1000; 32]);
+        assert_eq!(same.len(), 32);
+        assert!(same.iter().all(|t| t.line == 0x1000 && t.sectors == 1));
+        let spread: Vec<u64> = (0..32).map(|i| 0x1000 + 4 * i).collect();
+        let t = atomics(&spread);
+        assert_eq!(t.len(), 4);
+        assert_eq!(
+            t.iter().map(|t| t.sectors).collect::<Vec<_>>(),
+            [1, 2, 4, 8]
+        );
+        assert_eq!(atomics(&[0x1000, 0x1004, 0x1000, 0x1008]).len(), 2);
+    }
 
     fn run(addrs: &[u64], bytes: u32) -> Vec<Transaction> {
         let mut out = vec![Transaction {

@@ -30,7 +30,7 @@ mod sm;
 mod stats;
 
 pub use addrmap::{AddressMap, Location};
-pub use coalesce::coalesce;
+pub use coalesce::{coalesce, coalesce_atomics};
 pub use l2::MemorySystem;
 pub use power::{CachePowerReport, Gating, SnoozeConfig};
 pub use shared::shared_passes;

@@ -4,7 +4,9 @@
 use super::{Sm, Waiter};
 use crate::config::GpuConfig;
 use crate::decode::{L1Route, MemOp};
-use crate::memory::{AccessKind, Outcome, SmMemory, Transaction, coalesce, shared_passes};
+use crate::memory::{
+    AccessKind, Outcome, SmMemory, Transaction, coalesce, coalesce_atomics, shared_passes,
+};
 use emulator::exec::Target;
 use emulator::stepper::Executed;
 
@@ -177,7 +179,12 @@ pub(super) fn memory_work(
     }
     work.bypass_l1 |= l1 == L1Route::Bypass;
     if lanes > 0 {
-        coalesce(
+        let coalesced = if kind == AccessKind::Atomic {
+            coalesce_atomics
+        } else {
+            coalesce
+        };
+        coalesced(
             &global[..lanes],
             bytes,
             cfg.mem.l1d.line,
