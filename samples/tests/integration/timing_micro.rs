@@ -20,23 +20,10 @@ use runtime::{Arg, Device, DeviceConfig};
 use timing::occupancy::Limiter;
 use timing::{GpuConfig, TimingStats};
 
-const PTX: &str = r#"
-.version 8.8
-.target sm_70
-.address_size 64
-
-// 16 dependent adds per iteration (r1 = r1 + 1). The loop counter and its compare sit between
-// the chain's first two adds, so they complete in the chain's shadow and the branch finds its
-// predicate ready: an iteration costs exactly the chain.
-.visible .entry chain(.param .u64 out, .param .u32 iters)
-{
-    .reg .pred %p<2>;
-    .reg .b32 %r<4>;
-    .reg .b64 %rd<2>;
-    ld.param.u32 %r2, [iters];
-    mov.u32 %r1, 0;
-    mov.u32 %r3, 0;
-$LOOP:
+/// The loop of `chain` and `clocked_chain`: 16 dependent adds an iteration (see `chain`).
+macro_rules! chain_loop {
+    () => {
+        r#"$LOOP:
     add.s32 %r3, %r3, 1;
     add.s32 %r1, %r1, 1;
     setp.lt.u32 %p1, %r3, %r2;
@@ -56,7 +43,30 @@ $LOOP:
     add.s32 %r1, %r1, 1;
     add.s32 %r1, %r1, 1;
     @%p1 bra $LOOP;
-    ld.param.u64 %rd1, [out];
+"#
+    };
+}
+
+const PTX: &str = concat!(
+    r#"
+.version 8.8
+.target sm_70
+.address_size 64
+
+// 16 dependent adds per iteration (r1 = r1 + 1). The loop counter and its compare sit between
+// the chain's first two adds, so they complete in the chain's shadow and the branch finds its
+// predicate ready: an iteration costs exactly the chain.
+.visible .entry chain(.param .u64 out, .param .u32 iters)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<2>;
+    ld.param.u32 %r2, [iters];
+    mov.u32 %r1, 0;
+    mov.u32 %r3, 0;
+"#,
+    chain_loop!(),
+    r#"    ld.param.u64 %rd1, [out];
     st.global.u32 [%rd1], %r1;
     ret;
 }
@@ -73,27 +83,9 @@ $LOOP:
     mov.u32 %r1, 0;
     mov.u32 %r3, 0;
     mov.u64 %rd2, %clock64;
-$LOOP:
-    add.s32 %r3, %r3, 1;
-    add.s32 %r1, %r1, 1;
-    setp.lt.u32 %p1, %r3, %r2;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    add.s32 %r1, %r1, 1;
-    @%p1 bra $LOOP;
-    mov.u64 %rd3, %clock64;
+"#,
+    chain_loop!(),
+    r#"    mov.u64 %rd3, %clock64;
     sub.s64 %rd4, %rd3, %rd2;
     st.global.u64 [%rd1], %rd4;
     cvt.u64.u32 %rd4, %r1;
@@ -364,7 +356,8 @@ $LOOP:
     @%p1 bra $LOOP;
     ret;
 }
-"#;
+"#
+);
 
 /// The `gtx480` preset with `overrides` (as `--set` takes them).
 fn config(overrides: &[&str]) -> GpuConfig {
