@@ -15,7 +15,9 @@ LAUNCHES.toml lists launches in run-ptx's terms::
     shared = 0                               # dynamic shared memory, bytes (optional)
     args = ["u32:65536", "f32:2.0", "seq:f32:65536:97", "rand:f32:65536:7"]
 
-or captures launches of a sample (`warpsim run SAMPLE --capture-launches`, functional) and
+(a `bin:` path relative to the repository; `regs = N` gives warpsim's occupancy N registers per
+thread, for PTX not in samples/ptxas-registers.tsv; default `--regs ptxas`) or captures launches
+of a sample (`warpsim run SAMPLE --capture-launches`, functional) and
 picks some by their number in the run::
 
     [[capture]]
@@ -177,6 +179,26 @@ def captured(warpsim, entry, folder, recapture):
     return picked
 
 
+def in_repo(launch):
+    """A `[[launch]]` whose `bin:` inputs (arguments and symbols) name relative paths: made
+    absolute from the repository root, as `ptx` is (GPGPU-Sim runs in a folder of its own)."""
+    def absolute(spec):
+        parts = spec.split(":", 2)
+        if parts[0] == "bin" and len(parts) == 3 and not Path(parts[2]).is_absolute():
+            return f"bin:{parts[1]}:{REPO / parts[2]}"
+        return spec
+
+    def symbol(spec):
+        name, _, value = spec.partition("=")
+        return f"{name}={absolute(value)}"
+    launch = dict(launch)
+    if "args" in launch:
+        launch["args"] = [absolute(a) for a in launch["args"]]
+    if "symbols" in launch:
+        launch["symbols"] = [symbol(v) for v in launch["symbols"]]
+    return launch
+
+
 def file_stem(launch):
     """A launch's name as a file name (captured names hold the sample's `suite/`)."""
     return launch["name"].replace("/", "-")
@@ -186,7 +208,8 @@ def run_warpsim(warpsim, launch, args, preset, folder):
     stats = folder / f"{file_stem(launch)}.{preset}.warpsim.json"
     cmd = [str(warpsim), "run-ptx", str(REPO / launch["ptx"]), "--kernel", launch["kernel"],
            "--grid", str(launch["grid"]), "--block", str(launch["block"]),
-           "--shared", str(launch.get("shared", 0)), "--timing", preset, "--regs", "ptxas",
+           "--shared", str(launch.get("shared", 0)), "--timing", preset,
+           "--regs", str(launch.get("regs", "ptxas")),
            "--memory-check", "device", "--stats-json", str(stats)]
     for a in args:
         cmd += ["--arg", a]
@@ -517,7 +540,7 @@ def main():
         sys.exit(f"compare.py: no warpsim at {o.warpsim} (cargo build --release -p warpsim)")
     listed = tomllib.loads(o.launches.read_text())
     o.out.mkdir(parents=True, exist_ok=True)
-    launches = listed.get("launch", [])
+    launches = [in_repo(launch) for launch in listed.get("launch", [])]
     for entry in listed.get("capture", []):
         launches += captured(o.warpsim, entry, o.out, o.recapture)
     if not launches:
