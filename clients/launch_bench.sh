@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The hardware harness (tools/hardware.py driving c/launch_bench.c, issue 48 item 5) against
 # libwarpsim_cuda.so instead of a GPU's libcuda: a few microbenchmarks and corpus launches,
-# functional and under the v100 timing model. Checks: every output buffer equals what
+# functional and under the v100 timing model (a bandwidth on gtx480). Checks: every output buffer equals what
 # `warpsim run-ptx` writes for the same launch; SAXPY's and vectorAdd's outputs equal fma(a,x,y)
 # and a+b computed here from the input bytes; each microbenchmark's figure under v100 equals
 # tools/microbench.py's (the same PTX through run-ptx); the harness's event time x clock equals
 # run-ptx's kernel cycles; bad input (a missing PTX file, an unknown kernel, PTX that does not
-# compile, a bad manifest) fails with a message naming it and a non-zero status.
+# compile, a bad manifest) fails with a message naming it and a non-zero status; GPU names
+# map to the right presets.
 source "$(dirname "$0")/env.sh"
 export WARPSIM_CUDA_LIB=$lib
 out=$work/launch_bench
@@ -22,6 +23,8 @@ hw --mode functional --only lat_ffma,chase_l1,thr_iadd --samples saxpy,sdk/vecto
 hw --mode v100 --only lat_ffma,lat_sin,chase_l1,chase_dram,thr_iadd --samples saxpy \
     --repeat 1 --no-compare --out "$out/v100" >"$out/v100.log"
 hw --compare-only "$out/v100" >"$out/v100-compare.log"
+# A bandwidth (its figure from the event time), on gtx480: 15 SMs simulate fastest.
+hw --mode gtx480 --only bw_l2 --no-corpus --repeat 1 --out "$out/gtx480" >"$out/gtx480.log"
 
 "$python" - "$out" "$warpsim" "$root" <<'PY'
 import json, math, pathlib, struct, subprocess, sys
@@ -104,17 +107,28 @@ want = (A.astype(np.float64) + B.astype(np.float64)).astype(np.float32)
 check(np.array_equal(C.view("<u4"), want.view("<u4")), f"vectorAdd: {n} elements equal a + b computed here")
 
 # ---- v100: figures equal tools/microbench.py's, cycles equal run-ptx's ---------------------
-v = json.loads((out / "v100" / "microbench.json").read_text())
-check(v["preset"] == "v100", f"device `{v['device']}` maps to preset {v['preset']}")
-for name, r in v["results"].items():
-    ok = "warpsim" in r and math.isclose(r["figure"], r["warpsim"], rel_tol=1e-5)
-    check(ok, f"v100 {name}: harness {r['figure']:.4f} == microbench.py {r.get('warpsim')} {r['unit']}")
+for preset in ("v100", "gtx480"):
+    v = json.loads((out / preset / "microbench.json").read_text())
+    check(v["preset"] == preset, f"device `{v['device']}` maps to preset {v['preset']}")
+    for name, r in v["results"].items():
+        ok = "warpsim" in r and math.isclose(r["figure"], r["warpsim"], rel_tol=1e-5)
+        check(ok, f"{preset} {name}: harness {r['figure']:.4f} == microbench.py {r.get('warpsim')} {r['unit']}")
 r = json.loads((out / "v100" / "corpus.json").read_text())["results"]["saxpy.0.saxpy"]
 stats = out / "rp.stats.json"
 run_ptx(r["run_ptx"], [], ["--timing", "v100", "--stats-json", str(stats)])
 cycles = json.loads(stats.read_text())[0]["total"]["gpu_sim_cycle"]
 check(abs(r["cycles_estimate"] - cycles) <= 1, f"v100 saxpy: event ms x clock {r['cycles_estimate']} == run-ptx {cycles} cycles")
 check("warpsim_cycles" in r and (out / "v100" / "table.md").exists(), "v100: --compare-only added warpsim's cycles and table.md")
+
+# GPU names as cuDeviceGetName gives them -> presets.
+sys.path.insert(0, str(root / "tools"))
+import hardware
+names = {"NVIDIA H100 80GB HBM3": "h100", "NVIDIA H100 PCIe": "h100", "NVIDIA H200": "h100",
+         "Tesla V100-SXM2-16GB": "v100", "NVIDIA A100-SXM4-40GB": "a100",
+         "NVIDIA GeForce RTX 3070": "rtx3070", "NVIDIA GeForce RTX 2060": "rtx2060",
+         "NVIDIA GeForce RTX 4090": None, "warpsim a100 (functional)": None}
+got = {n: hardware.matching_preset(n)[0] for n in names}
+check(got == names, f"GPU names map to presets: {got}")
 
 if failures:
     sys.exit(f"launch_bench: {len(failures)} check(s) failed")

@@ -32,7 +32,8 @@ starts cold there: compare figures from `--repeat 1` runs with warpsim's.
 
 Output (`--out`, default results/hardware/GPU-NAME-SLUG/ for --lib cuda and
 target/hardware/GPU-NAME-SLUG/ for --lib warpsim): device.json, microbench.json, corpus.json,
-table.md; the manifests, raw results and output buffers go to target/hardware/work/. With a
+table.md; the manifests, raw results and output buffers go to target/hardware/work/runs/SLUG/
+(captures to target/hardware/work/capture/). With a
 matching preset (GPU name -> preset: PRESETS_BY_NAME) and a warpsim binary, each figure gets
 warpsim's for that preset (`warpsim run-ptx --timing PRESET`, as tools/microbench.py and
 tools/gpgpusim/compare.py run them) and the published figure of tools/microbench.py; without
@@ -272,6 +273,8 @@ def corpus_launches(corpus_file, samples, warpsim, work):
     """The launches of a corpus list ([[launch]] and [[capture]]), optionally only those of
     the named samples (`saxpy`, `parboil/spmv`) and [[launch]] names."""
     compare = compare_module()
+    # `warpsim run` finds the samples where it was built unless told: here, this checkout's.
+    os.environ.setdefault("WARPSIM_SAMPLES", str(REPO / "samples"))
     listed = tomllib.loads(Path(corpus_file).read_text())
     keep = set(samples.split(",")) if samples else None
     launches = [dict(l) for l in listed.get("launch", []) if keep is None or l["name"] in keep]
@@ -433,8 +436,6 @@ def main():
     a = ap.parse_args()
     work = WORK / "work"
     work.mkdir(parents=True, exist_ok=True)
-    for d in ("manifests", "raw"):
-        (work / d).mkdir(exist_ok=True)
 
     if a.compare_only:
         device = json.loads((a.compare_only / "device.json").read_text())
@@ -463,6 +464,11 @@ def main():
         env["WARPSIM_MODE"] = a.mode
     device = device_info(exe, env, work)
     preset, note = matching_preset(device["name"])
+    # Manifests, raw results and output buffers of this device (captures are shared).
+    run_dir = work / "runs" / slug(device["name"])
+    shutil.rmtree(run_dir, ignore_errors=True)
+    for d in ("manifests", "raw", "outputs"):
+        (run_dir / d).mkdir(parents=True)
     print(f"device: {device['name']} (cc {device['compute_capability']}, {device['sms']} SMs, "
           f"{device['clock_khz'] / 1000:.0f} MHz); preset: {preset or 'none'} ({note})", flush=True)
     out = a.out or ((REPO / "results" / "hardware" if a.lib == "cuda" else WORK) / slug(device["name"]))
@@ -474,10 +480,10 @@ def main():
         unknown = [n for n in names if n not in microbench.BENCHES]
         if unknown:
             sys.exit(f"hardware.py: no microbenchmark {', '.join(unknown)} (have: {', '.join(microbench.BENCHES)})")
-        micro = measure_microbench(exe, env, device, names, a.repeat, work)
+        micro = measure_microbench(exe, env, device, names, a.repeat, run_dir)
     if not a.no_corpus:
         launches = corpus_launches(a.corpus, a.samples, a.warpsim, work)
-        corpus = measure_corpus(exe, env, device, launches, a.repeat, work)
+        corpus = measure_corpus(exe, env, device, launches, a.repeat, run_dir)
     can_compare = preset is not None and Path(a.warpsim).exists() and not a.no_compare
     if can_compare:
         if micro:
