@@ -26,6 +26,12 @@ hw --compare-only "$out/v100" >"$out/v100-compare.log"
 # A bandwidth (its figure from the event time), on gtx480: 15 SMs simulate fastest.
 hw --mode gtx480 --only bw_l2 --no-corpus --repeat 1 --out "$out/gtx480" >"$out/gtx480.log"
 
+# The GPU's recipe (--lib cuda: gcc -l:libcuda.so.1) with env.sh's libcuda.so.1 link to warpsim.
+LIBRARY_PATH=$work/lib LD_LIBRARY_PATH=$work/lib:$libdir "$python" "$root/tools/hardware.py" \
+    --only lat_ffma --no-corpus --no-compare --repeat 1 --out "$out/as-libcuda" >"$out/as-libcuda.log"
+grep -q '"name": "warpsim a100 (functional)"' "$out/as-libcuda/device.json"
+echo "ok   --lib cuda: built with -l:libcuda.so.1, ran on $(grep -o '"name": "[^"]*"' "$out/as-libcuda/device.json")"
+
 "$python" - "$out" "$warpsim" "$root" <<'PY'
 import json, math, pathlib, struct, subprocess, sys
 from fractions import Fraction

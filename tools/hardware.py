@@ -30,10 +30,10 @@ buffers of the last one. Under libwarpsim_cuda.so the simulated caches persist f
 launch of a process and cuMemsetD32 does not pass through them, so only the first repetition
 starts cold there: compare figures from `--repeat 1` runs with warpsim's.
 
-Output (`--out`, default results/hardware/GPU-NAME-SLUG/ for --lib cuda and
-target/hardware/GPU-NAME-SLUG/ for --lib warpsim): device.json, microbench.json, corpus.json,
-table.md; the manifests, raw results and output buffers go to target/hardware/work/runs/SLUG/
-(captures to target/hardware/work/capture/). With a
+Output (`--out`, default results/hardware/GPU-NAME-SLUG/ for a GPU and
+target/hardware/GPU-NAME-SLUG/ for warpsim's device): device.json, microbench.json, corpus.json,
+table.md; the manifests, raw results and output buffers go to target/hardware/work/runs/ (a
+folder named after the output folder; captures to target/hardware/work/capture/). With a
 matching preset (GPU name -> preset: PRESETS_BY_NAME) and a warpsim binary, each figure gets
 warpsim's for that preset (`warpsim run-ptx --timing PRESET`, as tools/microbench.py and
 tools/gpgpusim/compare.py run them) and the published figure of tools/microbench.py; without
@@ -117,12 +117,13 @@ def build(lib, work):
                     if lib == "warpsim" else lib).resolve()
         if not path.exists():
             sys.exit(f"hardware.py: no {path} (cargo build --release -p warpsim-cuda)")
-        name = path.name.removeprefix("lib").removesuffix(".so")
-        cmd += [f"-L{path.parent}", f"-l{name}"]
+        cmd += [f"-L{path.parent}", f"-l:{path.name}"]
         env["LD_LIBRARY_PATH"] = f"{path.parent}:{env.get('LD_LIBRARY_PATH', '')}"
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"hardware.py: building launch_bench failed:\n{' '.join(cmd)}\n{done.stderr}")
+        hint = ("\n(no libcuda.so.1 where the linker looks: is the NVIDIA driver installed? "
+                "--lib PATH/libcuda.so.1 names it)" if lib == "cuda" else "")
+        sys.exit(f"hardware.py: building launch_bench failed:\n{' '.join(cmd)}\n{done.stderr}{hint}")
     return exe, env
 
 
@@ -464,14 +465,16 @@ def main():
         env["WARPSIM_MODE"] = a.mode
     device = device_info(exe, env, work)
     preset, note = matching_preset(device["name"])
-    # Manifests, raw results and output buffers of this device (captures are shared).
-    run_dir = work / "runs" / slug(device["name"])
+    print(f"device: {device['name']} (cc {device['compute_capability']}, {device['sms']} SMs, "
+          f"{device['clock_khz'] / 1000:.0f} MHz); preset: {preset or 'none'} ({note})", flush=True)
+    simulated = device["name"].startswith("warpsim ")
+    out = (a.out or ((WORK if simulated else REPO / "results" / "hardware") / slug(device["name"]))).resolve()
+    # Manifests, raw results and output buffers of this run, named after its output folder
+    # (captures are shared).
+    run_dir = work / "runs" / slug(str(out))
     shutil.rmtree(run_dir, ignore_errors=True)
     for d in ("manifests", "raw", "outputs"):
         (run_dir / d).mkdir(parents=True)
-    print(f"device: {device['name']} (cc {device['compute_capability']}, {device['sms']} SMs, "
-          f"{device['clock_khz'] / 1000:.0f} MHz); preset: {preset or 'none'} ({note})", flush=True)
-    out = a.out or ((REPO / "results" / "hardware" if a.lib == "cuda" else WORK) / slug(device["name"]))
     meta = {"lib": a.lib, "mode": a.mode, "repeat": a.repeat, "samples": a.samples,
             "corpus": str(Path(a.corpus).resolve().relative_to(REPO)) if Path(a.corpus).resolve().is_relative_to(REPO) else a.corpus}
     micro = corpus = launches = None
