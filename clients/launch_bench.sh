@@ -23,6 +23,10 @@ hw --mode functional --only lat_ffma,chase_l1,thr_iadd --samples saxpy,sdk/vecto
 hw --mode v100 --only lat_ffma,lat_sin,chase_l1,chase_dram,thr_iadd --samples saxpy \
     --repeat 1 --no-compare --out "$out/v100" >"$out/v100.log"
 hw --compare-only "$out/v100" >"$out/v100-compare.log"
+# The corpus as a GPU's machine gets it (--export-corpus: no warpsim binary needed to run it).
+hw --export-corpus "$out/export" --samples saxpy >"$out/export.log"
+"$python" "$root/tools/hardware.py" --lib warpsim --warpsim "$out/no-warpsim" --mode functional \
+    --no-micro --corpus "$out/export/corpus.toml" --repeat 1 --out "$out/exported" >"$out/exported.log" 2>&1
 # A bandwidth (its figure from the event time), on gtx480: 15 SMs simulate fastest.
 hw --mode gtx480 --only bw_l2 --no-corpus --repeat 1 --out "$out/gtx480" >"$out/gtx480.log"
 
@@ -90,6 +94,10 @@ for name, r in corpus.items():
     theirs = run_ptx(r["run_ptx"], sorted(outs))
     check(len(r["ms"]) == 2 and all(outs[k] == theirs[k] for k in outs),
           f"functional {name}: {len(outs)} buffers equal run-ptx's")
+
+exported = json.loads((out / "exported" / "corpus.json").read_text())["results"]["saxpy.0.saxpy"]
+check(pathlib.Path(exported["outputs"]["3"]).read_bytes() == pathlib.Path(corpus["saxpy.0.saxpy"]["outputs"]["3"]).read_bytes(),
+      "exported corpus (saxpy) ran without warpsim: the same output as the captured launch")
 
 # SAXPY: y = fma(a, x, y), rounded once, from the input bytes.
 r = corpus["saxpy.0.saxpy"]

@@ -158,13 +158,18 @@ def manifest_arg(spec, work):
         return f"arg {kind} {rest}"
     if kind == "bin":
         ty, _, path = rest.partition(":")
-        return f"arg file {Path(path).resolve()}"
+        return f"arg file {in_repo(path)}"
     if kind == "zeros":
         ty, _, n = rest.partition(":")
         return f"arg zeros {SIZES[ty] * int(n)}"
     if kind == "npy":
-        return f"arg file {npy_body(Path(rest), work)}"
+        return f"arg file {npy_body(in_repo(rest), work)}"
     raise ValueError(f"argument `{spec}` has no driver-API form here (textures, surfaces)")
+
+
+def in_repo(path):
+    """A path as absolute, a relative one taken from the repository's root."""
+    return Path(path) if Path(path).is_absolute() else REPO / path
 
 
 def npy_body(path, work):
@@ -182,9 +187,9 @@ def symbol_file(spec, work, name):
     """A run-ptx `--symbol NAME=VALUE`'s value as a file of its bytes."""
     kind, _, rest = spec.partition(":")
     if kind == "bin":
-        return Path(rest.partition(":")[2]).resolve()
+        return in_repo(rest.partition(":")[2])
     if kind == "npy":
-        return npy_body(Path(rest), work)
+        return npy_body(in_repo(rest), work)
     if kind in SIZES:
         path = work / "symbols" / f"{name}.bin"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -300,6 +305,44 @@ def run_ptx_args(launch):
     for v in launch.get("symbols", []):
         cmd += ["--symbol", v]
     return cmd
+
+
+def export_corpus(launches, folder):
+    """Writes the launches as a self-contained list: folder/corpus.toml ([[launch]] entries, the
+    same names) and folder/data/ (each input file once, by content), paths relative to the
+    repository, so a machine without warpsim (a GPU's) can run them: --corpus folder/corpus.toml."""
+    import hashlib
+    folder = Path(os.path.abspath(folder))    # not resolved: a target/ link stays inside REPO
+    data = folder / "data"
+    data.mkdir(parents=True, exist_ok=True)
+
+    def local(spec):
+        kind, _, rest = spec.partition(":")
+        if kind != "bin":
+            return spec
+        ty, _, path = rest.partition(":")
+        body = Path(path).read_bytes()
+        copy = data / (hashlib.sha256(body).hexdigest()[:20] + ".bin")
+        if not copy.exists():
+            copy.write_bytes(body)
+        where = copy.relative_to(REPO) if copy.is_relative_to(REPO) else copy
+        return f"bin:{ty}:{where}"
+
+    def toml(v):
+        return json.dumps(v)    # a TOML basic string or array of them
+    lines = ["# Exported by tools/hardware.py --export-corpus: the launches with their inputs.", ""]
+    for launch in launches:
+        lines += ["[[launch]]", f"name = {toml(launch['name'])}", f"ptx = {toml(str(launch['ptx']))}",
+                  f"kernel = {toml(launch['kernel'])}", f"grid = {toml(str(launch['grid']))}",
+                  f"block = {toml(str(launch['block']))}", f"shared = {int(launch.get('shared', 0))}",
+                  f"args = {toml([local(a) for a in launch['args']])}"]
+        if launch.get("symbols"):
+            syms = [n + "=" + local(v) for n, _, v in (s.partition("=") for s in launch["symbols"])]
+            lines.append(f"symbols = {toml(syms)}")
+        lines.append("")
+    (folder / "corpus.toml").write_text("\n".join(lines))
+    size = sum(f.stat().st_size for f in data.iterdir())
+    print(f"exported {len(launches)} launches to {folder}/corpus.toml, inputs {size / 2**20:.1f} MiB")
 
 
 def measure_corpus(exe, env, device, launches, repeat, work):
@@ -429,6 +472,9 @@ def main():
     ap.add_argument("--corpus", default=str(CORPUS))
     ap.add_argument("--samples", default="", help="only these [[capture]] samples / [[launch]] names")
     ap.add_argument("--no-corpus", action="store_true")
+    ap.add_argument("--export-corpus", type=Path, metavar="DIR",
+                    help="only write the corpus's launches and inputs to DIR (corpus.toml, data/) "
+                         "for a machine without warpsim, then exit")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-compare", action="store_true")
     ap.add_argument("--compare-only", type=Path, metavar="DIR",
@@ -437,6 +483,10 @@ def main():
     a = ap.parse_args()
     work = WORK / "work"
     work.mkdir(parents=True, exist_ok=True)
+
+    if a.export_corpus:
+        export_corpus(corpus_launches(a.corpus, a.samples, a.warpsim, work), a.export_corpus)
+        return
 
     if a.compare_only:
         device = json.loads((a.compare_only / "device.json").read_text())
