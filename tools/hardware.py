@@ -6,6 +6,7 @@ and compares them with the matching warpsim preset.
     python3 tools/hardware.py                        # the real GPU: libcuda, results/hardware/GPU/
     python3 tools/hardware.py --lib warpsim --mode v100 --out DIR   # the harness on warpsim
     python3 tools/hardware.py --compare-only results/hardware/GPU   # add warpsim's figures later
+    python3 tools/hardware.py --export-corpus DIR    # the corpus + inputs, for a machine without warpsim
 
 The driver-API program is clients/c/launch_bench.c, compiled here with gcc against the real
 libcuda (`--lib cuda`, -l:libcuda.so.1) or against libwarpsim_cuda.so (`--lib warpsim`, with
