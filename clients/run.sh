@@ -5,7 +5,7 @@
 set -uo pipefail
 here=$(dirname "$0")
 passed=0 failed=0
-for client in c_saxpy nvrtc run_cu numba cuda_python; do
+for client in c_saxpy launch_bench nvrtc run_cu numba cuda_python; do
     echo "== client: $client"
     start=$(date +%s)
     if bash "$here/$client.sh"; then

@@ -247,23 +247,28 @@ def read_npy_u32(path):
     return list(struct.unpack(f"<{len(body) // 4}I", body))
 
 
-def launch_args(bench, info):
+def steps(bench, info):
+    """A benchmark's launches in run-ptx's terms, [(kernel, grid, block, args)], the last one
+    measured; arguments are numbered across the launches (`@K`), as run-ptx numbers them across
+    --then. tools/hardware.py runs the same launches through the driver API."""
     args = resolve(bench["args"](info))
-    cmd = ["--kernel", bench["kernel"], "--grid", str(bench["grid"](info)),
-           "--block", str(bench["block"])]
-    for a in args:
-        cmd += ["--arg", a]
-    if bench.get("warm"):
-        # A first launch (one pass) brings the buffer into the L2; the second, on the same
-        # buffers (@0, @1), is measured.
-        warm = list(args)
-        warm[-1] = "u32:1"
-        first = ["--kernel", bench["kernel"], "--grid", str(bench["grid"](info)),
-                 "--block", str(bench["block"])]
-        for a in warm:
-            first += ["--arg", a]
-        second = cmd[:6] + ["--arg", "@0", "--arg", "@1"] + cmd[10:]
-        cmd = first + ["--then"] + second
+    grid, block = str(bench["grid"](info)), str(bench["block"])
+    if not bench.get("warm"):
+        return [(bench["kernel"], grid, block, args)]
+    # A first launch (one pass) brings the buffer into the L2; the second, on the same
+    # buffers (@0, @1), is measured.
+    warm = list(args)
+    warm[-1] = "u32:1"
+    return [(bench["kernel"], grid, block, warm),
+            (bench["kernel"], grid, block, ["@0", "@1"] + args[2:])]
+
+
+def launch_args(bench, info):
+    cmd = []
+    for i, (kernel, grid, block, args) in enumerate(steps(bench, info)):
+        cmd += (["--then"] if i else []) + ["--kernel", kernel, "--grid", grid, "--block", block]
+        for a in args:
+            cmd += ["--arg", a]
     return cmd
 
 
