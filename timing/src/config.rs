@@ -623,6 +623,11 @@ pub enum SetIndex {
     /// five line-number bits xored with address bits 13, 14, 15, 17 and 19, and with 64 sets
     /// address bit 12 as the sixth set bit. Needs 32 or 64 sets.
     FermiHash,
+    /// GPGPU-Sim's IPOLY set index (`P` in its cache strings; Rau, ISCA 1991): the linear set
+    /// xored with parities of the higher line-number bits, so power-of-two strides use every
+    /// set. Needs 16, 32 or 64 sets. The L2 indexes a slice's lines without the channel and
+    /// slice bits, as GPGPU-Sim's `l2_cache_config::set_index`.
+    Ipoly,
 }
 
 /// Memory hierarchy.
@@ -647,6 +652,11 @@ pub struct MemConfig {
     /// and its LD/ST unit fills the L1 with one a cycle; a reply is a sector on a sectored L1.
     #[serde(default)]
     pub reply_sectors_per_cycle: u32,
+    /// Interconnect flits an SM sends per cycle (0: no limit). In GPGPU-Sim an SM's L1 sends
+    /// one request a cycle into the interconnect and a request is one 40-byte flit: a
+    /// sector's read, or a sector's write with its data (`SmMemory`'s `inject` has the rule).
+    #[serde(default)]
+    pub request_flits_per_cycle: u32,
     pub l2: L2Config,
     pub dram: DramConfig,
     /// Snooze's power states of the L1 and L2 data arrays (`memory/power.rs`; off by default).
@@ -788,9 +798,16 @@ pub enum PartitionIndexing {
     /// As the mapping string says (GPGPU-Sim's indexing 0).
     Consecutive,
     /// The slice rotated by an xor fold of the higher address bits, so strides that are
-    /// multiples of the slice count still spread (standing in for GPGPU-Sim's IPOLY and
-    /// random indexing, which warpsim does not reproduce bit for bit).
+    /// multiples of the slice count still spread (warpsim's own hash).
     Hashed,
+    /// GPGPU-Sim's IPOLY indexing (2): the slice number hashed with the higher address bits
+    /// (`addrdec_tlx`). Needs 16, 32 or 64 slices once the channels are rounded up to a power
+    /// of two.
+    Ipoly,
+    /// GPGPU-Sim's RANDOM indexing (4): a pseudo-random slice per 128-byte chunk (the slice
+    /// bits' chunk). GPGPU-Sim draws `rand()` at a chunk's first access; warpsim takes a
+    /// fixed hash of the chunk, the same distribution but not the same draws.
+    Random,
 }
 
 /// DRAM command timing in command-clock cycles (GPGPU-Sim's `gpgpu_dram_timing_opt`).
@@ -1265,6 +1282,12 @@ impl CacheConfig {
             return Err(invalid(
                 &format!("{key}.set_index"),
                 "fermi-hash needs 32 or 64 sets",
+            ));
+        }
+        if self.set_index == SetIndex::Ipoly && !matches!(self.sets, 16 | 32 | 64) {
+            return Err(invalid(
+                &format!("{key}.set_index"),
+                "ipoly needs 16, 32 or 64 sets",
             ));
         }
         if self.mshrs > 0 && self.mshr_merge == 0 {

@@ -17,6 +17,7 @@
 //! within the channel is the lowest bank bits. The column does not affect timing (as in
 //! GPGPU-Sim) and is not decoded.
 
+use super::ipoly;
 use crate::config::PartitionIndexing;
 
 /// The DRAM and L2 location of an address.
@@ -47,6 +48,9 @@ pub struct AddressMap {
     row_mask: u64,
     /// The bank bits that pick the slice within the channel (the lowest `log2 subs`).
     sub_mask: u64,
+    /// The channel bits of the address (a power-of-two channel count; 0 otherwise, where the
+    /// rest of the address is the quotient and has none).
+    chip_mask: u64,
     /// log2 of the L2 line size.
     line_shift: u32,
     indexing: PartitionIndexing,
@@ -132,6 +136,20 @@ impl AddressMap {
             sub_mask |= low;
             rest &= !low;
         }
+        let chip_mask = if channels.is_power_of_two() {
+            (channels - 1) << chip_shift
+        } else {
+            0
+        };
+        if indexing == PartitionIndexing::Ipoly
+            && !ipoly::supports(channels.next_power_of_two() * subs)
+        {
+            return Err(format!(
+                "ipoly partition indexing needs 16, 32 or 64 slices after rounding the \
+                 channels up to a power of two; {channels} channels of {subs} slices give {}",
+                channels.next_power_of_two() * subs
+            ));
+        }
         Ok(AddressMap {
             chip_shift,
             channels,
@@ -139,6 +157,7 @@ impl AddressMap {
             bank_mask,
             row_mask,
             sub_mask,
+            chip_mask,
             line_shift: line.max(1).trailing_zeros(),
             indexing,
         })
@@ -157,19 +176,45 @@ impl AddressMap {
         let bank = gather(rest, self.bank_mask);
         let row = gather(rest, self.row_mask);
         let mut sub = bank & (self.subs - 1);
-        // The address inside the slice: the rest without the slice bits, in lines.
-        let local_line = remove_bits(rest, self.sub_mask) >> self.line_shift;
-        if self.indexing == PartitionIndexing::Hashed {
-            // Spread strides that are multiples of the slice count: the slice is rotated by a
-            // fold of the higher line bits (an xor hash, standing in for GPGPU-Sim's IPOLY
-            // and random indexing).
-            let slices = self.channels * self.subs;
-            let slice = channel * self.subs + sub;
-            let block = local_line;
-            let fold = block ^ (block >> 5) ^ (block >> 10) ^ (block >> 15) ^ (block >> 20);
-            let hashed = (slice + fold % slices) % slices;
-            channel = hashed / self.subs;
-            sub = hashed % self.subs;
+        // The address inside the slice (GPGPU-Sim's `partition_address`, which picks the L2
+        // set): the rest without the channel bits and the slice bits, in lines.
+        let local_line = remove_bits(rest, self.chip_mask | self.sub_mask) >> self.line_shift;
+        let slices = self.channels * self.subs;
+        let hashed = match self.indexing {
+            PartitionIndexing::Consecutive => None,
+            PartitionIndexing::Hashed => {
+                // Spread strides that are multiples of the slice count: the slice is rotated
+                // by a fold of the higher line bits (an xor hash of warpsim's own).
+                let slice = channel * self.subs + sub;
+                let block = local_line;
+                let fold = block ^ (block >> 5) ^ (block >> 10) ^ (block >> 15) ^ (block >> 20);
+                Some((slice + fold % slices) % slices)
+            }
+            PartitionIndexing::Ipoly => {
+                // GPGPU-Sim's `addrdec_tlx`, case IPOLY: the slice number hashed with the
+                // address bits above the channel (and, with a power-of-two channel count, the
+                // slice) bits, over the next power of two of the channels; taken modulo the
+                // slices when the channel count is not a power of two.
+                let higher = if self.channels.is_power_of_two() {
+                    addr >> (s + self.channels.trailing_zeros() + self.subs.trailing_zeros())
+                } else {
+                    (addr >> s) / self.channels
+                };
+                let banks = self.channels.next_power_of_two() * self.subs;
+                Some(ipoly::hash(higher, channel * self.subs + sub, banks) % slices)
+            }
+            PartitionIndexing::Random => {
+                // GPGPU-Sim's RANDOM draws `rand()` for each 128-byte chunk (the slice bits'
+                // chunk) at its first access, so its table depends on the order of accesses;
+                // warpsim's table is a fixed hash of the chunk: the same uniform, independent
+                // choice per chunk, not the same choices.
+                let chunk = addr >> s.saturating_sub(self.subs.trailing_zeros());
+                Some(splitmix64(chunk) % slices)
+            }
+        };
+        if let Some(slice) = hashed {
+            channel = slice / self.subs;
+            sub = slice % self.subs;
         }
         Location {
             channel: channel as usize,
@@ -179,6 +224,14 @@ impl AddressMap {
             row,
         }
     }
+}
+
+/// SplitMix64's finaliser (Steele et al., OOPSLA 2014): a fixed pseudo-random function.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// The bits of `value` under `mask`, packed: the lowest mask bit becomes bit 0.
@@ -291,6 +344,59 @@ mod tests {
             s.dedup();
             assert_eq!(s.len() as u64, n, "distinct");
             assert!(*s.last().unwrap() < n + 64, "dense");
+        }
+    }
+
+    /// With a power-of-two channel count the channel bits are inserted into the address, and
+    /// GPGPU-Sim's `partition_address` takes them out again: a slice's lines are dense, so it
+    /// uses every L2 set (with them left in, a 32-set slice of QV100 used 2 sets).
+    #[test]
+    fn power_of_two_channels_leave_dense_slice_lines() {
+        let m = AddressMap::parse(QV100, 32, 2, 16, 128, PartitionIndexing::Consecutive).unwrap();
+        let mut sets = vec![std::collections::BTreeSet::new(); 64];
+        for line in 0..65536u64 {
+            let l = m.locate(line * 128);
+            sets[l.slice].insert(l.local_line % 32);
+        }
+        assert!(sets.iter().all(|s| s.len() == 32), "{sets:?}");
+    }
+
+    /// GPGPU-Sim's IPOLY indexing worked by hand on QV100 (32 channels at bit 8, 2 slices a
+    /// channel by address bit 13, 64 slices): slice = IPOLY(64) of `2 × channel + bit 13`
+    /// with the address bits from 14 up. 0x2100 is channel 1, bit 13 set: slice 3 with no
+    /// higher bits. 0x4000 is channel 0, bit 13 clear, higher bits 1; bit 0 of the higher
+    /// bits is in the groups of index bits 0 and 1 of IPOLY(67): slice 0b11 = 3 too.
+    #[test]
+    fn ipoly_indexing_as_gpgpu_sim_computes_it() {
+        let m = AddressMap::parse(QV100, 32, 2, 16, 128, PartitionIndexing::Ipoly).unwrap();
+        for addr in [0x2100u64, 0x4000] {
+            let l = m.locate(addr);
+            assert_eq!((l.slice, l.channel), (3, 1), "{addr:#x}");
+        }
+        assert_eq!(m.locate(0).slice, 0);
+        // The bank and row are decoded as before the hash.
+        let c = AddressMap::parse(QV100, 32, 2, 16, 128, PartitionIndexing::Consecutive).unwrap();
+        let (a, b) = (m.locate(0x12_3456_7890), c.locate(0x12_3456_7890));
+        assert_eq!((a.bank, a.row, a.local_line), (b.bank, b.row, b.local_line));
+        // Six channels (not a power of two) round up to 8 × 2 = 16 for the hash, then modulo 12.
+        let g = AddressMap::parse(GTX480, 6, 2, 16, 128, PartitionIndexing::Ipoly).unwrap();
+        assert!((0..4096u64).all(|i| g.locate(i * 128).slice < 12));
+        assert!(AddressMap::parse(GTX480, 3, 2, 16, 128, PartitionIndexing::Ipoly).is_err());
+    }
+
+    /// Random indexing: a fixed slice per 128-byte chunk, spread over every slice whatever
+    /// the stride.
+    #[test]
+    fn random_indexing_is_fixed_per_chunk_and_spreads() {
+        let m = AddressMap::parse(GTX480, 6, 2, 16, 128, PartitionIndexing::Random).unwrap();
+        assert_eq!(m.locate(0x1234_5600), m.locate(0x1234_5600));
+        assert_eq!(m.locate(0x1234_5600).slice, m.locate(0x1234_567f).slice);
+        for stride in [1u64, 12, 64, 1024] {
+            let mut hit = [0u32; 12];
+            for i in 0..240 {
+                hit[m.locate(i * stride * 128).slice] += 1;
+            }
+            assert!(hit.iter().all(|&c| c > 0), "stride {stride}: {hit:?}");
         }
     }
 

@@ -4,6 +4,7 @@
 //! The cache holds state only; each level (`sm.rs`, `l2.rs`) decides its policies (what a miss
 //! costs, what a store does). Lookups scan the ways of one set: O(ways), no allocation.
 
+use super::ipoly;
 use crate::config::SetIndex;
 
 /// One way of a set.
@@ -23,12 +24,39 @@ pub(crate) struct Line {
     pub last_use: u64,
     /// Requests waiting on the current fill (the MSHR's merged requests, the first included).
     pub waiters: u32,
+    /// L2: requests waiting on each sector's fill (GPGPU-Sim's MSHRs are per sector); sectors
+    /// from the fourth on share the last count.
+    pub sector_waiters: [u8; 4],
+}
+
+/// The `sector_waiters` slots of the sectors in `mask`.
+fn sector_slots(mask: u32) -> impl Iterator<Item = usize> {
+    (0..32usize)
+        .filter(move |i| mask & (1 << i) != 0)
+        .map(|i| i.min(3))
 }
 
 impl Line {
     /// Whether a fill is still in flight at `now`.
     pub fn is_pending(&self, now: u64) -> bool {
         self.pending != 0 && self.ready > now
+    }
+
+    /// The most requests any sector of `mask` holds.
+    pub fn most_sector_waiters(&self, mask: u32) -> u32 {
+        sector_slots(mask)
+            .map(|i| u32::from(self.sector_waiters[i]))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// One more request waits on each sector of `mask`; with `fresh`, these sectors' fills
+    /// are new and the request is their first.
+    pub fn add_sector_waiters(&mut self, mask: u32, fresh: bool) {
+        for i in sector_slots(mask) {
+            let w = &mut self.sector_waiters[i];
+            *w = if fresh { 1 } else { w.saturating_add(1) };
+        }
     }
 }
 
@@ -48,8 +76,9 @@ pub(crate) enum Victim {
 pub(crate) struct Cache {
     sets: u64,
     ways: usize,
-    /// `Some(log2 of the line size)` for the Fermi hash, `None` for linear indexing.
-    fermi_hash: Option<u32>,
+    /// How a line picks its set, and log2 of the line size (for the Fermi hash).
+    set_index: SetIndex,
+    line_log2: u32,
     lines: Vec<Line>,
     /// Use counter for LRU: bumped on every touch, so stamps are distinct and deterministic.
     uses: u64,
@@ -63,28 +92,29 @@ impl Cache {
         Cache {
             sets: u64::from(sets),
             ways,
-            fermi_hash: None,
+            set_index: SetIndex::Linear,
+            line_log2: 0,
             lines: vec![Line::default(); sets as usize * ways],
             uses: 0,
         }
     }
 
     /// An empty cache of `line`-byte lines whose sets are picked by `set_index` (a validated
-    /// configuration: the Fermi hash has 32 or 64 sets).
+    /// configuration: the Fermi hash has 32 or 64 sets, IPOLY 16, 32 or 64).
     pub fn with_set_index(sets: u32, ways: u32, line: u32, set_index: SetIndex) -> Cache {
         let mut c = Cache::new(sets, ways);
-        if set_index == SetIndex::FermiHash {
-            c.fermi_hash = Some(line.max(1).trailing_zeros());
-        }
+        c.set_index = set_index;
+        c.line_log2 = line.max(1).trailing_zeros();
         c
     }
 
-    /// First way of the set that line `index` maps to: index mod sets, or the Fermi hash.
+    /// First way of the set that line `index` maps to: index mod sets, the Fermi hash, or
+    /// IPOLY.
     fn set_base(&self, index: u64) -> usize {
-        let set = match self.fermi_hash {
-            None => index % self.sets,
-            Some(line_log2) => {
-                let addr = index << line_log2;
+        let set = match self.set_index {
+            SetIndex::Linear => index % self.sets,
+            SetIndex::FermiHash => {
+                let addr = index << self.line_log2;
                 let lower = index & 0x1f;
                 let upper = ((addr >> 13) & 0x7) | ((addr >> 14) & 0x8) | ((addr >> 15) & 0x10);
                 let high = if self.sets == 64 {
@@ -94,6 +124,13 @@ impl Cache {
                 };
                 ((lower ^ upper) | high) % self.sets
             }
+            // GPGPU-Sim's `HASH_IPOLY_FUNCTION`: the linear set hashed with the line bits
+            // above it.
+            SetIndex::Ipoly => ipoly::hash(
+                index >> self.sets.trailing_zeros(),
+                index & (self.sets - 1),
+                self.sets,
+            ),
         };
         set as usize * self.ways
     }
@@ -163,6 +200,7 @@ impl Cache {
             ready,
             last_use: 0,
             waiters: 0,
+            sector_waiters: [0; 4],
         };
         self.touch(way);
     }
@@ -223,5 +261,14 @@ mod tests {
         let wide = Cache::with_set_index(64, 4, 128, SetIndex::FermiHash);
         // addr 0x1080 (bit 12, the sixth set bit, and line bit 0).
         assert_eq!(wide.set_base(0x1080 / 128) / 4, 0x21);
+    }
+
+    /// IPOLY set index worked by hand on 32 sets: line 32 has index 0 and higher bit 0,
+    /// which IPOLY(37) xors into set bits 0 and 2: set 5; lines 0..32 keep their set.
+    #[test]
+    fn ipoly_sets() {
+        let c = Cache::with_set_index(32, 4, 128, SetIndex::Ipoly);
+        assert_eq!(c.set_base(32), 5 * 4);
+        assert!((0..32).all(|i| c.set_base(i) == i as usize * 4));
     }
 }

@@ -23,9 +23,10 @@ struct Slice {
 /// slice accepts one request per cycle (an atomic occupies it for `l2.atomic_latency` cycles),
 /// looks the line up, and on a miss reads each missing sector from DRAM as a request of its own
 /// (a sectored L2, as GPGPU-Sim's). L2 is write-back with write-allocate at sector
-/// granularity; a dirty line evicted is one DRAM write of its dirty sectors. L2 MSHR limits are
-/// not modelled: a request to a line being filled waits for that fill, and the DRAM's queues
-/// provide the back-pressure.
+/// granularity; a dirty line evicted is one DRAM write of its dirty sectors. A read of a sector
+/// being filled waits for that fill, up to `l2.slice.mshr_merge` requests a sector; the next
+/// one stops the slice until the fill is back (GPGPU-Sim's lock-up). The number of MSHRs and
+/// the miss queue are not modelled: the DRAM's queues provide the back-pressure.
 #[derive(Clone, Debug)]
 pub struct MemorySystem {
     slices: Vec<Slice>,
@@ -34,6 +35,8 @@ pub struct MemorySystem {
     icnt: u64,
     latency: u64,
     atomic_latency: u64,
+    /// Requests one fill may hold (`l2.slice.mshr_merge`; 0: no limit).
+    merge_limit: u32,
     /// Line size of incoming transactions (the L1 line the coalescer used).
     txn_line: u64,
     txn_full: u32,
@@ -84,6 +87,7 @@ impl MemorySystem {
             icnt: u64::from(cfg.mem.icnt_latency),
             latency: u64::from(l2.slice.latency),
             atomic_latency: u64::from(l2.atomic_latency),
+            merge_limit: l2.slice.mshr_merge,
             txn_line,
             txn_full: full_mask(txn_line, sector),
             line: u64::from(l2.slice.line.max(1)),
@@ -166,8 +170,13 @@ impl MemorySystem {
     /// the SM.
     fn access_line(&mut self, now: u64, index: u64, mask: u32, kind: AccessKind) -> u64 {
         let loc = self.map.locate(index.saturating_mul(self.line));
-        let (latency, atomic_latency, sector, icnt) =
-            (self.latency, self.atomic_latency, self.sector, self.icnt);
+        let (latency, atomic_latency, sector, icnt, merge_limit) = (
+            self.latency,
+            self.atomic_latency,
+            self.sector,
+            self.icnt,
+            self.merge_limit,
+        );
         let (horizon, dram_lead) = (self.horizon, self.dram_lead);
         let stats = &mut self.stats;
         let dram = &mut self.dram;
@@ -175,7 +184,21 @@ impl MemorySystem {
         let local = loc.local_line;
         // The request enters the ICNT→L2 queue as it leaves the interconnect.
         let arrive = now.saturating_add(icnt);
-        let start = arrive.max(*free);
+        let mut start = arrive.max(*free);
+        // A read of sectors whose fill already holds `mshr_merge` requests cannot merge:
+        // GPGPU-Sim's L2 answers RESERVATION_FAIL and the request stays at the head of the
+        // slice's queue (`memory_sub_partition::cache_cycle`, "L2 cache lock-up") until the
+        // fill frees its MSHR, so the slice takes nothing else until then.
+        let found = cache.find(local, index).map(|way| *cache.line(way));
+        if let Some(line) = found
+            && kind != AccessKind::Store
+            && merge_limit > 0
+            && line.is_pending(start)
+            && line.most_sector_waiters(mask & line.pending) >= merge_limit
+        {
+            start = line.ready;
+            stats.l2_merge_lockups += 1;
+        }
         stats.l2_queue_cycles += start - arrive;
         // A slice takes one 32-byte sector a cycle: GPGPU-Sim breaks a request to a sectored
         // L2 into sector requests (`memory_sub_partition::push`,
@@ -260,9 +283,12 @@ impl MemorySystem {
                             line.pending = missing;
                             line.ready = data;
                         }
+                        line.add_sector_waiters(mask & !missing & line.pending, false);
+                        line.add_sector_waiters(missing, true);
                         ready = ready.max(data);
                     } else if wait > lookup {
                         stats.l2_mshr_merges += 1;
+                        line.add_sector_waiters(mask & line.pending, false);
                     } else {
                         stats.l2_hits += 1;
                     }
@@ -301,6 +327,7 @@ impl MemorySystem {
                     let woke = wake(fill_seen(at, data), data, Target::Data { way, sectors });
                     let data = data.saturating_add(woke);
                     cache.install(way, index, mask, mask, data);
+                    cache.line_mut(way).add_sector_waiters(mask, true);
                     if kind == AccessKind::Atomic {
                         cache.line_mut(way).dirty = mask;
                         data.saturating_add(atomic_latency)
@@ -399,6 +426,53 @@ mod tests {
         let data = (at_dram + 12).next_multiple_of(2) + 3 * 4 + 12 + 2;
         let back = (data * 700).div_ceil(924) + 20;
         assert_eq!(m.access(1000, load(0x4000), AccessKind::Load), back);
+    }
+
+    /// gtx480's L2 MSHRs merge 4 requests a sector ("A:256:4"): the fifth read of a sector
+    /// still being filled cannot merge, and the slice takes nothing until the fill is back
+    /// (GPGPU-Sim's lock-up); then it is a hit, and the requests behind it waited too. A read
+    /// of another sector of the line counts on its own sector.
+    #[test]
+    fn a_fill_holding_its_merge_limit_locks_the_slice() {
+        let sector = |line: u64, s: u32| Transaction {
+            line,
+            sectors: 1 << s,
+        };
+        let mut m = MemorySystem::new(&config(&[]));
+        let fill = m.access(0, sector(0x4000, 0), AccessKind::Load);
+        for now in 1..4 {
+            assert_eq!(m.access(now, sector(0x4000, 0), AccessKind::Load), fill);
+        }
+        assert_eq!(m.stats().l2_merge_lockups, 0);
+        // The fifth on sector 0 waits for the fill at the slice, then hits: the fill's
+        // arrival at the slice (one interconnect before it is back at the SM) plus a lookup.
+        let icnt = 20;
+        let fifth = m.access(5, sector(0x4000, 0), AccessKind::Load);
+        assert_eq!(m.stats().l2_merge_lockups, 1);
+        assert_eq!(fifth, fill - icnt + 120 + icnt);
+        // A hit on another line of the slice, behind it in the queue, waits as long.
+        let slice = m.map.locate(0x4000).slice;
+        let neighbour = (1..4096u64)
+            .map(|i| 0x4000 + i * 128)
+            .find(|&a| m.map.locate(a).slice == slice && a / 128 != 0x4000 / 128)
+            .unwrap();
+        let behind = m.access(6, sector(neighbour, 0), AccessKind::Load);
+        assert!(behind > fifth, "{behind} after {fifth}");
+        // Another sector of a line whose sector 0 holds four: its own fill, no lock-up.
+        let line = 0x9000_0000;
+        for now in 7..11 {
+            let _ = m.access(now, sector(line, 0), AccessKind::Load);
+        }
+        let _ = m.access(11, sector(line, 1), AccessKind::Load);
+        assert_eq!(m.stats().l2_merge_lockups, 1);
+        let mut free = MemorySystem::new(&config(&[
+            "mem.l2.slice.mshr_merge=0",
+            "mem.l2.slice.mshrs=0",
+        ]));
+        for now in 0..6 {
+            let _ = free.access(now, sector(0x4000, 0), AccessKind::Load);
+        }
+        assert_eq!(free.stats().l2_merge_lockups, 0);
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod addrmap;
 mod cache;
 mod coalesce;
 mod dram;
+mod ipoly;
 mod l2;
 pub mod power;
 mod shared;

@@ -63,7 +63,10 @@ pub struct SmMemory {
     icnt: u64,
     /// Cycles of the SM's reply port taken by read data on its way in (`None`: no limit);
     /// each reply sector takes the first free cycle at or after its arrival.
-    reply_port: Option<ReplyPort>,
+    reply_port: Option<Port>,
+    /// The port requests leave by, in flits (`mem.request_flits_per_cycle`; `None`: no
+    /// limit).
+    request_port: Option<Port>,
     /// The L1 data array's power states (Snooze; `None` when `mem.snooze.gating` is off).
     power: Option<PowerDomain>,
     /// This cycle's requests to the L2, in the order they were made (a [`Ticket`] indexes
@@ -115,26 +118,27 @@ enum Below {
     },
 }
 
-/// An SM's reply port: the cycles its incoming read data occupies, `per_cycle` sectors each.
+/// One of an SM's ports to the interconnect: the cycles its traffic occupies, `per_cycle`
+/// units (sectors of read data coming in, flits of requests going out) each.
 #[derive(Clone, Debug)]
-struct ReplyPort {
+struct Port {
     per_cycle: u32,
     /// Sectors taken per cycle, for cycles with any (pruned behind the arrivals).
     taken: std::collections::BTreeMap<u64, u32>,
 }
 
-impl ReplyPort {
-    fn new(per_cycle: u32) -> ReplyPort {
-        ReplyPort {
+impl Port {
+    fn new(per_cycle: u32) -> Port {
+        Port {
             per_cycle,
             taken: std::collections::BTreeMap::new(),
         }
     }
 
-    /// The cycle the last of `sectors` sectors arriving at `at` is through the port, for a
-    /// request made at `now` (requests are made in cycle order, and data arrives after its
-    /// request: cycles before `now` are settled).
-    fn take(&mut self, now: u64, at: u64, sectors: u32) -> u64 {
+    /// The cycle the last of `units` units ready at `at` is through the port, for a request
+    /// made at `now` (requests are made in cycle order, and their traffic is no earlier:
+    /// cycles before `now` are settled).
+    fn take(&mut self, now: u64, at: u64, units: u32) -> u64 {
         while let Some((&c, _)) = self.taken.first_key_value() {
             if c >= now {
                 break;
@@ -143,7 +147,7 @@ impl ReplyPort {
         }
         let mut cycle = at;
         let mut done = at;
-        for _ in 0..sectors.max(1) {
+        for _ in 0..units.max(1) {
             loop {
                 let used = self.taken.entry(cycle).or_insert(0);
                 if *used < self.per_cycle {
@@ -261,7 +265,9 @@ impl SmMemory {
             sector: u64::from(cfg.mem.sector.max(1)),
             icnt: u64::from(cfg.mem.icnt_latency),
             reply_port: (cfg.mem.reply_sectors_per_cycle > 0)
-                .then(|| ReplyPort::new(cfg.mem.reply_sectors_per_cycle)),
+                .then(|| Port::new(cfg.mem.reply_sectors_per_cycle)),
+            request_port: (cfg.mem.request_flits_per_cycle > 0)
+                .then(|| Port::new(cfg.mem.request_flits_per_cycle)),
             power: PowerDomain::new(
                 &cfg.mem.snooze,
                 l1.sets.max(1) as usize * l1.ways.max(1) as usize,
@@ -317,6 +323,7 @@ impl SmMemory {
                     ready.max(floor)
                 }
                 Below::ToL2 { depart, t, kind } => {
+                    let depart = self.inject(now, depart, t.sectors, kind);
                     let back = l2.access(depart, t, kind);
                     match kind {
                         AccessKind::Load => self.reply(depart, back, t.sectors),
@@ -359,6 +366,25 @@ impl SmMemory {
             Some(port) => port.take(now, back, sectors.count_ones()),
             None => back,
         }
+    }
+
+    /// The cycle the last flit of a request of `sectors` (a mask) ready to leave at `depart`
+    /// is through the request port. GPGPU-Sim sends an SM's requests one a cycle (the L1's miss
+    /// queue, `baseline_cache::cycle`; bypassing accesses, `ldst_unit::memory_cycle`), each
+    /// one 40-byte flit (`-icnt_flit_size 40`): a sectored L1 sends a request per sector, a
+    /// sector's read or its write with the data; a whole-line read (an L1 that is not
+    /// sectored) is one request, a write of k sectors k flits; an atomic is one.
+    fn inject(&mut self, now: u64, depart: u64, sectors: u32, kind: AccessKind) -> u64 {
+        let Some(port) = &mut self.request_port else {
+            return depart;
+        };
+        let sectors = request_mask(sectors, self.l1_full).count_ones();
+        let flits = match kind {
+            AccessKind::Atomic => 1,
+            AccessKind::Load if !self.l1_sectored => 1,
+            AccessKind::Load | AccessKind::Store => sectors,
+        };
+        port.take(now, depart, flits)
     }
 
     /// Records a request for the commit; its ticket.
@@ -755,6 +781,7 @@ impl SmMemory {
             sectors: mask,
         };
         let depart = now.saturating_add(self.l1_latency).saturating_add(woke);
+        let depart = self.inject(now, depart, mask, AccessKind::Load);
         let back = self.reply(now, l2.access(depart, t, AccessKind::Load), mask);
         let seen = back.saturating_sub(self.icnt).max(now);
         back.saturating_add(self.wake(now, seen, back, Target::Data { way, sectors: mask }))
@@ -799,14 +826,17 @@ fn fill_slot(cache: &Cache, index: u64, now: u64) -> (usize, u64) {
 mod tests {
     use super::*;
 
-    /// gtx480 without its reply port's sector-a-cycle limit (tested on its own): the
-    /// latencies below are worked out without it.
+    /// gtx480 without its reply and request ports' limits (tested on their own): the
+    /// latencies below are worked out without them.
     fn config(overrides: &[&str]) -> GpuConfig {
-        let o: Vec<String> = ["mem.reply_sectors_per_cycle=0"]
-            .iter()
-            .chain(overrides)
-            .map(|s| s.to_string())
-            .collect();
+        let o: Vec<String> = [
+            "mem.reply_sectors_per_cycle=0",
+            "mem.request_flits_per_cycle=0",
+        ]
+        .iter()
+        .chain(overrides)
+        .map(|s| s.to_string())
+        .collect();
         GpuConfig::load("gtx480", &o).unwrap()
     }
 
@@ -876,13 +906,82 @@ mod tests {
     /// its arrival, whatever order the requests were made in.
     #[test]
     fn the_reply_port_takes_a_sector_a_cycle() {
-        let mut port = ReplyPort::new(1);
+        let mut port = Port::new(1);
         assert_eq!(port.take(0, 100, 4), 103);
         assert_eq!(port.take(0, 100, 4), 107);
         assert_eq!(port.take(0, 50, 1), 50);
         assert_eq!(port.take(0, 101, 1), 108);
-        let mut two = ReplyPort::new(2);
+        let mut two = Port::new(2);
         assert_eq!(two.take(0, 10, 4), 11);
+    }
+
+    /// A flit a cycle out of the SM: a sectored L1 sends a request per sector, so a
+    /// four-sector load leaves 3 cycles after a one-sector one, and the next request waits
+    /// behind both; a whole-line read of an L1 that is not sectored is one flit, a store of
+    /// four sectors four.
+    #[test]
+    fn the_request_port_sends_a_flit_a_cycle() {
+        let back = |overrides: &[&str], kind: AccessKind, sectors: u32, twice: bool| {
+            let cfg = config(overrides);
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            let t = Transaction {
+                line: 0x1000,
+                sectors,
+            };
+            let other = Transaction {
+                line: 0x8000,
+                sectors: 1,
+            };
+            // Both lines in the L2 first, so the answers are L2 hits: the departure plus the
+            // interconnect both ways and the L2 lookup, no DRAM grid.
+            let mut answers = Vec::new();
+            for (now, t) in [(0, t), (10, other)] {
+                let _ = sm.global(now, t, AccessKind::Load, true);
+                sm.commit(now, &mut l2, &mut answers);
+            }
+            let now = 10_000;
+            let _ = sm.global(now, t, kind, true);
+            if twice {
+                let _ = sm.global(now, other, kind, true);
+            }
+            sm.commit(now, &mut l2, &mut answers);
+            answers
+        };
+        let limited = [
+            "mem.request_flits_per_cycle=1",
+            "mem.l1_requests_per_cycle=2",
+        ];
+        let free = ["mem.l1_requests_per_cycle=2"];
+        let sectored = |o: &[&str]| -> Vec<String> {
+            o.iter()
+                .map(|s| s.to_string())
+                .chain(["mem.l1d.sectored=true".into()])
+                .collect()
+        };
+        let (l, f) = (sectored(&limited), sectored(&free));
+        let (l, f): (Vec<&str>, Vec<&str>) = (
+            l.iter().map(String::as_str).collect(),
+            f.iter().map(String::as_str).collect(),
+        );
+        // Sectored: the four-sector load's last flit leaves 3 cycles late; the next request's
+        // flit waits behind the four.
+        let slow = back(&l, AccessKind::Load, 0b1111, true);
+        let fast = back(&f, AccessKind::Load, 0b1111, true);
+        assert_eq!(slow[0], fast[0] + 3);
+        assert_eq!(slow[1], fast[1] + 4);
+        assert_eq!(
+            back(&l, AccessKind::Load, 0b0001, false),
+            back(&f, AccessKind::Load, 0b0001, false)
+        );
+        // Not sectored (gtx480's L1): a line read is one flit, a four-sector store four.
+        assert_eq!(
+            back(&limited, AccessKind::Load, 0b1111, true)[1],
+            back(&free, AccessKind::Load, 0b1111, true)[1] + 1
+        );
+        assert_eq!(
+            back(&limited, AccessKind::Store, 0b1111, true)[1],
+            back(&free, AccessKind::Store, 0b1111, true)[1] + 4
+        );
     }
 
     /// A bypassing load (`.cg`, or a global load under `gpgpu_gmem_skip_L1D`) leaves for the

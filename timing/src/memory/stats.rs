@@ -81,6 +81,10 @@ counters! {
         l2_misses,
         /// Requests that waited on a fill already in flight.
         l2_mshr_merges,
+        /// Requests to a fill already holding `mshr_merge` requests: the slice stopped taking
+        /// requests until that fill arrived (GPGPU-Sim's reservation failure, which leaves the
+        /// request at the head of the slice's queue), then served them as a hit.
+        l2_merge_lockups,
         /// Sectors the requests named (GPGPU-Sim's L2 counts its accesses so).
         l2_sector_accesses,
         /// Sectors of `l2_misses` that were not present (a store's whole mask on a line miss).
