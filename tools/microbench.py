@@ -64,6 +64,46 @@ def throughput(op):
             "figure": figure, "unit": "ops/clk/SM"}
 
 
+# Tensor-core benchmarks (tensor*.ptx): FLOP of one MMA (2MNK), the file, and the presets whose
+# GPU has the instruction (tensor.ptx, sm_70: every preset with tensor cores; tensor_sm75.ptx:
+# Turing on; tensor_sm80.ptx: Ampere on). gtx480, gtx980 and titanx have no tensor cores (their
+# presets would run the MMAs on the SP pipelines: not a measurement of anything), so they are
+# skipped.
+TENSOR = {
+    "wmma_f16": (2 * 16 * 16 * 16, "tensor.ptx"), "wmma_f32": (2 * 16 * 16 * 16, "tensor.ptx"),
+    "wmma_bf16": (2 * 16 * 16 * 16, "tensor_sm80.ptx"), "wmma_tf32": (2 * 16 * 16 * 8, "tensor_sm80.ptx"),
+    "mma_k8": (2 * 16 * 8 * 8, "tensor_sm75.ptx"),
+    "mma_f16": (2 * 16 * 8 * 16, "tensor_sm80.ptx"), "mma_f32": (2 * 16 * 8 * 16, "tensor_sm80.ptx"),
+    "mma_bf16": (2 * 16 * 8 * 16, "tensor_sm80.ptx"), "mma_tf32": (2 * 16 * 8 * 8, "tensor_sm80.ptx"),
+}
+TENSOR_PRESETS = {
+    "tensor.ptx": ["v100", "rtx2060", "rtx3070", "a100", "h100"],
+    "tensor_sm75.ptx": ["rtx2060", "rtx3070", "a100", "h100"],
+    "tensor_sm80.ptx": ["rtx3070", "a100", "h100"],
+}
+TENSOR_THR_BLOCK = 512     # 16 warps, 4 a sub-core, 8 accumulators each: 32 MMAs in flight a sub-core (registers fit a real SM)
+
+
+def tensor_latency(name):
+    flop, file = TENSOR[name]
+    return {"file": file, "kernel": f"lat_{name}", "grid": lambda c: 1, "block": 32,
+            "args": lambda c: ["zeros:u32:8", f"u32:{LAT_ITERS}"], "presets": TENSOR_PRESETS[file],
+            "figure": lambda out, cycles, c: out[1] / (16 * LAT_ITERS), "unit": "cycles"}
+
+
+def tensor_throughput(name):
+    flop, file = TENSOR[name]
+
+    def figure(out, cycles, c):
+        warps = TENSOR_THR_BLOCK // 32
+        start = min(out[2 * w] for w in range(warps))
+        end = max(out[2 * w + 1] for w in range(warps))
+        return TENSOR_THR_BLOCK // 32 * 32 * THR_ITERS * flop / (end - start)
+    return {"file": file, "kernel": f"thr_{name}", "grid": lambda c: 1, "block": TENSOR_THR_BLOCK,
+            "args": lambda c: [f"zeros:u32:{2 * TENSOR_THR_BLOCK // 32}", f"u32:{THR_ITERS}"],
+            "presets": TENSOR_PRESETS[file], "figure": figure, "unit": "FLOP/clk/SM"}
+
+
 def chase(kind, chain, steps, pass_):
     kernel = {"l1": "chase_ca", "l2": "chase_cg", "dram": "chase_cg", "shared": "chase_shared"}[kind]
     return {"file": "memory.ptx", "kernel": kernel, "grid": lambda c: 1, "block": 1,
@@ -90,6 +130,8 @@ BENCHES = {
     "chase_dram": chase("dram", "l2", 4096, 0),
     "bw_dram": bandwidth(DRAM_BYTES, 1),
     "bw_l2": bandwidth(L2_BYTES, L2_REPS),
+    **{f"lat_{t}": tensor_latency(t) for t in TENSOR},
+    **{f"thr_{t}": tensor_throughput(t) for t in TENSOR},
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -104,6 +146,7 @@ ABDEL22 = "Abdelkhalik et al. 2022 (arXiv:2208.11174)"
 LUO24 = "Luo et al. 2024 (arXiv:2402.13499)"
 ACCELSIM = "Accel-Sim GPU_Microbenchmark output.file (accel-sim-framework util/tuner)"
 GUIDE = "CUDA Programming Guide throughput table (via transcriptions, see above)"
+SUN22 = "Sun et al. 2022 (arXiv:2206.02874)"
 UNVERIFIED = "UNVERIFIED (recalled)"
 
 # The throughput rows: the Programming Guide's results per clock per SM for the preset's compute
@@ -217,6 +260,104 @@ PUBLISHED = {
     "thr_ex2": guide({"gtx480": 4, "gtx980": 32, "titanx": 32, "v100": 16, "rtx2060": 16,
                       "rtx3070": 16, "a100": 16, "h100": (16, UNVERIFIED)}),
 }
+
+# ---------------------------------------------------------------------------------------------
+# Tensor cores. Latency: cycles per dependent MMA. Throughput: FLOP per cycle per SM (an FMA is 2
+# FLOP; Sun 2022 gives FMA/clk/SM, doubled here). Abdelkhalik 2022 Table III (A100, wmma.mma);
+# Sun 2022 Tables 3, 4, 5 (A100, RTX 3070 Ti = GA104, the rtx3070 preset's chip, RTX 2080 Ti =
+# TU102, Turing's SM as in the rtx2060 preset's TU106; mma.sync, "completion latency" and the
+# best throughput of its two convergence points); Luo 2024 Table VII (A100 PCIe, H800 PCIe, dense
+# mma.sync; TFLOPS converted at the paper's own 114 SMs x 1755 MHz for the H800, Table III).
+# ---------------------------------------------------------------------------------------------
+
+def luo_h800(tflops):
+    """Luo 2024's H800 TFLOPS in FLOP/clk/SM at its 114 SMs and 1755 MHz (Table III)."""
+    return round(tflops * 1e12 / (114 * 1755e6), 1)
+
+
+def a100_tflops(tflops):
+    """An A100 TFLOPS figure in FLOP/clk/SM at 108 SMs and 1410 MHz."""
+    return round(tflops * 1e12 / (108 * 1410e6), 1)
+
+
+TENSOR_PUBLISHED = {
+    "lat_wmma_f16": {
+        "a100": (16, "A100", f"{ABDEL22}, Table III (wmma m16n16k16 .f16/.f16: 16 cycles, 2 x HMMA.16816.F16)"),
+    },
+    "lat_wmma_f32": {
+        "a100": (16, "A100", f"{ABDEL22}, Table III (wmma m16n16k16 .f16/.f32: 16 cycles, 2 x HMMA.16816.F32)"),
+    },
+    "lat_wmma_bf16": {
+        "a100": (16, "A100", f"{ABDEL22}, Table III (wmma m16n16k16 .bf16/.f32: 16 cycles)"),
+    },
+    "lat_wmma_tf32": {
+        "a100": (16, "A100", f"{ABDEL22}, Table III (wmma m16n16k8 .tf32/.f32: 16 cycles, 4 x HMMA.1684)"),
+    },
+    "lat_mma_k8": {
+        "rtx2060": (17.3, "RTX 2080 Ti (TU102)", f"{SUN22}, Table 5 (FP16/FP32 m16n8k8 completion latency)"),
+        "rtx3070": (18.8, "RTX 3070 Ti (GA104)", f"{SUN22}, Table 4 (FP16/FP32 m16n8k8 completion latency)"),
+        "a100": (17.5, "A100 PCIe", f"{LUO24}, Table VII (FP16/FP32 m16n8k8 dense LAT; Sun 2022 Table 3: 17.7)"),
+        "h100": (16.0, "H800 PCIe (GH100)", f"{LUO24}, Table VII (FP16/FP32 m16n8k8 dense LAT)"),
+    },
+    "lat_mma_f16": {
+        "rtx3070": (24.0, "RTX 3070 Ti (GA104)", f"{SUN22}, Table 4 (FP16/FP16 m16n8k16 completion latency)"),
+        "a100": (24.6, "A100 PCIe", f"{LUO24}, Table VII (FP16/FP16 m16n8k16 dense LAT; Sun 2022 Table 3: 24.4)"),
+        "h100": (24.1, "H800 PCIe (GH100)", f"{LUO24}, Table VII (FP16/FP16 m16n8k16 dense LAT)"),
+    },
+    "lat_mma_f32": {
+        "rtx3070": (33.0, "RTX 3070 Ti (GA104)", f"{SUN22}, Table 4 (FP16/FP32 m16n8k16 completion latency)"),
+        "a100": (26.0, "A100 PCIe", f"{LUO24}, Table VII (FP16/FP32 m16n8k16 dense LAT; Sun 2022 Table 3: 24.7)"),
+        "h100": (24.1, "H800 PCIe (GH100)", f"{LUO24}, Table VII (FP16/FP32 m16n8k16 dense LAT)"),
+    },
+    "lat_mma_bf16": {
+        "a100": (25.0, "A100", f"{SUN22}, sec. 5 finding 1 (BF16 mma.m16n8k16 'completion latency is therefore around 25')"),
+    },
+    "lat_mma_tf32": {
+        "rtx3070": (33.3, "RTX 3070 Ti (GA104)", f"{SUN22}, Table 4 (TF32/FP32 m16n8k8 completion latency)"),
+        "a100": (26.3, "A100 PCIe", f"{LUO24}, Table VII (TF32/FP32 m16n8k8 dense LAT; Sun 2022 Table 3: 25)"),
+        "h100": (24.5, "H800 PCIe (GH100)", f"{LUO24}, Table VII (TF32/FP32 m16n8k8 dense LAT)"),
+    },
+    "thr_wmma_f16": {
+        "v100": (1024, "V100", f"vendor peak (8 tensor cores x 64 FMA a clock), {UNVERIFIED}"),
+        "a100": (a100_tflops(311), "A100", f"{ABDEL22}, Table III (.f16/.f16 '311-312 GB/s', read as TFLOPS, at 108 SMs x 1410 MHz)"),
+    },
+    "thr_wmma_f32": {
+        "v100": (1024, "V100", f"vendor peak (8 tensor cores x 64 FMA a clock), {UNVERIFIED}"),
+        "a100": (a100_tflops(310), "A100", f"{ABDEL22}, Table III (.f16/.f32 '310-312 GB/s', read as TFLOPS, at 108 SMs x 1410 MHz)"),
+    },
+    "thr_wmma_bf16": {
+        "a100": (a100_tflops(310), "A100", f"{ABDEL22}, Table III (.bf16/.f32 '310-312 GB/s', read as TFLOPS, at 108 SMs x 1410 MHz)"),
+    },
+    "thr_wmma_tf32": {
+        "a100": (a100_tflops(132), "A100", f"{ABDEL22}, Table III (.tf32/.f32 '132-156 GB/s', read as TFLOPS, at 108 SMs x 1410 MHz)"),
+    },
+    "thr_mma_k8": {
+        "rtx2060": (2 * 255.1, "RTX 2080 Ti (TU102)", f"{SUN22}, Table 5 (FP16/FP32 m16n8k8: 255.1 FMA/clk/SM)"),
+        "rtx3070": (2 * 253.9, "RTX 3070 Ti (GA104)", f"{SUN22}, Table 4 (FP16/FP32 m16n8k8: 253.9 FMA/clk/SM)"),
+        "a100": (2 * 974.1, "A100", f"{SUN22}, Table 3 (FP16/FP32 m16n8k8: 974.1 FMA/clk/SM)"),
+        "h100": (luo_h800(363.7), "H800 PCIe (GH100)", f"{LUO24}, Table VII (FP16/FP32 m16n8k8 dense 363.7 TFLOPS at 114 SMs x 1755 MHz)"),
+    },
+    "thr_mma_f16": {
+        "rtx3070": (2 * 509.4, "RTX 3070 Ti (GA104)", f"{SUN22}, Table 4 (FP16/FP16 m16n8k16: 509.4 FMA/clk/SM)"),
+        "a100": (2 * 996.6, "A100", f"{SUN22}, Table 3 (FP16/FP16 m16n8k16: 996.6 FMA/clk/SM)"),
+        "h100": (luo_h800(494.4), "H800 PCIe (GH100)", f"{LUO24}, Table VII (FP16/FP16 m16n8k16 dense 494.4 TFLOPS at 114 SMs x 1755 MHz)"),
+    },
+    "thr_mma_f32": {
+        "rtx3070": (2 * 252.7, "RTX 3070 Ti (GA104)", f"{SUN22}, Table 4 (FP16/FP32 m16n8k16: 252.7 FMA/clk/SM)"),
+        "a100": (2 * 1004.2, "A100", f"{SUN22}, Table 3 (FP16/FP32 m16n8k16: 1004.2 FMA/clk/SM)"),
+        "h100": (luo_h800(490.7), "H800 PCIe (GH100)", f"{LUO24}, Table VII (FP16/FP32 m16n8k16 dense 490.7 TFLOPS at 114 SMs x 1755 MHz)"),
+    },
+    "thr_mma_bf16": {
+        "a100": (2 * 1000, "A100", f"{SUN22}, sec. 5 finding 1 (BF16 m16n8k16 'peak throughput is 1000 (FMA/clk/SM)')"),
+    },
+    "thr_mma_tf32": {
+        "rtx3070": (2 * 126.8, "RTX 3070 Ti (GA104)", f"{SUN22}, Table 4 (TF32/FP32 m16n8k8: 126.8 FMA/clk/SM)"),
+        "a100": (2 * 492.4, "A100", f"{SUN22}, Table 3 (TF32/FP32 m16n8k8: 492.4 FMA/clk/SM)"),
+        "h100": (luo_h800(246.4), "H800 PCIe (GH100)", f"{LUO24}, Table VII (TF32/FP32 m16n8k8 dense 246.4 TFLOPS at 114 SMs x 1755 MHz)"),
+    },
+}
+PUBLISHED.update(TENSOR_PUBLISHED)
+
 
 # ---------------------------------------------------------------------------------------------
 # Running
@@ -367,12 +508,17 @@ def main():
     a = ap.parse_args()
     presets = a.presets.split(",")
     names = a.only.split(",") if a.only else list(BENCHES)
+    unknown = [n for n in names if n not in BENCHES]
+    if unknown:
+        sys.exit(f"microbench.py: unknown benchmark(s): {', '.join(unknown)}")
     WORK.mkdir(parents=True, exist_ok=True)
     compare = gpgpusim_module() if a.gpgpusim else None
     results = {}
     for name in names:
         bench = BENCHES[name]
         for preset in presets:
+            if preset not in bench.get("presets", PRESETS):
+                continue
             info = preset_info(preset)
             r = {"warpsim": run_warpsim(a.warpsim, name, bench, preset, info, a.sets)}
             if compare and preset in compare.CONFIGS:

@@ -23,6 +23,18 @@ Families:
   `ld.global.ca` / `.cg`, timed twice (out[0] first pass, out[1] second); buf[i] = (i + S) mod N
   prepared by the host. `chase_shared` copies buf[0..1024) into shared memory first and
   chases there.
+- `lat_T(out, iters)`, one warp: `iters` iterations of 16 dependent tensor-core multiply-adds
+  (`wmma.mma` or `mma.sync`, D = A.B + D, the accumulator carried through), timed as `lat_OP`:
+  cycles per MMA = out[1] / (16 iters). A and B are constants set with `mov` (no memory access).
+- `thr_T(out, iters)`, one CTA (tools/microbench.py: 16 warps): each warp `iters` iterations of 4 x 8 independent MMAs
+  (8 accumulators), lane 0 of warp w writing its start and end cycles as `thr_OP` does;
+  FLOP per cycle per SM = warps x 32 iters x 2MNK / (latest end - earliest start).
+  T: `wmma_f16`, `wmma_f32` (wmma.mma m16n16k16, f16 inputs, f16 / f32 accumulators; sm_70,
+  tensor.ptx), `wmma_bf16` (m16n16k16 bf16 -> f32), `wmma_tf32` (m16n16k8 tf32 -> f32; sm_80,
+  tensor_sm80.ptx), `mma_k8` (mma.sync m16n8k8 f16 -> f32; sm_75, tensor_sm75.ptx), `mma_f16`,
+  `mma_f32` (m16n8k16 f16 -> f16 / f32), `mma_bf16` (m16n8k16 bf16 -> f32), `mma_tf32` (m16n8k8
+  tf32 -> f32) (sm_80, tensor_sm80.ptx). Each file's `.target` is the lowest that has its
+  instructions, so that a GPU of that generation can load it.
 - `bw_read(out, buf, n16, mask, reps)`, many CTAs: `reps` grid-stride passes of 16-byte
   `ld.global.cg.v4` loads over the n16 vectors of buf (n16 a power of two, mask = n16 - 1),
   each pass shifted by 8 CTAs' worth so that no SM's L1 keeps its share; bytes / kernel cycles.
@@ -40,6 +52,10 @@ HEADER = """//
 .target sm_70
 .address_size 64
 """
+
+
+def header(target):
+    return HEADER.replace(".target sm_70", f".target {target}")
 
 # name -> (register type, declaration of the constant operands, the dependent operation on
 # accumulator `{a}`, the value a store waits on).
@@ -276,12 +292,138 @@ $DONE:
 """
 
 
+# Tensor-core multiply-adds: name -> (instruction, A registers, B registers, C/D registers,
+# C/D register type, A's and B's 32-bit constant, FLOP an MMA = 2MNK, file). A = 1.0 and B = 0.0
+# in each element, so D = C and the accumulators stay finite; the constants are registers, so
+# no compiler can fold the MMAs away.
+F16_ONE, BF16_ONE, TF32_ONE = "0x3C003C00", "0x3F803F80", "0x3F800000"
+TENSOR = {
+    "wmma_f16": ("wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16", 8, 8, 4, "b32", F16_ONE, 2 * 16 * 16 * 16, "tensor.ptx"),
+    "wmma_f32": ("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", 8, 8, 8, "f32", F16_ONE, 2 * 16 * 16 * 16, "tensor.ptx"),
+    "wmma_bf16": ("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32", 4, 4, 8, "f32", BF16_ONE, 2 * 16 * 16 * 16, "tensor_sm80.ptx"),
+    "wmma_tf32": ("wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32", 4, 4, 8, "f32", TF32_ONE, 2 * 16 * 16 * 8, "tensor_sm80.ptx"),
+    "mma_k8": ("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", 2, 1, 4, "f32", F16_ONE, 2 * 16 * 8 * 8, "tensor_sm75.ptx"),
+    "mma_f16": ("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", 4, 2, 2, "b32", F16_ONE, 2 * 16 * 8 * 16, "tensor_sm80.ptx"),
+    "mma_f32": ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, 4, "f32", F16_ONE, 2 * 16 * 8 * 16, "tensor_sm80.ptx"),
+    "mma_bf16": ("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 4, 2, 4, "f32", BF16_ONE, 2 * 16 * 8 * 16, "tensor_sm80.ptx"),
+    "mma_tf32": ("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 4, 2, 4, "f32", TF32_ONE, 2 * 16 * 8 * 8, "tensor_sm80.ptx"),
+}
+TENSOR_FILES = {"tensor.ptx": "sm_70", "tensor_sm75.ptx": "sm_75", "tensor_sm80.ptx": "sm_80"}
+
+
+def tensor_regs(na, nb, nc, cty, accs):
+    return f"""    .reg .pred %p<4>;
+    .reg .b32 %r<32>;
+    .reg .b64 %rd<16>;
+    .reg .b32 %ta<{na}>;
+    .reg .b32 %tb<{nb}>;
+    .reg .{cty} %acc<{nc * accs}>;
+"""
+
+
+def tensor_setup(na, nb, nc, cty, one, accs):
+    lines = [f"mov.b32 %ta{i}, {one};" for i in range(na)]
+    lines += [f"mov.b32 %tb{i}, 0;" for i in range(nb)]
+    zero = "0f00000000" if cty == "f32" else "0"
+    lines += [f"mov.{cty} %acc{i}, {zero};" for i in range(nc * accs)]
+    return "\n".join(f"    {x}" for x in lines)
+
+
+def tensor_op(instr, na, nb, nc, k):
+    frag = lambda p, n, base=0: "{" + ", ".join(f"%{p}{base + i}" for i in range(n)) + "}"
+    d = frag("acc", nc, k * nc)
+    return f"{instr} {d}, {frag('ta', na)}, {frag('tb', nb)}, {d};"
+
+
+def tensor_latency_kernel(name, instr, na, nb, nc, cty, one, flop, _file):
+    body = [tensor_op(instr, na, nb, nc, 0) for _ in range(16)]
+    loop = [body[0], "add.u32 %r3, %r3, 1;", "setp.lt.u32 %p1, %r3, %r2;"] + body[1:]
+    lines = "\n".join(f"    {x}" for x in loop)
+    return f"""
+// 16 dependent `{instr}` per iteration (D = A.B + D), one warp, timed twice (out[0], out[1]).
+.visible .entry lat_{name}(.param .u64 out, .param .u32 iters)
+{{
+{tensor_regs(na, nb, nc, cty, 1)}    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r2, [iters];
+{tensor_setup(na, nb, nc, cty, one, 1)}
+    mov.u32 %r4, 0;
+$PASS:
+    mov.u32 %r3, 0;
+    mov.u32 %r6, %clock;
+$LOOP:
+{lines}
+    @%p1 bra $LOOP;
+    st.global.b32 [%rd1+16], %acc0;
+    mov.u32 %r7, %clock;
+    sub.u32 %r7, %r7, %r6;
+    mul.wide.u32 %rd2, %r4, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r7;
+    add.u32 %r4, %r4, 1;
+    setp.lt.u32 %p2, %r4, 2;
+    @%p2 bra $PASS;
+    ret;
+}}
+"""
+
+
+def tensor_throughput_kernel(name, instr, na, nb, nc, cty, one, flop, _file):
+    ops = [tensor_op(instr, na, nb, nc, k) for _ in range(4) for k in range(8)]
+    loop = ops[:1] + ["add.u32 %r3, %r3, 1;", "setp.lt.u32 %p1, %r3, %r2;"] + ops[1:]
+    lines = "\n".join(f"    {x}" for x in loop)
+    keep = [f"mov.b32 %r10, %acc0;"]
+    for k in range(1, 8):
+        keep += [f"mov.b32 %r11, %acc{k * nc};", "xor.b32 %r10, %r10, %r11;"]
+    keep += ["setp.eq.u32 %p3, %r10, 305419896;", "@%p3 st.global.u32 [%rd1], %r10;"]
+    keep = "\n".join(f"    {x}" for x in keep)
+    return f"""
+// 4 x 8 independent `{instr}` per iteration on 8 accumulators; lane 0 of warp w writes its
+// first and last cycle to out[2w], out[2w+1] (the accumulators' xor goes to out[0] only if it
+// is an unlikely value: a consumer that keeps the loop under ptxas).
+.visible .entry thr_{name}(.param .u64 out, .param .u32 iters)
+{{
+{tensor_regs(na, nb, nc, cty, 8)}    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r2, [iters];
+{tensor_setup(na, nb, nc, cty, one, 8)}
+    mov.u32 %r3, 0;
+    mov.u32 %r6, %clock;
+$LOOP:
+{lines}
+    @%p1 bra $LOOP;
+    mov.u32 %r7, %clock;
+{keep}
+    mov.u32 %r8, %tid.x;
+    and.b32 %r9, %r8, 31;
+    setp.ne.u32 %p2, %r9, 0;
+    @%p2 bra $DONE;
+    shr.u32 %r8, %r8, 5;
+    mul.wide.u32 %rd2, %r8, 8;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.v2.u32 [%rd3], {{%r6, %r7}};
+$DONE:
+    ret;
+}}
+"""
+
+
 def files():
     alu = HEADER + "".join(latency_kernel(n, *spec) for n, spec in OPS.items())
     alu += "".join(throughput_kernel(n, *spec) for n, spec in OPS.items())
     mem = HEADER + chase_kernel("ca", "ld.global.ca.u32") + chase_kernel("cg", "ld.global.cg.u32")
     mem += CHASE_SHARED + BW_READ
-    return {"alu.ptx": alu, "memory.ptx": mem}
+    out = {"alu.ptx": alu, "memory.ptx": mem}
+    for fname, target in TENSOR_FILES.items():
+        specs = [(n, spec) for n, spec in TENSOR.items() if spec[-1] == fname]
+        text = header(target) + "".join(tensor_latency_kernel(n, *spec) for n, spec in specs)
+        out[fname] = text + "".join(tensor_throughput_kernel(n, *spec) for n, spec in specs)
+    return out
+
+
+TITLES = {"alu.ptx": "ALU and SFU latency and throughput",
+          "memory.ptx": "memory latency (pointer chase) and bandwidth",
+          "tensor.ptx": "tensor-core (wmma.mma, sm_70) latency and throughput",
+          "tensor_sm75.ptx": "tensor-core (mma.sync m16n8k8, sm_75) latency and throughput",
+          "tensor_sm80.ptx": "tensor-core (wmma bf16/tf32, mma.sync m16n8k16 f16/bf16, m16n8k8 tf32, sm_80) latency and throughput"}
 
 
 def main():
@@ -289,7 +431,7 @@ def main():
     stale = []
     for name, text in files().items():
         path = OUT / name
-        text = f"// samples/microbench/{name}: {'ALU and SFU latency and throughput' if name == 'alu.ptx' else 'memory latency (pointer chase) and bandwidth'}\n" + text
+        text = f"// samples/microbench/{name}: {TITLES[name]}\n" + text
         if check:
             if not path.exists() or path.read_text() != text:
                 stale.append(str(path))
