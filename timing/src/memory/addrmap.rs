@@ -184,9 +184,10 @@ impl AddressMap {
             PartitionIndexing::Consecutive => None,
             PartitionIndexing::Hashed => {
                 // Spread strides that are multiples of the slice count: the slice is rotated
-                // by a fold of the higher line bits (an xor hash of warpsim's own).
+                // by a fold of the line number without its slice bits (an xor hash of
+                // warpsim's own; the presets that use it were never compared with GPGPU-Sim).
                 let slice = channel * self.subs + sub;
-                let block = local_line;
+                let block = remove_bits(rest, self.sub_mask) >> self.line_shift;
                 let fold = block ^ (block >> 5) ^ (block >> 10) ^ (block >> 15) ^ (block >> 20);
                 Some((slice + fold % slices) % slices)
             }
