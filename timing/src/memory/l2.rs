@@ -189,8 +189,8 @@ impl MemorySystem {
         // GPGPU-Sim's L2 answers RESERVATION_FAIL and the request stays at the head of the
         // slice's queue (`memory_sub_partition::cache_cycle`, "L2 cache lock-up") until the
         // fill frees its MSHR, so the slice takes nothing else until then.
-        let found = cache.find(local, index).map(|way| *cache.line(way));
-        if let Some(line) = found
+        let found = cache.find(local, index);
+        if let Some(line) = found.map(|way| *cache.line(way))
             && kind != AccessKind::Store
             && merge_limit > 0
             && line.is_pending(start)
@@ -240,7 +240,8 @@ impl MemorySystem {
         // before its request left, at `sent`), and is written into the line then.
         let fill_seen = |sent: u64, data: u64| data.saturating_sub(dram_lead).max(sent);
 
-        let done = match cache.find(local, index) {
+        // Nothing above changed the lines: the lookup's way is still `found`.
+        let done = match found {
             Some(way) => {
                 cache.touch(way);
                 let line = cache.line_mut(way);

@@ -63,10 +63,10 @@ pub struct SmMemory {
     icnt: u64,
     /// Cycles of the SM's reply port taken by read data on its way in (`None`: no limit);
     /// each reply sector takes the first free cycle at or after its arrival.
-    reply_port: Option<Port>,
+    reply_port: Option<ReplyPort>,
     /// The port requests leave by, in flits (`mem.request_flits_per_cycle`; `None`: no
     /// limit).
-    request_port: Option<Port>,
+    request_port: Option<RequestPort>,
     /// The L1 data array's power states (Snooze; `None` when `mem.snooze.gating` is off).
     power: Option<PowerDomain>,
     /// This cycle's requests to the L2, in the order they were made (a [`Ticket`] indexes
@@ -118,27 +118,27 @@ enum Below {
     },
 }
 
-/// One of an SM's ports to the interconnect: the cycles its traffic occupies, `per_cycle`
-/// units (sectors of read data coming in, flits of requests going out) each.
+/// An SM's reply port: the cycles its incoming read data occupies, `per_cycle` sectors each,
+/// in the first free cycle at or after each sector's arrival (replies arrive out of order).
 #[derive(Clone, Debug)]
-struct Port {
+struct ReplyPort {
     per_cycle: u32,
     /// Sectors taken per cycle, for cycles with any (pruned behind the arrivals).
     taken: std::collections::BTreeMap<u64, u32>,
 }
 
-impl Port {
-    fn new(per_cycle: u32) -> Port {
-        Port {
+impl ReplyPort {
+    fn new(per_cycle: u32) -> ReplyPort {
+        ReplyPort {
             per_cycle,
             taken: std::collections::BTreeMap::new(),
         }
     }
 
-    /// The cycle the last of `units` units ready at `at` is through the port, for a request
-    /// made at `now` (requests are made in cycle order, and their traffic is no earlier:
-    /// cycles before `now` are settled).
-    fn take(&mut self, now: u64, at: u64, units: u32) -> u64 {
+    /// The cycle the last of `sectors` sectors arriving at `at` is through the port, for a
+    /// request made at `now` (requests are made in cycle order, and data arrives after its
+    /// request: cycles before `now` are settled).
+    fn take(&mut self, now: u64, at: u64, sectors: u32) -> u64 {
         while let Some((&c, _)) = self.taken.first_key_value() {
             if c >= now {
                 break;
@@ -147,7 +147,7 @@ impl Port {
         }
         let mut cycle = at;
         let mut done = at;
-        for _ in 0..units.max(1) {
+        for _ in 0..sectors.max(1) {
             loop {
                 let used = self.taken.entry(cycle).or_insert(0);
                 if *used < self.per_cycle {
@@ -159,6 +159,38 @@ impl Port {
             }
         }
         done
+    }
+}
+
+/// An SM's request port: `per_cycle` flits a cycle, leaving in the order they are offered
+/// (GPGPU-Sim's L1 miss queue is a FIFO), so a cursor is all it needs.
+#[derive(Clone, Debug)]
+struct RequestPort {
+    per_cycle: u64,
+    /// The last cycle a flit left in, and how many left in it.
+    cycle: u64,
+    used: u64,
+}
+
+impl RequestPort {
+    fn new(per_cycle: u32) -> RequestPort {
+        RequestPort {
+            per_cycle: u64::from(per_cycle.max(1)),
+            cycle: 0,
+            used: 0,
+        }
+    }
+
+    /// The cycle the last of `flits` flits ready at `at` leaves, behind every earlier one.
+    fn take(&mut self, at: u64, flits: u32) -> u64 {
+        if self.cycle < at {
+            self.cycle = at;
+            self.used = 0;
+        }
+        let total = self.used + u64::from(flits.max(1));
+        self.cycle += (total - 1) / self.per_cycle;
+        self.used = (total - 1) % self.per_cycle + 1;
+        self.cycle
     }
 }
 
@@ -265,9 +297,9 @@ impl SmMemory {
             sector: u64::from(cfg.mem.sector.max(1)),
             icnt: u64::from(cfg.mem.icnt_latency),
             reply_port: (cfg.mem.reply_sectors_per_cycle > 0)
-                .then(|| Port::new(cfg.mem.reply_sectors_per_cycle)),
+                .then(|| ReplyPort::new(cfg.mem.reply_sectors_per_cycle)),
             request_port: (cfg.mem.request_flits_per_cycle > 0)
-                .then(|| Port::new(cfg.mem.request_flits_per_cycle)),
+                .then(|| RequestPort::new(cfg.mem.request_flits_per_cycle)),
             power: PowerDomain::new(
                 &cfg.mem.snooze,
                 l1.sets.max(1) as usize * l1.ways.max(1) as usize,
@@ -323,7 +355,7 @@ impl SmMemory {
                     ready.max(floor)
                 }
                 Below::ToL2 { depart, t, kind } => {
-                    let depart = self.inject(now, depart, t.sectors, kind);
+                    let depart = self.inject(depart, t.sectors, kind);
                     let back = l2.access(depart, t, kind);
                     match kind {
                         AccessKind::Load => self.reply(depart, back, t.sectors),
@@ -374,7 +406,7 @@ impl SmMemory {
     /// one 40-byte flit (`-icnt_flit_size 40`): a sectored L1 sends a request per sector, a
     /// sector's read or its write with the data; a whole-line read (an L1 that is not
     /// sectored) is one request, a write of k sectors k flits; an atomic is one.
-    fn inject(&mut self, now: u64, depart: u64, sectors: u32, kind: AccessKind) -> u64 {
+    fn inject(&mut self, depart: u64, sectors: u32, kind: AccessKind) -> u64 {
         let Some(port) = &mut self.request_port else {
             return depart;
         };
@@ -384,7 +416,7 @@ impl SmMemory {
             AccessKind::Load if !self.l1_sectored => 1,
             AccessKind::Load | AccessKind::Store => sectors,
         };
-        port.take(now, depart, flits)
+        port.take(depart, flits)
     }
 
     /// Records a request for the commit; its ticket.
@@ -781,7 +813,7 @@ impl SmMemory {
             sectors: mask,
         };
         let depart = now.saturating_add(self.l1_latency).saturating_add(woke);
-        let depart = self.inject(now, depart, mask, AccessKind::Load);
+        let depart = self.inject(depart, mask, AccessKind::Load);
         let back = self.reply(now, l2.access(depart, t, AccessKind::Load), mask);
         let seen = back.saturating_sub(self.icnt).max(now);
         back.saturating_add(self.wake(now, seen, back, Target::Data { way, sectors: mask }))
@@ -906,13 +938,28 @@ mod tests {
     /// its arrival, whatever order the requests were made in.
     #[test]
     fn the_reply_port_takes_a_sector_a_cycle() {
-        let mut port = Port::new(1);
+        let mut port = ReplyPort::new(1);
         assert_eq!(port.take(0, 100, 4), 103);
         assert_eq!(port.take(0, 100, 4), 107);
         assert_eq!(port.take(0, 50, 1), 50);
         assert_eq!(port.take(0, 101, 1), 108);
-        let mut two = Port::new(2);
+        let mut two = ReplyPort::new(2);
         assert_eq!(two.take(0, 10, 4), 11);
+    }
+
+    /// The request port is a FIFO: flits leave in order, `per_cycle` a cycle, each no earlier
+    /// than it is ready.
+    #[test]
+    fn the_request_port_is_a_fifo() {
+        let mut port = RequestPort::new(1);
+        assert_eq!(port.take(100, 4), 103);
+        assert_eq!(port.take(100, 1), 104);
+        assert_eq!(port.take(50, 1), 105, "no overtaking");
+        assert_eq!(port.take(200, 2), 201);
+        let mut two = RequestPort::new(2);
+        assert_eq!(two.take(10, 3), 11);
+        assert_eq!(two.take(10, 1), 11);
+        assert_eq!(two.take(10, 1), 12);
     }
 
     /// A flit a cycle out of the SM: a sectored L1 sends a request per sector, so a
