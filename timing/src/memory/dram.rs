@@ -87,8 +87,13 @@ struct Bank {
 }
 
 /// Cycles of commands a channel remembers: a request can take a free cycle this far before
-/// the channel's latest command.
-const CALENDAR: usize = 4096;
+/// the channel's latest command. Commands booked further apart share slots and forget each
+/// other: with 4,096, rtx3070's saturated channels moved 12% more than their peak.
+const CALENDAR: usize = 16384;
+
+/// How far past its earliest cycle a command looks for a free one; past it, every cycle is
+/// taken as free.
+const HORIZON: u64 = 2048;
 
 /// A command in a channel's calendar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,8 +140,8 @@ impl Calendar {
         gap: impl Fn(&Command, &Command) -> u64,
     ) -> u64 {
         let mut x = earliest.next_multiple_of(grid);
-        // Past half the calendar every cycle is free; a crowded calendar books there.
-        let limit = earliest + CALENDAR as u64 / 2;
+        // Past the horizon every cycle is taken as free; a crowded calendar books there.
+        let limit = earliest + HORIZON;
         while x < limit {
             // A cycle holding a command that needs a gap after it is not free: skip a run of
             // them cheaply before the full check, which a saturated channel would otherwise
