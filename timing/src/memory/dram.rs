@@ -498,6 +498,20 @@ mod tests {
         }
     }
 
+    /// The calendar remembers a command while commands up to 4,096 cycles later are booked
+    /// (a saturated channel's span): a late request cannot take its cycle again. With a
+    /// calendar of 4,096 cycles the command at 4,096 took the slot of the one at 0, and the
+    /// late one was booked at 0 beside it (rtx3070's DRAM then moved 12% over its peak).
+    #[test]
+    fn the_calendar_remembers_a_saturated_span() {
+        let mut cal = Calendar::new();
+        let read = command(0, Dir::Read);
+        let gap = |_: &Command, _: &Command| 2;
+        assert_eq!(cal.book(0, read, 2, 2, gap), 0);
+        assert_eq!(cal.book(4096, read, 2, 2, gap), 4096);
+        assert_eq!(cal.book(0, read, 2, 2, gap), 2);
+    }
+
     #[test]
     fn a_closed_bank_activates_then_reads() {
         let mut d = dram();
