@@ -53,10 +53,14 @@ impl<'a> Sm<'a> {
             let inst = busy.inst;
             let f = &mut self.inflight[inst];
             let kind = f.mem.kind.unwrap_or(AccessKind::Load);
-            // Stores and reductions complete for the warp once accepted; loads and
-            // `cp.async` copies when their data is back.
+            // Loads and `cp.async` copies complete when their data is back; stores when the
+            // L2 acknowledges them, since a warp exits only once its stores are acknowledged
+            // (GPGPU-Sim's `shd_warp_t::hardware_done` needs `stores_done`, which each
+            // WRITE_ACK counts down in `shader_core_ctx::store_ack`): nothing waits for a
+            // store but the warp's exit, and so its CTA's retirement. Reductions without a
+            // result complete once accepted.
             let waits =
-                kind != AccessKind::Store && (!f.writes.is_empty() || f.async_group.is_some());
+                kind == AccessKind::Store || !f.writes.is_empty() || f.async_group.is_some();
             let mut accepted = 0;
             while busy.next < f.mem.global.len() && accepted < per_cycle {
                 match mem.global(now, f.mem.global[busy.next], kind, f.mem.bypass_l1) {
