@@ -356,6 +356,19 @@ $LOOP:
     @%p1 bra $LOOP;
     ret;
 }
+
+// One thread stores (or, with store = 0, skips the same store by its predicate) and exits.
+.visible .entry store_last(.param .u64 out, .param .u32 store)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r1, [store];
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 st.global.u32 [%rd1], 7;
+    ret;
+}
 "#
 );
 
@@ -665,6 +678,31 @@ fn coalesced_and_strided_global_loads() {
         cycles.push(s.gpu_sim_cycle);
     }
     assert!(cycles[0] < cycles[3], "{cycles:?}");
+}
+
+/// A warp exits only once its stores are acknowledged (GPGPU-Sim's `hardware_done` needs
+/// `stores_done`), so a kernel whose last instruction before `ret` is a store lasts until the
+/// store's acknowledgement is back: on gtx480 the L1's pipeline (35), the interconnect both
+/// ways (2 × 20) and the L2's latency (120), 195 cycles after the store issues (a store is
+/// written into the L2 without reading DRAM), where the same store predicated off completes
+/// the cycle after it issues: 194 cycles more. Before, a store completed once the L1 took it.
+#[test]
+fn a_warp_exits_once_its_stores_are_acknowledged() {
+    let cfg = config(&["gpu.sms=1"]);
+    let (l1, icnt, l2) = (
+        u64::from(cfg.mem.l1d.latency),
+        u64::from(cfg.mem.icnt_latency),
+        u64::from(cfg.mem.l2.slice.latency),
+    );
+    assert_eq!(l1 + 2 * icnt + l2, 195);
+    let dev = device(&cfg);
+    let out = dev.alloc_from(&[0u32]).unwrap();
+    warm_up(&dev, "store_last", 1, 1, &[(&out).into(), Arg::U32(0)]);
+    let skipped = run(&dev, "store_last", 1, 1, 0, &[(&out).into(), Arg::U32(0)]);
+    let stored = run(&dev, "store_last", 1, 1, 0, &[(&out).into(), Arg::U32(1)]);
+    assert_eq!(out.to_host().unwrap(), [7]);
+    let extra = stored.gpu_sim_cycle - skipped.gpu_sim_cycle;
+    assert_eq!(extra, 195 - 1, "the store's acknowledgement");
 }
 
 /// `cp.async.wait_group n` holds the warp until at most its `n` most recent groups are
