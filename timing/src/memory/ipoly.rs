@@ -34,19 +34,38 @@ pub fn supports(banks: u64) -> bool {
     matches!(banks, 16 | 32 | 64)
 }
 
+/// Each group as a mask of the higher-address bits.
+const fn masks<const N: usize>(groups: [&[u32]; N]) -> [u64; N] {
+    let mut out = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        let mut j = 0;
+        while j < groups[i].len() {
+            out[i] |= 1 << groups[i][j];
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+const MASKS_16: [u64; 4] = masks(GROUPS_16);
+const MASKS_32: [u64; 5] = masks(GROUPS_32);
+const MASKS_64: [u64; 6] = masks(GROUPS_64);
+
 /// The hashed bank of `index` (below `banks`), given the address bits above the index bits.
 ///
 /// # Panics
 /// If `banks` is not 16, 32 or 64 (see [`supports`]; the configuration validates it).
 pub fn hash(higher: u64, index: u64, banks: u64) -> u64 {
-    let groups: &[&[u32]] = match banks {
-        16 => &GROUPS_16,
-        32 => &GROUPS_32,
-        64 => &GROUPS_64,
+    let masks: &[u64] = match banks {
+        16 => &MASKS_16,
+        32 => &MASKS_32,
+        64 => &MASKS_64,
         _ => panic!("IPOLY hashing is defined for 16, 32 or 64 banks, not {banks}"),
     };
-    groups.iter().enumerate().fold(0, |out, (bit, group)| {
-        let parity = group.iter().fold(0, |p, &a| p ^ (higher >> a)) & 1;
+    masks.iter().enumerate().fold(0, |out, (bit, &mask)| {
+        let parity = u64::from((higher & mask).count_ones() & 1);
         out | ((parity ^ (index >> bit)) & 1) << bit
     })
 }
