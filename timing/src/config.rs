@@ -590,8 +590,8 @@ pub struct CacheConfig {
     /// Hit latency in cycles; for the L1 data cache also the cycles before a miss (or a
     /// store) leaves for the L2 (GPGPU-Sim's L1 latency queue ends in the tag lookup).
     pub latency: u32,
-    /// Outstanding misses (lines) tracked; 0 = unlimited (the constant cache's are not
-    /// modelled).
+    /// Outstanding misses (lines) tracked; 0 = unlimited (the constant cache's and the L2's
+    /// are not modelled: the L2 applies `mshr_merge` only, per sector).
     pub mshrs: u32,
     /// Requests that may merge into one outstanding miss; 0 = unlimited.
     pub mshr_merge: u32,
