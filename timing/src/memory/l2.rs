@@ -248,7 +248,15 @@ impl MemorySystem {
                 if kind == AccessKind::Store {
                     let sectors = mask;
                     let woke = wake(arrive, lookup, Target::Data { way, sectors });
-                    stats.l2_hits += 1;
+                    // Sectors the line lacks are written without a fetch (lazy fetch on read),
+                    // but counted as misses, as GPGPU-Sim's sector cache counts them.
+                    let absent = mask & !line.valid;
+                    if absent == 0 {
+                        stats.l2_hits += 1;
+                    } else {
+                        stats.l2_misses += 1;
+                        stats.l2_sector_misses += u64::from(absent.count_ones());
+                    }
                     line.valid |= mask;
                     line.dirty |= mask;
                     // The store's bytes supersede a fill still on its way.
@@ -568,6 +576,25 @@ mod tests {
         // Clean evictions write nothing.
         m.access(3000, load(3072 + 128), AccessKind::Load);
         assert_eq!(m.stats().dram_writes_bytes, 64);
+    }
+
+    /// A store's sectors the line lacks are misses (GPGPU-Sim's sector cache counts the first
+    /// write of each sector so), written without a DRAM read: a warp storing one word in each
+    /// of a line's four sectors, one store after another, misses four times, not once.
+    #[test]
+    fn stores_count_the_sectors_a_line_lacks_as_misses() {
+        let mut m = MemorySystem::new(&config(&[]));
+        for (i, s) in (0..4).enumerate() {
+            let one = Transaction {
+                line: 0x4000,
+                sectors: 1 << s,
+            };
+            m.access(i as u64 * 10, one, AccessKind::Store);
+        }
+        m.access(100, load(0x4000), AccessKind::Load);
+        let s = m.stats();
+        assert_eq!((s.l2_misses, s.l2_sector_misses, s.l2_hits), (4, 4, 1));
+        assert_eq!(s.dram_reads, 0);
     }
 
     #[test]

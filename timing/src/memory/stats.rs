@@ -75,9 +75,10 @@ counters! {
         icache_reservation_fails,
         /// Requests reaching an L2 slice (a transaction spanning two L2 lines counts twice).
         l2_accesses,
-        /// Requests whose sectors were all present (stores: whose line was present).
+        /// Requests whose sectors were all present.
         l2_hits,
-        /// Requests that allocated a line or fetched sectors from DRAM.
+        /// Requests that allocated a line, fetched sectors from DRAM, or (stores) wrote
+        /// sectors the line lacked.
         l2_misses,
         /// Requests that waited on a fill already in flight.
         l2_mshr_merges,
@@ -87,7 +88,7 @@ counters! {
         l2_merge_lockups,
         /// Sectors the requests named (GPGPU-Sim's L2 counts its accesses so).
         l2_sector_accesses,
-        /// Sectors of `l2_misses` that were not present (a store's whole mask on a line miss).
+        /// Sectors of `l2_misses` that were not present.
         l2_sector_misses,
         /// Of `l2_accesses`: atomics.
         l2_atomics,
