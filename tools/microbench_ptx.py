@@ -88,22 +88,23 @@ def init_acc(ty, k):
     return f"mov.{'b32' if ty == 'u32' else ty} {acc(ty, k)}, {one};"
 
 
-def latency_kernel(name, ty, consts, op):
-    a = acc(ty, 0)
-    body = [op.format(a=a) for _ in range(16)]
-    # The loop counter and its compare sit between the chain's first two operations, so they
-    # complete in the chain's shadow and the branch finds its predicate ready.
-    loop = [body[0], "add.u32 %r3, %r3, 1;", "setp.lt.u32 %p1, %r3, %r2;"] + body[1:]
-    st = {"f32": "st.global.f32", "u32": "st.global.u32", "f64": "st.global.f64"}[ty]
-    lines = "\n".join(f"    {x}" for x in loop)
+def counted_loop(body):
+    """The loop body with its counter and compare after the first operation, so they complete
+    in its shadow and the branch finds its predicate ready; indented."""
+    loop = body[:1] + ["add.u32 %r3, %r3, 1;", "setp.lt.u32 %p1, %r3, %r2;"] + body[1:]
+    return "\n".join(f"    {x}" for x in loop)
+
+
+def timed_latency(name, comment, regs, setup, lines, sink):
+    """A latency kernel: the loop `lines` timed twice with the clock (out[0], out[1]), its
+    chain's result stored by `sink` before the second clock read."""
     return f"""
-// {16} dependent `{op.format(a='x')}` per iteration, timed twice (out[0], out[1]).
+{comment}
 .visible .entry lat_{name}(.param .u64 out, .param .u32 iters)
 {{
-{REGS}    ld.param.u64 %rd1, [out];
+{regs}    ld.param.u64 %rd1, [out];
     ld.param.u32 %r2, [iters];
-    {consts}
-    {init_acc(ty, 0)}
+{setup}
     mov.u32 %r4, 0;
 $PASS:
     mov.u32 %r3, 0;
@@ -111,7 +112,7 @@ $PASS:
 $LOOP:
 {lines}
     @%p1 bra $LOOP;
-    {st} [%rd1+16], {a};
+    {sink}
     mov.u32 %r7, %clock;
     sub.u32 %r7, %r7, %r6;
     mul.wide.u32 %rd2, %r4, 4;
@@ -125,30 +126,16 @@ $LOOP:
 """
 
 
-def throughput_kernel(name, ty, consts, op):
-    ops = [op.format(a=acc(ty, k)) for _ in range(4) for k in range(8)]
-    loop = ops[:1] + ["add.u32 %r3, %r3, 1;", "setp.lt.u32 %p1, %r3, %r2;"] + ops[1:]
-    lines = "\n".join(f"    {x}" for x in loop)
-    inits = "\n".join(f"    {init_acc(ty, k)}" for k in range(8))
-    # The accumulators' sum, stored only if it equals an unlikely value: a consumer, so that
-    # ptxas (and a real GPU's run of this PTX) keeps the loop; after the clock, so not timed.
-    add = {"f32": "add.f32", "u32": "add.s32", "f64": "add.f64"}[ty]
-    magic = {"f32": "0f12345678", "u32": "305419896", "f64": "0d1234567812345678"}[ty]
-    st = {"f32": "st.global.f32", "u32": "st.global.u32", "f64": "st.global.f64"}[ty]
-    a0 = acc(ty, 0)
-    keep = "\n".join([f"    {add} {a0}, {a0}, {acc(ty, k)};" for k in range(1, 8)]
-                     + [f"    setp.eq.{ty if ty != 'u32' else 'u32'} %p3, {a0}, {magic};",
-                        f"    @%p3 {st} [%rd1], {a0};"])
+def timed_throughput(name, comment, regs, setup, lines, keep):
+    """A throughput kernel: the loop `lines` between two clock reads, `keep` (a consumer of the
+    accumulators) after them; lane 0 of warp w writes its two readings to out[2w], out[2w+1]."""
     return f"""
-// 4 x 8 independent `{op.format(a='x')}` per iteration on 8 accumulators; lane 0 of warp w
-// writes its first and last cycle to out[2w], out[2w+1] (their sum goes to out[0] only if it
-// is an unlikely value: a consumer that keeps the loop under ptxas).
+{comment}
 .visible .entry thr_{name}(.param .u64 out, .param .u32 iters)
 {{
-{REGS}    ld.param.u64 %rd1, [out];
+{regs}    ld.param.u64 %rd1, [out];
     ld.param.u32 %r2, [iters];
-    {consts}
-{inits}
+{setup}
     mov.u32 %r3, 0;
     mov.u32 %r6, %clock;
 $LOOP:
@@ -168,6 +155,43 @@ $DONE:
     ret;
 }}
 """
+
+
+def latency_kernel(name, ty, consts, op):
+    a = acc(ty, 0)
+    st = {"f32": "st.global.f32", "u32": "st.global.u32", "f64": "st.global.f64"}[ty]
+    return timed_latency(
+        name,
+        f"// {16} dependent `{op.format(a='x')}` per iteration, timed twice (out[0], out[1]).",
+        REGS,
+        f"    {consts}\n    {init_acc(ty, 0)}",
+        counted_loop([op.format(a=a) for _ in range(16)]),
+        f"{st} [%rd1+16], {a};",
+    )
+
+
+def throughput_kernel(name, ty, consts, op):
+    lines = counted_loop([op.format(a=acc(ty, k)) for _ in range(4) for k in range(8)])
+    inits = "\n".join(f"    {init_acc(ty, k)}" for k in range(8))
+    # The accumulators' sum, stored only if it equals an unlikely value: a consumer, so that
+    # ptxas (and a real GPU's run of this PTX) keeps the loop; after the clock, so not timed.
+    add = {"f32": "add.f32", "u32": "add.s32", "f64": "add.f64"}[ty]
+    magic = {"f32": "0f12345678", "u32": "305419896", "f64": "0d1234567812345678"}[ty]
+    st = {"f32": "st.global.f32", "u32": "st.global.u32", "f64": "st.global.f64"}[ty]
+    a0 = acc(ty, 0)
+    keep = "\n".join([f"    {add} {a0}, {a0}, {acc(ty, k)};" for k in range(1, 8)]
+                     + [f"    setp.eq.{ty if ty != 'u32' else 'u32'} %p3, {a0}, {magic};",
+                        f"    @%p3 {st} [%rd1], {a0};"])
+    return timed_throughput(
+        name,
+        f"""// 4 x 8 independent `{op.format(a='x')}` per iteration on 8 accumulators; lane 0 of warp w
+// writes its first and last cycle to out[2w], out[2w+1] (their sum goes to out[0] only if it
+// is an unlikely value: a consumer that keeps the loop under ptxas).""",
+        REGS,
+        f"    {consts}\n{inits}",
+        lines,
+        keep,
+    )
 
 
 def chase_kernel(name, load):
@@ -336,74 +360,33 @@ def tensor_op(instr, na, nb, nc, k):
 
 
 def tensor_latency_kernel(name, instr, na, nb, nc, cty, one, flop, _file):
-    body = [tensor_op(instr, na, nb, nc, 0) for _ in range(16)]
-    loop = [body[0], "add.u32 %r3, %r3, 1;", "setp.lt.u32 %p1, %r3, %r2;"] + body[1:]
-    lines = "\n".join(f"    {x}" for x in loop)
-    return f"""
-// 16 dependent `{instr}` per iteration (D = A.B + D), one warp, timed twice (out[0], out[1]).
-.visible .entry lat_{name}(.param .u64 out, .param .u32 iters)
-{{
-{tensor_regs(na, nb, nc, cty, 1)}    ld.param.u64 %rd1, [out];
-    ld.param.u32 %r2, [iters];
-{tensor_setup(na, nb, nc, cty, one, 1)}
-    mov.u32 %r4, 0;
-$PASS:
-    mov.u32 %r3, 0;
-    mov.u32 %r6, %clock;
-$LOOP:
-{lines}
-    @%p1 bra $LOOP;
-    st.global.b32 [%rd1+16], %acc0;
-    mov.u32 %r7, %clock;
-    sub.u32 %r7, %r7, %r6;
-    mul.wide.u32 %rd2, %r4, 4;
-    add.s64 %rd3, %rd1, %rd2;
-    st.global.u32 [%rd3], %r7;
-    add.u32 %r4, %r4, 1;
-    setp.lt.u32 %p2, %r4, 2;
-    @%p2 bra $PASS;
-    ret;
-}}
-"""
+    return timed_latency(
+        name,
+        f"// 16 dependent `{instr}` per iteration (D = A.B + D), one warp, timed twice (out[0], out[1]).",
+        tensor_regs(na, nb, nc, cty, 1),
+        tensor_setup(na, nb, nc, cty, one, 1),
+        counted_loop([tensor_op(instr, na, nb, nc, 0) for _ in range(16)]),
+        "st.global.b32 [%rd1+16], %acc0;",
+    )
 
 
 def tensor_throughput_kernel(name, instr, na, nb, nc, cty, one, flop, _file):
-    ops = [tensor_op(instr, na, nb, nc, k) for _ in range(4) for k in range(8)]
-    loop = ops[:1] + ["add.u32 %r3, %r3, 1;", "setp.lt.u32 %p1, %r3, %r2;"] + ops[1:]
-    lines = "\n".join(f"    {x}" for x in loop)
+    lines = counted_loop([tensor_op(instr, na, nb, nc, k) for _ in range(4) for k in range(8)])
     keep = [f"mov.b32 %r10, %acc0;"]
     for k in range(1, 8):
         keep += [f"mov.b32 %r11, %acc{k * nc};", "xor.b32 %r10, %r10, %r11;"]
     keep += ["setp.eq.u32 %p3, %r10, 305419896;", "@%p3 st.global.u32 [%rd1], %r10;"]
     keep = "\n".join(f"    {x}" for x in keep)
-    return f"""
-// 4 x 8 independent `{instr}` per iteration on 8 accumulators; lane 0 of warp w writes its
+    return timed_throughput(
+        name,
+        f"""// 4 x 8 independent `{instr}` per iteration on 8 accumulators; lane 0 of warp w writes its
 // first and last cycle to out[2w], out[2w+1] (the accumulators' xor goes to out[0] only if it
-// is an unlikely value: a consumer that keeps the loop under ptxas).
-.visible .entry thr_{name}(.param .u64 out, .param .u32 iters)
-{{
-{tensor_regs(na, nb, nc, cty, 8)}    ld.param.u64 %rd1, [out];
-    ld.param.u32 %r2, [iters];
-{tensor_setup(na, nb, nc, cty, one, 8)}
-    mov.u32 %r3, 0;
-    mov.u32 %r6, %clock;
-$LOOP:
-{lines}
-    @%p1 bra $LOOP;
-    mov.u32 %r7, %clock;
-{keep}
-    mov.u32 %r8, %tid.x;
-    and.b32 %r9, %r8, 31;
-    setp.ne.u32 %p2, %r9, 0;
-    @%p2 bra $DONE;
-    shr.u32 %r8, %r8, 5;
-    mul.wide.u32 %rd2, %r8, 8;
-    add.s64 %rd3, %rd1, %rd2;
-    st.global.v2.u32 [%rd3], {{%r6, %r7}};
-$DONE:
-    ret;
-}}
-"""
+// is an unlikely value: a consumer that keeps the loop under ptxas).""",
+        tensor_regs(na, nb, nc, cty, 8),
+        tensor_setup(na, nb, nc, cty, one, 8),
+        lines,
+        keep,
+    )
 
 
 def files():
