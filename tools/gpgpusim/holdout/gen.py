@@ -74,24 +74,23 @@ def floats(rng, n, lo=-1.0, hi=1.0):
 # a tolerance (rtol, atol).
 # ---------------------------------------------------------------------------------------------
 
-def mm_naive():
-    m, n, k = 128, 128, 64
-    rng = random.Random(4801)
+def matmul(name, k, seed):
+    """C = A.B for 128 x k by k x 128 matrices, one thread an element of C."""
+    m = n = 128
+    rng = random.Random(seed)
     args = [In("a", "f32", floats(rng, m * k)), In("b", "f32", floats(rng, k * n)),
             Zeros("f32", m * n), Scalar("i32", m), Scalar("i32", n), Scalar("i32", k)]
     check = {2: (lambda v: (v[0].reshape(m, k).astype("f8") @ v[1].reshape(k, n)).ravel(),
                  (1e-4, 1e-4))}
-    return "mm_naive", "mm_naive", "mm_naive", f"{n // 16},{m // 16}", "16,16", args, check
+    return name, name, name, f"{n // 16},{m // 16}", "16,16", args, check
+
+
+def mm_naive():
+    return matmul("mm_naive", 64, 4801)
 
 
 def mm_tiled():
-    m, n, k = 128, 128, 128
-    rng = random.Random(4802)
-    args = [In("a", "f32", floats(rng, m * k)), In("b", "f32", floats(rng, k * n)),
-            Zeros("f32", m * n), Scalar("i32", m), Scalar("i32", n), Scalar("i32", k)]
-    check = {2: (lambda v: (v[0].reshape(m, k).astype("f8") @ v[1].reshape(k, n)).ravel(),
-                 (1e-4, 1e-4))}
-    return "mm_tiled", "mm_tiled", "mm_tiled", f"{n // 16},{m // 16}", "16,16", args, check
+    return matmul("mm_tiled", 128, 4802)
 
 
 def stencil5():
