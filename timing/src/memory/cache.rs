@@ -29,11 +29,16 @@ pub(crate) struct Line {
     pub sector_waiters: [u8; 4],
 }
 
-/// The `sector_waiters` slots of the sectors in `mask`.
+/// The `sector_waiters` slots of the sectors in `mask`, one per set bit.
 fn sector_slots(mask: u32) -> impl Iterator<Item = usize> {
-    (0..32usize)
-        .filter(move |i| mask & (1 << i) != 0)
-        .map(|i| i.min(3))
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            i.min(3)
+        })
+    })
 }
 
 impl Line {

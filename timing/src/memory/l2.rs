@@ -190,9 +190,9 @@ impl MemorySystem {
         // slice's queue (`memory_sub_partition::cache_cycle`, "L2 cache lock-up") until the
         // fill frees its MSHR, so the slice takes nothing else until then.
         let found = cache.find(local, index);
-        if let Some(line) = found.map(|way| *cache.line(way))
-            && kind != AccessKind::Store
+        if kind != AccessKind::Store
             && merge_limit > 0
+            && let Some(line) = found.map(|way| cache.line(way))
             && line.is_pending(start)
             && line.most_sector_waiters(mask & line.pending) >= merge_limit
         {
