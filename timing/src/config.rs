@@ -657,6 +657,15 @@ pub struct MemConfig {
     /// sector's read, or a sector's write with its data (`SmMemory`'s `inject` has the rule).
     #[serde(default)]
     pub request_flits_per_cycle: u32,
+    /// Requests cross to the L2 slices through an input-queued crossbar: each slice's port
+    /// takes one packet a cycle, and an SM's packets pass in the order they were sent, so one
+    /// waiting for a busy slice holds back those behind it (head-of-line blocking). This is
+    /// GPGPU-Sim's request network: `xbar_router::iSLIP_Advance` (`-network_mode 2`) and
+    /// booksim with one virtual channel (`-network_mode 1`, `num_vcs = 1`) move only the
+    /// packet at the head of each input buffer, one per output a cycle. Off: a slice's queue
+    /// takes every request on arrival.
+    #[serde(default)]
+    pub request_crossbar: bool,
     pub l2: L2Config,
     pub dram: DramConfig,
     /// Snooze's power states of the L1 and L2 data arrays (`memory/power.rs`; off by default).

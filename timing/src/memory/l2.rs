@@ -4,6 +4,7 @@ use super::addrmap::{AddressMap, Location};
 use super::cache::{Cache, Victim};
 use super::dram::{Dir, Dram};
 use super::power::{DomainTotals, PowerDomain, Target};
+use super::slots::Slots;
 use super::{AccessKind, MemStats, Transaction, full_mask, request_mask};
 use crate::config::GpuConfig;
 
@@ -14,11 +15,14 @@ struct Slice {
     cache: Cache,
     free: u64,
     power: Option<PowerDomain>,
+    /// The cycles its crossbar output is taken, a packet a cycle (`mem.request_crossbar`).
+    port: Slots,
 }
 
 /// The GPU-wide memory: interconnect, L2 slices, DRAM.
 ///
-/// The interconnect is a fixed latency each way. An address picks its slice and DRAM channel
+/// The interconnect is a fixed latency each way; with `mem.request_crossbar`, requests first
+/// cross an input-queued crossbar ([`MemorySystem::cross`]). An address picks its slice and DRAM channel
 /// by the configuration's address mapping (GPGPU-Sim's; each channel has its own slices). Each
 /// slice accepts one request per cycle (an atomic occupies it for `l2.atomic_latency` cycles),
 /// looks the line up, and on a miss reads each missing sector from DRAM as a request of its own
@@ -33,6 +37,10 @@ pub struct MemorySystem {
     map: AddressMap,
     dram: Dram,
     icnt: u64,
+    /// Whether requests cross the crossbar (`mem.request_crossbar`).
+    crossbar: bool,
+    /// The cycle the crossbar outputs last forgot their past bookings.
+    forgotten: u64,
     latency: u64,
     atomic_latency: u64,
     /// Requests one fill may hold (`l2.slice.mshr_merge`; 0: no limit).
@@ -52,6 +60,9 @@ pub struct MemorySystem {
     stats: MemStats,
 }
 
+/// How many cycles apart the crossbar outputs forget their past bookings.
+const FORGET_EVERY: u64 = 1024;
+
 impl MemorySystem {
     /// Empty caches and idle DRAM for `cfg` (a validated configuration).
     pub fn new(cfg: &GpuConfig) -> MemorySystem {
@@ -64,6 +75,7 @@ impl MemorySystem {
                 l2.slice.set_index,
             ),
             free: 0,
+            port: Slots::default(),
             power: PowerDomain::new(
                 &cfg.mem.snooze,
                 l2.slice.sets.max(1) as usize * l2.slice.ways.max(1) as usize,
@@ -85,6 +97,8 @@ impl MemorySystem {
             dram_lead: dram.read_lead(),
             dram,
             icnt: u64::from(cfg.mem.icnt_latency),
+            crossbar: cfg.mem.request_crossbar,
+            forgotten: 0,
             latency: u64::from(l2.slice.latency),
             atomic_latency: u64::from(l2.atomic_latency),
             merge_limit: l2.slice.mshr_merge,
@@ -101,6 +115,40 @@ impl MemorySystem {
     /// Snooze may count the power states before it.
     pub fn advance_to(&mut self, now: u64) {
         self.horizon = self.horizon.max(now);
+        // Nothing crosses before `now` any more; forgetting is batched (the SMs call this
+        // every cycle each).
+        if self.crossbar && now >= self.forgotten + FORGET_EVERY {
+            self.forgotten = now;
+            for slice in &mut self.slices {
+                slice.port.forget_before(now);
+            }
+        }
+    }
+
+    /// Whether requests cross the input-queued crossbar (`mem.request_crossbar`); when not,
+    /// [`MemorySystem::cross`] is not needed.
+    pub fn has_crossbar(&self) -> bool {
+        self.crossbar
+    }
+
+    /// Passes `packets` packets of a request for `t` through the request crossbar, the first
+    /// no earlier than `from`, each in the first cycle its slice's output is free after the
+    /// one before it; returns the cycle the last one passed. The caller keeps its input's
+    /// order: its next packet passes after this cycle. A transaction spanning L2 lines goes
+    /// to the slice of its first.
+    pub fn cross(&mut self, from: u64, t: Transaction, packets: u32) -> u64 {
+        let base = t.line - t.line % self.txn_line;
+        let first = request_mask(t.sectors, self.txn_full).trailing_zeros();
+        let byte = base.saturating_add(u64::from(first) * self.sector);
+        let slice = self.map.locate(byte - byte % self.line).slice;
+        let port = &mut self.slices[slice].port;
+        let mut at = from;
+        let mut passed = from;
+        for _ in 0..packets.max(1) {
+            passed = port.book(at);
+            at = passed + 1;
+        }
+        passed
     }
 
     /// The L2's gating units (over every slice) and their state counts up to cycle `until`
@@ -180,7 +228,9 @@ impl MemorySystem {
         let (horizon, dram_lead) = (self.horizon, self.dram_lead);
         let stats = &mut self.stats;
         let dram = &mut self.dram;
-        let Slice { cache, free, power } = &mut self.slices[loc.slice];
+        let Slice {
+            cache, free, power, ..
+        } = &mut self.slices[loc.slice];
         let local = loc.local_line;
         // The request enters the ICNT→L2 queue as it leaves the interconnect.
         let arrive = now.saturating_add(icnt);
@@ -522,7 +572,7 @@ mod tests {
 
     #[test]
     fn atomics_to_one_slice_serialize() {
-        let mut m = MemorySystem::new(&config(&[]));
+        let mut m = MemorySystem::new(&config(&["mem.l2.atomic_latency=4"]));
         let t = Transaction {
             line: 0x8000,
             sectors: 1,

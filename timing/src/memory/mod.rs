@@ -16,6 +16,7 @@
 //! - `l2.rs`: [`MemorySystem`], interconnect and L2 slices.
 //! - `addrmap.rs`: [`AddressMap`], GPGPU-Sim's address decoding to channel, slice, bank, row.
 //! - `dram.rs`: the DRAM channels: banks, row buffers, FR-FCFS, GDDR5 command timing.
+//! - `slots.rs`: a one-packet-a-cycle port booked out of order (the crossbar's outputs).
 //! - `stats.rs`: [`MemStats`].
 //! - `power.rs`: Snooze's power states of the L1 and L2 data arrays ([`CachePowerReport`]).
 
@@ -27,6 +28,7 @@ mod ipoly;
 mod l2;
 pub mod power;
 mod shared;
+mod slots;
 mod sm;
 mod stats;
 

@@ -67,6 +67,9 @@ pub struct SmMemory {
     /// The port requests leave by, in flits (`mem.request_flits_per_cycle`; `None`: no
     /// limit).
     request_port: Option<RequestPort>,
+    /// The earliest cycle this SM's next packet may pass the request crossbar: its packets
+    /// pass in the order they were sent (`mem.request_crossbar`).
+    next_pass: u64,
     /// The L1 data array's power states (Snooze; `None` when `mem.snooze.gating` is off).
     power: Option<PowerDomain>,
     /// This cycle's requests to the L2, in the order they were made (a [`Ticket`] indexes
@@ -181,16 +184,22 @@ impl RequestPort {
         }
     }
 
-    /// The cycle the last of `flits` flits ready at `at` leaves, behind every earlier one.
-    fn take(&mut self, at: u64, flits: u32) -> u64 {
+    /// The cycles the first and the last of `flits` flits ready at `at` leave, behind every
+    /// earlier one.
+    fn take(&mut self, at: u64, flits: u32) -> (u64, u64) {
         if self.cycle < at {
             self.cycle = at;
             self.used = 0;
         }
+        let first = if self.used < self.per_cycle {
+            self.cycle
+        } else {
+            self.cycle + 1
+        };
         let total = self.used + u64::from(flits.max(1));
         self.cycle += (total - 1) / self.per_cycle;
         self.used = (total - 1) % self.per_cycle + 1;
-        self.cycle
+        (first, self.cycle)
     }
 }
 
@@ -300,6 +309,7 @@ impl SmMemory {
                 .then(|| ReplyPort::new(cfg.mem.reply_sectors_per_cycle)),
             request_port: (cfg.mem.request_flits_per_cycle > 0)
                 .then(|| RequestPort::new(cfg.mem.request_flits_per_cycle)),
+            next_pass: 0,
             power: PowerDomain::new(
                 &cfg.mem.snooze,
                 l1.sets.max(1) as usize * l1.ways.max(1) as usize,
@@ -355,7 +365,7 @@ impl SmMemory {
                     ready.max(floor)
                 }
                 Below::ToL2 { depart, t, kind } => {
-                    let depart = self.inject(depart, t.sectors, kind);
+                    let depart = self.inject(depart, t, kind, l2);
                     let back = l2.access(depart, t, kind);
                     match kind {
                         AccessKind::Load => self.reply(depart, back, t.sectors),
@@ -406,17 +416,33 @@ impl SmMemory {
     /// one 40-byte flit (`-icnt_flit_size 40`): a sectored L1 sends a request per sector, a
     /// sector's read or its write with the data; a whole-line read (an L1 that is not
     /// sectored) is one request, a write of k sectors k flits; an atomic is one.
-    fn inject(&mut self, depart: u64, sectors: u32, kind: AccessKind) -> u64 {
-        let Some(port) = &mut self.request_port else {
-            return depart;
-        };
-        let sectors = request_mask(sectors, self.l1_full).count_ones();
+    ///
+    /// With the request crossbar (`mem.request_crossbar`) the answer is the cycle the last
+    /// flit passed it: the flits leave in order, so each passes after the one before it
+    /// ([`MemorySystem::cross`]).
+    fn inject(
+        &mut self,
+        depart: u64,
+        t: Transaction,
+        kind: AccessKind,
+        l2: &mut MemorySystem,
+    ) -> u64 {
+        let sectors = request_mask(t.sectors, self.l1_full).count_ones();
         let flits = match kind {
             AccessKind::Atomic => 1,
             AccessKind::Load if !self.l1_sectored => 1,
             AccessKind::Load | AccessKind::Store => sectors,
         };
-        port.take(depart, flits)
+        let (first, last) = match &mut self.request_port {
+            Some(port) => port.take(depart, flits),
+            None => (depart, depart),
+        };
+        if !l2.has_crossbar() {
+            return last;
+        }
+        let passed = l2.cross(first.max(self.next_pass), t, flits);
+        self.next_pass = passed + 1;
+        passed
     }
 
     /// Records a request for the commit; its ticket.
@@ -813,7 +839,7 @@ impl SmMemory {
             sectors: mask,
         };
         let depart = now.saturating_add(self.l1_latency).saturating_add(woke);
-        let depart = self.inject(depart, mask, AccessKind::Load);
+        let depart = self.inject(depart, t, AccessKind::Load, l2);
         let back = self.reply(now, l2.access(depart, t, AccessKind::Load), mask);
         let seen = back.saturating_sub(self.icnt).max(now);
         back.saturating_add(self.wake(now, seen, back, Target::Data { way, sectors: mask }))
@@ -864,6 +890,7 @@ mod tests {
         let o: Vec<String> = [
             "mem.reply_sectors_per_cycle=0",
             "mem.request_flits_per_cycle=0",
+            "mem.request_crossbar=false",
         ]
         .iter()
         .chain(overrides)
@@ -952,14 +979,14 @@ mod tests {
     #[test]
     fn the_request_port_is_a_fifo() {
         let mut port = RequestPort::new(1);
-        assert_eq!(port.take(100, 4), 103);
-        assert_eq!(port.take(100, 1), 104);
-        assert_eq!(port.take(50, 1), 105, "no overtaking");
-        assert_eq!(port.take(200, 2), 201);
+        assert_eq!(port.take(100, 4), (100, 103));
+        assert_eq!(port.take(100, 1), (104, 104));
+        assert_eq!(port.take(50, 1), (105, 105), "no overtaking");
+        assert_eq!(port.take(200, 2), (200, 201));
         let mut two = RequestPort::new(2);
-        assert_eq!(two.take(10, 3), 11);
-        assert_eq!(two.take(10, 1), 11);
-        assert_eq!(two.take(10, 1), 12);
+        assert_eq!(two.take(10, 3), (10, 11));
+        assert_eq!(two.take(10, 1), (11, 11));
+        assert_eq!(two.take(10, 1), (12, 12));
     }
 
     /// A flit a cycle out of the SM: a sectored L1 sends a request per sector, so a
@@ -1028,6 +1055,57 @@ mod tests {
         assert_eq!(
             back(&limited, AccessKind::Store, 0b1111, true)[1],
             back(&free, AccessKind::Store, 0b1111, true)[1] + 4
+        );
+    }
+
+    /// With the request crossbar an L2 slice's port takes a packet a cycle and an SM's
+    /// packets pass in the order they were sent: SM B's read of line Y, behind its read of
+    /// line X, waits while X's slice takes SM A's four-flit store, though Y's slice is idle
+    /// (head-of-line blocking). The read of X itself is no later: it queued behind the store
+    /// at the slice before.
+    #[test]
+    fn the_request_crossbar_blocks_at_the_head_of_the_line() {
+        let answers = |crossbar: bool| {
+            let cfg = config(&[
+                "mem.request_flits_per_cycle=1",
+                "mem.l1_requests_per_cycle=2",
+                if crossbar {
+                    "mem.request_crossbar=true"
+                } else {
+                    "mem.request_crossbar=false"
+                },
+            ]);
+            let map = cfg.mem.dram.address_map(&cfg.mem.l2).unwrap();
+            let x = 0x10_0000u64;
+            let y = (1..64)
+                .map(|i| x + i * 128)
+                .find(|&a| map.locate(a).slice != map.locate(x).slice)
+                .unwrap();
+            let (mut a, mut b) = (SmMemory::new(&cfg), SmMemory::new(&cfg));
+            let mut l2 = MemorySystem::new(&cfg);
+            let mut out = Vec::new();
+            // Both lines in the L2 first, so every answer is a hit.
+            let _ = b.global(0, line(x), AccessKind::Load, true);
+            let _ = b.global(0, line(y), AccessKind::Load, true);
+            b.commit(0, &mut l2, &mut out);
+            let now = 10_000;
+            let store = Transaction {
+                line: x,
+                sectors: 0b1111,
+            };
+            let _ = a.global(now, store, AccessKind::Store, true);
+            a.commit(now, &mut l2, &mut out);
+            let _ = b.global(now, line(x), AccessKind::Load, true);
+            let _ = b.global(now, line(y), AccessKind::Load, true);
+            b.commit(now, &mut l2, &mut out);
+            out
+        };
+        let (free, blocked) = (answers(false), answers(true));
+        assert_eq!(blocked[0], free[0], "X queued behind the store either way");
+        assert_eq!(
+            blocked[1],
+            free[1] + 4,
+            "Y waited for X to pass: 4 cycles later"
         );
     }
 
