@@ -758,7 +758,8 @@ pub struct L2Config {
     pub slices: u32,
     /// Geometry and latency of each slice.
     pub slice: CacheConfig,
-    /// Latency of an atomic operation performed at the slice, beyond the access itself.
+    /// Latency of an atomic operation performed at the slice, beyond the access itself; the
+    /// slice takes nothing else meanwhile (at least a cycle, as any access).
     pub atomic_latency: u32,
 }
 
