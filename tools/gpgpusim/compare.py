@@ -155,7 +155,10 @@ def captured(warpsim, entry, folder, recapture):
     where = folder / "capture" / f"{size}-{per_kernel}"
     listing = where / sample / "launches.toml"
     if recapture or not listing.exists():
-        cmd = [str(warpsim), "run", sample, "--size", size, "--functional",
+        # One host thread: CTAs then run in one order, so a launch whose inputs depend on
+        # the order of atomics between CTAs (a BFS frontier) is captured the same every time
+        # and keeps matching its GPGPU-Sim figure.
+        cmd = [str(warpsim), "run", sample, "--size", size, "--functional", "--threads", "1",
                "--capture-launches", str(where), "--capture-per-kernel", str(per_kernel)]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
