@@ -41,6 +41,9 @@ pub struct MemorySystem {
     crossbar: bool,
     /// The cycle the crossbar outputs last forgot their past bookings.
     forgotten: u64,
+    /// The L2 line the last request crossed for and its location: the access that follows
+    /// needs it again.
+    crossed: Option<(u64, Location)>,
     latency: u64,
     atomic_latency: u64,
     /// Requests one fill may hold (`l2.slice.mshr_merge`; 0: no limit).
@@ -99,6 +102,7 @@ impl MemorySystem {
             icnt: u64::from(cfg.mem.icnt_latency),
             crossbar: cfg.mem.request_crossbar,
             forgotten: 0,
+            crossed: None,
             latency: u64::from(l2.slice.latency),
             atomic_latency: u64::from(l2.atomic_latency),
             merge_limit: l2.slice.mshr_merge,
@@ -140,8 +144,10 @@ impl MemorySystem {
         let base = t.line - t.line % self.txn_line;
         let first = request_mask(t.sectors, self.txn_full).trailing_zeros();
         let byte = base.saturating_add(u64::from(first) * self.sector);
-        let slice = self.map.locate(byte - byte % self.line).slice;
-        let port = &mut self.slices[slice].port;
+        let index = byte / self.line;
+        let loc = self.map.locate(index.saturating_mul(self.line));
+        self.crossed = Some((index, loc));
+        let port = &mut self.slices[loc.slice].port;
         let mut at = from;
         let mut passed = from;
         for _ in 0..packets.max(1) {
@@ -217,7 +223,10 @@ impl MemorySystem {
     /// One request for `mask` of L2 line `index`; returns the cycle the response is back at
     /// the SM.
     fn access_line(&mut self, now: u64, index: u64, mask: u32, kind: AccessKind) -> u64 {
-        let loc = self.map.locate(index.saturating_mul(self.line));
+        let loc = match self.crossed.take() {
+            Some((line, loc)) if line == index => loc,
+            _ => self.map.locate(index.saturating_mul(self.line)),
+        };
         let (latency, atomic_latency, sector, icnt, merge_limit) = (
             self.latency,
             self.atomic_latency,
