@@ -22,11 +22,11 @@ struct Slice {
 /// The GPU-wide memory: interconnect, L2 slices, DRAM.
 ///
 /// The interconnect is a fixed latency each way; with `mem.request_crossbar`, requests first
-/// cross an input-queued crossbar ([`MemorySystem::cross`]). An address picks its slice and DRAM channel
-/// by the configuration's address mapping (GPGPU-Sim's; each channel has its own slices). Each
-/// slice accepts one request per cycle (an atomic occupies it for `l2.atomic_latency` cycles),
-/// looks the line up, and on a miss reads each missing sector from DRAM as a request of its own
-/// (a sectored L2, as GPGPU-Sim's). L2 is write-back with write-allocate at sector
+/// cross an input-queued crossbar ([`MemorySystem::cross`]). An address picks its slice and
+/// DRAM channel by the configuration's address mapping (GPGPU-Sim's; each channel has its own
+/// slices). Each slice accepts one request per cycle (an atomic occupies it for
+/// `l2.atomic_latency` cycles, at least one), looks the line up, and on a miss reads each
+/// missing sector from DRAM as a request of its own (a sectored L2, as GPGPU-Sim's). L2 is write-back with write-allocate at sector
 /// granularity; a dirty line evicted is one DRAM write of its dirty sectors. A read of a sector
 /// being filled waits for that fill, up to `l2.slice.mshr_merge` requests a sector; the next
 /// one stops the slice until the fill is back (GPGPU-Sim's lock-up). The number of MSHRs and
