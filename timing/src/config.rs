@@ -611,6 +611,12 @@ pub struct CacheConfig {
     /// line-sized request). Default: sectored.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub sectored: bool,
+    /// L1 data cache: a store that hits keeps the line, updated, and goes on to the L2
+    /// (write-through: `T` in GPGPU-Sim's cache strings, `data_cache::wr_hit_wt`); otherwise
+    /// it evicts the line (write-evict, GPGPU-Sim's `L` policy for global data,
+    /// `wr_hit_global_we_local_wb`). Default: evict.
+    #[serde(default)]
+    pub write_through_keeps: bool,
 }
 
 /// How a cache line picks its set (`*.set_index`).
@@ -1366,8 +1372,8 @@ fn check_compute_capability(table: &toml::Table) -> Result<(), ConfigError> {
     }
 }
 
-/// Fills the keys and sections a configuration may leave out (`gpu.cta_scheduler`; the
-/// techniques' sections `sm.rf.bow`, `sm.rf.rfc`, ..., `mem.snooze`: most presets model none
+/// Fills the keys and sections a configuration may leave out (`gpu.cta_scheduler`,
+/// `mem.request_crossbar`, `mem.l1d.write_through_keeps`; the techniques' sections `sm.rf.bow`, `sm.rf.rfc`, ..., `mem.snooze`: most presets model none
 /// of them) and their missing fields with the defaults, so that an override such as
 /// `sm.rf.bow.window=2` works on every configuration.
 fn insert_optional_defaults(table: &mut toml::Table) {
@@ -1377,6 +1383,13 @@ fn insert_optional_defaults(table: &mut toml::Table) {
             .or_insert_with(|| toml::Value::try_from(policy).expect("defaults serialize"));
     }
     if let Some(toml::Value::Table(mem)) = table.get_mut("mem") {
+        // Switches most presets leave off.
+        mem.entry("request_crossbar")
+            .or_insert(toml::Value::Boolean(false));
+        if let Some(toml::Value::Table(l1d)) = mem.get_mut("l1d") {
+            l1d.entry("write_through_keeps")
+                .or_insert(toml::Value::Boolean(false));
+        }
         let default = toml::Table::try_from(crate::memory::SnoozeConfig::default());
         let section = mem
             .entry("snooze")

@@ -24,8 +24,9 @@ pub(crate) struct Line {
     pub last_use: u64,
     /// Requests waiting on the current fill (the MSHR's merged requests, the first included).
     pub waiters: u32,
-    /// L2: requests waiting on each sector's fill (GPGPU-Sim's MSHRs are per sector); sectors
-    /// from the fourth on share the last count.
+    /// Requests waiting on each sector's fill, in the L2 and a sectored L1 (GPGPU-Sim's MSHRs
+    /// of a sectored cache are per sector, `cache_config::mshr_addr`); sectors from the fourth
+    /// on share the last count.
     pub sector_waiters: [u8; 4],
 }
 
@@ -192,6 +193,19 @@ impl Cache {
         self.touch(way);
         let l = &mut self.lines[way];
         l.waiters = l.waiters.saturating_add(1);
+        true
+    }
+
+    /// As [`Cache::join_fill`], with the limit counted per sector of `mask` (a sectored
+    /// cache's MSHRs are per sector).
+    pub fn join_fill_sectors(&mut self, way: usize, mask: u32, merge_limit: u32) -> bool {
+        if merge_limit != 0 && self.lines[way].most_sector_waiters(mask) >= merge_limit {
+            return false;
+        }
+        self.touch(way);
+        let l = &mut self.lines[way];
+        l.waiters = l.waiters.saturating_add(1);
+        l.add_sector_waiters(mask, false);
         true
     }
 

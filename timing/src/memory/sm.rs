@@ -35,6 +35,8 @@ pub struct SmMemory {
     l1_full: u32,
     /// Whether a miss fetches only the sectors it needs (`false`: the whole line).
     l1_sectored: bool,
+    /// A store that hits keeps its line (`mem.l1d.write_through_keeps`).
+    l1_write_through_keeps: bool,
     l1_latency: u64,
     /// MSHRs (lines with a fill in flight).
     mshrs: Mshrs,
@@ -275,6 +277,7 @@ impl SmMemory {
             l1_line,
             l1_full: full_mask(l1_line, u64::from(cfg.mem.sector)),
             l1_sectored: l1.sectored,
+            l1_write_through_keeps: l1.write_through_keeps,
             l1_latency: u64::from(l1.latency),
             mshrs: Mshrs::new(l1.mshrs),
             mshr_merge: l1.mshr_merge,
@@ -748,6 +751,7 @@ impl SmMemory {
             self.mshrs.hold_unresolved();
             self.l1.install(way, index, mask, mask, u64::MAX);
             self.l1.line_mut(way).waiters = 1;
+            self.l1.line_mut(way).add_sector_waiters(mask, true);
             self.unresolved.push((way, ticket));
             self.stats.l1d_accesses += 1;
             self.stats.l1d_misses += 1;
@@ -771,7 +775,13 @@ impl SmMemory {
                 self.stats.l1d_hits += 1;
                 return Outcome::Ready(hit.saturating_add(woke));
             }
-            if !self.l1.join_fill(way, self.mshr_merge) {
+            let joined = if self.l1_sectored {
+                self.l1
+                    .join_fill_sectors(way, mask & line.pending, self.mshr_merge)
+            } else {
+                self.l1.join_fill(way, self.mshr_merge)
+            };
+            if !joined {
                 return Outcome::Stall;
             }
             // Its data comes with the fill it joins.
@@ -809,10 +819,12 @@ impl SmMemory {
         if in_flight {
             l.pending |= missing;
             l.waiters = l.waiters.saturating_add(1);
+            l.add_sector_waiters(present & line.pending, false);
         } else {
             l.pending = missing;
             l.waiters = 1;
         }
+        l.add_sector_waiters(missing, true);
         l.ready = u64::MAX;
         self.unresolved.push((way, ticket));
         self.stats.l1d_accesses += 1;
@@ -848,13 +860,18 @@ impl SmMemory {
     fn write(&mut self, now: u64, t: Transaction, kind: AccessKind) -> Outcome {
         let index = t.line / self.l1_line;
         if let Some(way) = self.l1.find(index, index) {
-            *self.l1.line_mut(way) = Line::default();
-            // A fill of this cycle no longer has a line to complete.
-            self.unresolved.retain(|&(w, _)| w != way);
-            self.stats.l1d_store_evictions += 1;
+            if self.l1_write_through_keeps && kind == AccessKind::Store {
+                // Its sectors present are updated; the absent ones stay absent (no fetch).
+                self.l1.touch(way);
+            } else {
+                *self.l1.line_mut(way) = Line::default();
+                // A fill of this cycle no longer has a line to complete.
+                self.unresolved.retain(|&(w, _)| w != way);
+                self.stats.l1d_store_evictions += 1;
+            }
         }
         self.count_write(kind);
-        // Write-evict touches the tags only; the data goes on to the L2.
+        // The store touches the tags only here; the data goes on to the L2.
         let hit = now.saturating_add(self.l1_latency);
         let woke = self.wake(now, now, hit, Target::Tags);
         let depart = hit.saturating_add(woke);
@@ -1106,6 +1123,55 @@ mod tests {
             blocked[1],
             free[1] + 4,
             "Y waited for X to pass: 4 cycles later"
+        );
+    }
+
+    /// A sectored L1 counts its merge limit per sector, as GPGPU-Sim's MSHRs of a sectored
+    /// cache are (`cache_config::mshr_addr`): with a limit of 2, a fill of two sectors takes
+    /// one more request on each, where a count per line would refuse the second.
+    #[test]
+    fn a_sectored_l1_merges_up_to_its_limit_per_sector() {
+        let outcomes = |sectored: &str| {
+            let cfg = config(&[
+                sectored,
+                "mem.l1d.mshr_merge=2",
+                "mem.l1_requests_per_cycle=8",
+            ]);
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            let sectors = |sectors| Transaction {
+                line: 0x4000,
+                sectors,
+            };
+            let miss = global(&mut sm, 0, sectors(0b0011), AccessKind::Load, &mut l2);
+            assert!(matches!(miss, Outcome::Ready(_)), "{miss:?}");
+            [0b0001, 0b0010, 0b0001]
+                .map(|m| sm.global(1, sectors(m), AccessKind::Load, false))
+                .map(|o| matches!(o, Outcome::Stall))
+        };
+        assert_eq!(outcomes("mem.l1d.sectored=true"), [false, false, true]);
+        assert_eq!(outcomes("mem.l1d.sectored=false"), [false, true, true]);
+    }
+
+    /// A write-through L1 (`mem.l1d.write_through_keeps`) keeps a line a store hits, so the
+    /// next load hits; a write-evict one loses it, so the next load misses.
+    #[test]
+    fn a_write_through_l1_keeps_the_line_a_store_hits() {
+        let load_after_store = |keeps: &str| {
+            let cfg = config(&[keeps]);
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            let x = line(0x4000);
+            let _ = global(&mut sm, 0, x, AccessKind::Load, &mut l2);
+            let _ = global(&mut sm, 5_000, x, AccessKind::Store, &mut l2);
+            global(&mut sm, 10_000, x, AccessKind::Load, &mut l2)
+        };
+        let latency = u64::from(config(&[]).mem.l1d.latency);
+        assert_eq!(
+            load_after_store("mem.l1d.write_through_keeps=true"),
+            Outcome::Ready(10_000 + latency)
+        );
+        assert!(
+            ready(load_after_store("mem.l1d.write_through_keeps=false")) > 10_000 + latency,
+            "the evicted line is fetched again"
         );
     }
 
