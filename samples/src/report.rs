@@ -128,13 +128,14 @@ pub(crate) fn print_summary_as(r: &TimingReport, heading: &str) {
     let m = &t.mem;
     let ld = &t.ldst;
     println!(
-        "  memory: L1D hit rate {:.1}%, L2 hit rate {:.1}%, DRAM {:.2} MB read, {:.2} MB written; {:.2} sectors per global request; {} shared-memory replays",
+        "  memory: L1D hit rate {:.1}%, L2 hit rate {:.1}%, DRAM {:.2} MB read, {:.2} MB written; {:.2} sectors per global request; {} shared-memory replays; {:.0} cycles from an L1 access to its reply from below",
         100.0 * m.l1d_hit_rate(),
         100.0 * m.l2_hit_rate(),
         m.dram_reads_bytes as f64 / 1e6,
         m.dram_writes_bytes as f64 / 1e6,
         ld.global_sectors as f64 / ld.global_requests.max(1) as f64,
-        ld.shared_replays
+        ld.shared_replays,
+        m.average_fetch_latency()
     );
     println!(
         "  DRAM: bandwidth utilisation {:.1}%, row-buffer hit rate {:.1}% ({} activates), average read latency {:.0} cycles",

@@ -236,6 +236,9 @@ def run_warpsim(warpsim, launch, args, preset, folder):
         "ctas_per_sm": total["occupancy"]["ctas_per_sm"],
         "regs": total["occupancy"]["regs_needed"],
         "slots": dict(total["stalls"]),
+        # Mean cycles from an L1 access to the reply of each packet it sent below (GPGPU-Sim's
+        # averagemflatency); not in COUNTERS: the committed GPGPU-Sim figures predate it.
+        "fetch_latency": round(mem["fetch_latency"] / max(1, mem["fetches"])),
     }
 
 
@@ -250,6 +253,7 @@ def gpgpusim_log_counters(log):
     l1 = re.findall(r"L1D_cache_core\[\d+\]: Access = (\d+), Miss = (\d+)", log)
     ctas = re.findall(r"CTA/core = (\d+)", log)
     regs = re.findall(r"Kernel '[^']*' : regs=(\d+)", log)
+    mfl = re.findall(r"^averagemflatency\s*=\s*(\d+)", log, re.M)
     return {
         "cycles": last("gpu_tot_sim_cycle"),
         "warp_insts": last("gpgpu_n_tot_w_icount"),
@@ -264,6 +268,8 @@ def gpgpusim_log_counters(log):
         "slots": issue_slots(log),
         "stall_dramfull": last("gpu_stall_dramfull"),
         "stall_icnt2sh": last("gpu_stall_icnt2sh"),
+        # Printed only under -gpgpu_memlatency_stat (every tested configuration sets it).
+        "fetch_latency": int(mfl[-1]) if mfl else None,
     }
 
 

@@ -104,8 +104,10 @@ enum Below {
         prior: u64,
         floor: u64,
     },
-    /// A store, an atomic or a load bypassing the L1, leaving for the L2 at `depart`.
+    /// A store, an atomic or a load bypassing the L1, made at `made`, leaving for the L2 at
+    /// `depart`.
     ToL2 {
+        made: u64,
         depart: u64,
         t: Transaction,
         kind: AccessKind,
@@ -359,6 +361,11 @@ impl SmMemory {
                     floor,
                 } => {
                     let ready = self.request(now, woke, base, mask, way, l2);
+                    let t = Transaction {
+                        line: base,
+                        sectors: mask,
+                    };
+                    self.count_fetch(now, ready, t, AccessKind::Load);
                     self.mshrs.resolve(ready);
                     let owned = self.unresolved.contains(&(way, ticket as Ticket));
                     if owned && self.l1.line(way).tag == index {
@@ -367,14 +374,21 @@ impl SmMemory {
                     }
                     ready.max(floor)
                 }
-                Below::ToL2 { depart, t, kind } => {
+                Below::ToL2 {
+                    made,
+                    depart,
+                    t,
+                    kind,
+                } => {
                     let depart = self.inject(depart, t, kind, l2);
                     let back = l2.access(depart, t, kind);
-                    match kind {
+                    let back = match kind {
                         AccessKind::Load => self.reply(depart, back, t.sectors),
                         AccessKind::Atomic => self.reply(depart, back, 1),
                         AccessKind::Store => back,
-                    }
+                    };
+                    self.count_fetch(made, back, t, kind);
+                    back
                 }
                 Below::IFill { now, index } => {
                     let hit = now.saturating_add(self.icache_latency);
@@ -430,12 +444,7 @@ impl SmMemory {
         kind: AccessKind,
         l2: &mut MemorySystem,
     ) -> u64 {
-        let sectors = request_mask(t.sectors, self.l1_full).count_ones();
-        let flits = match kind {
-            AccessKind::Atomic => 1,
-            AccessKind::Load if !self.l1_sectored => 1,
-            AccessKind::Load | AccessKind::Store => sectors,
-        };
+        let flits = self.packets(t, kind);
         let (first, last) = match &mut self.request_port {
             Some(port) => port.take(depart, flits),
             None => (depart, depart),
@@ -446,6 +455,28 @@ impl SmMemory {
         let passed = l2.cross(first.max(self.next_pass), t, flits);
         self.next_pass = passed + 1;
         passed
+    }
+
+    /// The packets (GPGPU-Sim's memory fetches) a request of `t` sends below the L1: one per
+    /// sector of a sectored L1's load or of a store, one for a whole line or an atomic.
+    fn packets(&self, t: Transaction, kind: AccessKind) -> u32 {
+        match kind {
+            AccessKind::Atomic => 1,
+            AccessKind::Load if !self.l1_sectored => 1,
+            AccessKind::Load | AccessKind::Store => {
+                request_mask(t.sectors, self.l1_full).count_ones()
+            }
+        }
+    }
+
+    /// Counts the packets of a request of `t` made at `made` whose replies are back at `back`.
+    fn count_fetch(&mut self, made: u64, back: u64, t: Transaction, kind: AccessKind) {
+        let packets = u64::from(self.packets(t, kind));
+        self.stats.fetches += packets;
+        self.stats.fetch_latency = self
+            .stats
+            .fetch_latency
+            .saturating_add(packets.saturating_mul(back.saturating_sub(made)));
     }
 
     /// Records a request for the commit; its ticket.
@@ -688,6 +719,7 @@ impl SmMemory {
                 self.stats.l1d_bypasses += 1;
                 self.count_write(kind);
                 Outcome::Pending(self.defer(Below::ToL2 {
+                    made: now,
                     depart: now,
                     t,
                     kind,
@@ -875,7 +907,12 @@ impl SmMemory {
         let hit = now.saturating_add(self.l1_latency);
         let woke = self.wake(now, now, hit, Target::Tags);
         let depart = hit.saturating_add(woke);
-        Outcome::Pending(self.defer(Below::ToL2 { depart, t, kind }))
+        Outcome::Pending(self.defer(Below::ToL2 {
+            made: now,
+            depart,
+            t,
+            kind,
+        }))
     }
 
     /// Counts a store or an atomic the L1 passes on.
@@ -1397,6 +1434,32 @@ mod tests {
                 &mut l2
             )),
             f + 9999 + 35
+        );
+    }
+
+    /// Fetches count GPGPU-Sim's memory fetches and their latency from the L1 access to the
+    /// reply: a sectored L1's load miss of two sectors is two, a store of three sectors three
+    /// acknowledgements, an atomic one; a hit sends nothing.
+    #[test]
+    fn fetches_count_packets_from_the_l1_access_to_the_reply() {
+        let cfg = config(&["mem.l1d.sectored=true"]);
+        let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+        let two = Transaction {
+            line: 0,
+            sectors: 0b0011,
+        };
+        let load = ready(global(&mut sm, 10, two, AccessKind::Load, &mut l2));
+        ready(global(&mut sm, load + 1, two, AccessKind::Load, &mut l2));
+        let three = Transaction {
+            line: 4096,
+            sectors: 0b0111,
+        };
+        let store = ready(global(&mut sm, 20, three, AccessKind::Store, &mut l2));
+        let atomic = ready(global(&mut sm, 30, line(8192), AccessKind::Atomic, &mut l2));
+        assert_eq!(sm.stats().fetches, 2 + 3 + 1);
+        assert_eq!(
+            sm.stats().fetch_latency,
+            2 * (load - 10) + 3 * (store - 20) + (atomic - 30)
         );
     }
 

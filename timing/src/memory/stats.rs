@@ -122,6 +122,13 @@ counters! {
         /// Core cycles from each read request leaving its L2 slice to its data being back
         /// there, summed.
         dram_read_latency,
+        /// Packets the L1s sent below them that came back (GPGPU-Sim's memory fetches: a
+        /// sector of a sectored L1's miss or store, a line of one that is not sectored, an
+        /// atomic; a store's packets come back as acknowledgements).
+        fetches,
+        /// Core cycles from each of `fetches`' L1 access to its reply being back at the SM,
+        /// summed (GPGPU-Sim's `averagemflatency` times its count: `memlatstat_done`).
+        fetch_latency,
     }
 }
 
@@ -154,6 +161,12 @@ impl MemStats {
     /// Mean core cycles from a read request leaving its L2 slice to its data being back.
     pub fn dram_average_read_latency(&self) -> f64 {
         ratio(self.dram_read_latency, self.dram_reads)
+    }
+
+    /// Mean core cycles from an L1 access to the reply of a packet it sent below
+    /// (GPGPU-Sim's `averagemflatency`).
+    pub fn average_fetch_latency(&self) -> f64 {
+        ratio(self.fetch_latency, self.fetches)
     }
 
     /// Instruction-cache hit rate (0 when there were no fetches).
