@@ -3,10 +3,10 @@
 //! Each cycle the GPU offers the SMs to the policy in a rotating order; the policy launches
 //! CTAs, in CTA order, on the SMs that have room. The policies:
 //!
-//! - **Round robin** (the default): one CTA to each SM with room, the rotation's start moving
-//!   past the SM that took the last one. The start moves inside the cycle's pass too, so the
-//!   pass may skip SMs and offer one twice (at a launch's start, some SMs take two CTAs in the
-//!   first cycle and others none); the golden statistics hold this order.
+//! - **Round robin** (the default): a pass that offers each SM once, from the SM after the one
+//!   that took the last CTA, and one CTA to each SM with room (GPGPU-Sim's
+//!   `gpgpu_sim::issue_block2core`, one CTA a cycle per cluster of one core), so a grid of
+//!   one wave spreads over every SM.
 //! - **BCS** (block CTA scheduling, Lee et al., as seed 002 describes it): a pass that offers
 //!   each SM once, from the SM after the one that took the last CTAs, and CTAs go in pairs
 //!   of consecutive ones to one SM, and only to an SM with room for both (neighbouring CTAs
@@ -126,12 +126,7 @@ impl CtaDispatcher {
             if self.all_launched() {
                 break;
             }
-            let from = match self.policy {
-                // Kept as the golden statistics have it (the module's documentation).
-                CtaSchedulerPolicy::RoundRobin => self.start,
-                CtaSchedulerPolicy::Bcs | CtaSchedulerPolicy::Paver => first,
-            };
-            let sm = (from + k) % n;
+            let sm = (first + k) % n;
             let batch = self.batch();
             if !slots.has_room(sm, batch) {
                 continue;
@@ -240,18 +235,35 @@ mod tests {
     }
 
     #[test]
-    fn round_robin_moves_its_start_within_the_pass() {
-        // Four SMs: the pass from SM 0 launches on 0, then starts again after it at 2 (k = 1),
-        // then at (3 + 2) % 4 = 1, then at (2 + 3) % 4 = 1 again.
-        let mut s = slots(4, 8);
-        let mut d = CtaDispatcher::new(CtaSchedulerPolicy::RoundRobin, 100);
+    fn round_robin_offers_each_sm_once_a_cycle_from_after_the_last_taker() {
+        // As GPGPU-Sim's gpgpu_sim::issue_block2core, worked by hand: four SMs of one slot.
+        let mut s = slots(4, 1);
+        let mut d = CtaDispatcher::new(CtaSchedulerPolicy::RoundRobin, 10);
         d.cycle(&mut s);
-        let sms: Vec<usize> = s.launched.iter().map(|l| l.1).collect();
-        assert_eq!(sms, [0, 2, 1, 1]);
-        assert_eq!(
-            s.launched.iter().map(|l| l.2).collect::<Vec<_>>(),
-            [0, 1, 2, 3]
-        );
+        // A wave spreads over every SM; SM 3 took the last, so the next pass starts at SM 0.
+        assert_eq!(sm_cta(&s), [(0, 0), (1, 1), (2, 2), (3, 3)]);
+        let mut free = |s: &mut Slots, sms: &[usize]| {
+            s.launched.clear();
+            for &sm in sms {
+                s.resident[sm] = 0;
+            }
+        };
+        free(&mut s, &[1, 3]);
+        d.cycle(&mut s);
+        assert_eq!(sm_cta(&s), [(1, 4), (3, 5)]);
+        free(&mut s, &[1, 2]);
+        d.cycle(&mut s);
+        assert_eq!(sm_cta(&s), [(1, 6), (2, 7)]);
+        // SM 2 took the last: the pass starts at SM 3.
+        free(&mut s, &[0, 3]);
+        d.cycle(&mut s);
+        assert_eq!(sm_cta(&s), [(3, 8), (0, 9)]);
+        assert!(d.all_launched());
+    }
+
+    /// The (SM, CTA) of each launch recorded.
+    fn sm_cta(s: &Slots) -> Vec<(usize, u64)> {
+        s.launched.iter().map(|l| (l.1, l.2)).collect()
     }
 
     #[test]

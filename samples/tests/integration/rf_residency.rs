@@ -43,6 +43,10 @@ fn run_with(
     (timing.total, limiter)
 }
 
+/// A gtx480 of two SMs: hotspot's small grid then needs more CTAs on an SM than its registers
+/// hold (on fifteen, the round robin gives each SM one).
+const TWO_SMS: &[&str] = &["gpu.sms=2"];
+
 fn counter(t: &TimingStats, key: &str) -> u64 {
     t.residency.counters.get(key).copied().unwrap_or(0)
 }
@@ -70,13 +74,13 @@ fn differences(a: &TimingStats, b: &TimingStats) -> Vec<String> {
 #[test]
 fn a_register_limited_kernel_holds_more_ctas_with_the_same_results() {
     // 64 registers per thread hold 2 CTAs of hotspot's 256 threads on an SM (its own 30 hold
-    // 4, as many as the small grid needs).
-    let (fixed, limiter) = run("rodinia/hotspot", "static", Some(64));
+    // 4); on two SMs, the small grid's 9 CTAs a launch want 4 or 5 on each.
+    let (fixed, limiter) = run_with("rodinia/hotspot", "static", Some(64), TWO_SMS, 1);
     assert_eq!(
         limiter, "Registers",
         "hotspot at 64 registers is register-limited on gtx480"
     );
-    let (unlimited, _) = run("rodinia/hotspot", "unlimited", Some(64));
+    let (unlimited, _) = run_with("rodinia/hotspot", "unlimited", Some(64), TWO_SMS, 1);
     assert_eq!(unlimited.residency.name, "unlimited");
     assert!(counter(&unlimited, "launches_beyond_register_limit") > 0);
     assert_eq!(unlimited.warp_insts, fixed.warp_insts);
@@ -101,10 +105,10 @@ fn regmutex_admits_ctas_by_the_base_set() {
     // RegMutex's candidates for the extended set are 4 to 14; 10, 12 and 14 admit a fourth
     // CTA, none lets half of its 32 warps hold an extended set at once, so the one with the
     // most sections wins: 14 (base 26; 32,768 − 4 × 8 × 32 × 26 = 6,144 registers, 13
-    // sections of 14 × 32).
-    let (fixed, limiter) = run("rodinia/hotspot", "static", Some(40));
+    // sections of 14 × 32). On two SMs the small grid's 9 CTAs a launch want 4 or 5 on each.
+    let (fixed, limiter) = run_with("rodinia/hotspot", "static", Some(40), TWO_SMS, 1);
     assert_eq!(limiter, "Registers");
-    let (shared, _) = run("rodinia/hotspot", "regmutex", Some(40));
+    let (shared, _) = run_with("rodinia/hotspot", "regmutex", Some(40), TWO_SMS, 1);
     let launches = 2;
     assert_eq!(shared.residency.name, "regmutex");
     assert_eq!(counter(&shared, "split_launches"), launches);
