@@ -242,7 +242,7 @@ mod tests {
         d.cycle(&mut s);
         // A wave spreads over every SM; SM 3 took the last, so the next pass starts at SM 0.
         assert_eq!(sm_cta(&s), [(0, 0), (1, 1), (2, 2), (3, 3)]);
-        let mut free = |s: &mut Slots, sms: &[usize]| {
+        let free = |s: &mut Slots, sms: &[usize]| {
             s.launched.clear();
             for &sm in sms {
                 s.resident[sm] = 0;
