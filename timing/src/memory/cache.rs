@@ -28,6 +28,10 @@ pub(crate) struct Line {
     /// of a sectored cache are per sector, `cache_config::mshr_addr`); sectors from the fourth
     /// on share the last count.
     pub sector_waiters: [u8; 4],
+    /// Cycle each pending sector's fill arrives, in the L2 (sectors from the fourth on share the
+    /// last): a request waits for the fills of its own sectors, as GPGPU-Sim's per-sector
+    /// MSHRs release each sector's requests when that sector is back. `ready` is the latest.
+    pub sector_ready: [u64; 4],
 }
 
 /// The `sector_waiters` slots of the sectors in `mask`, one per set bit.
@@ -46,6 +50,49 @@ impl Line {
     /// Whether a fill is still in flight at `now`.
     pub fn is_pending(&self, now: u64) -> bool {
         self.pending != 0 && self.ready > now
+    }
+
+    /// The sectors of `mask` whose fill is still in flight at `now` (by `sector_ready`).
+    pub fn sectors_in_flight(&self, mask: u32, now: u64) -> u32 {
+        let mut rest = mask & self.pending;
+        let mut flying = 0;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            if self.sector_ready[(i as usize).min(3)] > now {
+                flying |= 1 << i;
+            }
+        }
+        flying
+    }
+
+    /// The cycle the fills of the sectors of `mask` are all back (0 for none).
+    pub fn sectors_ready(&self, mask: u32) -> u64 {
+        sector_slots(mask)
+            .map(|i| self.sector_ready[i])
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The sectors of `mask` are filled at `ready`.
+    pub fn fill_sectors(&mut self, mask: u32, ready: u64) {
+        for i in sector_slots(mask) {
+            self.sector_ready[i] = ready;
+        }
+    }
+
+    /// The sectors of `mask` holding `limit` or more requests.
+    pub fn sectors_holding(&self, mask: u32, limit: u32) -> u32 {
+        let mut rest = mask;
+        let mut full = 0;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            if u32::from(self.sector_waiters[(i as usize).min(3)]) >= limit {
+                full |= 1 << i;
+            }
+        }
+        full
     }
 
     /// The most requests any sector of `mask` holds.
@@ -220,6 +267,7 @@ impl Cache {
             last_use: 0,
             waiters: 0,
             sector_waiters: [0; 4],
+            sector_ready: [ready; 4],
         };
         self.touch(way);
     }

@@ -252,11 +252,12 @@ impl MemorySystem {
         if kind != AccessKind::Store
             && merge_limit > 0
             && let Some(line) = found.map(|way| cache.line(way))
-            && line.is_pending(start)
-            && line.most_sector_waiters(mask & line.pending) >= merge_limit
         {
-            start = line.ready;
-            stats.l2_merge_lockups += 1;
+            let full = line.sectors_holding(line.sectors_in_flight(mask, start), merge_limit);
+            if full != 0 {
+                start = line.sectors_ready(full);
+                stats.l2_merge_lockups += 1;
+            }
         }
         stats.l2_queue_cycles += start - arrive;
         // A slice takes one 32-byte sector a cycle: GPGPU-Sim breaks a request to a sectored
@@ -323,11 +324,9 @@ impl MemorySystem {
                     lookup.saturating_add(woke)
                 } else {
                     let in_flight = line.is_pending(start);
-                    let wait = if in_flight && mask & line.pending != 0 {
-                        line.ready
-                    } else {
-                        0
-                    };
+                    // Each sector is served when its own fill is back.
+                    let flying = line.sectors_in_flight(mask, start);
+                    let wait = line.sectors_ready(flying);
                     let missing = mask & !line.valid;
                     let target = match mask & line.valid {
                         0 => Target::Tags,
@@ -351,12 +350,13 @@ impl MemorySystem {
                             line.pending = missing;
                             line.ready = data;
                         }
-                        line.add_sector_waiters(mask & !missing & line.pending, false);
+                        line.fill_sectors(missing, data);
+                        line.add_sector_waiters(flying, false);
                         line.add_sector_waiters(missing, true);
                         ready = ready.max(data);
                     } else if wait > lookup {
                         stats.l2_mshr_merges += 1;
-                        line.add_sector_waiters(mask & line.pending, false);
+                        line.add_sector_waiters(flying, false);
                     } else {
                         stats.l2_hits += 1;
                     }
@@ -541,6 +541,30 @@ mod tests {
             let _ = free.access(now, sector(0x4000, 0), AccessKind::Load);
         }
         assert_eq!(free.stats().l2_merge_lockups, 0);
+    }
+
+    /// Each sector of a line is served when its own fill is back (GPGPU-Sim's MSHRs of a
+    /// sectored L2 are per sector): a read merging into sector 0's fill does not wait for the
+    /// later fill of sector 1, nor does a read of sector 0 after its fill is back.
+    #[test]
+    fn a_sector_waits_only_for_its_own_fill() {
+        let sector = |s: u32| Transaction {
+            line: 0x4000,
+            sectors: 1 << s,
+        };
+        let mut m = MemorySystem::new(&config(&[]));
+        let first = m.access(0, sector(0), AccessKind::Load);
+        let second = m.access(50, sector(1), AccessKind::Load);
+        assert!(second > first, "{second} after {first}");
+        assert_eq!(m.access(60, sector(0), AccessKind::Load), first);
+        assert_eq!(m.stats().l2_mshr_merges, 1);
+        let icnt = 20;
+        let after = first - icnt + 1;
+        assert_eq!(
+            m.access(after - icnt - 120, sector(0), AccessKind::Load),
+            after + icnt
+        );
+        assert_eq!(m.stats().l2_hits, 1);
     }
 
     #[test]
