@@ -170,9 +170,9 @@ impl MemorySystem {
     /// A transaction leaving an SM at `now`; returns the cycle its response arrives back at the
     /// SM (data for a load or an atomic, the acknowledgement for a store).
     ///
-    /// Path: interconnect (`mem.icnt_latency` each way); the slice chosen by address; the
-    /// slice's queue (one request per cycle); the L2 lookup (`l2.slice.latency`); on a miss
-    /// DRAM. Loads fetch only their missing sectors; stores are taken to write whole sectors
+    /// Path: interconnect (`mem.icnt_latency` each way); the slice chosen by address; its ROP
+    /// pipeline (`l2.slice.latency`); the slice's queue (one request per cycle) and lookup; on
+    /// a miss DRAM. Loads fetch only their missing sectors; stores are taken to write whole sectors
     /// (a transaction carries no byte mask), so they never read DRAM; dirty sectors are written
     /// back when their line is evicted. Atomics are performed at the slice
     /// (`l2.atomic_latency` more, occupying the slice that long). A request to a line already
@@ -241,9 +241,14 @@ impl MemorySystem {
             cache, free, power, ..
         } = &mut self.slices[loc.slice];
         let local = loc.local_line;
-        // The request enters the ICNT→L2 queue as it leaves the interconnect.
+        // The request enters the slice's ROP pipeline as it leaves the interconnect, and its
+        // queue `latency` cycles later: GPGPU-Sim delays every request by
+        // `gpgpu_l2_rop_latency` before the L2 sees it (`memory_sub_partition::push`, `m_rop`),
+        // so a lookup that must wait (a lock-up below) waits for a fill sent that much closer
+        // to it.
         let arrive = now.saturating_add(icnt);
-        let mut start = arrive.max(*free);
+        let queued = arrive.saturating_add(latency);
+        let mut start = queued.max(*free);
         // A read of sectors whose fill already holds `mshr_merge` requests cannot merge:
         // GPGPU-Sim's L2 answers RESERVATION_FAIL and the request stays at the head of the
         // slice's queue (`memory_sub_partition::cache_cycle`, "L2 cache lock-up") until the
@@ -259,7 +264,7 @@ impl MemorySystem {
                 stats.l2_merge_lockups += 1;
             }
         }
-        stats.l2_queue_cycles += start - arrive;
+        stats.l2_queue_cycles += start - queued;
         // A slice takes one 32-byte sector a cycle: GPGPU-Sim breaks a request to a sectored
         // L2 into sector requests (`memory_sub_partition::push`,
         // `breakdown_request_to_sector_requests`) and its `cache_cycle` takes one a cycle.
@@ -278,7 +283,7 @@ impl MemorySystem {
             AccessKind::Store => stats.l2_stores += 1,
             AccessKind::Load => {}
         }
-        let lookup = start.saturating_add(latency);
+        let lookup = start;
         let read_sectors = |dram: &mut Dram, stats: &mut MemStats, at: u64, sectors: u32| {
             // One DRAM request per sector, in address order (a sectored L2's misses).
             (0..sectors.count_ones())
@@ -512,12 +517,12 @@ mod tests {
             assert_eq!(m.access(now, sector(0x4000, 0), AccessKind::Load), fill);
         }
         assert_eq!(m.stats().l2_merge_lockups, 0);
-        // The fifth on sector 0 waits for the fill at the slice, then hits: the fill's
-        // arrival at the slice (one interconnect before it is back at the SM) plus a lookup.
-        let icnt = 20;
+        // The fifth on sector 0 leaves the ROP pipeline 5 cycles after the first, waits for the
+        // fill at the slice, then hits at once: back with the fill (GPGPU-Sim's ROP delay comes
+        // before the lookup, so the lock-up lasts no longer than the fill's DRAM trip).
         let fifth = m.access(5, sector(0x4000, 0), AccessKind::Load);
         assert_eq!(m.stats().l2_merge_lockups, 1);
-        assert_eq!(fifth, fill - icnt + 120 + icnt);
+        assert_eq!(fifth, fill);
         // A hit on another line of the slice, behind it in the queue, waits as long.
         let slice = m.map.locate(0x4000).slice;
         let neighbour = (1..4096u64)
