@@ -1,6 +1,7 @@
 //! PTX micro-benchmarks with known answers for the timing model (`gtx480` preset, one SM):
 //! a dependent ALU chain (also timed from inside with `%clock64`), independent ALU operations, shared-memory bank conflicts, coalesced
-//! and strided global loads, and occupancy limited by each resource in turn; and on `v100`,
+//! and strided global loads, reductions that skip the L1, and occupancy limited by each resource
+//! in turn; and on `v100`,
 //! one SM, a warp's use of its own sub-core's pipelines.
 //!
 //! Loops take their trip count as a parameter: running a kernel for `n` and `2n` iterations
@@ -369,6 +370,30 @@ $LOOP:
     @%p1 st.global.u32 [%rd1], 7;
     ret;
 }
+
+// Four reductions an iteration, each lane in its own 32-byte sector: 32 transactions each, all
+// skipping the L1 (an atomic goes to the L2).
+.visible .entry reductions(.param .u64 out, .param .u32 iters)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r2, [iters];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 32;
+    add.s64 %rd3, %rd1, %rd2;
+    mov.u32 %r3, 0;
+$RED:
+    red.global.add.u32 [%rd3], 1;
+    red.global.add.u32 [%rd3], 1;
+    red.global.add.u32 [%rd3], 1;
+    red.global.add.u32 [%rd3], 1;
+    add.s32 %r3, %r3, 1;
+    setp.lt.u32 %p1, %r3, %r2;
+    @%p1 bra $RED;
+    ret;
+}
 "#
 );
 
@@ -703,6 +728,30 @@ fn a_warp_exits_once_its_stores_are_acknowledged() {
     assert_eq!(out.to_host().unwrap(), [7]);
     let extra = stored.gpu_sim_cycle - skipped.gpu_sim_cycle;
     assert_eq!(extra, 195 - 1, "the store's acknowledgement");
+}
+
+/// Transactions that skip the L1 leave the LD/ST unit one a cycle, as GPGPU-Sim's bypass
+/// path pushes one access a cycle to the interconnect (`ldst_unit::memory_cycle`), though the
+/// L1 takes four a cycle here: a reduction of 32 lanes in 32 sectors holds the unit 32
+/// cycles, so four an iteration cost 128 cycles (a cycle more each between instructions at
+/// most). Through the L1 they would take 8 each.
+#[test]
+fn transactions_skipping_the_l1_leave_one_a_cycle() {
+    let cfg = config(&["gpu.sms=1", "mem.l1_requests_per_cycle=4"]);
+    let dev = device(&cfg);
+    let out = dev.alloc_from(&vec![0u32; 32 * 8]).unwrap();
+    let args = |n: u32| [(&out).into(), Arg::U32(n)];
+    warm_up(&dev, "reductions", 1, 32, &args(1));
+    let n = 16;
+    let once = run(&dev, "reductions", 1, 32, 0, &args(n)).gpu_sim_cycle;
+    let twice = run(&dev, "reductions", 1, 32, 0, &args(2 * n)).gpu_sim_cycle;
+    let per_reduction = (twice - once) as f64 / f64::from(4 * n);
+    assert!(
+        (32.0..=33.0).contains(&per_reduction),
+        "{per_reduction} cycles a reduction"
+    );
+    let words = out.to_host().unwrap();
+    assert!(words.iter().step_by(8).all(|&w| w == 4 * (1 + 3 * n)));
 }
 
 /// `cp.async.wait_group n` holds the warp until at most its `n` most recent groups are

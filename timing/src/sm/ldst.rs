@@ -61,6 +61,10 @@ impl<'a> Sm<'a> {
             // result complete once accepted.
             let waits =
                 kind == AccessKind::Store || !f.writes.is_empty() || f.async_group.is_some();
+            // Transactions that skip the L1 go to the interconnect one a cycle (GPGPU-Sim's
+            // `ldst_unit::memory_cycle` pushes one access a call on its bypass path; only the
+            // L1's path takes `l1_banks` a cycle).
+            let per_cycle = if f.mem.bypass_l1 { 1 } else { per_cycle };
             let mut accepted = 0;
             while busy.next < f.mem.global.len() && accepted < per_cycle {
                 match mem.global(now, f.mem.global[busy.next], kind, f.mem.bypass_l1) {
