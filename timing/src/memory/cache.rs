@@ -46,6 +46,20 @@ fn sector_slots(mask: u32) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The sectors of `mask` whose per-sector slot (as [`sector_slots`] numbers them) passes `keep`.
+fn sectors_where(mask: u32, keep: impl Fn(usize) -> bool) -> u32 {
+    let mut rest = mask;
+    let mut kept = 0;
+    while rest != 0 {
+        let i = rest.trailing_zeros();
+        rest &= rest - 1;
+        if keep((i as usize).min(3)) {
+            kept |= 1 << i;
+        }
+    }
+    kept
+}
+
 impl Line {
     /// Whether a fill is still in flight at `now`.
     pub fn is_pending(&self, now: u64) -> bool {
@@ -54,16 +68,7 @@ impl Line {
 
     /// The sectors of `mask` whose fill is still in flight at `now` (by `sector_ready`).
     pub fn sectors_in_flight(&self, mask: u32, now: u64) -> u32 {
-        let mut rest = mask & self.pending;
-        let mut flying = 0;
-        while rest != 0 {
-            let i = rest.trailing_zeros();
-            rest &= rest - 1;
-            if self.sector_ready[(i as usize).min(3)] > now {
-                flying |= 1 << i;
-            }
-        }
-        flying
+        sectors_where(mask & self.pending, |s| self.sector_ready[s] > now)
     }
 
     /// The cycle the fills of the sectors of `mask` are all back (0 for none).
@@ -83,16 +88,7 @@ impl Line {
 
     /// The sectors of `mask` holding `limit` or more requests.
     pub fn sectors_holding(&self, mask: u32, limit: u32) -> u32 {
-        let mut rest = mask;
-        let mut full = 0;
-        while rest != 0 {
-            let i = rest.trailing_zeros();
-            rest &= rest - 1;
-            if u32::from(self.sector_waiters[(i as usize).min(3)]) >= limit {
-                full |= 1 << i;
-            }
-        }
-        full
+        sectors_where(mask, |s| u32::from(self.sector_waiters[s]) >= limit)
     }
 
     /// The most requests any sector of `mask` holds.
