@@ -1,13 +1,16 @@
 //! The operand collector: the bank arbiter of the register file and the collector units that
 //! gather an instruction's source operands before it dispatches to an execution unit.
 //!
-//! Each cycle the arbiter grants the register-file policy's write-backs first (write-back has
-//! priority; the write ports bound them), then reads, to the collector units in rotating
-//! priority, as far as the policy lets requests share a bank ([`RegisterFilePolicy::bank_accepts`];
-//! the baseline's banks are single-ported) and a unit's port take them
-//! ([`RegisterFilePolicy::port_accepts`]; one operand per cycle in the baseline). An
-//! instruction whose operands are all gathered dispatches in a later cycle when its execution
-//! unit can accept it.
+//! Each step (`sm.rf.collector_steps` a cycle, GPGPU-Sim's `opndcoll_rfu_t::step`) the arbiter
+//! grants the register-file policy's write-backs first (write-back has priority; the write
+//! ports bound them; they hold their banks in the cycle's first step), then reads, to the
+//! collector units in rotating priority, as far as the policy lets requests share a bank
+//! ([`RegisterFilePolicy::bank_accepts`]; the baseline's banks are single-ported) and a unit's
+//! port take them ([`RegisterFilePolicy::port_accepts`]; one operand a step in the baseline,
+//! one from each bank with `sm.rf.multi_read_units`). An instruction whose operands are all
+//! gathered dispatches in a later step when its execution unit can accept it; with
+//! `sm.rf.issue_latch` an issued instruction first waits in the issue latch until the end of
+//! the next cycle's first step.
 //!
 //! The register-file technique chooses how the units are organised ([`CollectorLayout`]):
 //! GPGPU-Sim's pool of units by class, one instruction each, dispatched oldest first; or one
@@ -197,6 +200,33 @@ pub(crate) fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
     }
 }
 
+/// The operand collector's steps: how many a cycle, and whether an issued instruction waits
+/// one in the issue latch.
+#[derive(Clone, Copy, Debug)]
+struct Steps {
+    per_cycle: u64,
+    latch: u64,
+}
+
+impl Steps {
+    /// Whether an instruction taken into its unit at cycle `alloc` takes part in step `step`
+    /// of cycle `now`: from the first step after its issue cycle, one step later with the
+    /// issue latch (GPGPU-Sim allocates units at the end of a step, after it grants reads).
+    #[inline]
+    fn takes_part(self, alloc: u64, now: u64, step: u64) -> bool {
+        now * self.per_cycle + step >= (alloc + 1) * self.per_cycle + self.latch
+    }
+}
+
+/// Preset `name` with GPGPU-Sim 3.x's operand collector
+/// ([`GpuConfig::use_single_step_collector`]): the pipeline hand-worked unit tests assume.
+#[cfg(test)]
+pub(crate) fn single_step_preset(name: &str) -> GpuConfig {
+    let mut cfg = GpuConfig::preset(name);
+    cfg.use_single_step_collector();
+    cfg
+}
+
 /// The collector units and bank arbitration of one SM.
 pub struct OperandCollector {
     units: Vec<CollectorUnit>,
@@ -222,9 +252,13 @@ pub struct OperandCollector {
     /// after the one that dispatched last; past the last unit means the first).
     rr: usize,
     dispatch_rr: usize,
-    /// What each bank granted this cycle, and the banks that granted anything (bit per bank).
+    /// What each bank granted this step, and the banks that granted anything (bit per bank).
     grants: Vec<BankGrants>,
     touched: u64,
+    /// When a held instruction takes part in a step.
+    steps: Steps,
+    /// Whether a unit reads any number of banks in a step (`sm.rf.multi_read_units`).
+    multi_read: bool,
     pub stats: RfStats,
 }
 
@@ -335,6 +369,11 @@ impl OperandCollector {
             dispatch_rr: 0,
             grants: vec![BankGrants::default(); cfg.sm.rf.banks as usize],
             touched: 0,
+            steps: Steps {
+                per_cycle: u64::from(cfg.sm.rf.collector_steps.max(1)),
+                latch: u64::from(cfg.sm.rf.issue_latch),
+            },
+            multi_read: cfg.sm.rf.multi_read_units,
             stats: RfStats::new(cfg.sm.rf.banks),
         }
     }
@@ -473,7 +512,24 @@ impl OperandCollector {
         self.stats.writes_per_bank[req.bank as usize] += 1;
     }
 
-    /// One cycle of bank arbitration after this cycle's write-backs: the collector units with
+    /// Steps of the collector a cycle (`sm.rf.collector_steps`).
+    pub fn steps(&self) -> u64 {
+        self.steps.per_cycle
+    }
+
+    /// Every step of cycle `now`'s bank arbitration ([`OperandCollector::arbitrate_step`]),
+    /// with nothing dispatched between them. Returns whether any read was granted or an
+    /// instruction waited in the issue latch.
+    pub fn arbitrate(&mut self, policy: &impl RegisterFilePolicy, now: u64) -> bool {
+        let mut any = false;
+        for step in 0..self.steps.per_cycle {
+            any |= self.arbitrate_step(policy, now, step);
+        }
+        any
+    }
+
+    /// Step `step` of cycle `now`'s bank arbitration, after the cycle's write-backs (which hold
+    /// their banks in the first step): the collector units with
     /// reads pending, from the rotating priority position on, each try their instructions'
     /// requests, oldest instruction first, in order. A request its bank refuses waits (a bank
     /// conflict); one its port refuses waits without a conflict. A granted read also delivers
@@ -481,10 +537,18 @@ impl OperandCollector {
     /// is still waking up ([`BankReq::ready_at`] after `now`) waits without asking its bank:
     /// it is no bank conflict, and it counts nothing, since cycles in which only such reads
     /// wait may be skipped (the power policy reports when they become ready). Returns whether
-    /// any read was granted.
-    pub fn arbitrate(&mut self, policy: &impl RegisterFilePolicy, now: u64) -> bool {
+    /// any read was granted or an instruction waited in the issue latch (the next step
+    /// changes something).
+    pub fn arbitrate_step(
+        &mut self,
+        policy: &impl RegisterFilePolicy,
+        now: u64,
+        step: u64,
+    ) -> bool {
         let n = self.units.len();
         let before = self.stats.reads;
+        let mut latched = false;
+        let steps = self.steps;
         let mut order = self.reading.rotate_right(self.rr as u32);
         while order != 0 {
             let k = order.trailing_zeros() as usize;
@@ -496,6 +560,10 @@ impl OperandCollector {
             let mut n_taken = 0;
             for &h in &u.held {
                 let e = &mut u.entries[usize::from(h)];
+                if !steps.takes_part(e.alloc_cycle, now, step) {
+                    latched = true;
+                    continue;
+                }
                 // Bit j: pending request j was granted.
                 let mut granted_mask = 0u64;
                 for (j, req) in e.pending.iter().enumerate() {
@@ -511,7 +579,9 @@ impl OperandCollector {
                         stats.bank_conflicts += 1;
                         continue;
                     }
-                    if n_taken == GRANTS_PER_BANK || !policy.port_accepts(&taken[..n_taken], req) {
+                    if n_taken == GRANTS_PER_BANK
+                        || !(self.multi_read || policy.port_accepts(&taken[..n_taken], req))
+                    {
                         continue;
                     }
                     taken[n_taken] = *req;
@@ -545,20 +615,20 @@ impl OperandCollector {
                 self.reading &= !(1 << i);
             }
         }
-        // The next cycle's banks start empty.
+        // The next step's banks start empty.
         let mut touched = std::mem::take(&mut self.touched);
         while touched != 0 {
             let b = touched.trailing_zeros() as usize;
             touched &= touched - 1;
             self.grants[b].n = 0;
         }
-        // The priority rotates only in cycles that granted something, so a cycle without
+        // The priority rotates only in steps that granted something, so a cycle without
         // activity leaves the collector exactly as it was (the GPU may skip such cycles).
         let granted_any = self.stats.reads != before;
         if granted_any && n > 0 {
             self.rr = (self.rr + 1) % n;
         }
-        granted_any
+        granted_any || latched
     }
 
     /// Collector units in all.
@@ -571,18 +641,25 @@ impl OperandCollector {
         self.by_age.len() as u64
     }
 
-    /// The held instructions (entry ids) ready to dispatch this cycle (all operands read,
-    /// allocated before `now`), in dispatch order: pooled, oldest first; per warp, round robin
-    /// over the units from the one after the last that dispatched, oldest first within one;
-    /// operand stages, each one's oldest, oldest first.
-    pub fn ready(&self, now: u64, out: &mut Vec<usize>) {
+    /// The held instructions (entry ids) ready to dispatch at step `step` of cycle `now` (all
+    /// operands read, past the issue latch), in dispatch order: pooled, oldest first; per
+    /// warp, round robin over the units from the one after the last that dispatched, oldest
+    /// first within one; operand stages, each one's oldest, oldest first. Returns whether a
+    /// collected instruction waits in the issue latch (a later step dispatches it).
+    pub fn ready(&self, now: u64, step: u64, out: &mut Vec<usize>) -> bool {
         out.clear();
         if self.collected == 0 {
-            return;
+            return false;
         }
+        let latched = std::cell::Cell::new(false);
         let ready = |id: usize| {
             let e = self.entry(id);
-            e.pending.is_empty() && e.alloc_cycle < now
+            if !e.pending.is_empty() {
+                return false;
+            }
+            let past = self.steps.takes_part(e.alloc_cycle, now, step);
+            latched.set(latched.get() | !past);
+            past
         };
         match self.layout {
             CollectorLayout::Pooled => {
@@ -622,6 +699,7 @@ impl OperandCollector {
                 }
             }
         }
+        latched.get()
     }
 
     /// Whether any unit holds an instruction with every operand read.
@@ -724,8 +802,60 @@ mod tests {
         }
     }
 
+    /// When an instruction issued at cycle 0 with reads `banks` (rows distinct) is
+    /// dispatched, as (cycle, step), with `steps` collector steps a cycle, the issue latch,
+    /// and units reading several banks in a step or one. Steps run as the SM runs them:
+    /// dispatch, then arbitration.
+    fn dispatched_at(steps: u32, multi_read: bool, banks: &[u32]) -> (u64, u64) {
+        let mut cfg = GpuConfig::preset("gtx480");
+        cfg.sm.rf.collector_steps = steps;
+        cfg.sm.rf.issue_latch = true;
+        cfg.sm.rf.multi_read_units = multi_read;
+        let policy = RfPolicy::new(&cfg);
+        let mut oc = OperandCollector::new(&cfg);
+        let cu = oc.free_unit(0, Unit::Sp).expect("a free unit");
+        oc.allocate(cu, 0, 0, Unit::Sp, |r| {
+            r.extend(
+                banks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| read(b, i as u32, false)),
+            )
+        });
+        let mut ready = Vec::new();
+        for now in 1..10 {
+            for step in 0..u64::from(steps) {
+                oc.ready(now, step, &mut ready);
+                if !ready.is_empty() {
+                    return (now, step);
+                }
+                oc.arbitrate_step(&policy, now, step);
+            }
+        }
+        panic!("never dispatched");
+    }
+
+    /// GPGPU-Sim's operand collector (`opndcoll_rfu_t::step`: dispatch the collected units,
+    /// grant reads, one a bank, then take issued instructions into units), worked by hand for
+    /// an instruction issued at cycle 0, whose unit is taken at the end of cycle 1's first
+    /// step. Two steps a cycle (`gpgpu_reg_file_port_throughput 2`): its reads are granted
+    /// in cycle 1's second step, all at once from distinct banks, and it dispatches at
+    /// cycle 2's first; two reads of one bank take that step and cycle 2's first, and it
+    /// dispatches in cycle 2's second; so do two reads of distinct banks when a unit takes
+    /// one operand a step (GPGPU-Sim 3.x). One step a cycle: reads in cycle 2, dispatch in 3.
+    #[test]
+    fn issue_latch_and_steps_follow_gpgpu_sims_collector() {
+        assert_eq!(dispatched_at(2, true, &[0, 1, 2]), (2, 0));
+        assert_eq!(dispatched_at(2, true, &[]), (1, 1), "nothing to read");
+        assert_eq!(dispatched_at(2, true, &[3, 3]), (2, 1));
+        assert_eq!(dispatched_at(2, false, &[0, 1]), (2, 1));
+        assert_eq!(dispatched_at(1, true, &[0, 1, 2]), (3, 0));
+        assert_eq!(dispatched_at(1, true, &[]), (2, 0), "nothing to read");
+        assert_eq!(dispatched_at(1, false, &[0, 1, 2]), (5, 0));
+    }
+
     fn per_warp(depth: u32) -> (OperandCollector, RfPolicy) {
-        let cfg = GpuConfig::preset("gtx480");
+        let cfg = single_step_preset("gtx480");
         let layout = CollectorLayout::PerWarp { depth };
         (
             OperandCollector::with_layout(&cfg, layout),
@@ -756,7 +886,7 @@ mod tests {
         oc.arbitrate(&policy, 1);
         assert_eq!(oc.stats.reads, 3, "r1, r2, r3: one bank read each");
         let mut ready = Vec::new();
-        oc.ready(1, &mut ready);
+        oc.ready(1, 0, &mut ready);
         assert_eq!(ready, [entry_id(5, 0), entry_id(5, 1)]);
     }
 
@@ -785,19 +915,19 @@ mod tests {
             oc.allocate(warp, 0, inst, Unit::Sp, |_| {});
         }
         let mut ready = Vec::new();
-        oc.ready(1, &mut ready);
+        oc.ready(1, 0, &mut ready);
         let ids = [0, 1, 2].map(|u| entry_id(u, 0));
         assert_eq!(ready, ids, "from unit 0 on, not by age");
         oc.release(ids[0], 1);
         oc.allocate(0, 1, 3, Unit::Sp, |_| {});
-        oc.ready(2, &mut ready);
+        oc.ready(2, 0, &mut ready);
         assert_eq!(
             ready,
             [ids[1], ids[2], ids[0]],
             "after the unit that dispatched last"
         );
         // Pooled units dispatch oldest first.
-        let cfg = GpuConfig::preset("gtx480");
+        let cfg = single_step_preset("gtx480");
         let mut pooled = OperandCollector::new(&cfg);
         for inst in 0..3 {
             let cu = pooled.free_unit(0, Unit::Sp).expect("a free unit");
@@ -806,7 +936,7 @@ mod tests {
         pooled.release(ids[0], 1);
         let cu = pooled.free_unit(0, Unit::Sp).expect("a free unit");
         pooled.allocate(cu, 1, 3, Unit::Sp, |_| {});
-        pooled.ready(2, &mut ready);
+        pooled.ready(2, 0, &mut ready);
         assert_eq!(ready, [ids[1], ids[2], ids[0]]);
     }
 

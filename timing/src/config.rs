@@ -322,6 +322,13 @@ pub struct SmConfig {
     pub scoreboard_entries: u32,
     /// Results written back per cycle (register-file write ports shared by all units).
     pub writeback_ports: u32,
+    /// Cycles an execution unit's result spends in pipeline latches beyond the operation's
+    /// latency (GPGPU-Sim: the `OC_EX` register, the unit's dispatch register and the `EX_WB`
+    /// register, 3): a dependent instruction issues `latency + execute_latches` cycles after
+    /// its producer leaves its collector unit. Not the LD/ST unit, whose path has its own
+    /// latencies. 0 if not given.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub execute_latches: u32,
     pub icache: CacheConfig,
     pub rf: RegisterFileConfig,
     pub units: UnitsConfig,
@@ -342,6 +349,27 @@ pub struct RegisterFileConfig {
     pub collectors: CollectorUnits,
     /// Collector units that may dispatch to execution units per cycle.
     pub dispatch_width: u32,
+    /// Steps of the operand collector a cycle (GPGPU-Sim's `gpgpu_reg_file_port_throughput`:
+    /// `shader_core_ctx::read_operands` runs `opndcoll_rfu_t::step` that many times). Each
+    /// step dispatches the units whose operands are all read, then grants each bank one read
+    /// (as far as the technique lets requests share it), then takes newly issued
+    /// instructions into units; a write-back holds its bank in the cycle's first step. 1 if
+    /// not given.
+    #[serde(default = "one")]
+    pub collector_steps: u32,
+    /// Whether an issued instruction waits in the issue latch until the collector's next step
+    /// before its unit takes it (GPGPU-Sim's `ID_OC` register: `opndcoll_rfu_t::step`
+    /// allocates units after it grants reads, so a unit's first read is a step after the
+    /// cycle of issue). `false`: it reads from the cycle after issue.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub issue_latch: bool,
+    /// Whether a collector unit takes operands from any number of banks in one step (one a
+    /// bank): GPGPU-Sim 4.x, whose arbiter no longer limits a unit to one grant
+    /// (`arbiter_t::allocate_reads`, the `_outmatch` test commented out). `false`: a unit's
+    /// port takes what the technique's port rule allows, one operand a step in the baseline
+    /// (GPGPU-Sim 3.x, the seeds' baseline).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub multi_read_units: bool,
     /// The register-file technique.
     pub technique: Technique,
     /// The register residency policy (CTA admission, register acquisition, suspension).
@@ -908,6 +936,16 @@ impl GpuConfig {
         GpuConfig::from_toml(&text, overrides)
     }
 
+    /// Puts GPGPU-Sim 3.x's operand collector in place of the configured one: one step a
+    /// cycle, no issue latch, one operand a unit a step and no execute latches (the seeds'
+    /// baseline; what hand-worked cycle counts of the register-file techniques assume).
+    pub fn use_single_step_collector(&mut self) {
+        self.sm.rf.collector_steps = 1;
+        self.sm.rf.issue_latch = false;
+        self.sm.rf.multi_read_units = false;
+        self.sm.execute_latches = 0;
+    }
+
     /// A preset by name, without overrides (panics on an unknown name: for tests and defaults).
     pub fn preset(name: &str) -> GpuConfig {
         GpuConfig::load(name, &[]).expect("a built-in preset")
@@ -994,6 +1032,7 @@ impl GpuConfig {
             ("sm.rf.sub_banks", self.sm.rf.sub_banks),
             ("sm.rf.sub_bank_bytes", self.sm.rf.sub_bank_bytes),
             ("sm.rf.dispatch_width", self.sm.rf.dispatch_width),
+            ("sm.rf.collector_steps", self.sm.rf.collector_steps),
             ("sm.units.sp", self.sm.units.sp),
             ("sm.units.sfu", self.sm.units.sfu),
             ("sm.units.ldst", self.sm.units.ldst),
@@ -1101,6 +1140,18 @@ impl GpuConfig {
             return Err(invalid(
                 "sm.rf.collectors",
                 "at most 64 collector units per SM are modelled",
+            ));
+        }
+        if self.sm.rf.collector_steps > 8 {
+            return Err(invalid(
+                "sm.rf.collector_steps",
+                "at most 8 operand-collector steps a cycle are modelled",
+            ));
+        }
+        if self.sm.execute_latches > 64 {
+            return Err(invalid(
+                "sm.execute_latches",
+                "at most 64 cycles of pipeline latches are modelled",
             ));
         }
         if self.sm.rf.banks > 64 {
@@ -1329,6 +1380,16 @@ fn yes() -> bool {
 /// Whether a switch is on (`skip_serializing_if` for switches on by default).
 fn is_true(on: &bool) -> bool {
     *on
+}
+
+/// Whether a switch is off (`skip_serializing_if` for switches off by default).
+fn is_false(on: &bool) -> bool {
+    !*on
+}
+
+/// Whether a count is 0 (`skip_serializing_if` for counts 0 by default).
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// serde's default for counts that are 1 unless a configuration says otherwise.

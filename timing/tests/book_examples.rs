@@ -66,7 +66,7 @@ fn replay(
                 reg,
             });
         }
-        oc.ready(now, &mut ready);
+        oc.ready(now, 0, &mut ready);
         for &cu in &ready {
             let inst = &insts[oc.holds(cu).0];
             log.push(Event::Execute { warp: inst.warp });

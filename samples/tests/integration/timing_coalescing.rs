@@ -4,7 +4,9 @@
 //! when the technique coalesces them, and in two otherwise (the baseline's collector unit
 //! reads one operand per cycle).
 //!
-//! As in `timing_micro.rs`, a kernel runs for n and 2n iterations and the difference is the
+//! The SM is gtx480's with GPGPU-Sim 3.x's operand collector, the seeds' baseline
+//! (`GpuConfig::use_single_step_collector`: one step a cycle, one operand a unit a step, no
+//! pipeline latches). As in `timing_micro.rs`, a kernel runs for n and 2n iterations and the difference is the
 //! exact cost of n iterations. A dependent add follows its producer by latency + 2 cycles when
 //! its operands are collected in one cycle (issue, collect, dispatch, execute), one more when
 //! they take two. warpsim allocates `%r5` to R0 and `%r1` to R1 (`warpsim dis`): under the
@@ -86,7 +88,8 @@ fn chain(technique: &str, mapping: &str, step: u32) -> (u64, TechniqueReport, Te
 fn iterations(overrides: &[String], step: u32) -> (u64, TechniqueReport, TechniqueReport) {
     let mut overrides = overrides.to_vec();
     overrides.push("gpu.sms=1".to_string());
-    let cfg = GpuConfig::load("gtx480", &overrides).unwrap();
+    let mut cfg = GpuConfig::load("gtx480", &overrides).unwrap();
+    cfg.use_single_step_collector();
     let dev = Device::new(DeviceConfig {
         host_threads: 1,
         timing: Some(cfg),

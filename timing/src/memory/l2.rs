@@ -426,8 +426,13 @@ impl MemorySystem {
 mod tests {
     use super::*;
 
+    /// gtx480 with a 20-cycle interconnect, the latency the paths below are worked out with.
     fn config(overrides: &[&str]) -> GpuConfig {
-        let o: Vec<String> = overrides.iter().map(|s| s.to_string()).collect();
+        let o: Vec<String> = ["mem.icnt_latency=20"]
+            .iter()
+            .chain(overrides)
+            .map(|s| s.to_string())
+            .collect();
         GpuConfig::load("gtx480", &o).unwrap()
     }
 

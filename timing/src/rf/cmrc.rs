@@ -245,7 +245,7 @@ mod tests {
     fn an_even_and_an_odd_read_and_write_share_a_bank_cycle() {
         use crate::collector::OperandCollector;
         use crate::decode::Unit;
-        let cfg = GpuConfig::preset("gtx480");
+        let cfg = crate::collector::single_step_preset("gtx480");
         // One cycle: a write-back to entry 5 (odd, 16 bits: 1100) and a read of entry 2
         // (even, 16 bits: 0011) of bank 0.
         let cycle = |policy: &RfPolicy| {

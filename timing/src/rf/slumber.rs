@@ -685,7 +685,8 @@ mod tests {
         // On (waking from off) 0..16, deep 16..20, on (waking, then read) 20..34.
         assert_eq!((s.c.on, s.c.deep), (16 + 14, 4));
         // The collector grants nothing before then, and counts no bank conflict.
-        let cfg = config();
+        let mut cfg = config();
+        cfg.sm.rf.issue_latch = false;
         let mut oc = crate::collector::OperandCollector::new(&cfg);
         let policy = crate::rf::RfPolicy::new(&cfg);
         let cu = oc.free_unit(0, crate::decode::Unit::Sp).unwrap();

@@ -9,16 +9,17 @@ use crate::memory::SmMemory;
 use crate::rf::RegisterFilePolicy;
 
 impl<'a> Sm<'a> {
-    pub(super) fn dispatch(&mut self, now: u64, mem: &mut SmMemory) {
+    /// Dispatch at collector step `step` of cycle `now`, taking from the cycle's `budget`.
+    pub(super) fn dispatch(&mut self, now: u64, step: u64, budget: &mut u32, mem: &mut SmMemory) {
         if !self.collector.any_collected() {
             return;
         }
         // The ready instructions in the collector's dispatch order.
         let mut ready = std::mem::take(&mut self.ready);
-        self.collector.ready(now, &mut ready);
-        let mut budget = self.cfg.sm.rf.dispatch_width;
+        // One still in the issue latch leaves at a later step: the cycle is not idle.
+        self.active |= self.collector.ready(now, step, &mut ready);
         for &cu in &ready {
-            if budget == 0 {
+            if *budget == 0 {
                 break;
             }
             let (inst, unit) = self.collector.holds(cu);
@@ -44,7 +45,9 @@ impl<'a> Sm<'a> {
                     continue;
                 };
                 pipes[own + p] = now + u64::from(f.initiation);
-                let done = now + u64::from(f.latency.max(1));
+                // The result passes the pipeline latches around the unit too.
+                let done =
+                    now + u64::from(f.latency.max(1)) + u64::from(self.cfg.sm.execute_latches);
                 self.schedule_writeback(now, done, inst);
             }
             self.collector.release(cu, now);
@@ -53,7 +56,7 @@ impl<'a> Sm<'a> {
             self.rf.on_dispatch(f.slot as u32, f.uid);
             self.power.on_dispatch(f.slot as u32, f.uid, now);
             self.active = true;
-            budget -= 1;
+            *budget -= 1;
         }
         self.ready = ready;
     }

@@ -477,8 +477,13 @@ impl<'a> Sm<'a> {
         self.cycle_no_cu = 0;
         self.writeback(now);
         self.ldst_cycle(now, mem);
-        self.dispatch(now, mem);
-        self.active |= self.collector.arbitrate(&self.rf, now);
+        // The collector's steps, each dispatching what the previous ones collected
+        // (GPGPU-Sim's `opndcoll_rfu_t::step`); the dispatch budget is the cycle's.
+        let mut dispatch_budget = self.cfg.sm.rf.dispatch_width;
+        for step in 0..self.collector.steps() {
+            self.dispatch(now, step, &mut dispatch_budget, mem);
+            self.active |= self.collector.arbitrate_step(&self.rf, now, step);
+        }
         for s in 0..self.schedulers.len() {
             self.schedule(s, now)?;
         }
