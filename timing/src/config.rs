@@ -795,6 +795,17 @@ pub struct L2Config {
     /// Latency of an atomic operation performed at the slice, beyond the access itself; the
     /// slice takes nothing else meanwhile (at least a cycle, as any access).
     pub atomic_latency: u32,
+    /// Whether a slice sends its replies into the interconnect one at a time, a reply a cycle
+    /// (GPGPU-Sim's `gpgpu_sim::cycle` pops one reply a memory sub-partition a cycle). `false`:
+    /// replies leave as soon as they are ready, any number a cycle.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub reply_port: bool,
+    /// With `reply_port`: the interconnect's flit in bytes, a reply (its data and an 8-byte
+    /// header; a store's acknowledgement the header alone) holding the port a cycle a flit
+    /// (booksim's injection, `-icnt_flit_size`); 0: a reply is one flit whatever its size
+    /// (GPGPU-Sim's local crossbar, `network_mode 2`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reply_flit_bytes: u32,
 }
 
 /// DRAM: channels of banks with row buffers, scheduled FR-FCFS under GDDR5 command timing

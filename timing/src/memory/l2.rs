@@ -17,6 +17,9 @@ struct Slice {
     power: Option<PowerDomain>,
     /// The cycles its crossbar output is taken, a packet a cycle (`mem.request_crossbar`).
     port: Slots,
+    /// The cycles its reply port into the interconnect is taken, a flit a cycle
+    /// (`l2.reply_port`).
+    replies: Slots,
 }
 
 /// The GPU-wide memory: interconnect, L2 slices, DRAM.
@@ -39,6 +42,10 @@ pub struct MemorySystem {
     icnt: u64,
     /// Whether requests cross the crossbar (`mem.request_crossbar`).
     crossbar: bool,
+    /// Whether a slice sends a reply flit a cycle (`l2.reply_port`), and the flit's bytes
+    /// (`l2.reply_flit_bytes`; 0: a reply is one flit).
+    reply_port: bool,
+    reply_flit: u64,
     /// The cycle the crossbar outputs last forgot their past bookings.
     forgotten: u64,
     /// The L2 line the last request crossed for and its location: the access that follows
@@ -63,6 +70,10 @@ pub struct MemorySystem {
     stats: MemStats,
 }
 
+/// The header of a reply packet (GPGPU-Sim's `mem_fetch` control size, `READ_PACKET_SIZE`):
+/// a store's acknowledgement is the header alone.
+const REPLY_HEADER_BYTES: u64 = 8;
+
 /// How many cycles apart the crossbar outputs forget their past bookings.
 const FORGET_EVERY: u64 = 1024;
 
@@ -79,6 +90,7 @@ impl MemorySystem {
             ),
             free: 0,
             port: Slots::default(),
+            replies: Slots::default(),
             power: PowerDomain::new(
                 &cfg.mem.snooze,
                 l2.slice.sets.max(1) as usize * l2.slice.ways.max(1) as usize,
@@ -101,6 +113,8 @@ impl MemorySystem {
             dram,
             icnt: u64::from(cfg.mem.icnt_latency),
             crossbar: cfg.mem.request_crossbar,
+            reply_port: l2.reply_port,
+            reply_flit: u64::from(l2.reply_flit_bytes),
             forgotten: 0,
             crossed: None,
             latency: u64::from(l2.slice.latency),
@@ -121,10 +135,11 @@ impl MemorySystem {
         self.horizon = self.horizon.max(now);
         // Nothing crosses before `now` any more; forgetting is batched (the SMs call this
         // every cycle each).
-        if self.crossbar && now >= self.forgotten + FORGET_EVERY {
+        if (self.crossbar || self.reply_port) && now >= self.forgotten + FORGET_EVERY {
             self.forgotten = now;
             for slice in &mut self.slices {
                 slice.port.forget_before(now);
+                slice.replies.forget_before(now);
             }
         }
     }
@@ -234,11 +249,16 @@ impl MemorySystem {
             self.icnt,
             self.merge_limit,
         );
+        let (reply_port, reply_flit) = (self.reply_port, self.reply_flit);
         let (horizon, dram_lead) = (self.horizon, self.dram_lead);
         let stats = &mut self.stats;
         let dram = &mut self.dram;
         let Slice {
-            cache, free, power, ..
+            cache,
+            free,
+            power,
+            replies,
+            ..
         } = &mut self.slices[loc.slice];
         let local = loc.local_line;
         // The request enters the slice's ROP pipeline as it leaves the interconnect, and its
@@ -418,7 +438,22 @@ impl MemorySystem {
                 ready
             }
         };
-        done.saturating_add(icnt)
+        // The reply leaves the slice when its port is free, a flit a cycle.
+        let sent = if reply_port {
+            let bytes = match kind {
+                AccessKind::Store => REPLY_HEADER_BYTES,
+                _ => sectors * sector + REPLY_HEADER_BYTES,
+            };
+            let flits = if reply_flit == 0 {
+                1
+            } else {
+                bytes.div_ceil(reply_flit)
+            };
+            (0..flits).fold(done, |at, _| replies.book(at) + 1) - 1
+        } else {
+            done
+        };
+        sent.saturating_add(icnt)
     }
 }
 
@@ -426,9 +461,10 @@ impl MemorySystem {
 mod tests {
     use super::*;
 
-    /// gtx480 with a 20-cycle interconnect, the latency the paths below are worked out with.
+    /// gtx480 with a 20-cycle interconnect and no limit on a slice's replies (tested on its
+    /// own): the paths below are worked out so.
     fn config(overrides: &[&str]) -> GpuConfig {
-        let o: Vec<String> = ["mem.icnt_latency=20"]
+        let o: Vec<String> = ["mem.icnt_latency=20", "mem.l2.reply_port=false"]
             .iter()
             .chain(overrides)
             .map(|s| s.to_string())
@@ -449,6 +485,28 @@ mod tests {
         let mut o = vec!["mem.dram.clock_mhz=700", "mem.dram.latency=0"];
         o.extend_from_slice(overrides);
         config(&o)
+    }
+
+    /// A slice sends a reply flit a cycle (`l2.reply_port`, GPGPU-Sim's one reply a
+    /// sub-partition a cycle): two loads of one line, the second merged into the first's
+    /// fill, have their data at the slice in the same cycle D. Without the port both are back
+    /// at D + 20; with booksim's 40-byte flits each reply (128 bytes and the 8-byte header) is
+    /// 4 flits, so the first leaves at D + 3 and the second at D + 7; with the local
+    /// crossbar's one-flit packets at D and D + 1.
+    #[test]
+    fn a_slice_sends_a_reply_flit_a_cycle() {
+        let both = |overrides: &[&str]| {
+            let mut m = MemorySystem::new(&config(overrides));
+            let first = m.access(0, load(0x4000), AccessKind::Load);
+            let second = m.access(0, load(0x4000), AccessKind::Load);
+            (first, second)
+        };
+        let (back, merged) = both(&[]);
+        assert_eq!(merged, back, "the merged load waits for the same fill");
+        let booksim = both(&["mem.l2.reply_port=true", "mem.l2.reply_flit_bytes=40"]);
+        assert_eq!(booksim, (back + 3, back + 7));
+        let local = both(&["mem.l2.reply_port=true", "mem.l2.reply_flit_bytes=0"]);
+        assert_eq!(local, (back, back + 1));
     }
 
     /// A slice takes a sector a cycle (GPGPU-Sim's sector requests): a second request for a

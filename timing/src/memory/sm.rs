@@ -938,11 +938,13 @@ fn fill_slot(cache: &Cache, index: u64, now: u64) -> (usize, u64) {
 mod tests {
     use super::*;
 
-    /// gtx480 without its reply and request ports' limits (tested on their own), with a
-    /// 20-cycle interconnect: the latencies below are worked out so.
+    /// gtx480 without its reply and request ports' limits and its slices' reply ports
+    /// (tested on their own), with a 20-cycle interconnect: the latencies below are worked out
+    /// so.
     fn config(overrides: &[&str]) -> GpuConfig {
         let o: Vec<String> = [
             "mem.icnt_latency=20",
+            "mem.l2.reply_port=false",
             "mem.reply_sectors_per_cycle=0",
             "mem.request_flits_per_cycle=0",
             "mem.request_crossbar=false",
