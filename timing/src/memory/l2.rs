@@ -32,8 +32,9 @@ struct Slice {
 /// missing sector from DRAM as a request of its own (a sectored L2, as GPGPU-Sim's). L2 is write-back with write-allocate at sector
 /// granularity; a dirty line evicted is one DRAM write of its dirty sectors. A read of a sector
 /// being filled waits for that fill, up to `l2.slice.mshr_merge` requests a sector; the next
-/// one stops the slice until the fill is back (GPGPU-Sim's lock-up). The number of MSHRs and
-/// the miss queue are not modelled: the DRAM's queues provide the back-pressure.
+/// one stops the slice until the fill is back (GPGPU-Sim's lock-up). With `l2.reply_port` a
+/// slice sends its replies into the interconnect a flit a cycle. The number of MSHRs and the
+/// miss queue are not modelled: the DRAM's queues provide the back-pressure.
 #[derive(Clone, Debug)]
 pub struct MemorySystem {
     slices: Vec<Slice>,
