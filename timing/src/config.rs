@@ -329,6 +329,13 @@ pub struct SmConfig {
     /// latencies. 0 if not given.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub execute_latches: u32,
+    /// Memory instructions the latch between the collector units and the LD/ST units holds
+    /// (GPGPU-Sim's `OC_EX_MEM` register, `gpgpu_pipeline_widths`; shared equally by the
+    /// sub-cores): an instruction leaves its collector unit into it, and the LD/ST unit takes
+    /// the oldest the cycle after, when free. 0: no latch (a memory instruction waits in its
+    /// collector unit for a free LD/ST unit and enters it directly). 0 if not given.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ldst_latch: u32,
     pub icache: CacheConfig,
     pub rf: RegisterFileConfig,
     pub units: UnitsConfig,
@@ -948,13 +955,14 @@ impl GpuConfig {
     }
 
     /// Puts GPGPU-Sim 3.x's operand collector in place of the configured one: one step a
-    /// cycle, no issue latch, one operand a unit a step and no execute latches (the seeds'
+    /// cycle, no issue latch, one operand a unit a step, no execute or LD/ST latches (the seeds'
     /// baseline; what hand-worked cycle counts of the register-file techniques assume).
     pub fn use_single_step_collector(&mut self) {
         self.sm.rf.collector_steps = 1;
         self.sm.rf.issue_latch = false;
         self.sm.rf.multi_read_units = false;
         self.sm.execute_latches = 0;
+        self.sm.ldst_latch = 0;
     }
 
     /// A preset by name, without overrides (panics on an unknown name: for tests and defaults).
@@ -1157,6 +1165,12 @@ impl GpuConfig {
             return Err(invalid(
                 "sm.rf.collector_steps",
                 "at most 8 operand-collector steps a cycle are modelled",
+            ));
+        }
+        if self.sm.ldst_latch > 64 {
+            return Err(invalid(
+                "sm.ldst_latch",
+                "at most 64 memory instructions in the LD/ST latch are modelled",
             ));
         }
         if self.sm.execute_latches > 64 {

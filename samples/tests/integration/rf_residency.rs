@@ -141,7 +141,9 @@ fn finereg_parks_stalled_ctas_and_runs_more_than_the_register_limit() {
     assert!(counter(&parked, "suspensions") > 0);
     assert!(counter(&parked, "launches_beyond_register_limit") > 0);
     // Every CTA parked came back (all retire), with the registers it took out, fewer than it
-    // was allocated; the grid's last stalls had no CTA to make room for.
+    // was allocated. (Whether the grid's last stalls find no CTA to make room for depends on
+    // the timing; `stalls_without_successor` is checked on its own: finereg.rs,
+    // `a_stall_moves_nothing_when_no_cta_would_take_the_place`.)
     assert_eq!(counter(&parked, "suspensions"), counter(&parked, "resumes"));
     assert_eq!(
         counter(&parked, "live_registers_moved"),
@@ -151,7 +153,6 @@ fn finereg_parks_stalled_ctas_and_runs_more_than_the_register_limit() {
         counter(&parked, "live_registers_moved")
             < counter(&parked, "allocated_registers_suspended")
     );
-    assert!(counter(&parked, "stalls_without_successor") > 0);
     assert!(parked.stalls.registers > 0);
     assert_eq!(parked.warp_insts, fixed.warp_insts);
     assert_eq!(parked.ctas, fixed.ctas);

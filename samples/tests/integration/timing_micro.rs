@@ -17,8 +17,9 @@
 //! every bank at once), dispatches on t + 3 (a unit dispatches in the step after its last
 //! read), and its result leaves the execution unit's three latches (`sm.execute_latches`)
 //! on t + 3 + latency + 3, when a dependent instruction can issue. So a dependent ALU
-//! instruction follows its producer by latency + 6 cycles; a memory instruction reaches the
-//! LD/ST unit 3 cycles after its issue.
+//! instruction follows its producer by latency + 6 cycles; a memory instruction leaves its
+//! collector unit into the LD/ST latch (`sm.ldst_latch`, GPGPU-Sim's `OC_EX_MEM`) on t + 3 and
+//! the LD/ST unit takes it on t + 4.
 
 use runtime::{Arg, Device, DeviceConfig};
 use timing::occupancy::Limiter;
@@ -638,9 +639,9 @@ fn with_sub_cores_a_warp_uses_only_its_own_pipelines() {
 /// Lane t reading word t × stride: stride 1 touches 32 banks once (no conflict); strides 2,
 /// 4 and 32 put 2, 4 and 32 distinct words in one bank (2-, 4- and 32-way conflicts). A
 /// k-way conflict replays the request k − 1 times, and each replay holds the LD/ST unit one
-/// more cycle, so an iteration of four dependent loads costs 4 × (shared latency + 3 + k − 1):
-/// the 3 are the issue latch, the read of the address and dispatch (the LD/ST unit has no
-/// execute latches). The address is a 64-bit PTX
+/// more cycle, so an iteration of four dependent loads costs 4 × (shared latency + 4 + k − 1):
+/// the 4 are the issue latch, the read of the address, dispatch and the LD/ST latch (the
+/// LD/ST unit has no execute latches). The address is a 64-bit PTX
 /// register, but a shared-window offset keeps only its low half, one 32-bit register (as in
 /// ptxas's code; `isa::storage`), read in one cycle.
 #[test]
@@ -680,7 +681,7 @@ fn shared_memory_bank_conflicts_replay_proportionally() {
         );
         assert_eq!(
             b.gpu_sim_cycle - a.gpu_sim_cycle,
-            10 * 4 * (latency + 3 + ways - 1),
+            10 * 4 * (latency + 4 + ways - 1),
             "stride {stride}"
         );
     }
@@ -735,11 +736,12 @@ fn coalesced_and_strided_global_loads() {
 /// `stores_done`), so a kernel whose last instruction before `ret` is a store lasts until the
 /// store's acknowledgement is back: on gtx480 the L1's pipeline (35), the interconnect both
 /// ways (2 × 7) and the L2's latency (120), 169 cycles after the store reaches the LD/ST unit
-/// (a store is written into the L2 without reading DRAM), which is 3 cycles after its issue
-/// (the issue latch, the read of its address, dispatch), and it completes the cycle after:
-/// 173 cycles after its issue. With the store predicated off the kernel ends with its `ret`,
-/// issued 2 cycles after the store and complete 2 + 2 + 3 cycles later (the issue latch and
-/// dispatch, the branch latency, the execute latches): 9. So 164 cycles more with the store.
+/// (a store is written into the L2 without reading DRAM), which is 4 cycles after its issue
+/// (the issue latch, the read of its address, dispatch, the LD/ST latch), and it completes
+/// the cycle after: 174 cycles after its issue. With the store predicated off the kernel ends
+/// with its `ret`, issued 2 cycles after the store and complete 2 + 2 + 3 cycles later (the
+/// issue latch and dispatch, the branch latency, the execute latches): 9. So 165 cycles more
+/// with the store.
 /// Before, a store completed once the L1 took it.
 #[test]
 fn a_warp_exits_once_its_stores_are_acknowledged() {
@@ -759,7 +761,7 @@ fn a_warp_exits_once_its_stores_are_acknowledged() {
     let stored = run(&dev, "store_last", 1, 1, 0, &[(&out).into(), Arg::U32(1)]);
     assert_eq!(out.to_host().unwrap(), [7]);
     let extra = stored.gpu_sim_cycle - skipped.gpu_sim_cycle;
-    assert_eq!(extra, 3 + 169 + 1 - ret_done, "the store's acknowledgement");
+    assert_eq!(extra, 4 + 169 + 1 - ret_done, "the store's acknowledgement");
 }
 
 /// Transactions that skip the L1 leave the LD/ST unit one a cycle, as GPGPU-Sim's bypass

@@ -3,7 +3,7 @@
 //! pipeline of their execution unit (one of their warp's sub-core's, with `sm.sub_cores`) or
 //! an LD/ST unit (shared by the sub-cores).
 
-use super::{LdStBusy, Sm};
+use super::Sm;
 use crate::decode::Unit;
 use crate::memory::SmMemory;
 use crate::rf::RegisterFilePolicy;
@@ -24,15 +24,17 @@ impl<'a> Sm<'a> {
             }
             let (inst, unit) = self.collector.holds(cu);
             if unit == Unit::LdSt {
-                let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
-                    continue;
-                };
-                let busy_until = self.start_memory(now, inst, mem);
-                self.ldst[u] = Some(LdStBusy {
-                    inst,
-                    next: 0,
-                    busy_until,
-                });
+                if self.cfg.sm.ldst_latch > 0 {
+                    if !self.ldst_latch_has_room(inst) {
+                        continue;
+                    }
+                    self.ldst_latch.push(inst);
+                } else {
+                    let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
+                        continue;
+                    };
+                    self.enter_ldst(u, now, inst, mem);
+                }
             } else {
                 // The unit's class is the collector unit's copy: the in-flight entry is read
                 // only when the instruction goes.

@@ -39,6 +39,48 @@ pub(super) struct LdStBusy {
 }
 
 impl<'a> Sm<'a> {
+    /// Puts memory instruction `inst` into free LD/ST unit `u` at `now`: it starts what needs
+    /// no L1 transaction, and its transactions go from the next cycle.
+    pub(super) fn enter_ldst(&mut self, u: usize, now: u64, inst: usize, mem: &mut SmMemory) {
+        let busy_until = self.start_memory(now, inst, mem);
+        self.ldst[u] = Some(LdStBusy {
+            inst,
+            next: 0,
+            busy_until,
+        });
+    }
+
+    /// Whether the LD/ST latch (`sm.ldst_latch`) has room for `inst`: its sub-core's equal
+    /// share of the latch (GPGPU-Sim's register sets give each sub-core its own slots).
+    pub(super) fn ldst_latch_has_room(&self, inst: usize) -> bool {
+        let share = (self.cfg.sm.ldst_latch as usize / self.sub_cores).max(1);
+        let sub = self.inflight[inst].slot % self.sub_cores;
+        let held = self
+            .ldst_latch
+            .iter()
+            .filter(|&&i| self.inflight[i].slot % self.sub_cores == sub)
+            .count();
+        held < share
+    }
+
+    /// The free LD/ST units take the oldest instructions of the latch (GPGPU-Sim's `execute`
+    /// moves the oldest ready `OC_EX_MEM` entry into the unit after the unit's cycle): an
+    /// instruction that left its collector unit last cycle is in the unit this cycle and
+    /// makes its accesses the next.
+    pub(super) fn leave_ldst_latch(&mut self, now: u64, mem: &mut SmMemory) {
+        while !self.ldst_latch.is_empty() {
+            let Some(u) = self.ldst.iter().position(|b| b.is_none()) else {
+                break;
+            };
+            let k = (0..self.ldst_latch.len())
+                .min_by_key(|&k| self.inflight[self.ldst_latch[k]].uid)
+                .expect("a latched instruction");
+            let inst = self.ldst_latch.remove(k);
+            self.enter_ldst(u, now, inst, mem);
+            self.active = true;
+        }
+    }
+
     pub(super) fn ldst_cycle(&mut self, now: u64, mem: &mut SmMemory) {
         let per_cycle = self.cfg.mem.l1_requests_per_cycle as usize;
         for u in 0..self.ldst.len() {

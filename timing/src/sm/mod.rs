@@ -140,6 +140,9 @@ pub struct Sm<'a> {
     /// each class's pipelines, and warp slot `w` is sub-core `w mod sub_cores`'s.
     sub_cores: usize,
     ldst: Vec<Option<LdStBusy>>,
+    /// Memory instructions out of their collector units waiting for an LD/ST unit
+    /// (`sm.ldst_latch`; in-flight indices).
+    ldst_latch: Vec<usize>,
     inflight: Vec<InFlight>,
     free_inflight: Vec<usize>,
     /// Write-backs (in-flight indices) by cycle, in order of scheduling within a cycle.
@@ -274,6 +277,7 @@ impl<'a> Sm<'a> {
             pipes: Unit::ALL.map(|u| vec![0; count(u)]),
             sub_cores: crate::rf::sub_cores(cfg) as usize,
             ldst: (0..units.ldst).map(|_| None).collect(),
+            ldst_latch: Vec::new(),
             inflight: Vec::new(),
             free_inflight: Vec::new(),
             events: EventQueue::default(),
@@ -477,6 +481,7 @@ impl<'a> Sm<'a> {
         self.cycle_no_cu = 0;
         self.writeback(now);
         self.ldst_cycle(now, mem);
+        self.leave_ldst_latch(now, mem);
         // The collector's steps, each dispatching what the previous ones collected
         // (GPGPU-Sim's `opndcoll_rfu_t::step`); the dispatch budget is the cycle's.
         let mut dispatch_budget = self.cfg.sm.rf.dispatch_width;
@@ -675,7 +680,10 @@ impl<'a> Sm<'a> {
 
     /// Whether every pipeline is drained (for the end of a kernel).
     pub fn drained(&self) -> bool {
-        self.events.is_empty() && self.ldst.iter().all(|l| l.is_none()) && !self.collector.is_busy()
+        self.events.is_empty()
+            && self.ldst.iter().all(|l| l.is_none())
+            && self.ldst_latch.is_empty()
+            && !self.collector.is_busy()
     }
 
     /// Counters of this SM, with the register-file ones.
@@ -722,6 +730,12 @@ impl<'a> Sm<'a> {
                     b.busy_until
                 ));
             }
+        }
+        for &inst in &self.ldst_latch {
+            out.push(format!(
+                "SM {} LD/ST latch: warp slot {}",
+                self.id, self.inflight[inst].slot
+            ));
         }
         for (s, w) in self.warps.iter().enumerate().filter(|(_, w)| w.live) {
             let cta = self.ctas[w.cta].as_ref().expect("a live warp's CTA");
