@@ -1,7 +1,9 @@
 //! Dispatch: instructions whose operands are all read leave their collector units, in the
 //! collector's dispatch order (oldest first, or round robin over per-warp units), for a free
 //! pipeline of their execution unit (one of their warp's sub-core's, with `sm.sub_cores`) or
-//! an LD/ST unit (shared by the sub-cores).
+//! an LD/ST unit (shared by the sub-cores), through the LD/ST latch when there is one
+//! (`sm.ldst_latch`). The collector's steps each dispatch (`sm.rf.collector_steps`), from one
+//! budget a cycle (`sm.rf.dispatch_width`).
 
 use super::Sm;
 use crate::decode::Unit;
