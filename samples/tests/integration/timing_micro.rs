@@ -445,14 +445,13 @@ fn run(
     report.kernels.pop().unwrap()
 }
 
-/// The collector of GPGPU-Sim 3.x (one step a cycle, no issue latch, one operand a unit a
-/// step, no execute latches): `GpuConfig::use_single_step_collector` as overrides.
-const SINGLE_STEP: [&str; 4] = [
-    "sm.rf.collector_steps=1",
-    "sm.rf.issue_latch=false",
-    "sm.rf.multi_read_units=false",
-    "sm.execute_latches=0",
-];
+/// The `gtx480` preset with `overrides` and GPGPU-Sim 3.x's collector
+/// (`GpuConfig::use_single_step_collector`).
+fn single_step_config(overrides: &[&str]) -> GpuConfig {
+    let mut cfg = config(overrides);
+    cfg.use_single_step_collector();
+    cfg
+}
 
 /// A dependent chain of n adds takes n × (latency + 6) cycles on gtx480: the latency of the
 /// configuration's integer add, plus the six cycles of GPGPU-Sim's pipeline around it (module
@@ -467,14 +466,12 @@ const SINGLE_STEP: [&str; 4] = [
 #[test]
 fn dependent_chain_takes_count_times_latency() {
     const CHAIN: u64 = 16;
-    let single_step = [&["gpu.sms=1"][..], &SINGLE_STEP].concat();
-    for (overrides, pipeline) in [
-        (&["gpu.sms=1"][..], 6),
-        (&["gpu.sms=1", "latency.int.add.latency=20"], 6),
-        (&["gpu.sms=1", "sm.rf.collector_steps=2"], 5),
-        (&single_step, 2),
+    for (cfg, pipeline) in [
+        (config(&["gpu.sms=1"]), 6),
+        (config(&["gpu.sms=1", "latency.int.add.latency=20"]), 6),
+        (config(&["gpu.sms=1", "sm.rf.collector_steps=2"]), 5),
+        (single_step_config(&["gpu.sms=1"]), 2),
     ] {
-        let cfg = config(overrides);
         let latency = u64::from(cfg.latency.int.add.latency);
         let dev = device(&cfg);
         let scratch = dev.alloc_from(&[0u32]).unwrap();
@@ -492,7 +489,7 @@ fn dependent_chain_takes_count_times_latency() {
         assert_eq!(
             cycles[1] - cycles[0],
             10 * CHAIN * (latency + pipeline),
-            "{overrides:?}"
+            "latency {latency} + {pipeline} cycles of pipeline"
         );
     }
 }
@@ -567,7 +564,7 @@ fn clock64_reads_the_cycle_of_issue() {
 ///   2, no more than the 4-wide fetch gives, and well above one scheduler's rate (1.5): both
 ///   schedulers issue.
 ///
-/// With GPGPU-Sim 3.x's collector (`SINGLE_STEP`), as these rates were worked out: with the
+/// With GPGPU-Sim 3.x's collector (`single_step_config`), as these rates were worked out: with the
 /// preset's deeper pipeline one scheduler issues 0.981 a cycle here (11,520 instructions in
 /// 11,740 cycles; about 8 fetch-stall and 3 scoreboard-stall cycles an iteration, at the
 /// loop's turn, not analysed), and with more warps (32) as much.
@@ -579,7 +576,7 @@ fn independent_alu_operations_issue_at_the_issue_width() {
         let s = format!("sm.schedulers={schedulers}");
         let f = format!("sm.fetch_width={fetch}");
         let b = format!("sm.ibuffer_entries={fetch}");
-        let cfg = config(&[&["gpu.sms=1", &s, &f, &b][..], &SINGLE_STEP].concat());
+        let cfg = single_step_config(&["gpu.sms=1", &s, &f, &b]);
         assert_eq!(cfg.sm.issue_width, 1);
         let dev = device(&cfg);
         warm_up(&dev, "independent", 1, 16 * 32, &[Arg::U32(1)]);
