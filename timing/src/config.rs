@@ -688,9 +688,10 @@ pub struct MemConfig {
     pub shared: SharedMemConfig,
     /// One-way latency of the interconnect between SMs and L2 slices.
     pub icnt_latency: u32,
-    /// Sectors of read data an SM takes from the interconnect per cycle (0: no limit). In
-    /// GPGPU-Sim each cluster ejects one reply packet a cycle (`simt_core_cluster::icnt_cycle`)
-    /// and its LD/ST unit fills the L1 with one a cycle; a reply is a sector on a sectored L1.
+    /// Reply packets an SM takes from the interconnect per cycle (0: no limit), a packet a
+    /// sector of read data or a sector's store acknowledgement. In GPGPU-Sim each cluster
+    /// ejects one reply packet a cycle (`simt_core_cluster::icnt_cycle`) and its LD/ST unit
+    /// takes one a cycle; the L2 answers each sector request on its own.
     #[serde(default)]
     pub reply_sectors_per_cycle: u32,
     /// Interconnect flits an SM sends per cycle (0: no limit). In GPGPU-Sim an SM's L1 sends
@@ -802,15 +803,17 @@ pub struct L2Config {
     /// Latency of an atomic operation performed at the slice, beyond the access itself; the
     /// slice takes nothing else meanwhile (at least a cycle, as any access).
     pub atomic_latency: u32,
-    /// Whether a slice sends its replies into the interconnect one at a time, a reply a cycle
-    /// (GPGPU-Sim's `gpgpu_sim::cycle` pops one reply a memory sub-partition a cycle). `false`:
+    /// Whether a slice sends its replies into the interconnect one at a time, a reply packet
+    /// a cycle, a packet a sector (GPGPU-Sim's `gpgpu_sim::cycle` pops one reply a memory
+    /// sub-partition a cycle, and the L2 answers each sector request on its own). `false`:
     /// replies leave as soon as they are ready, any number a cycle.
     #[serde(default, skip_serializing_if = "is_false")]
     pub reply_port: bool,
-    /// With `reply_port`: the interconnect's flit in bytes, a reply (its data and an 8-byte
-    /// header; a store's acknowledgement the header alone) holding the port a cycle a flit
-    /// (booksim's injection, `-icnt_flit_size`); 0: a reply is one flit whatever its size
-    /// (GPGPU-Sim's local crossbar, `network_mode 2`).
+    /// With `reply_port`: the interconnect's flit in bytes, a reply packet (a sector of data
+    /// and an 8-byte header; a store's acknowledgement of a sector the header alone; an
+    /// atomic's data and the header) holding the port a cycle a flit (booksim's injection,
+    /// `-icnt_flit_size`); 0: a packet is one flit whatever its size (GPGPU-Sim's local
+    /// crossbar, `network_mode 2`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub reply_flit_bytes: u32,
 }

@@ -439,16 +439,20 @@ impl MemorySystem {
                 ready
             }
         };
-        // The reply leaves the slice when its port is free, a flit a cycle.
+        // The reply leaves the slice when its port is free, a flit a cycle. GPGPU-Sim answers
+        // each sector request of its breakdown on its own (`memory_sub_partition::pop`): a
+        // load's sectors come back as a packet each, a store's as an acknowledgement (the
+        // header alone) each; an atomic is one request and one reply.
         let sent = if reply_port {
-            let bytes = match kind {
-                AccessKind::Store => REPLY_HEADER_BYTES,
-                _ => sectors * sector + REPLY_HEADER_BYTES,
+            let (packets, bytes) = match kind {
+                AccessKind::Store => (sectors, REPLY_HEADER_BYTES),
+                AccessKind::Load => (sectors, sector + REPLY_HEADER_BYTES),
+                AccessKind::Atomic => (1, sectors * sector + REPLY_HEADER_BYTES),
             };
             let flits = if reply_flit == 0 {
-                1
+                packets
             } else {
-                bytes.div_ceil(reply_flit)
+                packets * bytes.div_ceil(reply_flit)
             };
             (0..flits).fold(done, |at, _| replies.book(at) + 1) - 1
         } else {
@@ -489,11 +493,13 @@ mod tests {
     }
 
     /// A slice sends a reply flit a cycle (`l2.reply_port`, GPGPU-Sim's one reply a
-    /// sub-partition a cycle): two loads of one line, the second merged into the first's
+    /// sub-partition a cycle), a packet per sector (GPGPU-Sim answers each sector request of
+    /// its breakdown on its own): two loads of one line, the second merged into the first's
     /// fill, have their data at the slice in the same cycle D. Without the port both are back
-    /// at D + 20; with booksim's 40-byte flits each reply (128 bytes and the 8-byte header) is
-    /// 4 flits, so the first leaves at D + 3 and the second at D + 7; with the local
-    /// crossbar's one-flit packets at D and D + 1.
+    /// at D + 20. Each is four sector packets of 40 bytes (32 and the 8-byte header): one
+    /// flit each with booksim's 40-byte flits and with the local crossbar's one-flit packets,
+    /// so the first leaves at D + 3 and the second at D + 7. A store of four sectors, done at
+    /// the slice at S, is acknowledged by four one-flit packets: the last leaves at S + 3.
     #[test]
     fn a_slice_sends_a_reply_flit_a_cycle() {
         let both = |overrides: &[&str]| {
@@ -507,7 +513,12 @@ mod tests {
         let booksim = both(&["mem.l2.reply_port=true", "mem.l2.reply_flit_bytes=40"]);
         assert_eq!(booksim, (back + 3, back + 7));
         let local = both(&["mem.l2.reply_port=true", "mem.l2.reply_flit_bytes=0"]);
-        assert_eq!(local, (back, back + 1));
+        assert_eq!(local, (back + 3, back + 7));
+        let store = |overrides: &[&str]| {
+            MemorySystem::new(&config(overrides)).access(0, load(0x4000), AccessKind::Store)
+        };
+        let acked = store(&[]);
+        assert_eq!(store(&["mem.l2.reply_port=true"]), acked + 3);
     }
 
     /// A slice takes a sector a cycle (GPGPU-Sim's sector requests): a second request for a

@@ -385,7 +385,7 @@ impl SmMemory {
                     let back = match kind {
                         AccessKind::Load => self.reply(depart, back, t.sectors),
                         AccessKind::Atomic => self.reply(depart, back, 1),
-                        AccessKind::Store => back,
+                        AccessKind::Store => self.reply(depart, back, t.sectors),
                     };
                     self.count_fetch(made, back, t, kind);
                     back
@@ -1029,6 +1029,23 @@ mod tests {
         assert_eq!(port.take(0, 101, 1), 108);
         let mut two = ReplyPort::new(2);
         assert_eq!(two.take(0, 10, 4), 11);
+    }
+
+    /// A store's acknowledgements come in through the reply port too, one a sector
+    /// (GPGPU-Sim acknowledges each sector request of its breakdown, and the cluster ejects
+    /// one packet a cycle, data or acknowledgement): a four-sector store's last is through
+    /// 3 cycles after it arrives.
+    #[test]
+    fn a_stores_acknowledgements_take_the_reply_port() {
+        let acked = |overrides: &[&str]| {
+            let cfg = config(overrides);
+            let (mut sm, mut l2) = (SmMemory::new(&cfg), MemorySystem::new(&cfg));
+            let mut answers = Vec::new();
+            let _ = sm.global(0, line(0x1000), AccessKind::Store, true);
+            sm.commit(0, &mut l2, &mut answers);
+            answers[0]
+        };
+        assert_eq!(acked(&["mem.reply_sectors_per_cycle=1"]), acked(&[]) + 3);
     }
 
     /// The request port is a FIFO: flits leave in order, `per_cycle` a cycle, each no earlier
