@@ -20,7 +20,7 @@ use crate::inst::{
 use crate::texture::TexLevel;
 use crate::types::{MemOrder, Type};
 use std::borrow::Cow;
-use std::fmt::{self, Display, Formatter};
+use std::fmt::{self, Display, Formatter, Write as _};
 
 /// Adapts a closure to `Display`.
 struct DisplayFn<F>(F);
@@ -1280,13 +1280,17 @@ const TEXT_WIDTH: usize = 44;
 /// - Instructions: the PC (index in layout order, right-aligned to 6), the instruction padded
 ///   to 44 columns, then `// ` and, separated by ` | `: the physical register of each register
 ///   the instruction mentions in order of appearance (`%rd1→R[2:3]`, omitted when none), the
-///   registers live after it in register order (`live: -` when none), and for a conditional
-///   branch `reconverge at bbN` or `reconverge at exit`.
+///   registers live after it in register order (`live: -` when none; left out when `live` is
+///   false), and for a conditional branch `reconverge at bbN` or `reconverge at exit`.
 pub struct FunctionText<'a> {
     /// The function (and module) to list.
     pub printer: Printer<'a>,
     /// The function's analyses, whose results annotate the listing.
     pub analysis: &'a FunctionAnalysis,
+    /// Whether each instruction's line lists the registers live after it. A kernel with many
+    /// values live at once makes that quadratic in its size (200,000 live values: 200,000
+    /// names on each of 200,000 lines).
+    pub live: bool,
 }
 
 impl Display for FunctionText<'_> {
@@ -1396,7 +1400,6 @@ impl FunctionText<'_> {
         let p = &self.printer;
         let a = self.analysis;
         let text = p.inst(inst).to_string();
-        write!(f, "{:>6}  {text:<TEXT_WIDTH$}  // ", a.pc(b, i))?;
         let mut seen: Vec<VReg> = Vec::new();
         let guard = inst.guard.map(|g| g.pred);
         for v in guard
@@ -1408,25 +1411,37 @@ impl FunctionText<'_> {
                 seen.push(v);
             }
         }
-        let mut any = false;
-        for &v in &seen {
-            if let Some(phys) = a.alloc.get(v) {
-                write!(f, "{}{}→{phys}", if any { " " } else { "" }, p.reg_name(v))?;
-                any = true;
+        // The annotations, ` | ` between them; the comment only when there is one.
+        let mut annotations: Vec<String> = Vec::new();
+        let physical: Vec<String> = seen
+            .iter()
+            .filter_map(|&v| Some(format!("{}→{}", p.reg_name(v), a.alloc.get(v)?)))
+            .collect();
+        if !physical.is_empty() {
+            annotations.push(physical.join(" "));
+        }
+        if self.live {
+            let mut names = String::from("live:");
+            if live.is_empty() {
+                names.push_str(" -");
             }
-        }
-        if any {
-            f.write_str(" | ")?;
-        }
-        f.write_str("live:")?;
-        if live.is_empty() {
-            f.write_str(" -")?;
-        }
-        for &v in live {
-            write!(f, " {}", p.reg_name(VReg(v)))?;
+            for &v in live {
+                let _ = write!(names, " {}", p.reg_name(VReg(v)));
+            }
+            annotations.push(names);
         }
         if let Some(r) = a.postdom.reconvergence_point(b).filter(|_| last) {
-            write!(f, " | reconverge at {r}")?;
+            annotations.push(format!("reconverge at {r}"));
+        }
+        if annotations.is_empty() {
+            write!(f, "{:>6}  {text}", a.pc(b, i))?;
+        } else {
+            write!(
+                f,
+                "{:>6}  {text:<TEXT_WIDTH$}  // {}",
+                a.pc(b, i),
+                annotations.join(" | ")
+            )?;
         }
         writeln!(f)
     }
@@ -1440,7 +1455,28 @@ pub fn disassemble(m: &Module) -> String {
 
 /// Like [`disassemble`], with analyses already computed.
 pub fn disassemble_with(m: &Module, analysis: &ModuleAnalysis) -> String {
-    DisplayFn(|f: &mut Formatter<'_>| {
+    ModuleText {
+        module: m,
+        analysis,
+        live: true,
+    }
+    .to_string()
+}
+
+/// The listing of a whole module, as [`disassemble`] returns it, to be written as it is
+/// formatted (`warpsim dis` streams it rather than building it in memory).
+pub struct ModuleText<'a> {
+    /// The module to list.
+    pub module: &'a Module,
+    /// Its analyses, one per function in order.
+    pub analysis: &'a ModuleAnalysis,
+    /// Whether instructions list the registers live after them ([`FunctionText::live`]).
+    pub live: bool,
+}
+
+impl Display for ModuleText<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let m = self.module;
         writeln!(f, ".version {}.{}", m.version.0, m.version.1)?;
         writeln!(f, ".target {}", m.target.join(", "))?;
         writeln!(f, ".address_size {}", m.address_size)?;
@@ -1457,20 +1493,20 @@ pub fn disassemble_with(m: &Module, analysis: &ModuleAnalysis) -> String {
                 }
             )?;
         }
-        for (func, fa) in m.functions.iter().zip(&analysis.functions) {
+        for (func, fa) in m.functions.iter().zip(&self.analysis.functions) {
             writeln!(f)?;
             write!(
                 f,
                 "{}",
                 FunctionText {
                     printer: Printer::new(Some(m), func),
-                    analysis: fa
+                    analysis: fa,
+                    live: self.live,
                 }
             )?;
         }
         Ok(())
-    })
-    .to_string()
+    }
 }
 
 /// The PTX type name of a 32-bit integer operand of `dp4a`/`dp2a`.

@@ -3,9 +3,10 @@
 
 use isa::analysis::{FunctionAnalysis, ModuleAnalysis};
 use isa::hints::{FunctionHints, LOOP_WEIGHT};
-use isa::print::{FunctionText, Printer, disassemble_with};
+use isa::print::{FunctionText, ModuleText, Printer};
 use isa::{FuncKind, Function, Module};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -15,7 +16,15 @@ const TEXT_WIDTH: usize = 44;
 /// Affinity edges per line of the `--hints` listing.
 const EDGES_PER_LINE: usize = 8;
 
-pub(crate) fn run(file: &Path, kernel: Option<&str>, hints: bool) -> Result<ExitCode, String> {
+/// Prints the listing of `file` (or of its function `kernel`): the internal ISA with each
+/// instruction's registers and, with `live`, the registers live after it; or with `hints` the
+/// register-file hints. The listing is written as it is formatted, not built in memory.
+pub(crate) fn run(
+    file: &Path,
+    kernel: Option<&str>,
+    hints: bool,
+    live: bool,
+) -> Result<ExitCode, String> {
     let module = crate::load_ptx(file)?;
     let selected = match kernel {
         None => None,
@@ -28,21 +37,29 @@ pub(crate) fn run(file: &Path, kernel: Option<&str>, hints: bool) -> Result<Exit
             )
         })?),
     };
-    match (selected, hints) {
-        (None, false) => print!(
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match (selected, hints) {
+        (None, false) => write!(
+            out,
             "{}",
-            disassemble_with(&module, &ModuleAnalysis::compute(&module))
+            ModuleText {
+                module: &module,
+                analysis: &ModuleAnalysis::compute(&module),
+                live
+            }
         ),
         (Some(id), false) => {
             let func = module.function(id);
             let analysis = FunctionAnalysis::compute(func);
-            print!(
+            write!(
+                out,
                 "{}",
                 FunctionText {
                     printer: Printer::new(Some(&module), func),
-                    analysis: &analysis
+                    analysis: &analysis,
+                    live
                 }
-            );
+            )
         }
         (None, true) => {
             let listings: Vec<String> = module
@@ -50,11 +67,19 @@ pub(crate) fn run(file: &Path, kernel: Option<&str>, hints: bool) -> Result<Exit
                 .iter()
                 .map(|f| hints_listing(&module, f))
                 .collect();
-            print!("{}", listings.join("\n"));
+            write!(out, "{}", listings.join("\n"))
         }
-        (Some(id), true) => print!("{}", hints_listing(&module, module.function(id))),
+        (Some(id), true) => write!(out, "{}", hints_listing(&module, module.function(id))),
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // The reader went away (`warpsim dis big.ptx | head`): nothing more to say.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!(
+            "error: writing the listing of {}: {e}",
+            file.display()
+        )),
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// One function's hints: each instruction with the 32-bit registers it reads (`*` marking a

@@ -210,6 +210,11 @@ enum Command {
         /// weights summed), heaviest first.
         #[arg(long)]
         hints: bool,
+        /// Leave out each instruction's `live:` list (the registers live after it). With many
+        /// values live at once the lists dominate: 200,000 live values would print 200,000
+        /// names on each of 200,000 lines.
+        #[arg(long, conflicts_with_all = ["hints", "locality"])]
+        no_live: bool,
         /// Print what PAVER's locality analysis (LocalityGuru) sees instead: each global load
         /// and what its address is computed from (special registers, parameters, `.const`
         /// memory, loop counters, or loaded data, which it does not analyse). With --grid and
@@ -512,8 +517,9 @@ fn main() -> ExitCode {
             file,
             kernel,
             hints,
+            no_live,
             ..
-        } => dis::run(&file, kernel.as_deref(), hints),
+        } => dis::run(&file, kernel.as_deref(), hints, !no_live),
         Command::Check { files } => check::run(&files),
         Command::Regs {
             paths,

@@ -16,7 +16,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId as ClifFuncId, Linkage, Module};
 use isa::{FuncId, VReg};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The host's instruction set, for code of `granularity`: runs optimised for speed; single
 /// instructions compiled fast.
@@ -393,6 +393,7 @@ fn segment(
     // them) and registers written.
     let mut load: BTreeMap<VReg, bool> = BTreeMap::new();
     let mut written: Vec<VReg> = Vec::new();
+    let mut written_set: BTreeSet<VReg> = BTreeSet::new();
     for inst in insts {
         for r in inst.uses() {
             load.entry(r).or_insert(true);
@@ -400,7 +401,7 @@ fn segment(
         let sure = lower::sure_defs(inst);
         for r in inst.defs() {
             load.entry(r).or_insert(!sure.contains(&r));
-            if !written.contains(&r) {
+            if written_set.insert(r) {
                 written.push(r);
             }
         }
@@ -410,11 +411,11 @@ fn segment(
         .uniform
         .iter()
         .copied()
-        .filter(|r| load.get(r) == Some(&true) && !written.contains(r))
+        .filter(|r| load.get(r) == Some(&true) && !written_set.contains(r))
         .collect();
     let hoisted = super::uniform::hoisted(program, layout, func, insts, &preload);
     // Registers the lane loop reads from the variables the code before it sets.
-    let uniform_regs: Vec<VReg> = insts
+    let uniform_regs: BTreeSet<VReg> = insts
         .iter()
         .zip(&hoisted)
         .filter(|(_, h)| **h)

@@ -19,7 +19,7 @@
 
 use crate::program::{KernelLayout, Location, Program};
 use isa::{AddrBase, FuncId, Inst, Op, Operand, SpecialReg, StateSpace, VReg};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// For each instruction of `insts` (a segment of `func`): whether it is hoisted, given the
 /// registers `known` to be uniform on entry to the segment (see [`kernel_uniform`]).
@@ -32,6 +32,15 @@ pub(super) fn hoisted(
 ) -> Vec<bool> {
     let is_entry = program.code[func.index()].kind == isa::FuncKind::Entry;
     let mut uniform: BTreeSet<VReg> = known.iter().copied().collect();
+    let writers = writers(insts);
+    // Where each register is first read: a hoisted instruction's registers are read by no
+    // earlier one. (One pass, so a segment of many registers costs linear time.)
+    let mut first_use: HashMap<VReg, usize> = HashMap::new();
+    for (i, inst) in insts.iter().enumerate() {
+        for r in inst.uses() {
+            first_use.entry(r).or_insert(i);
+        }
+    }
     let mut hoisted = Vec::with_capacity(insts.len());
     // Whether a memory access that stays in the lane loop came before.
     let mut access_before = false;
@@ -42,9 +51,9 @@ pub(super) fn hoisted(
             && pure
             && !(param_load && access_before)
             && inst.srcs.iter().all(|s| uniform_operand(s, &uniform))
-            && inst.defs().all(|r| {
-                written_once(insts, r) && insts[..i].iter().all(|e| e.uses().all(|u| u != r))
-            });
+            && inst
+                .defs()
+                .all(|r| writers.get(&r) == Some(&1) && first_use.get(&r).is_none_or(|&u| u >= i));
         if h {
             uniform.extend(inst.defs());
         } else if super::lower::is_memory(&inst.op) {
@@ -72,6 +81,7 @@ pub(super) fn kernel_uniform(program: &Program, layout: &KernelLayout, func: Fun
         .filter(|(i, _)| matches!(i.op, Op::Bra { .. }))
         .map(|(_, t)| *t)
         .collect();
+    let writers = writers(&code.insts);
     let mut uniform: BTreeSet<VReg> = BTreeSet::new();
     for (pc, inst) in code.insts.iter().enumerate() {
         if targets.contains(&(pc as u32)) || super::placement(&inst.op) != super::Placement::Lane {
@@ -81,7 +91,7 @@ pub(super) fn kernel_uniform(program: &Program, layout: &KernelLayout, func: Fun
         if inst.guard.is_none()
             && pure
             && inst.srcs.iter().all(|s| uniform_operand(s, &uniform))
-            && inst.defs().all(|r| written_once(&code.insts, r))
+            && inst.defs().all(|r| writers.get(&r) == Some(&1))
         {
             uniform.extend(inst.defs());
         }
@@ -167,7 +177,17 @@ fn uniform_operand(op: &Operand, uniform: &BTreeSet<VReg>) -> bool {
     }
 }
 
-/// Whether exactly one instruction of `insts` writes `r`.
-fn written_once(insts: &[Inst], r: VReg) -> bool {
-    insts.iter().filter(|i| i.defs().any(|d| d == r)).count() == 1
+/// How many instructions of `insts` write each register they write.
+fn writers(insts: &[Inst]) -> HashMap<VReg, u32> {
+    let mut count: HashMap<VReg, u32> = HashMap::new();
+    for inst in insts {
+        // An instruction naming a register twice among its destinations writes it once.
+        let mut defs: Vec<VReg> = inst.defs().collect();
+        defs.sort_unstable();
+        defs.dedup();
+        for r in defs {
+            *count.entry(r).or_insert(0) += 1;
+        }
+    }
+    count
 }

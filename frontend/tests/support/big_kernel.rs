@@ -85,3 +85,32 @@ pub fn chain(n: usize) -> String {
     let _ = writeln!(s, "\tst.global.f32 [%rd2], %f{};\n\tret;\n}}", n - 1);
     s
 }
+
+/// A straight-line kernel with `n` simultaneously live warp-uniform values: `%r{i} = i` for
+/// `i` in 1..=n (immediates, launch constants that take no register), then their sum
+/// `%s{i} = %s{i-1} + %r{i}` stored through the parameter `uniform_out`. The JIT hoists every
+/// move out of its lane loop (`emulator/src/jit/uniform.rs`). `n` must be at least 1.
+pub fn uniform_values(n: usize) -> String {
+    assert!(n >= 1, "the sum needs a value");
+    let mut s = String::with_capacity(64 * n);
+    s.push_str(".version 7.0\n.target sm_70\n.address_size 64\n\n");
+    s.push_str(".visible .entry uniform(.param .u64 uniform_out)\n{\n");
+    let _ = writeln!(
+        s,
+        "\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<{}>;\n\t.reg .b32 %s<{}>;",
+        n + 1,
+        n + 1
+    );
+    for i in 1..=n {
+        let _ = writeln!(s, "\tmov.u32 %r{i}, {i};");
+    }
+    s.push_str("\tmov.u32 %s0, 0;\n");
+    for i in 1..=n {
+        let _ = writeln!(s, "\tadd.u32 %s{i}, %s{}, %r{i};", i - 1);
+    }
+    let _ = writeln!(
+        s,
+        "\tld.param.u64 %rd1, [uniform_out];\n\tst.global.u32 [%rd1], %s{n};\n\tret;\n}}"
+    );
+    s
+}

@@ -174,6 +174,35 @@ fn nested_divergence_hint_weights() {
     assert!(!listing.contains("loop depth 1, weight 1\n"));
 }
 
+/// `--no-live` leaves out the `live:` lists and nothing else: each line is the full listing's
+/// without its `live: ...` annotation, and an instruction left with no annotation has no
+/// comment (200,000 values live at once would print 200,000 names a line, issue 49).
+#[test]
+fn no_live_leaves_out_the_live_lists_only() {
+    let full = dis(&["samples/saxpy/saxpy.ptx"]);
+    let short = dis(&["samples/saxpy/saxpy.ptx", "--no-live"]);
+    let expected: Vec<String> = full
+        .lines()
+        .map(|line| match line.split_once("  // ") {
+            Some((code, comment)) if comment.contains("live:") => {
+                let kept: Vec<&str> = comment
+                    .split(" | ")
+                    .filter(|a| !a.starts_with("live:"))
+                    .collect();
+                if kept.is_empty() {
+                    code.trim_end().to_string()
+                } else {
+                    format!("{code}  // {}", kept.join(" | "))
+                }
+            }
+            _ => line.to_string(),
+        })
+        .collect();
+    assert!(!short.contains("live:"), "{short}");
+    assert_eq!(short.lines().collect::<Vec<_>>(), expected);
+    assert!(short.contains("    19  ret;\n"), "{short}");
+}
+
 #[test]
 fn unknown_kernel_is_a_clear_error() {
     let out = Command::new(env!("CARGO_BIN_EXE_warpsim"))
