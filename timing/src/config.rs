@@ -1088,6 +1088,30 @@ impl GpuConfig {
                 &format!("must be at most {MAX_MEMORY_MIB} (1 TiB)"),
             ));
         }
+        if self.gpu.sms > MAX_SMS {
+            return Err(invalid(
+                "gpu.sms",
+                &format!(
+                    "must be at most {MAX_SMS}: every SM's state is allocated at launch (GPUs \
+                     have up to 144)"
+                ),
+            ));
+        }
+        // A CTA and a scheduler each hold at least one of the SM's warp slots.
+        for (key, v) in [
+            ("sm.max_ctas", self.sm.max_ctas),
+            ("sm.schedulers", self.sm.schedulers),
+        ] {
+            if v > self.sm.max_warps {
+                return Err(invalid(
+                    key,
+                    &format!(
+                        "must not exceed sm.max_warps ({}): each holds at least one warp",
+                        self.sm.max_warps
+                    ),
+                ));
+            }
+        }
         if self.sm.fetch_warps > self.sm.max_warps {
             return Err(invalid("sm.fetch_warps", "must not exceed sm.max_warps"));
         }
@@ -1305,6 +1329,38 @@ impl GpuConfig {
 
 impl DramConfig {
     fn validate(&self, l2: &L2Config) -> Result<(), ConfigError> {
+        let t = &self.timing;
+        for (name, v) in [
+            ("ccd", t.ccd),
+            ("ccdl", t.ccdl),
+            ("rrd", t.rrd),
+            ("rcd", t.rcd),
+            ("ras", t.ras),
+            ("rp", t.rp),
+            ("rc", t.rc),
+            ("cl", t.cl),
+            ("wl", t.wl),
+            ("cdlr", t.cdlr),
+            ("wr", t.wr),
+            ("rtpl", t.rtpl),
+            ("burst", self.burst),
+        ] {
+            if v > MAX_DRAM_CYCLES {
+                let key = if name == "burst" {
+                    "mem.dram.burst".to_string()
+                } else {
+                    format!("mem.dram.timing.{name}")
+                };
+                return Err(invalid(
+                    &key,
+                    &format!(
+                        "must be at most {MAX_DRAM_CYCLES} DRAM cycles: a channel keeps the \
+                         distances between its commands within a window of 2,048 cycles \
+                         (GDDR5, GDDR6 and HBM2 need under 100)"
+                    ),
+                ));
+            }
+        }
         if !self.burst.is_multiple_of(self.data_rate) {
             return Err(invalid(
                 "mem.dram.burst",
@@ -1428,6 +1484,16 @@ fn one() -> u32 {
 /// The largest device memory a configuration may ask for: 1 TiB (the runtime reserves twice
 /// the capacity in address space, for guard gaps).
 pub const MAX_MEMORY_MIB: u64 = 1 << 20;
+
+/// The most SMs a configuration may have (`gpu.sms`).
+pub const MAX_SMS: u32 = 4096;
+
+/// The longest DRAM timing parameter or burst, in DRAM cycles: the distances derived from
+/// them (a read-to-write turnaround is CL + burst + 2 − WL, a write-to-read WL + burst +
+/// CDLR) stay below the 2,048 cycles a channel's command calendar searches
+/// (`memory/dram.rs`, `HORIZON`); with 2^31 a single command's search walked billions of
+/// cycles (issue 49).
+pub const MAX_DRAM_CYCLES: u32 = 512;
 
 fn invalid(key: &str, message: &str) -> ConfigError {
     ConfigError::Invalid {
@@ -1746,6 +1812,37 @@ mod tests {
             ConfigError::Invalid { key, message } if key == "sm.scheduler" && message.contains("fifo")
         ));
         assert!(matches!(err("sm.rf=3"), ConfigError::Invalid { key, .. } if key == "sm.rf"));
+    }
+
+    /// Values the model cannot simulate are refused at load with the key: SMs beyond what
+    /// is allocated at launch (65,537 panicked after 3.4 GB), CTAs or schedulers beyond the
+    /// warp slots, DRAM distances beyond the calendar's window (`rrd = 2147483647` hung).
+    #[test]
+    fn values_the_model_cannot_simulate_are_refused_with_their_key() {
+        let refused = |set: &str| -> String {
+            let e = GpuConfig::load("gtx480", &[set.to_string()])
+                .expect_err(set)
+                .to_string();
+            let key = set.split('=').next().unwrap();
+            assert!(e.contains(key), "{set}: {e}");
+            e
+        };
+        let e = refused("gpu.sms=65537");
+        assert!(e.contains("at most 4096"), "{e}");
+        GpuConfig::load("gtx480", &["gpu.sms=4096".to_string()]).unwrap();
+        // gtx480 has 48 warp slots.
+        for key in ["sm.max_ctas", "sm.schedulers"] {
+            let e = refused(&format!("{key}=49"));
+            assert!(e.contains("sm.max_warps (48)"), "{e}");
+        }
+        for name in [
+            "ccd", "ccdl", "rrd", "rcd", "ras", "rp", "rc", "cl", "wl", "cdlr", "wr", "rtpl",
+        ] {
+            let e = refused(&format!("mem.dram.timing.{name}=2147483647"));
+            assert!(e.contains("at most 512 DRAM cycles"), "{e}");
+            refused(&format!("mem.dram.timing.{name}=513"));
+        }
+        refused("mem.dram.burst=1024");
     }
 
     #[test]
