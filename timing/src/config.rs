@@ -1097,6 +1097,24 @@ impl GpuConfig {
                 ),
             ));
         }
+        // Per-SM structures sized by these are allocated when the GPU is built; the ceilings
+        // are far above any GPU's and keep that allocation small.
+        for (key, v, max) in [
+            ("sm.ibuffer_entries", self.sm.ibuffer_entries, 64),
+            ("sm.scoreboard_entries", self.sm.scoreboard_entries, 256),
+            ("sm.units.sp", self.sm.units.sp, MAX_UNITS),
+            ("sm.units.sfu", self.sm.units.sfu, MAX_UNITS),
+            ("sm.units.int", self.sm.units.int, MAX_UNITS),
+            ("sm.units.dp", self.sm.units.dp, MAX_UNITS),
+            ("sm.units.ldst", self.sm.units.ldst, MAX_UNITS),
+        ] {
+            if v > max {
+                return Err(invalid(
+                    key,
+                    &format!("must be at most {max} (each is allocated on every SM)"),
+                ));
+            }
+        }
         // A CTA and a scheduler each hold at least one of the SM's warp slots.
         for (key, v) in [
             ("sm.max_ctas", self.sm.max_ctas),
@@ -1222,6 +1240,24 @@ impl GpuConfig {
             ("mem.l2.slice", &self.mem.l2.slice),
         ] {
             cache.validate(key)?;
+        }
+        // Every cache's tags are allocated when the GPU is built: an SM's three caches on
+        // every SM, and the L2's slices.
+        let per_sm = [&self.sm.icache, &self.mem.l1d, &self.mem.constant]
+            .iter()
+            .map(|c| c.lines())
+            .sum::<u64>();
+        let lines = per_sm * u64::from(self.gpu.sms)
+            + self.mem.l2.slice.lines() * u64::from(self.mem.l2.slices);
+        if lines > MAX_CACHE_LINES_TOTAL {
+            return Err(invalid(
+                "gpu.sms",
+                &format!(
+                    "the caches of {} SMs and {} L2 slices hold {lines} lines, more than the \
+                     {MAX_CACHE_LINES_TOTAL} the model allocates (about 80 bytes a line)",
+                    self.gpu.sms, self.mem.l2.slices
+                ),
+            ));
         }
         for (key, cache) in [
             ("sm.icache", &self.sm.icache),
@@ -1426,6 +1462,21 @@ impl CacheConfig {
                 return Err(invalid(&format!("{key}.{field}"), "must be at least 1"));
             }
         }
+        if self.ways > MAX_CACHE_WAYS {
+            return Err(invalid(
+                &format!("{key}.ways"),
+                &format!("must be at most {MAX_CACHE_WAYS}: every lookup searches every way"),
+            ));
+        }
+        if self.lines() > MAX_CACHE_LINES {
+            return Err(invalid(
+                &format!("{key}.sets"),
+                &format!(
+                    "sets × ways must be at most {MAX_CACHE_LINES} lines: the tags are \
+                     allocated up front (about 80 bytes a line)"
+                ),
+            ));
+        }
         if !self.line.is_power_of_two() {
             return Err(invalid(&format!("{key}.line"), "must be a power of two"));
         }
@@ -1448,6 +1499,11 @@ impl CacheConfig {
             ));
         }
         Ok(())
+    }
+
+    /// Lines (sets × ways).
+    pub fn lines(&self) -> u64 {
+        u64::from(self.sets) * u64::from(self.ways)
     }
 
     /// Capacity in bytes.
@@ -1484,6 +1540,17 @@ fn one() -> u32 {
 /// The largest device memory a configuration may ask for: 1 TiB (the runtime reserves twice
 /// the capacity in address space, for guard gaps).
 pub const MAX_MEMORY_MIB: u64 = 1 << 20;
+
+/// The most execution units of one kind an SM may have (`sm.units.*`).
+pub const MAX_UNITS: u32 = 64;
+
+/// The most lines one cache may have (sets × ways), and ways.
+pub const MAX_CACHE_LINES: u64 = 1 << 20;
+/// The most ways a cache may have.
+pub const MAX_CACHE_WAYS: u32 = 1024;
+/// The most cache lines of the whole GPU: every SM's instruction, L1 data and constant
+/// caches and the L2's slices (H100's come to about 0.7 M).
+pub const MAX_CACHE_LINES_TOTAL: u64 = 1 << 25;
 
 /// The most SMs a configuration may have (`gpu.sms`).
 pub const MAX_SMS: u32 = 4096;
@@ -1816,7 +1883,8 @@ mod tests {
 
     /// Values the model cannot simulate are refused at load with the key: SMs beyond what
     /// is allocated at launch (65,537 panicked after 3.4 GB), CTAs or schedulers beyond the
-    /// warp slots, DRAM distances beyond the calendar's window (`rrd = 2147483647` hung).
+    /// warp slots, DRAM distances beyond the calendar's window (`rrd = 2147483647` hung),
+    /// per-SM structures and caches whose allocation aborted (`sm.units.sp = 2147483647`).
     #[test]
     fn values_the_model_cannot_simulate_are_refused_with_their_key() {
         let refused = |set: &str| -> String {
@@ -1843,6 +1911,37 @@ mod tests {
             refused(&format!("mem.dram.timing.{name}=513"));
         }
         refused("mem.dram.burst=1024");
+        for key in [
+            "sm.ibuffer_entries",
+            "sm.scoreboard_entries",
+            "sm.units.sp",
+            "sm.units.sfu",
+            "sm.units.int",
+            "sm.units.dp",
+            "sm.units.ldst",
+            "sm.icache.ways",
+            "mem.l1d.ways",
+            "mem.constant.ways",
+            "mem.l2.slice.ways",
+        ] {
+            refused(&format!("{key}=2147483647"));
+        }
+        for cache in ["sm.icache", "mem.constant", "mem.l2.slice"] {
+            let e = refused(&format!("{cache}.sets=2147483647"));
+            assert!(e.contains("sets × ways"), "{e}");
+        }
+        // Each within its own bound, together too many: 4,096 SMs of 64 K-line L1s.
+        let e = GpuConfig::load(
+            "gtx480",
+            &[
+                "gpu.sms=4096".to_string(),
+                "mem.l1d.sets=64".to_string(),
+                "mem.l1d.ways=1024".to_string(),
+            ],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("gpu.sms") && e.contains("lines"), "{e}");
     }
 
     #[test]
