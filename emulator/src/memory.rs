@@ -495,7 +495,8 @@ impl GlobalMemory {
     /// whole range with it before they touch any byte (the CUDA library's copies and sets).
     pub fn check(&self, addr: u64, len: u64) -> Result<(), MemFault> {
         let rel = addr.wrapping_sub(self.memory_map.global_base);
-        let within = rel % ALLOC_ALIGN + len;
+        // Saturating: a host caller's length may be near 2^64 (only `len <= 16` reads it).
+        let within = (rel % ALLOC_ALIGN).saturating_add(len);
         let ok = if len <= 16 && rel < self.span() && within <= ALLOC_ALIGN {
             within <= u64::from(self.valid_entry(rel / ALLOC_ALIGN).load(Ordering::Relaxed))
         } else if self.check == MemoryCheck::Device {

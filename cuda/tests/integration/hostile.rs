@@ -1237,3 +1237,52 @@ fn child_hostile_walk() {
     );
     drop(host);
 }
+
+/// The `cuda_calls` fuzz target's harness (`warpsim_cuda::fuzzing::calls`), as stable CI runs
+/// it: over every committed seed (`fuzz/corpus/cuda_calls/`), every committed reproducer
+/// (`fuzz/regressions/cuda_calls/`) and deterministic random inputs.
+#[test]
+fn fuzzed_call_sequences_survive() {
+    survives("hostile::child_fuzzed_call_sequences");
+}
+
+/// Random inputs after the committed ones.
+const RANDOM_INPUTS: usize = 300;
+
+#[test]
+fn child_fuzzed_call_sequences() {
+    if !in_child() {
+        return;
+    }
+    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    for dir in ["corpus/cuda_calls", "regressions/cuda_calls"] {
+        let Ok(entries) = std::fs::read_dir(fuzz.join(dir)) else {
+            continue;
+        };
+        for e in entries {
+            let path = e.unwrap().path();
+            inputs.push((path.display().to_string(), std::fs::read(&path).unwrap()));
+        }
+    }
+    inputs.sort();
+    assert!(inputs.len() >= 4, "the committed seeds: {inputs:?}");
+    // SplitMix64, seeded with no clock: the same inputs on every run, of 1 to 1024 bytes.
+    let mut state = 0x5eed_u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for k in 0..RANDOM_INPUTS {
+        let len = 1 + (next() % 1024) as usize;
+        let bytes = (0..len).map(|_| next() as u8).collect();
+        inputs.push((format!("random input {k}"), bytes));
+    }
+    for (name, bytes) in &inputs {
+        eprintln!("hostile: fuzz {name}");
+        warpsim_cuda::fuzzing::calls(bytes);
+    }
+}
