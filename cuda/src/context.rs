@@ -31,12 +31,37 @@ fn live(d: &Driver, ctx: Handle) -> Result<u64> {
     }
 }
 
+/// `CU_CTX_FLAGS_MASK`: every context flag CUDA defines (scheduling, `MAP_HOST`,
+/// `LMEM_RESIZE_TO_MAX`, the two coredump flags, `SYNC_MEMOPS`).
+const FLAGS_MASK: c_uint = 0xff;
+
+/// `CU_CTX_SCHED_MASK`: the scheduling policy, of which at most one may be given.
+const SCHED_MASK: c_uint = 0x07;
+
+/// Checks context flags: no bit CUDA does not define, at most one scheduling policy
+/// (`CUDA_ERROR_INVALID_VALUE` otherwise, as CUDA's documentation gives).
+pub fn check_flags(flags: c_uint) -> Result {
+    if flags & !FLAGS_MASK != 0 {
+        return Err(Error::invalid(format!(
+            "context flags {flags:#x} set bits no CU_CTX_* flag defines ({:#x})",
+            flags & !FLAGS_MASK
+        )));
+    }
+    if (flags & SCHED_MASK).count_ones() > 1 {
+        return Err(Error::invalid(format!(
+            "context flags {flags:#x} name more than one scheduling policy (CU_CTX_SCHED_*)"
+        )));
+    }
+    Ok(())
+}
+
 fn create(pctx: *mut Handle, flags: c_uint, dev: CUdevice) -> Result {
     with(|d| {
         check_device(dev)?;
         if pctx.is_null() {
             return Err(Error::code(status::INVALID_VALUE));
         }
+        check_flags(flags)?;
         let id = d.new_id();
         d.contexts.insert(id, Context::new(flags, false));
         state::push_context(id);
@@ -205,6 +230,7 @@ pub unsafe extern "C" fn cuCtxSetFlags(flags: c_uint) -> CUresult {
     guard("cuCtxSetFlags", || {
         with(|d| {
             let id = d.current()?;
+            check_flags(flags)?;
             d.contexts.get_mut(&id).expect("live").flags = flags;
             Ok(())
         })
@@ -420,6 +446,7 @@ pub unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: CUdevice, flags: c_u
     guard("cuDevicePrimaryCtxSetFlags_v2", || {
         with(|d| {
             check_device(dev)?;
+            check_flags(flags)?;
             d.primary_flags = flags;
             let id = d.primary;
             if let Some(ctx) = d.contexts.get_mut(&id) {

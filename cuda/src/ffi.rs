@@ -54,6 +54,18 @@ pub fn c_bytes<'a>(ptr: *const c_char) -> Result<&'a CStr> {
     Ok(unsafe { CStr::from_ptr(ptr) })
 }
 
+/// Refuses `n` elements of `T` that no host object can hold (more than `isize::MAX` bytes):
+/// such a size is a caller's error, and a slice of it would be undefined.
+fn check_extent<T>(n: usize) -> Result {
+    match n.checked_mul(size_of::<T>()) {
+        Some(bytes) if bytes <= isize::MAX as usize => Ok(()),
+        _ => Err(Error::invalid(format!(
+            "{n} elements of {} bytes exceed the host's address space",
+            size_of::<T>()
+        ))),
+    }
+}
+
 /// `len` bytes of host memory at `ptr` (empty for `len == 0`, whatever `ptr` is).
 pub fn host_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8]> {
     if len == 0 {
@@ -62,6 +74,7 @@ pub fn host_bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8]> {
     if ptr.is_null() {
         return Err(Error::code(status::INVALID_VALUE));
     }
+    check_extent::<u8>(len)?;
     // SAFETY: non-NULL, and the API contract makes `[ptr, ptr + len)` readable host memory
     // for the duration of the call.
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
@@ -75,6 +88,7 @@ pub fn host_bytes_mut<'a>(ptr: *mut u8, len: usize) -> Result<&'a mut [u8]> {
     if ptr.is_null() {
         return Err(Error::code(status::INVALID_VALUE));
     }
+    check_extent::<u8>(len)?;
     // SAFETY: non-NULL, and the API contract makes `[ptr, ptr + len)` writable host memory
     // that nothing else accesses during the call.
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, len) })
@@ -88,6 +102,7 @@ pub fn array<'a, T>(ptr: *const T, n: usize) -> Result<&'a [T]> {
     if ptr.is_null() {
         return Err(Error::code(status::INVALID_VALUE));
     }
+    check_extent::<T>(n)?;
     // SAFETY: non-NULL, and the API contract makes it an array of at least `n` elements.
     Ok(unsafe { std::slice::from_raw_parts(ptr, n) })
 }

@@ -25,7 +25,7 @@ fn max_threads(d: &Driver, f: &FunctionEntry) -> u64 {
     let by_tuning = t
         .reqntid
         .or(t.maxntid)
-        .map_or(u64::MAX, |n| n.iter().map(|&x| u64::from(x)).product());
+        .map_or(u64::MAX, runtime::device::saturating_product);
     u64::from(cfg.max_threads_per_block)
         .min(by_regs)
         .min(by_tuning)
@@ -251,10 +251,16 @@ fn blocks_per_sm(d: &Driver, f: &FunctionEntry, threads: u32, dynamic: u64) -> u
     let layout = program.layouts[f.kernel.id().index()]
         .as_ref()
         .expect("kernels have layouts");
+    // More shared memory than an SM has fits nowhere; checked here, since the occupancy rule
+    // rounds the demand up and a caller's size near 2^64 would overflow there.
+    let shared_bytes = layout.dynamic_offset.saturating_add(dynamic);
+    if shared_bytes > u64::from(d.settings.gpu.sm.shared_memory) {
+        return 0;
+    }
     let demand = timing::occupancy::CtaDemand {
         threads,
         regs_per_thread: program.kernel_registers(f.kernel.id()),
-        shared_bytes: layout.dynamic_offset + dynamic,
+        shared_bytes,
     };
     timing::occupancy::occupancy(&d.settings.gpu, demand).map_or(0, |o| o.ctas_per_sm)
 }

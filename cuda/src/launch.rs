@@ -4,6 +4,10 @@
 //! offsets), then one launch on the device, run to completion before the call returns (every
 //! stream executes in order, at submission).
 //!
+//! Refused before anything runs: `kernelParams` and `extra` both given
+//! (`CUDA_ERROR_INVALID_VALUE`), and a module's function launched while another context than
+//! the module's is current (`CUDA_ERROR_INVALID_HANDLE`).
+//!
 //! A kernel fault returns its `CUresult` (`CUDA_ERROR_ILLEGAL_ADDRESS`, ...) with warpsim's
 //! report on stderr; unlike on hardware the context stays usable, so later calls succeed.
 
@@ -113,10 +117,29 @@ fn arguments(
 
 /// Runs a launch.
 pub fn launch(l: &Launch) -> Result {
+    // CUDA's documentation: "CUDA_ERROR_INVALID_VALUE will be returned if kernel parameters
+    // are specified with both kernelParams and extra".
+    if !l.params.is_null() && !l.extra.is_null() {
+        return Err(Error::invalid(
+            "kernelParams and extra are both given; pass the arguments one way, the other NULL",
+        ));
+    }
     let (device, kernel, max_dynamic) = with(|d| {
-        d.current()?;
+        let current = d.current()?;
         crate::stream::check_stream(d, l.stream)?;
         let f = function_entry(d, l.f)?;
+        // A module's function runs in the context that loaded the module, as with CUDA (a
+        // library's kernel belongs to no context and runs in the current one).
+        let owner = d.modules.get(&f.module).and_then(|m| m.ctx);
+        if let Some(owner) = owner.filter(|&o| o != current) {
+            return Err(Error::new(
+                status::INVALID_HANDLE,
+                format!(
+                    "`{}` belongs to context {owner:#x}, not to the current context {current:#x}",
+                    f.kernel.name()
+                ),
+            ));
+        }
         Ok((d.device.clone(), f.kernel.clone(), f.max_dynamic_shared))
     })?;
     let layout = kernel.program().layouts[kernel.id().index()]

@@ -19,7 +19,7 @@
 //! versioned names) and `unsupported.rs` (every other driver entry point: it names itself on
 //! stderr and returns `CUDA_ERROR_NOT_SUPPORTED`). `state.rs` holds the handles' tables,
 //! `ffi.rs` every read and write through a caller's pointer, `error.rs` the codes and the guard
-//! each entry point runs in.
+//! each entry point runs in. `fuzzing.rs` is the harness of the `cuda_calls` fuzz target.
 //!
 //! **Safety contract.** Every exported function is `unsafe extern "C"`: its pointer arguments
 //! must be what NVIDIA's documentation of the same function says (valid for the reads and
@@ -40,6 +40,7 @@ pub mod device;
 pub mod error;
 mod ffi;
 pub mod function;
+pub mod fuzzing;
 pub mod launch;
 pub mod link;
 pub mod memory;

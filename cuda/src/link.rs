@@ -12,6 +12,9 @@
 //!   `.address_size` must equal the first's. An `.extern` declaration in one input is then
 //!   resolved by the definition in another, as within one PTX module; a name defined in two
 //!   inputs is an error of the front end, reported by `cuLinkComplete`;
+//! - `cuLinkAddData` and `cuLinkAddFile` parse each PTX input as it is added
+//!   (`CUDA_ERROR_INVALID_PTX` for text that is not PTX, with the front end's diagnostic in
+//!   the error log), as CUDA compiles each input there;
 //! - `cuLinkComplete` checks the image through warpsim's front end (so a PTX error is a link
 //!   error, as with ptxas) and returns it as NUL-terminated PTX text, which
 //!   `cuModuleLoadData` and `cuLibraryLoadData` accept. It stays valid until `cuLinkDestroy`.
@@ -160,6 +163,10 @@ fn check_input_type(kind: c_int, name: &str) -> Result {
 fn add(state: Handle, kind: c_int, name: &str, bytes: &[u8]) -> Result {
     let outcome = check_input_type(kind, name).and_then(|()| {
         let text = ptx_of(bytes, &format!("`{name}`"))?.to_string();
+        // Parsed as it is added, as CUDA compiles each PTX input in cuLinkAddData: text that
+        // is not PTX fails here, naming its line. Names are resolved across inputs at
+        // cuLinkComplete, so an `.extern` another input defines is no error yet.
+        frontend::parse(name, &text).map_err(|e| Error::new(status::INVALID_PTX, e.to_string()))?;
         with_link(state, |l| {
             l.inputs.push((name.to_string(), text));
             Ok(())

@@ -83,10 +83,13 @@ pub unsafe extern "C" fn cuMemAllocPitch_v2(
         if ![4, 8, 16].contains(&element_size) || width == 0 || height == 0 {
             return Err(Error::code(status::INVALID_VALUE));
         }
-        let p = width.next_multiple_of(512);
-        let bytes = p
-            .checked_mul(height)
-            .ok_or_else(|| Error::code(status::INVALID_VALUE))?;
+        let too_large = || {
+            Error::invalid(format!(
+                "{height} rows of {width} bytes, padded to 512, overflow the address space"
+            ))
+        };
+        let p = width.checked_next_multiple_of(512).ok_or_else(too_large)?;
+        let bytes = p.checked_mul(height).ok_or_else(too_large)?;
         mem_alloc(dptr, bytes)?;
         write(pitch, p)
     })
@@ -151,21 +154,28 @@ pub unsafe extern "C" fn cuMemGetAddressRange_v2(
     })
 }
 
+// Every copy checks its device range (and every size) before it touches a byte or allocates
+// anything: a length far beyond the allocations is `CUDA_ERROR_INVALID_VALUE`, as CUDA's
+// documentation gives for out-of-range copies, never an allocation of that many bytes (which
+// would abort the host process) nor a partial copy.
+
 fn htod(dst: CUdeviceptr, src: *const c_void, n: usize) -> Result {
     let mem = device_memory()?;
-    let data = host_bytes(src.cast(), n)?;
     if n == 0 {
         return Ok(());
     }
+    mem.check(dst, n as u64).map_err(fault)?;
+    let data = host_bytes(src.cast(), n)?;
     mem.write(dst, data).map_err(fault)
 }
 
 fn dtoh(dst: *mut c_void, src: CUdeviceptr, n: usize) -> Result {
     let mem = device_memory()?;
-    let out = host_bytes_mut(dst.cast(), n)?;
     if n == 0 {
         return Ok(());
     }
+    mem.check(src, n as u64).map_err(fault)?;
+    let out = host_bytes_mut(dst.cast(), n)?;
     mem.read(src, out).map_err(fault)
 }
 
@@ -174,9 +184,8 @@ fn dtod(dst: CUdeviceptr, src: CUdeviceptr, n: usize) -> Result {
     if n == 0 {
         return Ok(());
     }
-    let mut buf = vec![0u8; n];
-    mem.read(src, &mut buf).map_err(fault)?;
-    mem.write(dst, &buf).map_err(fault)
+    // Within device memory, without a buffer: both ranges checked first.
+    mem.copy(dst, src, n as u64).map_err(fault)
 }
 
 /// `cuMemcpy` over unified addresses: each side is device memory or host memory by address.
@@ -187,8 +196,12 @@ fn copy_unified(dst: u64, src: u64, n: usize) -> Result {
         (true, false) => htod(dst, src as usize as *const c_void, n),
         (false, true) => dtoh(dst as usize as *mut c_void, src, n),
         (false, false) => {
-            let from = host_bytes(src as usize as *const u8, n)?.to_vec();
-            host_bytes_mut(dst as usize as *mut u8, n)?.copy_from_slice(&from);
+            // Host to host, in place: the ranges may overlap and no buffer is needed.
+            let from = host_bytes(src as usize as *const u8, n)?.as_ptr();
+            let to = host_bytes_mut(dst as usize as *mut u8, n)?.as_mut_ptr();
+            // SAFETY: both are valid for `n` bytes (checked non-NULL and sized; the API
+            // contract makes them host memory); `copy` allows them to overlap.
+            unsafe { std::ptr::copy(from, to, n) };
             Ok(())
         }
     }
@@ -278,7 +291,13 @@ pub unsafe extern "C" fn cuMemcpyAsync(
     })
 }
 
-/// Sets `height` rows of `width` elements of `pattern`, rows `pitch` bytes apart.
+/// The largest piece of a patterned set written at once: the pattern repeated, so that a set
+/// of any size needs no buffer of its size.
+const SET_CHUNK: usize = 64 * 1024;
+
+/// Sets `height` rows of `width` elements of `pattern`, rows `pitch` bytes apart. The whole
+/// pitched range is checked (one allocation, sizes without overflow, rows that do not
+/// overlap) before any byte is written.
 fn set(dst: CUdeviceptr, pitch: usize, pattern: &[u8], width: usize, height: usize) -> Result {
     let mem = device_memory()?;
     if width == 0 || height == 0 {
@@ -290,20 +309,41 @@ fn set(dst: CUdeviceptr, pitch: usize, pattern: &[u8], width: usize, height: usi
             pattern.len()
         )));
     }
-    let row_bytes = width
-        .checked_mul(pattern.len())
-        .ok_or_else(|| Error::code(status::INVALID_VALUE))?;
-    let row: Vec<u8> = if pattern.iter().all(|&b| b == pattern[0]) {
+    let too_large = || {
+        Error::invalid(format!(
+            "a set of {height} row(s) of {width} {}-byte elements, {pitch} bytes apart, overflows the address space",
+            pattern.len()
+        ))
+    };
+    let row_bytes = width.checked_mul(pattern.len()).ok_or_else(too_large)?;
+    if height > 1 && pitch < row_bytes {
+        return Err(Error::invalid(format!(
+            "a pitch of {pitch} bytes is less than a row's {row_bytes}"
+        )));
+    }
+    // From the first row's start to the last row's end.
+    let span = (height - 1)
+        .checked_mul(pitch)
+        .and_then(|b| b.checked_add(row_bytes))
+        .ok_or_else(too_large)?;
+    mem.check(dst, span as u64).map_err(fault)?;
+    let chunk: Vec<u8> = if pattern.iter().all(|&b| b == pattern[0]) {
         Vec::new()
     } else {
-        pattern.iter().copied().cycle().take(row_bytes).collect()
+        let elements = row_bytes.min(SET_CHUNK) / pattern.len();
+        pattern.repeat(elements)
     };
     for r in 0..height {
         let at = dst + (r * pitch) as u64;
-        if row.is_empty() {
+        if chunk.is_empty() {
             mem.fill(at, row_bytes as u64, pattern[0]).map_err(fault)?;
-        } else {
-            mem.write(at, &row).map_err(fault)?;
+            continue;
+        }
+        let mut done = 0;
+        while done < row_bytes {
+            let n = chunk.len().min(row_bytes - done);
+            mem.write(at + done as u64, &chunk[..n]).map_err(fault)?;
+            done += n;
         }
     }
     Ok(())
@@ -487,8 +527,12 @@ pub unsafe extern "C" fn cuMemHostRegister_v2(
                 ));
             }
             let start = p as usize;
-            if host_range(d, start).is_some() || d.host.range(start..start + size).next().is_some()
-            {
+            let end = start.checked_add(size).ok_or_else(|| {
+                Error::invalid(format!(
+                    "{size} bytes at {p:?} run past the end of the address space"
+                ))
+            })?;
+            if host_range(d, start).is_some() || d.host.range(start..end).next().is_some() {
                 return Err(Error::code(status::HOST_MEMORY_ALREADY_REGISTERED));
             }
             d.host.insert(

@@ -491,10 +491,12 @@ impl GlobalMemory {
     }
 
     /// Checks that `[addr, addr + len)` lies inside one live allocation's requested bytes (under
-    /// [`MemoryCheck::Device`]: inside live allocations' extents).
-    pub(crate) fn check(&self, addr: u64, len: u64) -> Result<(), MemFault> {
+    /// [`MemoryCheck::Device`]: inside live allocations' extents). Host-side callers check a
+    /// whole range with it before they touch any byte (the CUDA library's copies and sets).
+    pub fn check(&self, addr: u64, len: u64) -> Result<(), MemFault> {
         let rel = addr.wrapping_sub(self.memory_map.global_base);
-        let within = rel % ALLOC_ALIGN + len;
+        // Saturating: a host caller's length may be near 2^64 (only `len <= 16` reads it).
+        let within = (rel % ALLOC_ALIGN).saturating_add(len);
         let ok = if len <= 16 && rel < self.span() && within <= ALLOC_ALIGN {
             within <= u64::from(self.valid_entry(rel / ALLOC_ALIGN).load(Ordering::Relaxed))
         } else if self.check == MemoryCheck::Device {
@@ -542,6 +544,19 @@ impl GlobalMemory {
         self.check(addr, data.len() as u64)?;
         // SAFETY: checked to lie in a live allocation; `data` is host memory, so no overlap.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.ptr(addr), data.len()) };
+        Ok(())
+    }
+
+    /// Copies `len` bytes from device address `src` to `dst` (they may overlap, as with
+    /// `memmove`): both ranges are checked before any byte moves, and no host buffer is
+    /// allocated, so a length far beyond either allocation is a fault, never an allocation
+    /// of that size.
+    pub fn copy(&self, dst: u64, src: u64, len: u64) -> Result<(), MemFault> {
+        self.check(src, len)?;
+        self.check(dst, len)?;
+        // SAFETY: both ranges checked to lie in live allocations of the mapping; `copy`
+        // allows them to overlap.
+        unsafe { std::ptr::copy(self.ptr(src), self.ptr(dst), len as usize) };
         Ok(())
     }
 

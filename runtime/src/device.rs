@@ -551,7 +551,7 @@ impl Device {
                 "launch of `{name}` with a zero dimension: grid {grid:?}, block {block:?}"
             )));
         }
-        let threads: u64 = block.iter().map(|&d| u64::from(d)).product();
+        let threads = saturating_product(block);
         if threads > u64::from(c.max_threads_per_block) {
             return Err(Error::InvalidConfiguration(format!(
                 "block {block:?} of `{name}` has {threads} threads; the device allows {}",
@@ -578,7 +578,7 @@ impl Device {
             let ok = if what == "reqntid" {
                 d == block
             } else {
-                threads <= d.iter().map(|&x| u64::from(x)).product()
+                threads <= saturating_product(d)
             };
             if !ok {
                 return Err(Error::InvalidConfiguration(format!(
@@ -626,4 +626,11 @@ fn new_memory(config: &DeviceConfig, map: MemoryMap) -> Result<GlobalMemory> {
             "cannot reserve {memory_bytes} bytes of device memory: {e}"
         ))
     })
+}
+
+/// The product of three dimensions, saturating: three `u32`s can exceed `u64` (a hostile
+/// block of 2^32 - 1 threads a side), and a saturated count is refused as too large.
+pub fn saturating_product(dims: [u32; 3]) -> u64 {
+    dims.iter()
+        .fold(1u64, |acc, &d| acc.saturating_mul(u64::from(d)))
 }

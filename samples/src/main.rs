@@ -75,6 +75,11 @@ pub(crate) fn time_limit(text: &str) -> Result<std::time::Duration, String> {
 /// ISA with physical register allocation, SIMT reconvergence points and liveness, and run
 /// functionally (Cranelift JIT or interpreter) or under the cycle-level timing model, which
 /// sees the real width of every register value.
+///
+/// Output files (--out, --stats-json, --trace, --plots, --json, --svg, sweep results) are
+/// written whole or not at all, renamed into place once complete; a symbolic link is followed
+/// and its target written; a FIFO or character device (/dev/null, /dev/stdout) is written in
+/// place, as a stream; a directory, block device or socket named as an output is an error.
 #[derive(Parser)]
 #[command(name = "warpsim", version, propagate_version = true)]
 struct Cli {

@@ -120,3 +120,33 @@ fn the_primary_context_is_retained_and_released_by_count() {
         expect(cuDevicePrimaryCtxRetain(&mut p1, 2), INVALID_DEVICE);
     }
 }
+
+/// Flags CUDA does not define, or two scheduling policies at once, are
+/// `CUDA_ERROR_INVALID_VALUE` wherever context flags are given, and nothing is made or changed.
+#[test]
+fn undefined_context_flags_are_refused() {
+    let _c = Ctx::new();
+    unsafe {
+        let mut before = null_mut();
+        ok(cuCtxGetCurrent(&mut before));
+        for bad in [0x100, 0x8000_0000, u32::MAX, 1 | 2, 2 | 4] {
+            let mut c = null_mut();
+            expect(cuCtxCreate_v2(&mut c, bad, 0), INVALID_VALUE);
+            assert!(c.is_null(), "no context for flags {bad:#x}");
+            expect(cuCtxCreate_v3(&mut c, null_mut(), 0, bad, 0), INVALID_VALUE);
+            expect(cuCtxCreate_v4(&mut c, null_mut(), bad, 0), INVALID_VALUE);
+            expect(cuCtxSetFlags(bad), INVALID_VALUE);
+            expect(cuDevicePrimaryCtxSetFlags_v2(0, bad), INVALID_VALUE);
+        }
+        let mut now = null_mut();
+        ok(cuCtxGetCurrent(&mut now));
+        assert_eq!(now, before, "no context was pushed");
+        let mut flags = 9;
+        ok(cuCtxGetFlags(&mut flags));
+        assert_eq!(flags, 0, "the flags are unchanged");
+        // Every defined flag together with one policy is accepted.
+        let mut c = null_mut();
+        ok(cuCtxCreate_v2(&mut c, 0xf8 | 4, 0));
+        ok(cuCtxDestroy_v2(c));
+    }
+}

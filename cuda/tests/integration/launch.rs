@@ -288,3 +288,100 @@ fn shared_memory_beyond_48_kib_needs_the_opt_in_attribute() {
         ok(cuModuleUnload(m));
     }
 }
+
+/// The arguments of `store(p, 7, 1)`: `p[1] = 7`.
+fn store_args(p: &mut u64, v: &mut u32, i: &mut u32) -> [*mut c_void; 3] {
+    [
+        (p as *mut u64).cast(),
+        (v as *mut u32).cast(),
+        (i as *mut u32).cast(),
+    ]
+}
+
+/// Launches `f` on one thread with `params` and `extra`.
+unsafe fn launch_one(f: Handle, params: *mut *mut c_void, extra: *mut *mut c_void) -> CUresult {
+    unsafe { cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, null_mut(), params, extra) }
+}
+
+/// CUDA's documentation: kernel parameters given both through `kernelParams` and `extra` are
+/// `CUDA_ERROR_INVALID_VALUE`; neither is read and the kernel does not run.
+#[test]
+fn kernel_params_and_extra_together_are_refused() {
+    let _c = Ctx::new();
+    unsafe {
+        let m = load(STORE);
+        let f = function(m, "store");
+        let mut p = upload(&[0u32; 4]);
+        let (mut v, mut i) = (7u32, 1u32);
+        let mut params = store_args(&mut p, &mut v, &mut i);
+        #[repr(C)]
+        struct Params(u64, u32, u32);
+        let mut buffer = Params(p, 9, 2);
+        let mut size = std::mem::size_of::<Params>();
+        let mut extra = [
+            std::ptr::without_provenance_mut(1),
+            (&mut buffer as *mut Params).cast(),
+            std::ptr::without_provenance_mut(2),
+            (&mut size as *mut usize).cast(),
+            null_mut(),
+        ];
+        expect(
+            launch_one(f, params.as_mut_ptr(), extra.as_mut_ptr()),
+            INVALID_VALUE,
+        );
+        assert_eq!(download::<u32>(p, 4), [0, 0, 0, 0], "nothing ran");
+        ok(launch_one(f, params.as_mut_ptr(), null_mut()));
+        ok(launch_one(f, null_mut(), extra.as_mut_ptr()));
+        assert_eq!(download::<u32>(p, 4), [0, 7, 9, 0]);
+        ok(cuMemFree_v2(p));
+        ok(cuModuleUnload(m));
+    }
+}
+
+/// A module's function runs in the module's context: launched while another context is
+/// current it is `CUDA_ERROR_INVALID_HANDLE`. A library's kernel belongs to no context and
+/// runs in whichever is current.
+#[test]
+fn a_function_of_another_context_is_refused() {
+    let a = Ctx::new();
+    unsafe {
+        let m = load(STORE);
+        let f = function(m, "store");
+        let mut p = upload(&[0u32; 4]);
+        let (mut v, mut i) = (7u32, 1u32);
+        let mut params = store_args(&mut p, &mut v, &mut i);
+        let mut b = null_mut();
+        ok(cuCtxCreate_v2(&mut b, 0, 0));
+        expect(
+            launch_one(f, params.as_mut_ptr(), null_mut()),
+            INVALID_HANDLE,
+        );
+        assert_eq!(download::<u32>(p, 4), [0, 0, 0, 0], "nothing ran");
+        let text = CString::new(STORE).unwrap();
+        let mut lib = null_mut();
+        ok(cuLibraryLoadData(
+            &mut lib,
+            text.as_ptr().cast(),
+            null_mut(),
+            null_mut(),
+            0,
+            null_mut(),
+            null_mut(),
+            0,
+        ));
+        let mut k = null_mut();
+        ok(cuLibraryGetKernel(&mut k, lib, c"store".as_ptr()));
+        ok(launch_one(k, params.as_mut_ptr(), null_mut()));
+        assert_eq!(download::<u32>(p, 4), [0, 7, 0, 0]);
+        ok(cuCtxDestroy_v2(b));
+        let mut current = null_mut();
+        ok(cuCtxGetCurrent(&mut current));
+        assert_eq!(current, a.0);
+        *params[2].cast::<u32>() = 2;
+        ok(launch_one(f, params.as_mut_ptr(), null_mut()));
+        assert_eq!(download::<u32>(p, 4), [0, 7, 7, 0]);
+        ok(cuLibraryUnload(lib));
+        ok(cuMemFree_v2(p));
+        ok(cuModuleUnload(m));
+    }
+}

@@ -149,3 +149,44 @@ fn merging_keeps_the_first_header_and_comments_out_the_others() {
     assert_eq!(merged.matches("// .version 7.0").count(), 1);
     assert!(merged.contains("// ---- linked: b"));
 }
+
+/// Text that is not PTX fails when it is added (`CUDA_ERROR_INVALID_PTX`, the front end's
+/// diagnostic in the error log), as CUDA compiles each input in `cuLinkAddData`; it is not
+/// kept, so the link goes on with the inputs that parsed.
+#[test]
+fn garbage_ptx_is_refused_when_added() {
+    let _c = Ctx::new();
+    unsafe {
+        let mut log = [0 as c_char; 512];
+        let mut options = [5 as c_int, 6];
+        let mut values = [log.as_mut_ptr().cast::<c_void>(), 512usize as *mut c_void];
+        let mut link = null_mut();
+        ok(cuLinkCreate_v2(
+            2,
+            options.as_mut_ptr(),
+            values.as_mut_ptr(),
+            &mut link,
+        ));
+        expect(
+            add(link, 1, "this is not PTX at all ;;", c"garbage.ptx"),
+            INVALID_PTX,
+        );
+        let text = CStr::from_ptr(log.as_ptr()).to_string_lossy().into_owned();
+        assert!(text.contains("garbage.ptx:1:"), "{text}");
+        let dir = std::env::temp_dir().join(format!("warpsim-cuda-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("garbage-file.ptx");
+        std::fs::write(&file, ".version 7.0\n.target sm_70\n.entry {").unwrap();
+        let path = CString::new(file.to_str().unwrap()).unwrap();
+        expect(
+            cuLinkAddFile_v2(link, 1, path.as_ptr(), 0, null_mut(), null_mut()),
+            INVALID_PTX,
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        ok(add(link, 1, CALLER, c"caller.ptx"));
+        ok(add(link, 1, CALLEE, c"callee.ptx"));
+        let (mut image, mut size) = (null_mut(), 0usize);
+        ok(cuLinkComplete(link, &mut image, &mut size));
+        ok(cuLinkDestroy(link));
+    }
+}

@@ -8,6 +8,7 @@ mod common;
 mod context;
 mod device;
 mod function;
+mod hostile;
 mod launch;
 mod link;
 mod memory;

@@ -829,3 +829,43 @@ fn run_ptx_and_regs_report_the_same_registers() {
     ]);
     assert!(fails(&out).contains("expected `warpsim`, `ptxas` or a count from 1 to 255"));
 }
+
+/// Outputs go through one writer (samples/src/output.rs): a symbolic link named as an output
+/// has its target written and stays a link; a directory is refused by name before anything is
+/// written, with the other outputs of the run left as they were.
+#[cfg(unix)]
+#[test]
+fn outputs_follow_symlinks_and_refuse_directories() {
+    let dir = TempDir::new("output_kinds");
+    let (real, link) = (dir.path("real.npy"), dir.path("link.npy"));
+    std::fs::write(&real, "old").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let json = dir.path("stats.json");
+    std::os::unix::fs::symlink("stats-target.json", &json).unwrap();
+    let out = format!("0:{link}");
+    let mut args = vec![FILL_SCALE, "--timing", "gtx480", "--stats-json", &json];
+    args.extend(FILL_THEN_SCALE);
+    args.extend(["--out", &out]);
+    ok(&run_ptx(&args));
+    for l in [&link, &json] {
+        let kind = std::fs::symlink_metadata(l).unwrap().file_type();
+        assert!(kind.is_symlink(), "{l} is still a link");
+    }
+    let (_, shape, got) = read_f32(&real);
+    assert_eq!((shape.as_slice(), got[0]), (&[1000u64][..], -3.0));
+    let stats = std::fs::read_to_string(dir.path("stats-target.json")).unwrap();
+    assert!(stats.contains("gpu_sim_cycle"), "{stats}");
+
+    let folder = dir.path("folder");
+    std::fs::create_dir(&folder).unwrap();
+    let out = format!("0:{folder}");
+    let mut args = vec![FILL_SCALE];
+    args.extend(FILL_THEN_SCALE);
+    args.extend(["--out", &out]);
+    let err = fails(&run_ptx(&args));
+    assert!(
+        err.contains(&format!("cannot write {folder}: it is a directory")),
+        "{err}"
+    );
+    assert!(std::path::Path::new(&folder).is_dir());
+}
