@@ -182,8 +182,8 @@ enum Command {
         /// still run and count in the launch numbers).
         #[arg(long, value_name = "N", requires = "capture_launches", default_value_t = usize::MAX, hide_default_value = true)]
         capture_per_kernel: usize,
-        /// Print the configuration as TOML before running (the timing model's: not with
-        /// --functional).
+        /// Print the timing model's configuration as TOML (preset, --config and --set
+        /// applied) and stop without running anything (not with --functional).
         #[arg(long, conflicts_with = "functional")]
         dump_config: bool,
         #[command(flatten)]
@@ -463,6 +463,7 @@ fn main() -> ExitCode {
         } => timing_config(functional, &config, &overrides).and_then(|timing| {
             if let (true, Some(cfg)) = (dump_config, &timing) {
                 print!("{}", cfg.to_toml());
+                return Ok(ExitCode::SUCCESS);
             }
             // clap keeps these three exclusive.
             let selection = if all {

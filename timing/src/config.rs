@@ -1508,7 +1508,7 @@ impl CacheConfig {
 
     /// Capacity in bytes.
     pub fn bytes(&self) -> u64 {
-        u64::from(self.sets) * u64::from(self.ways) * u64::from(self.line)
+        self.lines() * u64::from(self.line)
     }
 }
 
@@ -1544,7 +1544,7 @@ pub const MAX_MEMORY_MIB: u64 = 1 << 20;
 /// The most execution units of one kind an SM may have (`sm.units.*`).
 pub const MAX_UNITS: u32 = 64;
 
-/// The most lines one cache may have (sets × ways), and ways.
+/// The most lines one cache may have (sets × ways).
 pub const MAX_CACHE_LINES: u64 = 1 << 20;
 /// The most ways a cache may have.
 pub const MAX_CACHE_WAYS: u32 = 1024;
@@ -1883,7 +1883,7 @@ mod tests {
 
     /// Values the model cannot simulate are refused at load with the key: SMs beyond what
     /// is allocated at launch (65,537 panicked after 3.4 GB), CTAs or schedulers beyond the
-    /// warp slots, DRAM distances beyond the calendar's window (`rrd = 2147483647` hung),
+    /// warp slots, DRAM distances beyond the calendar's window (`wl = 2147483647` hung),
     /// per-SM structures and caches whose allocation aborted (`sm.units.sp = 2147483647`).
     #[test]
     fn values_the_model_cannot_simulate_are_refused_with_their_key() {

@@ -133,6 +133,19 @@ fn host_times_come_in_their_own_section_on_request() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--stats-json"));
 }
 
+/// `--dump-config` prints the configuration in effect and runs nothing (issue 49: it went on
+/// to run the sample).
+#[test]
+fn dump_config_prints_the_configuration_and_stops() {
+    let out = warpsim(&["run", "saxpy", "--set", "sm.rf.banks=8", "--dump-config"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let table: toml::Table = stdout.parse().expect("the output is TOML and nothing else");
+    assert_eq!(table["name"].as_str(), Some("gtx480"));
+    assert_eq!(table["sm"]["rf"]["banks"].as_integer(), Some(8));
+    assert!(!stdout.contains("PASS"), "{stdout}");
+}
+
 #[test]
 fn options_that_cannot_apply_are_refused() {
     let refused = |args: &[&str], says: &str| {
