@@ -23,6 +23,13 @@ pub enum ConfigError {
     BadOverride(String),
     #[error("configuration key `{key}`: {message}")]
     Invalid { key: String, message: String },
+    /// An error of a configuration file's own value, with where the value is.
+    #[error("{path}:{line}: {error}")]
+    InFile {
+        path: String,
+        line: usize,
+        error: Box<ConfigError>,
+    },
 }
 
 /// Warp scheduling policy.
@@ -954,7 +961,11 @@ impl GpuConfig {
                 })?
                 .to_string()
         };
-        GpuConfig::from_toml(&text, overrides)
+        let is_file = name_or_path.contains('/') || name_or_path.ends_with(".toml");
+        GpuConfig::from_toml(&text, overrides).map_err(|e| match is_file {
+            true => locate_in_file(e, &text, name_or_path, overrides),
+            false => e,
+        })
     }
 
     /// Puts GPGPU-Sim 3.x's operand collector in place of the configured one: one step a
@@ -1708,6 +1719,84 @@ fn apply_override(table: &mut toml::Table, text: &str) -> Result<(), ConfigError
 /// The error of a configuration that does not deserialize after `overrides` were applied to
 /// `base`: naming the first override that makes it fail (with the range an integer field
 /// takes), or the configuration itself if none does.
+/// `error`, of the configuration file `path` holding `text` loaded with `overrides`, with the
+/// line of the value it is about: a key's value the file sets (and no override replaced), or
+/// the value a type error points at (its key found from where it lies). Otherwise unchanged.
+fn locate_in_file(error: ConfigError, text: &str, path: &str, overrides: &[String]) -> ConfigError {
+    let Ok(doc) = toml::de::DeTable::parse(text) else {
+        return error;
+    };
+    let overridden = |key: &str| {
+        overrides
+            .iter()
+            .any(|o| o.split_once('=').is_some_and(|(k, _)| k.trim() == key))
+    };
+    let (key, message, span) = match &error {
+        ConfigError::Invalid { key, message } if !overridden(key) => {
+            let Some(span) = span_of(doc.get_ref(), key) else {
+                return error;
+            };
+            (key.clone(), message.clone(), span)
+        }
+        // A value of the wrong type or out of range: the file's own deserialization points
+        // at it.
+        ConfigError::Parse(_) => {
+            let Err(e) = toml::from_str::<GpuConfig>(text) else {
+                return error;
+            };
+            let (Some(span), Some(key)) = (
+                e.span(),
+                e.span().and_then(|sp| key_at(doc.get_ref(), sp.start, "")),
+            ) else {
+                return error;
+            };
+            if overridden(&key) {
+                return error;
+            }
+            (key, with_range(e.message()), span)
+        }
+        _ => return error,
+    };
+    ConfigError::InFile {
+        path: path.to_string(),
+        line: text[..span.start.min(text.len())].matches('\n').count() + 1,
+        error: Box::new(ConfigError::Invalid { key, message }),
+    }
+}
+
+/// Where the value of the dotted `key` lies in a parsed file.
+fn span_of(table: &toml::de::DeTable<'_>, key: &str) -> Option<std::ops::Range<usize>> {
+    let (head, rest) = match key.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (key, None),
+    };
+    let value = table.iter().find(|(k, _)| k.get_ref().as_ref() == head)?.1;
+    match (rest, value.get_ref()) {
+        (None, _) => Some(value.span()),
+        (Some(rest), toml::de::DeValue::Table(t)) => span_of(t, rest),
+        (Some(_), _) => None,
+    }
+}
+
+/// The dotted key whose value holds byte `offset` of the file (the innermost), under `prefix`.
+fn key_at(table: &toml::de::DeTable<'_>, offset: usize, prefix: &str) -> Option<String> {
+    for (k, v) in table.iter() {
+        let key = match prefix {
+            "" => k.get_ref().to_string(),
+            p => format!("{p}.{}", k.get_ref()),
+        };
+        if let toml::de::DeValue::Table(t) = v.get_ref()
+            && let Some(inner) = key_at(t, offset, &key)
+        {
+            return Some(inner);
+        }
+        if v.span().contains(&offset) {
+            return Some(key);
+        }
+    }
+    None
+}
+
 fn blame_override(
     mut base: toml::Table,
     overrides: &[String],
@@ -1879,6 +1968,47 @@ mod tests {
             ConfigError::Invalid { key, message } if key == "sm.scheduler" && message.contains("fifo")
         ));
         assert!(matches!(err("sm.rf=3"), ConfigError::Invalid { key, .. } if key == "sm.rf"));
+    }
+
+    /// A configuration file's bad value is reported with its line as well as its key: a
+    /// value validation refuses, and one out of its type's range (which deserialization
+    /// reports without a key). A value an override replaced is the override's error.
+    #[test]
+    fn a_files_bad_value_names_its_line() {
+        let dir = std::env::temp_dir().join(format!("warpsim-config-line-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let preset = preset_text("gtx480").unwrap();
+        let line = preset
+            .lines()
+            .position(|l| l.starts_with("sms = "))
+            .unwrap()
+            + 1;
+        let load = |value: &str, overrides: &[&str]| {
+            let path = dir.join("gpu.toml");
+            let text = preset.replacen("sms = 15", &format!("sms = {value}"), 1);
+            std::fs::write(&path, text).unwrap();
+            let overrides: Vec<String> = overrides.iter().map(|o| o.to_string()).collect();
+            GpuConfig::load(path.to_str().unwrap(), &overrides)
+                .unwrap_err()
+                .to_string()
+        };
+        let path = dir.join("gpu.toml").display().to_string();
+        assert_eq!(
+            load("0", &[]),
+            format!("{path}:{line}: configuration key `gpu.sms`: must be at least 1")
+        );
+        assert_eq!(
+            load("-3", &[]),
+            format!(
+                "{path}:{line}: configuration key `gpu.sms`: `-3` is out of range (0 to \
+                 4294967295)"
+            )
+        );
+        assert_eq!(
+            load("15", &["gpu.sms=0"]),
+            "configuration key `gpu.sms`: must be at least 1"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Values the model cannot simulate are refused at load with the key: SMs beyond what
