@@ -132,10 +132,20 @@ pub(crate) fn list(spec: &Spec, selection: &Selection) -> Result<ExitCode, Strin
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether a point has its result file (a finished point, whatever its status: a failed
-/// validation or an error is a result too; delete the file to run it again).
+/// Whether a point has its result: a file that is a point result of this point (its id and a
+/// status), whatever the status (a failed validation or an error is a result too; delete the
+/// file to run it again). An empty, truncated or foreign file is not: the point runs again.
 pub(crate) fn has_result(spec: &Spec, p: &Point) -> bool {
-    spec.result_path(p).is_file()
+    stored_result(spec, p).is_some()
+}
+
+/// The status and message of a point's result file, if it holds a valid result of this point.
+fn stored_result(spec: &Spec, p: &Point) -> Option<(String, String)> {
+    let text = std::fs::read_to_string(spec.result_path(p)).ok()?;
+    let doc: serde_json::Value = serde_json::from_str(&text).ok()?;
+    (doc.get("id")?.as_str()? == spec.params(p).id).then_some(())?;
+    let field = |k: &str| Some(doc.get(k)?.as_str()?.to_string());
+    Some((field("status")?, field("message")?))
 }
 
 /// Runs the points of `selection` that have no result yet on `threads` host threads (default:
@@ -147,6 +157,7 @@ pub(crate) fn run(
     selection: &Selection,
     threads: Option<usize>,
     quiet: bool,
+    in_process: bool,
 ) -> Result<ExitCode, String> {
     let range = selection.range(spec)?;
     let selected = range.len();
@@ -194,8 +205,18 @@ pub(crate) fn run(
     let started = std::time::Instant::now();
     let outcomes = crate::pool::map(&todo, at_once, |&p| {
         let point_started = std::time::Instant::now();
-        let r = crate::rf::run_job(p.sample, spec.config(p), &common, p.size);
-        let written = crate::output::write_text(&spec.result_path(p), &result_json(spec, p, &r));
+        let r = match in_process {
+            true => {
+                injected_fault(p);
+                crate::rf::run_job(p.sample, spec.config(p), &common, p.size)
+            }
+            false => run_isolated(spec, p),
+        };
+        // A point's own process writes its result; one it could not leave gets one here.
+        let written = match !in_process && has_result(spec, p) {
+            true => Ok(()),
+            false => crate::output::write_text(&spec.result_path(p), &result_json(spec, p, &r)),
+        };
         let verdict = match (&written, r.status) {
             (Err(e), _) => format!("ERROR: {e}"),
             (Ok(()), Status::Pass) => "PASS".to_string(),
@@ -236,6 +257,139 @@ pub(crate) fn run(
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Runs point `p` in a process of its own (`warpsim sweep SPEC --point N --in-process`), so
+/// that an abort, a panic or a hang ends that point, not the sweep: a child that dies, exits
+/// without a valid result or outlives `[run] time_limit` (it is killed) is the point's error,
+/// with what it printed last. The child writes its own result; the returned status says how
+/// the point ended (a child's error result is written again here, with the same content).
+fn run_isolated(spec: &Spec, p: &Point) -> JobResult {
+    let error = |message: String| JobResult {
+        status: Status::Error,
+        message,
+        total: None,
+    };
+    let log = spec
+        .points_dir()
+        .join(format!(".{}.log", p.file_name(spec)));
+    let spawned = std::fs::File::create(&log).and_then(|out| {
+        let err = out.try_clone()?;
+        std::process::Command::new(std::env::current_exe()?)
+            .arg("sweep")
+            .arg(&spec.path)
+            .arg("--output")
+            .arg(&spec.output)
+            .args(["--point", &p.index.to_string(), "--in-process", "--quiet"])
+            .args(["--threads", &spec.timing_threads.to_string()])
+            .args(["--grid-digest", &spec.digest()])
+            // What it prints is kept for its last words, not for a backtrace.
+            .env("RUST_BACKTRACE", "0")
+            .stdin(std::process::Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+    });
+    let mut child = match spawned {
+        Ok(c) => c,
+        Err(e) => return error(format!("cannot start the point's process: {e}")),
+    };
+    let started = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) => {}
+            Err(e) => break Err(format!("cannot wait for the point's process: {e}")),
+        }
+        if let Some(limit) = spec.time_limit
+            && started.elapsed() > limit
+        {
+            let _ = child.kill();
+            let _ = child.wait();
+            break Err(format!(
+                "stopped after [run] time_limit = {} s",
+                limit.as_secs_f64()
+            ));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let printed = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    // Its last words: a panic's message (the line after "panicked at"), else its last line.
+    let lines: Vec<&str> = printed.lines().map(str::trim).collect();
+    let last = match lines.iter().position(|l| l.contains("panicked at")) {
+        Some(i) => lines.get(i + 1).copied().unwrap_or(lines[i]),
+        None => lines
+            .iter()
+            .rev()
+            .find(|l| !l.is_empty() && !l.starts_with("note: "))
+            .copied()
+            .unwrap_or(""),
+    };
+    let status = match status {
+        Ok(status) => status,
+        Err(message) => return error(message),
+    };
+    match stored_result(spec, p) {
+        Some((s, message)) if s == "pass" && status.success() => JobResult {
+            status: Status::Pass,
+            message,
+            total: None,
+        },
+        Some((s, message)) if s == "fail" => JobResult {
+            status: Status::Fail,
+            message,
+            total: None,
+        },
+        // The child recorded an error it caught itself (a fault, a deadlock).
+        Some((s, message)) if s == "error" => error(message),
+        _ => {
+            let how = match (status.code(), signal(&status)) {
+                (_, Some(sig)) => format!("the point's process was killed by signal {sig}"),
+                (Some(code), _) => format!("the point's process exited with status {code}"),
+                (None, None) => "the point's process ended abnormally".to_string(),
+            };
+            error(match last {
+                "" => how,
+                last => format!("{how}: {last}"),
+            })
+        }
+    }
+}
+
+/// The environment variable naming points whose process fails on purpose, for the tests of
+/// the sweep's isolation: `N=abort,M=panic,K=hang` (point numbers as `--dry-run` lists them).
+const FAULTS_VARIABLE: &str = "WARPSIM_SWEEP_FAULTS";
+
+/// Fails as [`FAULTS_VARIABLE`] asks for point `p`, if it names it.
+fn injected_fault(p: &Point) {
+    let Ok(faults) = std::env::var(FAULTS_VARIABLE) else {
+        return;
+    };
+    let index = p.index.to_string();
+    let fault = faults
+        .split(',')
+        .filter_map(|f| f.split_once('='))
+        .find(|(n, _)| n.trim() == index)
+        .map(|(_, how)| how.trim().to_string());
+    match fault.as_deref() {
+        Some("abort") => std::process::abort(),
+        Some("panic") => panic!("{FAULTS_VARIABLE}: point {index} panics"),
+        Some("hang") => loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        },
+        _ => {}
+    }
+}
+
+#[cfg(unix)]
+fn signal(status: &std::process::ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(status)
+}
+
+#[cfg(not(unix))]
+fn signal(_: &std::process::ExitStatus) -> Option<i32> {
+    None
 }
 
 fn first_line(message: &str) -> &str {

@@ -61,6 +61,11 @@ pub(crate) struct SweepArgs {
     /// No progress bar (it is also hidden when standard error is not a terminal).
     #[arg(long)]
     quiet: bool,
+    /// Run the points in this process (each point otherwise runs in a process of its own, so
+    /// that one that aborts, panics or hangs is recorded as that point's error). What the
+    /// sweep's own child processes are started with.
+    #[arg(long, hide = true)]
+    in_process: bool,
 }
 
 #[derive(Subcommand)]
@@ -103,7 +108,7 @@ pub(crate) fn run(args: SweepArgs) -> Result<ExitCode, String> {
     match (args.slurm, args.dry_run) {
         (true, dry_run) => slurm::submit(&spec, dry_run),
         (false, true) => local::list(&spec, &selection),
-        (false, false) => local::run(&spec, &selection, args.threads, args.quiet),
+        (false, false) => local::run(&spec, &selection, args.threads, args.quiet, args.in_process),
     }
 }
 

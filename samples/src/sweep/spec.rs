@@ -45,6 +45,7 @@ struct RunFile {
     kernel_minsts: Option<u64>,
     launch_waves: Option<u32>,
     timing_threads: Option<usize>,
+    time_limit: Option<f64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -169,6 +170,9 @@ pub(crate) struct Spec {
     /// `[run] timing_threads`: host threads running each simulation's SMs (1 by default;
     /// the results are the same for any number).
     pub timing_threads: usize,
+    /// `[run] time_limit`: the wall-clock time a point may take before it is stopped and
+    /// recorded as an error (none by default).
+    pub time_limit: Option<std::time::Duration>,
     pub slurm: Slurm,
     pub samples: Vec<&'static dyn Sample>,
     pub sizes: Vec<Size>,
@@ -181,6 +185,9 @@ pub(crate) struct Spec {
     configs: Vec<GpuConfig>,
     pub points: Vec<Point>,
 }
+
+/// The most points a sweep may have: a grid is checked before it is built.
+pub(crate) const MAX_POINTS: usize = 100_000;
 
 /// `error: SPEC: KEY: PROBLEM`.
 fn key_error(spec: &Path, key: &str, problem: impl std::fmt::Display) -> String {
@@ -231,7 +238,13 @@ impl Spec {
             .map_err(|e| err("grid.techniques", &e))?;
         let presets = presets(dir, g.presets.as_deref().unwrap_or(&["gtx480".into()]))
             .map_err(|e| err("grid.presets", &e))?;
-        let variants = variants(path, g, &presets, &techniques)?;
+        // The grid's size before any of it is built: the other dimensions, then with the
+        // override sets (their product is checked before they are combined).
+        let others = [samples.len(), sizes.len(), presets.len(), techniques.len()]
+            .into_iter()
+            .try_fold(1usize, usize::checked_mul)
+            .unwrap_or(usize::MAX);
+        let variants = variants(path, g, &presets, &techniques, others)?;
 
         // Every configuration the points run, checked before anything runs: a combination
         // may break a rule no single override does (sub-cores dividing the units, say).
@@ -269,6 +282,18 @@ impl Spec {
             Some(0) => return Err(err("run.timing_threads", &"must be at least 1")),
             t => t.unwrap_or(1),
         };
+        let time_limit = match file.run.time_limit {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 && s <= 1e9 => {
+                Some(std::time::Duration::from_secs_f64(s))
+            }
+            Some(s) => {
+                return Err(err(
+                    "run.time_limit",
+                    &format!("{s}: must be a number of seconds above 0"),
+                ));
+            }
+        };
         let slurm = slurm(path, dir, file.slurm)?;
 
         let mut spec = Spec {
@@ -279,6 +304,7 @@ impl Spec {
             regs_name,
             sampling,
             timing_threads,
+            time_limit,
             slurm,
             samples,
             sizes,
@@ -516,6 +542,24 @@ fn presets(dir: &Path, names: &[String]) -> Result<Vec<Preset>, String> {
         GpuConfig::load(&preset.source, &[]).map_err(|e| e.to_string())?;
         out.push(preset);
     }
+    // Files of one name in different folders (`a/gpu.toml`, `b/gpu.toml`) are told apart by
+    // their whole path, so their charts and result files do not collide.
+    let slug_of = |text: &str| -> String {
+        text.trim_end_matches(".toml")
+            .bytes()
+            .map(|b| if slug_byte(b) { b as char } else { '_' })
+            .collect()
+    };
+    for i in 0..out.len() {
+        if out.iter().filter(|p| p.slug == out[i].slug).count() > 1 {
+            out[i].slug = slug_of(&out[i].name);
+        }
+    }
+    for i in 0..out.len() {
+        if out[..i].iter().any(|p| p.slug == out[i].slug) {
+            out[i].slug = format!("{}-{i}", out[i].slug);
+        }
+    }
     Ok(out)
 }
 
@@ -590,6 +634,7 @@ fn variants(
     g: &GridFile,
     presets: &[Preset],
     techniques: &[String],
+    others: usize,
 ) -> Result<Vec<Vec<String>>, String> {
     // The keys the techniques dimension sets: never also set by hand.
     let chosen: Vec<(String, &String)> = techniques
@@ -636,6 +681,26 @@ fn variants(
     let mut dims = Vec::new();
     vary_dimensions(&g.vary, "", &mut dims)
         .map_err(|(k, e)| key_error(path, &format!("grid.vary.{k}"), e))?;
+    let points = dims
+        .iter()
+        .map(|(_, values)| values.len())
+        .try_fold(others, usize::checked_mul);
+    if points.is_none_or(|n| n > MAX_POINTS) {
+        let shape: Vec<String> = [others]
+            .into_iter()
+            .chain(dims.iter().map(|(_, v)| v.len()))
+            .map(|n| n.to_string())
+            .collect();
+        return Err(key_error(
+            path,
+            "grid",
+            format!(
+                "{} points ({}: samples × sizes × presets × techniques, then each grid.vary key); at most {MAX_POINTS}",
+                points.map_or("more than 2^64".to_string(), |n| n.to_string()),
+                shape.join(" × ")
+            ),
+        ));
+    }
     for (k, values) in &dims {
         let key = format!("grid.vary.{k}");
         if fixed.contains_key(k) {
@@ -1015,6 +1080,29 @@ mod tests {
         let ci = Spec::load(&root.join(".ci/sweep.toml"), None).unwrap();
         assert_eq!(ci.points.len(), 6);
         assert_eq!(ci.slurm.points_per_task, 2);
+    }
+
+    /// Two configuration files of one name in different folders get different slugs, so
+    /// their charts and result files do not collide (issue 49: both wrote `small--gpu.svg`).
+    #[test]
+    fn presets_of_one_file_name_get_different_slugs() {
+        let dir = std::env::temp_dir().join(format!("warpsim-slugs-{}", std::process::id()));
+        for sub in ["a", "b"] {
+            std::fs::create_dir_all(dir.join(sub)).unwrap();
+            std::fs::write(
+                dir.join(sub).join("gpu.toml"),
+                timing::GpuConfig::preset("gtx480").to_toml(),
+            )
+            .unwrap();
+        }
+        let names = ["a/gpu.toml".to_string(), "b/gpu.toml".to_string()];
+        let slugs: Vec<String> = presets(&dir, &names)
+            .unwrap()
+            .into_iter()
+            .map(|p| p.slug)
+            .collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_ne!(slugs[0], slugs[1], "{slugs:?}");
     }
 
     #[test]

@@ -152,27 +152,35 @@ fn results_are_the_same_on_any_thread_count_point_by_point_and_resume_skips_fini
     assert_eq!(point["stats"], run[0]["total"]);
     assert_eq!(point["figures"]["cycles"], run[0]["total"]["gpu_sim_cycle"]);
 
-    // Resume: a finished point is never run again (its file keeps what it holds), a missing
-    // one runs.
+    // Resume: a finished point is never run again (its file keeps what it holds, here a
+    // result of that point with another message), a missing one runs, and so does one whose
+    // file is not a result of it (truncated).
     let points = out("s/points");
     let names: Vec<&String> = one.keys().collect();
     let kept = format!("{points}/{}", names[0]);
     let lost = format!("{points}/{}", names[1]);
-    std::fs::write(&kept, "kept").unwrap();
+    let truncated = format!("{points}/{}", names[2]);
+    let mut doc: serde_json::Value = serde_json::from_slice(&one[names[0]]).unwrap();
+    doc["message"] = "kept".into();
+    let kept_text = doc.to_string();
+    std::fs::write(&kept, &kept_text).unwrap();
     std::fs::remove_file(&lost).unwrap();
+    std::fs::write(&truncated, &one[names[2]][..20]).unwrap();
     let again = ok(warpsim(&["sweep", &spec, "--quiet"]));
     assert!(
-        again.contains("1 point(s) to run, 3 already done"),
+        again.contains("2 point(s) to run, 2 already done"),
         "{again}"
     );
-    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "kept");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), kept_text);
     assert_eq!(std::fs::read(&lost).unwrap(), one[names[1]]);
+    assert_eq!(std::fs::read(&truncated).unwrap(), one[names[2]]);
     let nothing = ok(warpsim(&["sweep", &spec]));
     assert!(
         nothing.contains("nothing to run: all 4 point(s) have results"),
         "{nothing}"
     );
     // A result file that is not one: collect says which.
+    std::fs::write(&kept, "kept").unwrap();
     let bad = warpsim(&["sweep", "collect", &spec]);
     assert!(!bad.status.success());
     assert!(
@@ -277,6 +285,63 @@ fn results_are_the_same_on_any_thread_count_point_by_point_and_resume_skips_fini
     assert!(chart.contains("bow-wr") && chart.contains("geometric mean"));
 }
 
+/// Each point runs in a process of its own: a point that aborts, one that panics and one that
+/// hangs past `[run] time_limit` are recorded as those points' errors, every other point gets
+/// its result, and the sweep ends (issue 49: an abort was never recorded, a panic ended the
+/// sweep at two threads, a hang hung it). A truncated or empty result does not count as done.
+#[test]
+fn a_sweep_survives_points_that_abort_panic_or_hang() {
+    let dir = TempDir::new("sweep-faults");
+    let spec = dir.path("f.toml");
+    std::fs::write(
+        &spec,
+        r#"
+[grid]
+samples = ["saxpy"]
+techniques = ["baseline", "bow-wr", "corf++", "bow"]
+[run]
+time_limit = 10
+"#,
+    )
+    .unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpsim"))
+        .current_dir(&root)
+        .args(["sweep", &spec, "--threads", "2", "--quiet"])
+        .env("WARPSIM_SWEEP_FAULTS", "0=abort,1=panic,2=hang")
+        .output()
+        .unwrap();
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(!out.status.success(), "three points failed: {all}");
+    assert!(all.contains("4 point(s) run"), "{all}");
+    let results = files(&dir.path("f/points"));
+    assert_eq!(results.len(), 4, "{all}");
+    let by_status = |status: &str| {
+        results
+            .values()
+            .filter(|v| text(v).contains(&format!("\"status\": \"{status}\"")))
+            .count()
+    };
+    assert_eq!((by_status("pass"), by_status("error")), (1, 3), "{all}");
+    let messages: Vec<String> = results.values().map(|v| text(v)).collect();
+    let has = |s: &str| messages.iter().any(|m| m.contains(s));
+    assert!(has("killed by signal 6"), "the abort: {messages:?}");
+    assert!(has("point 1 panics"), "the panic: {messages:?}");
+    assert!(
+        has("stopped after [run] time_limit = 10 s"),
+        "the hang: {messages:?}"
+    );
+    // A truncated result is not a result: the point runs again (and passes without faults).
+    let (name, _) = results
+        .iter()
+        .find(|(_, v)| text(v).contains("point 1 panics"))
+        .unwrap();
+    std::fs::write(dir.path(&format!("f/points/{name}")), "{\"id\": ").unwrap();
+    let again = ok(warpsim(&["sweep", &spec, "--point", "1", "--quiet"]));
+    assert!(again.contains("1 point(s) to run"), "{again}");
+    assert!(again.contains(": PASS ("), "{again}");
+}
+
 #[test]
 fn a_changed_spec_keeps_the_results_of_its_points_and_collect_reports_the_missing() {
     let dir = TempDir::new("sweep-changed");
@@ -339,6 +404,27 @@ fn errors_name_the_spec_and_its_key() {
         (
             "[grid]\nsamples = [\"saxpy\"]\n[grid.vary]\nsm.rf.banks = [4, 0]\n",
             "grid.vary.sm.rf.banks: `sm.rf.banks=0`: configuration key `sm.rf.banks`",
+        ),
+        (
+            // 2 × 1,000 × 1,000 points: refused before any of it is built.
+            &format!(
+                "[grid]\nsamples = [\"saxpy\", \"rodinia/nn\"]\n[grid.vary]\nsm.rf.banks = [{}]\n\
+                 gpu.watchdog_cycles = [{}]\n",
+                (1..=1000)
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                (1..=1000)
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            "grid: 2000000 points (2 × 1000 × 1000: samples × sizes × presets × techniques, then \
+             each grid.vary key); at most 100000",
+        ),
+        (
+            "[grid]\nsamples = [\"saxpy\"]\n[run]\ntime_limit = 0\n",
+            "run.time_limit: 0: must be a number of seconds above 0",
         ),
     ] {
         std::fs::write(&spec, body).unwrap();
