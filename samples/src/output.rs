@@ -65,6 +65,19 @@ pub(crate) fn write_whole(
     result
 }
 
+/// Checks, before a long run, that [`write_whole`] will be able to write `path`: what it names
+/// may be written, and a file can be made beside its target (made and removed at once).
+pub(crate) fn check_writable(path: &Path) -> Result<(), String> {
+    match target(path)? {
+        Target::Stream => Ok(()),
+        Target::Regular(resolved, _) => {
+            let temp = create_temporary(path, &resolved)?;
+            let _ = std::fs::remove_file(&temp);
+            Ok(())
+        }
+    }
+}
+
 /// Writes `text` to `path` whole ([`write_whole`]).
 pub(crate) fn write_text(path: &Path, text: &str) -> Result<(), String> {
     write_whole(path, |temp| {

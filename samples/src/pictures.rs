@@ -61,7 +61,8 @@ impl PicturesArgs {
     }
 
     /// What the timing model must record; an error when pictures are asked of a functional
-    /// run (`timing` false) or a trace of several samples.
+    /// run (`timing` false) or a trace of several samples, or when the trace file or a chart
+    /// could not be written (found now, not after the simulation).
     pub(crate) fn recording(&self, timing: bool, samples: usize) -> Result<Recording, String> {
         if self.any() && !timing {
             return Err("error: --trace and --plots draw a timing run: they need the timing model (not --functional)".into());
@@ -71,6 +72,8 @@ impl PicturesArgs {
                 "error: --trace records one run: name a single sample (this selection has {samples})"
             ));
         }
+        self.check_outputs()
+            .map_err(|e| format!("error: {e} (checked before the run)"))?;
         Ok(Recording {
             trace: self.trace.as_ref().map(|_| TraceOptions {
                 window: self.trace_window.clone().unwrap_or(0..u64::MAX),
@@ -78,6 +81,23 @@ impl PicturesArgs {
             }),
             timeline: self.plots.is_some(),
         })
+    }
+
+    /// Checks that the trace and the charts can be written: the plot directory is made, and
+    /// each chart's path (with one sample; several write into subdirectories made later) and
+    /// the trace's must be writable.
+    fn check_outputs(&self) -> Result<(), String> {
+        if let Some(path) = &self.trace {
+            crate::output::check_writable(path)?;
+        }
+        if let Some(dir) = &self.plots {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            for file in crate::plots::run::FILES {
+                crate::output::check_writable(&dir.join(file))?;
+            }
+        }
+        Ok(())
     }
 
     /// Writes what `dev` recorded for the run whose statistics are `report`: the trace, and

@@ -218,3 +218,36 @@ fn pictures_of_what_has_no_timing_or_several_samples_are_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds no cycle"));
 }
+
+/// A trace or chart that cannot be written is an error before the simulation, not after it,
+/// and no chart is written (issue 49: the errors came after the whole run, with part of the
+/// charts written).
+#[test]
+fn unwritable_pictures_are_refused_before_the_run() {
+    let dir = TempDir::new("pictures-unwritable");
+    let trace = dir.path("trace-dir");
+    std::fs::create_dir_all(&trace).unwrap();
+    let out = warpsim(&["run", "saxpy", "--size", "small", "--trace", &trace]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(!out.status.success());
+    assert!(stderr.contains("it is a directory"), "{stderr}");
+    assert!(stderr.contains("checked before the run"), "{stderr}");
+    assert!(!stdout.contains("PASS"), "nothing ran: {stdout}");
+
+    // One chart's name taken by a directory: refused before the run, no chart written.
+    let plots = dir.path("plots");
+    std::fs::create_dir_all(format!("{plots}/ipc.svg")).unwrap();
+    let out = warpsim(&["run", "saxpy", "--size", "small", "--plots", &plots]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("ipc.svg"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("PASS"));
+    let written: Vec<_> = std::fs::read_dir(&plots)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(written, ["ipc.svg"], "no chart written");
+}
