@@ -96,7 +96,10 @@ pub const FUNCTIONAL_MEMORY_BYTES: u64 = 4 << 30;
 impl DeviceConfig {
     /// The device memory a program may allocate: `memory_bytes` when set, otherwise the
     /// timing model's GPU's memory (or [`FUNCTIONAL_MEMORY_BYTES`]) capped by the host's
-    /// physical memory, so a default device never promises more than the machine can hold.
+    /// physical memory, so a default device never promises more than the machine can hold,
+    /// and by a quarter of the process's address-space limit when it has one (`ulimit -v`:
+    /// the device reserves twice its memory in address space, and the rest of the process
+    /// needs room too).
     pub fn device_memory(&self) -> u64 {
         if let Some(bytes) = self.memory_bytes {
             return bytes;
@@ -105,7 +108,8 @@ impl DeviceConfig {
             .timing
             .as_ref()
             .map_or(FUNCTIONAL_MEMORY_BYTES, |t| t.gpu.memory_mib << 20);
-        host_physical_memory().map_or(card, |host| card.min(host))
+        let card = host_physical_memory().map_or(card, |host| card.min(host));
+        address_space_limit().map_or(card, |limit| card.min((limit / 4) & !((1 << 20) - 1)))
     }
 
     /// The device memory under `map`: [`DeviceConfig::device_memory`], capped at what the map
@@ -123,6 +127,21 @@ impl DeviceConfig {
             None => Ok(self.device_memory().min(max)),
         }
     }
+}
+
+/// The process's address-space limit in bytes (`RLIMIT_AS`'s soft limit), when it has one.
+fn address_space_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the limit into the struct it is given, which lives here.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    Some(limit.rlim_cur)
 }
 
 /// The host's physical memory in bytes, when the system says.

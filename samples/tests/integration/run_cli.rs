@@ -133,6 +133,26 @@ fn host_times_come_in_their_own_section_on_request() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--stats-json"));
 }
 
+/// Under an address-space limit (`ulimit -v`) a device of the default size fits it: the
+/// default is capped at a quarter of the limit (issue 49: a functional run-ptx reserved more
+/// than 8 GiB of address space and failed under such a limit).
+#[cfg(unix)]
+#[test]
+fn a_default_device_fits_an_address_space_limit() {
+    let ptx = concat!(env!("CARGO_MANIFEST_DIR"), "/saxpy/saxpy.ptx");
+    let run = format!(
+        "ulimit -v 4000000 && exec {} run-ptx {ptx} --kernel saxpy --grid 2 --block 64 \
+         --arg i32:128 --arg f32:2 --arg zeros:f32:128 --arg zeros:f32:128",
+        env!("CARGO_BIN_EXE_warpsim")
+    );
+    let out = Command::new("sh").args(["-c", &run]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `--dump-config` prints the configuration in effect and runs nothing (issue 49: it went on
 /// to run the sample).
 #[test]
