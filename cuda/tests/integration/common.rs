@@ -98,6 +98,26 @@ pub fn load(ptx: &str) -> Handle {
     m
 }
 
+/// Loads PTX text as a library (`cuLibraryLoadData`, no options).
+pub fn load_library(ptx: &str) -> Handle {
+    let text = CString::new(ptx).unwrap();
+    let mut lib = null_mut();
+    // SAFETY: a NUL-terminated image, a valid out-pointer and no options.
+    ok(unsafe {
+        cuLibraryLoadData(
+            &mut lib,
+            text.as_ptr().cast(),
+            null_mut(),
+            null_mut(),
+            0,
+            null_mut(),
+            null_mut(),
+            0,
+        )
+    });
+    lib
+}
+
 /// Kernel `kernel` of module `m`.
 pub fn function(m: Handle, kernel: &str) -> Handle {
     let n = CString::new(kernel).unwrap();

@@ -357,18 +357,7 @@ fn a_function_of_another_context_is_refused() {
             INVALID_HANDLE,
         );
         assert_eq!(download::<u32>(p, 4), [0, 0, 0, 0], "nothing ran");
-        let text = CString::new(STORE).unwrap();
-        let mut lib = null_mut();
-        ok(cuLibraryLoadData(
-            &mut lib,
-            text.as_ptr().cast(),
-            null_mut(),
-            null_mut(),
-            0,
-            null_mut(),
-            null_mut(),
-            0,
-        ));
+        let lib = load_library(STORE);
         let mut k = null_mut();
         ok(cuLibraryGetKernel(&mut k, lib, c"store".as_ptr()));
         ok(launch_one(k, params.as_mut_ptr(), null_mut()));

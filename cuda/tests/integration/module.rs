@@ -101,18 +101,7 @@ fn binary_images_are_refused_and_bad_ptx_fills_the_error_log() {
 fn a_library_is_its_own_module_and_its_kernels_are_functions() {
     let _c = Ctx::new();
     unsafe {
-        let text = CString::new(SAXPY).unwrap();
-        let mut lib = null_mut();
-        ok(cuLibraryLoadData(
-            &mut lib,
-            text.as_ptr().cast(),
-            null_mut(),
-            null_mut(),
-            0,
-            null_mut(),
-            null_mut(),
-            0,
-        ));
+        let lib = load_library(SAXPY);
         let mut k = null_mut();
         ok(cuLibraryGetKernel(&mut k, lib, c"saxpy".as_ptr()));
         let mut f = null_mut();
