@@ -203,6 +203,9 @@ pub(crate) fn run(
     spec.regs.configure(&mut common)?;
     let bar = crate::progress::bar(todo.len() as u64, "points", quiet);
     let started = std::time::Instant::now();
+    // What each point's process checks the grid against (computed once: it hashes every
+    // point's id).
+    let digest = spec.digest();
     let outcomes = crate::pool::map(&todo, at_once, |&p| {
         let point_started = std::time::Instant::now();
         let r = match in_process {
@@ -210,7 +213,7 @@ pub(crate) fn run(
                 injected_fault(p);
                 crate::rf::run_job(p.sample, spec.config(p), &common, p.size)
             }
-            false => run_isolated(spec, p),
+            false => run_isolated(spec, p, &digest),
         };
         // A point's own process writes its result; one it could not leave gets one here.
         let written = match !in_process && has_result(spec, p) {
@@ -264,7 +267,7 @@ pub(crate) fn run(
 /// without a valid result or outlives `[run] time_limit` (it is killed) is the point's error,
 /// with what it printed last. The child writes its own result; the returned status says how
 /// the point ended (a child's error result is written again here, with the same content).
-fn run_isolated(spec: &Spec, p: &Point) -> JobResult {
+fn run_isolated(spec: &Spec, p: &Point, digest: &str) -> JobResult {
     let error = |message: String| JobResult {
         status: Status::Error,
         message,
@@ -282,7 +285,7 @@ fn run_isolated(spec: &Spec, p: &Point) -> JobResult {
             .arg(&spec.output)
             .args(["--point", &p.index.to_string(), "--in-process", "--quiet"])
             .args(["--threads", &spec.timing_threads.to_string()])
-            .args(["--grid-digest", &spec.digest()])
+            .args(["--grid-digest", digest])
             // What it prints is kept for its last words, not for a backtrace.
             .env("RUST_BACKTRACE", "0")
             .stdin(std::process::Stdio::null())
